@@ -1,0 +1,247 @@
+// Package archive is digestd's content-addressed store: immutable blobs keyed
+// by the sha256 of their bytes (canonical texts, source records, digests),
+// plus a small mutable namespace of references (such as a digest-cache key
+// naming a digest blob). Backends live in their own packages (fsstore,
+// s3store) and all pass the conformance suite in archivetest.
+//
+// Contract shared by every backend: a missing blob or reference is
+// fs.ErrNotExist (test with errors.Is); every read re-hashes the bytes and a
+// mismatch is ErrCorrupt, never served; a store that cannot be reached is
+// ErrUnavailable. Callers close the readers they are given.
+package archive
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// Digest is a sha256 content address. The zero value is invalid.
+type Digest [sha256.Size]byte
+
+// ErrInvalidDigest is wrapped by ParseDigest errors.
+var ErrInvalidDigest = errors.New("invalid content hash")
+
+// ParseDigest accepts "sha256:<64 lowercase or uppercase hex>" or the bare hex,
+// and rejects anything else.
+func ParseDigest(s string) (Digest, error) {
+	h := strings.TrimPrefix(s, "sha256:")
+	var d Digest
+	if len(h) != hex.EncodedLen(len(d)) {
+		return Digest{}, fmt.Errorf("%w: want sha256:<64 hex digits>", ErrInvalidDigest)
+	}
+	if _, err := hex.Decode(d[:], []byte(h)); err != nil {
+		return Digest{}, fmt.Errorf("%w: want sha256:<64 hex digits>", ErrInvalidDigest)
+	}
+	return d, nil
+}
+
+// MustParseDigest is ParseDigest for constants in tests; it panics on error.
+func MustParseDigest(s string) Digest {
+	d, err := ParseDigest(s)
+	if err != nil {
+		panic(err)
+	}
+	return d
+}
+
+// Sum returns the Digest of b.
+func Sum(b []byte) Digest { return Digest(sha256.Sum256(b)) }
+
+// SumString returns the Digest of s's bytes.
+func SumString(s string) Digest { return Digest(sha256.Sum256([]byte(s))) }
+
+// String returns "sha256:<hex>".
+func (d Digest) String() string { return "sha256:" + d.Hex() }
+
+// Hex returns the 64 lowercase hex digits.
+func (d Digest) Hex() string { return hex.EncodeToString(d[:]) }
+
+// Valid reports whether d is not the zero value.
+func (d Digest) Valid() bool { return d != Digest{} }
+
+// MarshalText implements encoding.TextMarshaler ("sha256:<hex>").
+func (d Digest) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (d *Digest) UnmarshalText(b []byte) error {
+	v, err := ParseDigest(string(b))
+	if err != nil {
+		return err
+	}
+	*d = v
+	return nil
+}
+
+// Errors every backend reports in these terms (wrapped, test with errors.Is).
+var (
+	// ErrCorrupt means stored bytes no longer hash to their key.
+	ErrCorrupt = errors.New("archive: stored blob is corrupt")
+	// ErrUnavailable means the store could not be reached or written
+	// (network down, disk full); retrying later may succeed.
+	ErrUnavailable = errors.New("archive: store unavailable")
+	// ErrTooLarge means a blob exceeds the store's size limit.
+	ErrTooLarge = errors.New("archive: blob too large")
+)
+
+// BlobInfo describes a stored blob.
+type BlobInfo struct {
+	Digest  Digest
+	Size    int64
+	ModTime time.Time
+}
+
+// Putter stores blobs.
+type Putter interface {
+	// Put stores the bytes read from r under their sha256 and returns it. If
+	// want is valid, the bytes must hash to it or nothing is stored and the
+	// error wraps ErrCorrupt. Put is idempotent: storing an existing blob
+	// again succeeds. A blob is visible to readers only once wholly stored.
+	Put(ctx context.Context, want Digest, r io.Reader) (Digest, error)
+}
+
+// Getter reads blobs.
+type Getter interface {
+	// Get returns the blob's bytes. A missing blob is fs.ErrNotExist. The
+	// reader verifies the hash as it is read and returns an error wrapping
+	// ErrCorrupt at EOF if it does not match, so a caller that reads to EOF
+	// never accepts corrupt bytes. The caller closes the reader.
+	Get(ctx context.Context, d Digest) (io.ReadCloser, error)
+}
+
+// Statter reports blob metadata without reading the blob.
+type Statter interface {
+	// Stat returns the blob's info; a missing blob is fs.ErrNotExist.
+	Stat(ctx context.Context, d Digest) (BlobInfo, error)
+}
+
+// Lister enumerates blobs.
+type Lister interface {
+	// List calls fn for every stored blob, in no particular order, until fn
+	// returns an error (which List returns) or every blob was visited.
+	List(ctx context.Context, fn func(BlobInfo) error) error
+}
+
+// Deleter removes blobs (for garbage collection only; blobs are otherwise
+// immutable).
+type Deleter interface {
+	// Delete removes the blob; deleting a missing blob is not an error.
+	Delete(ctx context.Context, d Digest) error
+}
+
+// Refs is the small mutable namespace of named references to blobs. Names
+// are slash-separated paths of [A-Za-z0-9._-] segments.
+type Refs interface {
+	// SetRef points name at d, replacing any previous value.
+	SetRef(ctx context.Context, name string, d Digest) error
+	// Ref returns what name points at; a missing name is fs.ErrNotExist.
+	Ref(ctx context.Context, name string) (Digest, error)
+	// ListRefs calls fn for every name under prefix with its target.
+	ListRefs(ctx context.Context, prefix string, fn func(name string, d Digest) error) error
+}
+
+// Store is everything a backend provides.
+type Store interface {
+	Putter
+	Getter
+	Statter
+	Lister
+	Deleter
+	Refs
+}
+
+// ValidRefName reports whether name is an acceptable reference name.
+func ValidRefName(name string) bool {
+	if name == "" || len(name) > 512 || strings.HasPrefix(name, "/") || strings.HasSuffix(name, "/") {
+		return false
+	}
+	for _, seg := range strings.Split(name, "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			return false
+		}
+		for i := 0; i < len(seg); i++ {
+			c := seg[i]
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// BlobKey is the storage key of a blob, shared by every backend:
+// "v1/blobs/ab/abcdef…".
+func BlobKey(d Digest) string {
+	h := d.Hex()
+	return "v1/blobs/" + h[:2] + "/" + h
+}
+
+// RefKey is the storage key of a reference: "v1/refs/<name>".
+func RefKey(name string) string { return "v1/refs/" + name }
+
+// VerifyingReader wraps r, hashing what is read; at EOF it returns an error
+// wrapping ErrCorrupt if the bytes did not hash to want. Every backend's Get
+// goes through it, so verification lives in one place.
+func VerifyingReader(r io.ReadCloser, want Digest) io.ReadCloser {
+	return &verifyingReader{rc: r, want: want, h: sha256.New()}
+}
+
+type verifyingReader struct {
+	rc   io.ReadCloser
+	want Digest
+	h    interface {
+		io.Writer
+		Sum([]byte) []byte
+	}
+	err error
+}
+
+func (v *verifyingReader) Read(p []byte) (int, error) {
+	if v.err != nil {
+		return 0, v.err
+	}
+	n, err := v.rc.Read(p)
+	v.h.Write(p[:n])
+	if err == io.EOF {
+		var got Digest
+		copy(got[:], v.h.Sum(nil))
+		if got != v.want {
+			v.err = fmt.Errorf("%w: %s hashes to %s", ErrCorrupt, v.want, got)
+			return n, v.err
+		}
+	}
+	if err != nil {
+		v.err = err
+	}
+	return n, err
+}
+
+func (v *verifyingReader) Close() error { return v.rc.Close() }
+
+// ReadAll reads a whole blob, verified, with a size cap (ErrTooLarge beyond it).
+func ReadAll(ctx context.Context, g Getter, d Digest, max int64) ([]byte, error) {
+	rc, err := g.Get(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(io.LimitReader(rc, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > max {
+		return nil, fmt.Errorf("%w: %s exceeds %d bytes", ErrTooLarge, d, max)
+	}
+	return b, nil
+}
+
+// PutBytes stores b and returns its digest.
+func PutBytes(ctx context.Context, p Putter, b []byte) (Digest, error) {
+	return p.Put(ctx, Sum(b), bytes.NewReader(b))
+}

@@ -1,0 +1,45 @@
+// Package digest defines DigestPayload v1.0 — the bounded, verifiable digest
+// of one canonical text for one query — with its locators, hashes, the one
+// validator every payload passes through, and the extractive digester that
+// produces payloads.
+package digest
+
+// Payload bounds of DigestPayload v1.0. They are the single source of truth:
+// the validator, the digester, openapi.yaml and the README follow them (a
+// test checks openapi.yaml against these constants).
+const (
+	PayloadVersion    = "1.0"
+	ContentType       = "digest/v1"
+	MaxSummaryChars   = 2000
+	MaxKeyPoints      = 10
+	MaxKeyPointChars  = 500
+	MaxEvidence       = 10
+	MaxSnippetChars   = 500
+	QueryHashPattern  = `^[a-f0-9]{8}$`
+	SourceHashPattern = `^sha256:[a-f0-9]{64}$`
+	LocatorPattern    = `^(char:\d+-\d+|page:[1-9]\d*:char:\d+-\d+)$`
+	MaxQueryChars     = 2000
+)
+
+// Payload is DigestPayload v1.0. All lengths and offsets are Unicode code
+// points of the canonical text identified by SourceTextHash.
+type Payload struct {
+	Version          string            `json:"version"`
+	ContentType      string            `json:"content_type"`
+	QueryHash        string            `json:"query_hash"`
+	Summary          string            `json:"summary"`
+	KeyPoints        []string          `json:"key_points"`
+	EvidenceSnippets []EvidenceSnippet `json:"evidence_snippets"`
+	OriginalChars    int               `json:"original_chars"`
+	DigestChars      int               `json:"digest_chars"`
+	CompressionRatio float64           `json:"compression_ratio"`
+	SourceTextHash   string            `json:"source_text_hash"`
+}
+
+// EvidenceSnippet is a verbatim slice of the canonical text: Text equals
+// canonical[Locator.Start:Locator.End] in code points.
+type EvidenceSnippet struct {
+	Text           string  `json:"text"`
+	Locator        string  `json:"locator"`
+	RelevanceScore float64 `json:"relevance_score"`
+}

@@ -1,0 +1,148 @@
+package digest
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"unicode/utf8"
+)
+
+var (
+	queryHashRE  = regexp.MustCompile(QueryHashPattern)
+	sourceHashRE = regexp.MustCompile(SourceHashPattern)
+)
+
+// ValidationError lists every rule a payload breaks, each naming the field
+// and the rule ("key_points[3]: exceeds maximum length of 500 characters").
+type ValidationError struct {
+	Problems []string
+}
+
+func (e *ValidationError) Error() string {
+	if len(e.Problems) == 1 {
+		return "invalid digest payload: " + e.Problems[0]
+	}
+	return fmt.Sprintf("invalid digest payload: %s (and %d more)", e.Problems[0], len(e.Problems)-1)
+}
+
+// Validate checks every bound and pattern of DigestPayload v1.0. It is the one
+// validator: used on every payload the service emits and on payloads clients
+// send back for verification. It checks the payload alone; Verify also checks
+// the locators against the canonical text.
+func Validate(p *Payload) error {
+	var probs []string
+	bad := func(format string, args ...any) { probs = append(probs, fmt.Sprintf(format, args...)) }
+	tooLong := func(field string, s string, max int) {
+		if n := utf8.RuneCountInString(s); n > max {
+			bad("%s: exceeds maximum length of %d characters (has %d)", field, max, n)
+		}
+	}
+	unit := func(field string, v float64) {
+		if math.IsNaN(v) || v < 0 || v > 1 {
+			bad("%s: must be in [0, 1]", field)
+		}
+	}
+
+	if p.Version != PayloadVersion {
+		bad("version: must be %q", PayloadVersion)
+	}
+	if p.ContentType != ContentType {
+		bad("content_type: must be %q", ContentType)
+	}
+	if !queryHashRE.MatchString(p.QueryHash) {
+		bad("query_hash: must match %s", QueryHashPattern)
+	}
+	if !sourceHashRE.MatchString(p.SourceTextHash) {
+		bad("source_text_hash: must match %s", SourceHashPattern)
+	}
+	if !utf8.ValidString(p.Summary) {
+		bad("summary: must be valid UTF-8")
+	}
+	tooLong("summary", p.Summary, MaxSummaryChars)
+	if p.KeyPoints == nil {
+		bad("key_points: is required (may be empty)")
+	}
+	if len(p.KeyPoints) > MaxKeyPoints {
+		bad("key_points: exceeds maximum of %d items (has %d)", MaxKeyPoints, len(p.KeyPoints))
+	}
+	for i, kp := range p.KeyPoints {
+		tooLong(fmt.Sprintf("key_points[%d]", i), kp, MaxKeyPointChars)
+		if kp == "" {
+			bad("key_points[%d]: must not be empty", i)
+		}
+	}
+	if p.EvidenceSnippets == nil {
+		bad("evidence_snippets: is required (may be empty)")
+	}
+	if len(p.EvidenceSnippets) > MaxEvidence {
+		bad("evidence_snippets: exceeds maximum of %d items (has %d)", MaxEvidence, len(p.EvidenceSnippets))
+	}
+	for i, s := range p.EvidenceSnippets {
+		field := fmt.Sprintf("evidence_snippets[%d]", i)
+		tooLong(field+".text", s.Text, MaxSnippetChars)
+		if s.Text == "" {
+			bad("%s.text: must not be empty", field)
+		}
+		unit(field+".relevance_score", s.RelevanceScore)
+		if i > 0 && s.RelevanceScore > p.EvidenceSnippets[i-1].RelevanceScore {
+			bad("%s.relevance_score: must not exceed the previous snippet's score", field)
+		}
+		loc, err := ParseLocator(s.Locator)
+		if err != nil {
+			bad("%s.locator: must match %s with start ≤ end and page ≥ 1", field, LocatorPattern)
+			continue
+		}
+		if loc.Len() != utf8.RuneCountInString(s.Text) {
+			bad("%s.locator: span length %d differs from text length %d", field, loc.Len(), utf8.RuneCountInString(s.Text))
+		}
+	}
+	if p.OriginalChars < 0 {
+		bad("original_chars: must be ≥ 0")
+	}
+	if p.DigestChars < 0 {
+		bad("digest_chars: must be ≥ 0")
+	}
+	unit("compression_ratio", p.CompressionRatio)
+	if len(probs) > 0 {
+		return &ValidationError{Problems: probs}
+	}
+	return nil
+}
+
+// SnippetCheck is the outcome of checking one snippet's locator against the
+// canonical text.
+type SnippetCheck struct {
+	Index    int    `json:"index"`
+	Locator  string `json:"locator"`
+	Verified bool   `json:"verified"`
+	Problem  string `json:"problem,omitempty"`
+}
+
+// ErrNotVerified is returned by Verify when some locator does not slice to
+// its snippet's text.
+var ErrNotVerified = errors.New("evidence locators do not verify")
+
+// Verify validates p and checks every snippet's locator by slicing text,
+// which must be the canonical text p.SourceTextHash names. It returns the
+// per-snippet outcome and an error if anything fails.
+func Verify(p *Payload, text string) ([]SnippetCheck, error) {
+	if err := Validate(p); err != nil {
+		return nil, err
+	}
+	if SourceTextHash(text) != p.SourceTextHash {
+		return nil, fmt.Errorf("source_text_hash: does not match the text")
+	}
+	checks := make([]SnippetCheck, len(p.EvidenceSnippets))
+	var failed error
+	for i, s := range p.EvidenceSnippets {
+		checks[i] = SnippetCheck{Index: i, Locator: s.Locator, Verified: true}
+		loc, _ := ParseLocator(s.Locator) // Validate parsed it
+		if err := loc.Verify(text, s.Text); err != nil {
+			checks[i].Verified = false
+			checks[i].Problem = err.Error()
+			failed = ErrNotVerified
+		}
+	}
+	return checks, failed
+}
