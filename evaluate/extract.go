@@ -1,0 +1,206 @@
+package evaluate
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// ExtractFunc turns one source (kind "html" or "pdf", its raw bytes and its
+// URL, which may be empty or not a real URL) into canonical text. An error
+// makes the case count as empty output.
+type ExtractFunc func(ctx context.Context, kind string, raw []byte, pageURL string) (string, error)
+
+// ExtractCase is one line of an extract set's cases.jsonl.
+type ExtractCase struct {
+	ID             string   `json:"id"`
+	Kind           string   `json:"kind"`
+	File           string   `json:"file"`
+	URL            string   `json:"url,omitempty"`
+	ReferenceFile  string   `json:"reference_file,omitempty"`
+	MustContain    []string `json:"must_contain,omitempty"`
+	MustNotContain []string `json:"must_not_contain,omitempty"`
+	Encrypted      bool     `json:"encrypted,omitempty"`
+}
+
+// ReadExtractCases reads dir/cases.jsonl.
+func ReadExtractCases(dir string) ([]ExtractCase, error) {
+	f, err := os.Open(filepath.Join(dir, "cases.jsonl"))
+	if err != nil {
+		return nil, fmt.Errorf("read extract cases: %w", err)
+	}
+	defer f.Close()
+	var cases []ExtractCase
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		var c ExtractCase
+		if err := json.Unmarshal(b, &c); err != nil {
+			return nil, fmt.Errorf("read extract cases: line %d: %w", line, err)
+		}
+		cases = append(cases, c)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read extract cases: %w", err)
+	}
+	return cases, nil
+}
+
+// ReadCaseFile reads a file named in a case, relative to the set's folder,
+// gunzipping it when its name ends in ".gz".
+func ReadCaseFile(dir, name string) ([]byte, error) {
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+	if err != nil {
+		return nil, err
+	}
+	if !strings.HasSuffix(name, ".gz") {
+		return b, nil
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("gunzip %s: %w", name, err)
+	}
+	defer zr.Close()
+	out, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("gunzip %s: %w", name, err)
+	}
+	return out, nil
+}
+
+// ExtractOutput is the outcome of one case of an extract run.
+type ExtractOutput struct {
+	Case ExtractCase
+	Text string
+	Err  error
+}
+
+// Extract runs fn over every case of the extract set in dir, in file order on
+// one goroutine, and scores the outputs. A case whose input cannot be read or
+// whose extraction fails counts as empty output and in Report.Errors; it never
+// stops the run. Only cancellation of ctx does, returning ctx's error.
+// Seconds and DocsPerSec time fn alone, not reading inputs or scoring.
+func Extract(ctx context.Context, dir string, fn ExtractFunc) (Report, error) {
+	outs, err := RunExtract(ctx, dir, fn)
+	if err != nil {
+		return Report{}, err
+	}
+	return outs.Report, nil
+}
+
+// ExtractRun is the full result of an extract run: the report and every
+// case's output, in case order.
+type ExtractRun struct {
+	Report  Report
+	Outputs []ExtractOutput
+}
+
+// RunExtract is Extract that also returns each case's output, for tests and
+// error analysis.
+func RunExtract(ctx context.Context, dir string, fn ExtractFunc) (ExtractRun, error) {
+	cases, err := ReadExtractCases(dir)
+	if err != nil {
+		return ExtractRun{}, err
+	}
+	run := ExtractRun{
+		Report:  Report{Set: filepath.Base(filepath.Clean(dir)), Kind: "extract", Metrics: map[string]float64{}},
+		Outputs: make([]ExtractOutput, 0, len(cases)),
+	}
+	var elapsed time.Duration
+	for _, c := range cases {
+		if err := ctx.Err(); err != nil {
+			return ExtractRun{}, fmt.Errorf("extract run %s: %w", run.Report.Set, err)
+		}
+		out := ExtractOutput{Case: c}
+		raw, err := ReadCaseFile(dir, c.File)
+		if err != nil {
+			out.Err = fmt.Errorf("case %s: %w", c.ID, err)
+		} else {
+			start := time.Now()
+			text, err := fn(ctx, c.Kind, raw, c.URL)
+			elapsed += time.Since(start)
+			if err != nil {
+				out.Err = fmt.Errorf("case %s: %w", c.ID, err)
+			} else {
+				out.Text = text
+			}
+		}
+		run.Outputs = append(run.Outputs, out)
+	}
+	run.Report.Cases = len(cases)
+	run.Report.Seconds = elapsed.Seconds()
+	if elapsed > 0 {
+		run.Report.DocsPerSec = float64(len(cases)) / elapsed.Seconds()
+	}
+	if err := scoreExtract(dir, &run); err != nil {
+		return ExtractRun{}, err
+	}
+	return run, nil
+}
+
+// scoreExtract fills the report's error count and metrics from the outputs.
+func scoreExtract(dir string, run *ExtractRun) error {
+	var shingleMatches, pdfMatches []Match
+	var wordF1Sum float64
+	var snippets SnippetCounts
+	hasSnippets := false
+	for _, o := range run.Outputs {
+		if o.Err != nil {
+			run.Report.Errors++
+		}
+		c := o.Case
+		if len(c.MustContain) > 0 || len(c.MustNotContain) > 0 {
+			hasSnippets = true
+			snippets.Add(o.Text, c.MustContain, c.MustNotContain)
+		}
+		if c.ReferenceFile == "" {
+			continue
+		}
+		ref, err := ReadCaseFile(dir, c.ReferenceFile)
+		if err != nil {
+			return fmt.Errorf("case %s: reference: %w", c.ID, err)
+		}
+		m := ShingleMatch(o.Text, string(ref))
+		shingleMatches = append(shingleMatches, m)
+		if c.Kind == "pdf" {
+			pdfMatches = append(pdfMatches, m)
+			wordF1Sum += WordF1(o.Text, string(ref))
+		}
+	}
+	metrics := run.Report.Metrics
+	if len(shingleMatches) > 0 {
+		s := ShingleScore(shingleMatches)
+		metrics["shingle_precision"] = s.Precision
+		metrics["shingle_recall"] = s.Recall
+		metrics["shingle_f1"] = s.F1
+	}
+	if hasSnippets {
+		s := snippets.Score()
+		metrics["snippet_precision"] = s.Precision
+		metrics["snippet_recall"] = s.Recall
+		metrics["snippet_f1"] = s.F1
+	}
+	if len(pdfMatches) > 0 {
+		var sum float64
+		for _, m := range pdfMatches {
+			sum += DocShingleF1(m)
+		}
+		metrics["word_f1"] = wordF1Sum / float64(len(pdfMatches))
+		metrics["word_shingle_f1"] = sum / float64(len(pdfMatches))
+	}
+	return nil
+}

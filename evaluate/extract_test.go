@@ -1,0 +1,112 @@
+package evaluate
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func writeFile(t *testing.T, path string, b []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func gz(t *testing.T, s string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w := gzip.NewWriter(&buf)
+	w.Write([]byte(s))
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestExtract(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "my-set")
+	writeFile(t, filepath.Join(dir, "cases.jsonl"), []byte(
+		`{"id":"a","kind":"html","file":"html/a.html.gz","url":"https://x/a","reference_file":"reference/a.txt","must_contain":["keep this"],"must_not_contain":["drop this"]}`+"\n"+
+			`{"id":"b","kind":"html","file":"html/b.html","must_contain":["other"]}`+"\n"+
+			"\n"+
+			`{"id":"c","kind":"pdf","file":"pdf/c.pdf","reference_file":"reference/c.txt"}`+"\n"+
+			`{"id":"d","kind":"html","file":"html/missing.html","must_contain":["x"]}`+"\n"))
+	writeFile(t, filepath.Join(dir, "html", "a.html.gz"), gz(t, "<p>keep this</p>"))
+	writeFile(t, filepath.Join(dir, "html", "b.html"), []byte("boom"))
+	writeFile(t, filepath.Join(dir, "pdf", "c.pdf"), []byte("a a b c"))
+	writeFile(t, filepath.Join(dir, "reference", "a.txt"), []byte("keep this"))
+	writeFile(t, filepath.Join(dir, "reference", "c.txt"), []byte("a b b d"))
+
+	var urls []string
+	fn := func(ctx context.Context, kind string, raw []byte, pageURL string) (string, error) {
+		urls = append(urls, pageURL)
+		switch string(raw) {
+		case "<p>keep this</p>":
+			return "keep this", nil
+		case "boom":
+			return "", errors.New("boom")
+		}
+		return string(raw), nil
+	}
+	r, err := Extract(context.Background(), dir, fn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Set != "my-set" || r.Kind != "extract" || r.Cases != 4 || r.Errors != 2 {
+		t.Errorf("report = %+v", r)
+	}
+	if len(urls) != 3 || urls[0] != "https://x/a" {
+		t.Errorf("urls = %q", urls)
+	}
+	// a: exact match; c: "a a b c" vs "a b b d" is one shingle each, different.
+	want := map[string]float64{
+		"shingle_precision": 0.5, "shingle_recall": 0.5, "shingle_f1": 0.5,
+		// tp 1 (a), fn 2 (b errored, d unreadable), fp 0.
+		"snippet_precision": 1, "snippet_recall": 1.0 / 3, "snippet_f1": 0.5,
+		"word_f1": 0.5, "word_shingle_f1": 0,
+	}
+	if len(r.Metrics) != len(want) {
+		t.Errorf("metrics = %v", r.Metrics)
+	}
+	for k, v := range want {
+		if got, ok := r.Metrics[k]; !ok || !near(got, v) {
+			t.Errorf("metric %s = %v (present %v), want %v", k, got, ok, v)
+		}
+	}
+}
+
+func TestExtractOnlySupportedMetrics(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "cases.jsonl"), []byte(`{"id":"a","kind":"pdf","file":"a.pdf","encrypted":true}`+"\n"))
+	writeFile(t, filepath.Join(dir, "a.pdf"), []byte("x"))
+	r, err := Extract(context.Background(), dir, func(context.Context, string, []byte, string) (string, error) {
+		return "", errors.New("encrypted")
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Cases != 1 || r.Errors != 1 || len(r.Metrics) != 0 {
+		t.Errorf("report = %+v", r)
+	}
+}
+
+func TestExtractCancelled(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "cases.jsonl"), []byte(`{"id":"a","kind":"html","file":"a.html"}`+"\n"))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Extract(ctx, dir, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+	if _, err := Extract(context.Background(), filepath.Join(dir, "nope"), nil); err == nil {
+		t.Error("missing set: no error")
+	}
+}
