@@ -1,0 +1,101 @@
+package fetch
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error codes carried by *Error. They are stable: the API maps each one to a
+// response error_code, so a code is never renamed or reused.
+const (
+	// CodeBlocked means the destination (the URL's host or any address it
+	// resolved to, on the first request or on a redirect) is not a permitted
+	// public address.
+	CodeBlocked = "FETCH_BLOCKED"
+	// CodeFailed means the fetch did not produce a usable response: a network
+	// error, a TLS failure, too many redirects, or a non-2xx upstream status
+	// (then Error.Status holds that status).
+	CodeFailed = "FETCH_FAILED"
+	// CodeTimeout means a connect, response-header or total deadline passed.
+	CodeTimeout = "FETCH_TIMEOUT"
+	// CodeTooLarge means the body (after content decoding) exceeds
+	// Config.MaxBytes, either by its declared Content-Length or while reading.
+	CodeTooLarge = "TOO_LARGE"
+	// CodeUnsupportedContentType means the response is neither HTML, PDF nor
+	// plain text, by its Content-Type header and by sniffing its first bytes.
+	CodeUnsupportedContentType = "UNSUPPORTED_CONTENT_TYPE"
+	// CodeInvalidURL means the URL is malformed or not fetchable: a scheme
+	// other than http or https, userinfo, no host, a bad port, or a host
+	// written in a non-canonical numeric IPv4 form.
+	CodeInvalidURL = "INVALID_URL"
+)
+
+// Error is the only error type Fetch returns. Code is one of the Code*
+// constants; Status is the upstream HTTP status for CodeFailed responses (0
+// otherwise); Msg is a short description that is safe to show to clients (it
+// never holds resolved addresses or body content); Err is the underlying
+// cause, for logs and errors.Is/As, and may name addresses.
+type Error struct {
+	Code   string
+	Status int
+	Msg    string
+	Err    error
+}
+
+// Error returns "CODE: Msg" followed by the cause, if any. It is meant for
+// logs; use Code and Msg for client-facing output.
+func (e *Error) Error() string {
+	s := e.Code + ": " + e.Msg
+	if e.Status != 0 {
+		s += fmt.Sprintf(" (status %d)", e.Status)
+	}
+	if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
+	return s
+}
+
+// Unwrap returns the underlying cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is reports whether target is an *Error with the same Code, so that
+// errors.Is(err, fetch.ErrBlocked) matches any blocked-destination error
+// regardless of its message or cause.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Code == e.Code
+}
+
+// Sentinels for errors.Is; they compare by Code only. Do not modify them.
+var (
+	ErrBlocked                = &Error{Code: CodeBlocked, Msg: "destination not allowed"}
+	ErrFailed                 = &Error{Code: CodeFailed, Msg: "fetch failed"}
+	ErrTimeout                = &Error{Code: CodeTimeout, Msg: "fetch timed out"}
+	ErrTooLarge               = &Error{Code: CodeTooLarge, Msg: "response too large"}
+	ErrUnsupportedContentType = &Error{Code: CodeUnsupportedContentType, Msg: "unsupported content type"}
+	ErrInvalidURL             = &Error{Code: CodeInvalidURL, Msg: "invalid URL"}
+)
+
+// CodeOf returns the Code of the first *Error in err's chain, or "" when
+// there is none.
+func CodeOf(err error) string {
+	var fe *Error
+	if errors.As(err, &fe) {
+		return fe.Code
+	}
+	return ""
+}
+
+// StatusOf returns the upstream HTTP status carried by the first *Error in
+// err's chain, or 0 when there is none.
+func StatusOf(err error) int {
+	var fe *Error
+	if errors.As(err, &fe) {
+		return fe.Status
+	}
+	return 0
+}
+
+func newError(code, msg string, cause error) *Error {
+	return &Error{Code: code, Msg: msg, Err: cause}
+}

@@ -1,0 +1,72 @@
+package fetch
+
+import (
+	"fmt"
+	"net/netip"
+	"syscall"
+
+	"code.dny.dev/ssrf"
+)
+
+// guard decides which socket addresses an outbound fetch may connect to. It
+// is consulted twice: on the literal host of every URL (first request and
+// each redirect) before any resolution, and on every resolved address at
+// connect time through net.Dialer.Control, which is the check that holds
+// against DNS names pointing at internal addresses and DNS rebinding.
+type guard struct {
+	policy *ssrf.Guardian
+	// allowed holds exact loopback host:port pairs let through for tests.
+	allowed map[netip.AddrPort]bool
+}
+
+// newGuard returns a guard that denies every special-purpose address (see
+// ssrf.IPv4DeniedPrefixes; for IPv6 everything outside 2000::/3, which
+// covers ::1, ::, fe80::/10, fc00::/7, multicast, IPv4-mapped ::ffff:0:0/96
+// and NAT64 64:ff9b::/96, plus documentation, Teredo and 6to4 prefixes
+// inside it). Any port is allowed: the threat is the address, and public
+// sites do serve on ports other than 80 and 443.
+//
+// allowLoopback entries are "127.0.0.1:port" or "[::1]:port" style literals;
+// an entry that does not parse as an IP:port with a loopback IP is ignored,
+// so a mistaken entry can only make the guard stricter.
+func newGuard(allowLoopback []string) *guard {
+	g := &guard{
+		policy:  ssrf.New(ssrf.WithAnyPort()),
+		allowed: make(map[netip.AddrPort]bool, len(allowLoopback)),
+	}
+	for _, s := range allowLoopback {
+		ap, err := netip.ParseAddrPort(s)
+		if err != nil || !ap.Addr().IsLoopback() || ap.Addr().Zone() != "" || ap.Port() == 0 {
+			continue
+		}
+		g.allowed[ap] = true
+	}
+	return g
+}
+
+// checkAddrPort reports a *Error with CodeBlocked when ap may not be dialed.
+func (g *guard) checkAddrPort(ap netip.AddrPort) error {
+	if g.allowed[ap] {
+		return nil
+	}
+	if !ap.Addr().IsValid() {
+		return newError(CodeBlocked, "destination not allowed", fmt.Errorf("invalid address"))
+	}
+	if err := g.policy.SafeAddr(ap.Addr()); err != nil {
+		return newError(CodeBlocked, "destination not allowed", err)
+	}
+	return nil
+}
+
+// control is the net.Dialer.Control hook: it runs after DNS resolution and
+// socket creation but before connect, for every address the dialer tries.
+func (g *guard) control(network, address string, _ syscall.RawConn) error {
+	if network != "tcp4" && network != "tcp6" {
+		return newError(CodeBlocked, "destination not allowed", fmt.Errorf("network %q not permitted", network))
+	}
+	ap, err := netip.ParseAddrPort(address)
+	if err != nil {
+		return newError(CodeBlocked, "destination not allowed", fmt.Errorf("parse dial address: %w", err))
+	}
+	return g.checkAddrPort(ap)
+}
