@@ -1,0 +1,244 @@
+package digest
+
+import (
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/digestd/digestd/digest/sentences"
+)
+
+// sentence is one sentence of a canonical text with its position.
+type sentence struct {
+	start, end   int // byte offsets into the text
+	cstart, cend int // code point offsets into the text
+	page         int // 1-based page holding the sentence
+	block        int // 0-based index of the block holding the sentence
+	terms        []int32
+	words        int // tokens before stop-word removal
+}
+
+// chars is the sentence's length in code points.
+func (s *sentence) chars() int { return s.cend - s.cstart }
+
+// document is a canonical text analysed for ranking: sentences, a term
+// vocabulary and sentence-level document frequencies.
+type document struct {
+	text  string
+	paged bool
+	sents []sentence
+	vocab map[string]int32
+	df    []int32 // number of sentences holding each term
+	avgdl float64 // mean sentence length in terms
+}
+
+// analyze splits text into sentences and indexes their terms.
+func analyze(text string) *document {
+	d := &document{text: text, vocab: make(map[string]int32, 1024)}
+	spans := sentences.Split(text)
+	d.sents = make([]sentence, len(spans))
+	// One walk over the text converts byte offsets to code points and counts
+	// pages and blocks.
+	cp, page, block := 0, 1, 0
+	b := 0
+	advance := func(to int) {
+		for b < to {
+			c := text[b]
+			if c < utf8.RuneSelf {
+				switch c {
+				case '\f':
+					page++
+					block++
+					d.paged = true
+				case '\n':
+					block++
+				}
+				b++
+			} else {
+				_, n := utf8.DecodeRuneInString(text[b:])
+				b += n
+			}
+			cp++
+		}
+	}
+	var buf []byte
+	total := 0
+	seen := make(map[int32]int32)
+	for i, sp := range spans {
+		advance(sp.Start)
+		s := &d.sents[i]
+		s.start, s.cstart, s.page, s.block = sp.Start, cp, page, block
+		advance(sp.End)
+		s.end, s.cend = sp.End, cp
+		clear(seen)
+		buf = tokenize(text[sp.Start:sp.End], buf, func(tok []byte, stop bool) {
+			s.words++
+			if stop {
+				return
+			}
+			id, ok := d.vocab[string(tok)]
+			if !ok {
+				id = int32(len(d.vocab))
+				d.vocab[string(tok)] = id
+				d.df = append(d.df, 0)
+			}
+			s.terms = append(s.terms, id)
+			if _, dup := seen[id]; !dup {
+				seen[id] = 1
+				d.df[id]++
+			}
+		})
+		total += len(s.terms)
+	}
+	if len(d.sents) > 0 {
+		d.avgdl = float64(total) / float64(len(d.sents))
+	}
+	if !d.paged {
+		for b < len(text) {
+			if text[b] == '\f' {
+				d.paged = true
+				break
+			}
+			b++
+		}
+	}
+	return d
+}
+
+// queryTerms returns the distinct content terms of query with the ids they
+// have in d's vocabulary (-1 for terms absent from the text), in order of
+// first appearance.
+func (d *document) queryTerms(query string) []int32 {
+	var ids []int32
+	seen := map[string]bool{}
+	tokenize(query, nil, func(tok []byte, stop bool) {
+		if stop || seen[string(tok)] {
+			return
+		}
+		seen[string(tok)] = true
+		id, ok := d.vocab[string(tok)]
+		if !ok {
+			id = -1
+		}
+		ids = append(ids, id)
+	})
+	return ids
+}
+
+// tokenize calls emit for each token of s: a lower-cased, lightly stemmed
+// run of letters, digits and marks, or a single ideograph or kana; stop
+// reports a stop word. buf is scratch space, returned for reuse.
+func tokenize(s string, buf []byte, emit func(tok []byte, stop bool)) []byte {
+	flush := func() {
+		if len(buf) == 0 {
+			return
+		}
+		stop := isStopWord(buf)
+		if !stop {
+			buf = stem(buf)
+		}
+		emit(buf, stop)
+		buf = buf[:0]
+	}
+	buf = buf[:0]
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+				buf = append(buf, c)
+			case 'A' <= c && c <= 'Z':
+				buf = append(buf, c+'a'-'A')
+			default:
+				flush()
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		switch {
+		case isIdeographic(r):
+			flush()
+			buf = utf8.AppendRune(buf, r)
+			flush()
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			buf = utf8.AppendRune(buf, unicode.ToLower(r))
+		case unicode.Is(unicode.Mn, r) && len(buf) > 0:
+			buf = utf8.AppendRune(buf, r)
+		default:
+			flush()
+		}
+	}
+	flush()
+	return buf
+}
+
+// isIdeographic reports scripts written without spaces, indexed one
+// character at a time.
+func isIdeographic(r rune) bool {
+	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
+		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Thai, r)
+}
+
+// stem strips common English inflections in place: plural -s/-es/-ies and
+// -ing/-ed on long enough words. It is deliberately light so that distinct
+// terms rarely collide.
+func stem(w []byte) []byte {
+	n := len(w)
+	if n < 4 || !isASCII(w) {
+		return w
+	}
+	switch {
+	case hasSuffix(w, "ies") && n > 4:
+		w = append(w[:n-3], 'y')
+	case hasSuffix(w, "sses"):
+		w = w[:n-2]
+	case hasSuffix(w, "ss") || hasSuffix(w, "us") || hasSuffix(w, "is"):
+	case hasSuffix(w, "s"):
+		w = w[:n-1]
+	}
+	n = len(w)
+	switch {
+	case hasSuffix(w, "ing") && n > 5:
+		w = w[:n-3]
+	case hasSuffix(w, "ed") && n > 4 && !hasSuffix(w, "eed"):
+		w = w[:n-2]
+	}
+	n = len(w)
+	if n > 3 && w[n-1] == 'e' {
+		w = w[:n-1]
+	}
+	return w
+}
+
+func isASCII(w []byte) bool {
+	for _, c := range w {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+func hasSuffix(w []byte, suf string) bool {
+	return len(w) >= len(suf) && string(w[len(w)-len(suf):]) == suf
+}
+
+// isStopWord reports English function words and question words that carry
+// no topic.
+func isStopWord(w []byte) bool {
+	switch string(w) {
+	case "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any", "are", "as", "at",
+		"be", "because", "been", "before", "being", "below", "between", "both", "but", "by",
+		"can", "could", "did", "do", "does", "doing", "done", "down", "during", "each", "either", "et", "al",
+		"few", "for", "from", "further", "had", "has", "have", "having", "he", "her", "here", "hers", "herself", "him", "himself", "his", "how",
+		"i", "if", "in", "into", "is", "it", "its", "itself", "just", "may", "me", "might", "more", "most", "must", "my", "myself",
+		"no", "nor", "not", "now", "of", "off", "on", "once", "only", "or", "other", "our", "ours", "ourselves", "out", "over", "own",
+		"same", "shall", "she", "should", "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "themselves", "then",
+		"there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "upon", "us", "very",
+		"was", "we", "were", "what", "when", "where", "whether", "which", "while", "who", "whom", "whose", "why", "will", "with", "within", "would",
+		"you", "your", "yours", "yourself", "yourselves", "s", "t", "e", "g", "eg", "ie", "etc", "via", "among", "many", "much", "one":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,249 @@
+package digest
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// DigesterVersion names the digester's rules. It changes whenever Build's
+// output may change for some input, and is part of the digest cache key.
+const DigesterVersion = "digester/1"
+
+// Warning codes Build may return.
+const (
+	// WarnQueryFallback: the query has no content terms (empty or stop
+	// words only), so the digest describes the whole document.
+	WarnQueryFallback = "QUERY_FALLBACK"
+	// WarnNoQueryMatch: no sentence of the text holds a query term, so the
+	// evidence describes the whole document.
+	WarnNoQueryMatch = "NO_QUERY_MATCH"
+)
+
+// Warning is a non-fatal condition met while building a digest. Code is
+// SCREAMING_SNAKE_CASE; Message is for people and holds no source text.
+type Warning struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// Build digests canonical text for query: an extractive summary, key points
+// and evidence snippets, each snippet a verbatim slice of text located in
+// code points. The same text, query and options always give an identical
+// payload. Every payload Build returns passes Validate, and its locators
+// verify against text. Options are completed with WithDefaults; invalid
+// options are an error.
+func Build(text, query string, opts Options) (*Payload, []Warning, error) {
+	opts = opts.WithDefaults()
+	if err := opts.Validate(); err != nil {
+		return nil, nil, fmt.Errorf("digest options: %w", err)
+	}
+	if !utf8.ValidString(text) {
+		return nil, nil, fmt.Errorf("digest: text is not valid UTF-8")
+	}
+	p := &Payload{
+		Version:          PayloadVersion,
+		ContentType:      ContentType,
+		QueryHash:        QueryHash(query),
+		KeyPoints:        []string{},
+		EvidenceSnippets: []EvidenceSnippet{},
+		OriginalChars:    utf8.RuneCountInString(text),
+		SourceTextHash:   SourceTextHash(text),
+	}
+	var warns []Warning
+	d := analyze(text)
+
+	ids := d.queryTerms(query)
+	if len(ids) == 0 {
+		warns = append(warns, Warning{Code: WarnQueryFallback, Message: "the query has no content words; the digest describes the whole document"})
+	}
+	q := newQueryModel(d, ids)
+	scores := scoreSentences(d, q)
+	ranked := order(scores)
+	if len(ranked) == 0 && len(d.sents) > 0 {
+		if len(ids) > 0 {
+			warns = append(warns, Warning{Code: WarnNoQueryMatch, Message: "no sentence holds a query word; the digest describes the whole document"})
+		}
+		q = newQueryModel(d, centroidTerms(d, 12))
+		scores = scoreSentences(d, q)
+		ranked = order(scores)
+	}
+
+	p.EvidenceSnippets = selectEvidence(d, scores, ranked, q.mass, opts)
+	p.Summary, p.KeyPoints = summarize(d, scores, opts)
+
+	n := utf8.RuneCountInString(p.Summary)
+	for _, k := range p.KeyPoints {
+		n += utf8.RuneCountInString(k)
+	}
+	for _, s := range p.EvidenceSnippets {
+		n += utf8.RuneCountInString(s.Text)
+	}
+	p.DigestChars = n
+	if p.OriginalChars > 0 {
+		p.CompressionRatio = math.Min(1, float64(n)/float64(p.OriginalChars))
+	}
+	if err := Validate(p); err != nil {
+		return nil, warns, fmt.Errorf("digest: built payload is invalid: %w", err)
+	}
+	return p, warns, nil
+}
+
+// window is a candidate snippet: sentences [first, last] of one block, or a
+// clipped part of one long sentence.
+type window struct {
+	bstart, bend int // byte offsets
+	cstart, cend int // code point offsets
+	page         int
+}
+
+// selectEvidence grows the best sentences into windows of at most
+// SnippetMaxChars, skipping windows that overlap one already chosen.
+func selectEvidence(d *document, scores []float64, ranked []int, mass float64, opts Options) []EvidenceSnippet {
+	out := []EvidenceSnippet{}
+	var chosen []window
+	for _, i := range ranked {
+		if len(out) >= opts.MaxEvidence {
+			break
+		}
+		w, ok := grow(d, i, opts.SnippetMaxChars)
+		if !ok || overlaps(chosen, w) {
+			continue
+		}
+		sn := EvidenceSnippet{
+			Text:           d.text[w.bstart:w.bend],
+			Locator:        locatorFor(d, w).String(),
+			RelevanceScore: calibrate(scores[i], mass),
+		}
+		if len(out) > 0 && sn.RelevanceScore > out[len(out)-1].RelevanceScore {
+			sn.RelevanceScore = out[len(out)-1].RelevanceScore
+		}
+		chosen = append(chosen, w)
+		out = append(out, sn)
+	}
+	return out
+}
+
+// locatorFor returns w's locator: page form for paginated texts.
+func locatorFor(d *document, w window) Locator {
+	l := Locator{Start: w.cstart, End: w.cend}
+	if d.paged {
+		l.Page = w.page
+	}
+	return l
+}
+
+// overlaps reports whether w shares any text with a chosen window.
+func overlaps(chosen []window, w window) bool {
+	for _, c := range chosen {
+		if w.cstart < c.cend && c.cstart < w.cend {
+			return true
+		}
+	}
+	return false
+}
+
+// grow builds the window around sentence i: the sentence itself, then its
+// neighbours in the same block while the window fits in max code points. A
+// sentence longer than max is clipped at a word boundary.
+func grow(d *document, i, max int) (window, bool) {
+	s := &d.sents[i]
+	if s.chars() > max {
+		return clip(d, s, max)
+	}
+	a, b := i, i
+	for {
+		grew := false
+		if b+1 < len(d.sents) && sameBlock(d, i, b+1) && d.sents[b+1].cend-d.sents[a].cstart <= max {
+			b++
+			grew = true
+		}
+		if a-1 >= 0 && sameBlock(d, i, a-1) && d.sents[b].cend-d.sents[a-1].cstart <= max {
+			a--
+			grew = true
+		}
+		if !grew {
+			break
+		}
+	}
+	return window{
+		bstart: d.sents[a].start, bend: d.sents[b].end,
+		cstart: d.sents[a].cstart, cend: d.sents[b].cend,
+		page: s.page,
+	}, true
+}
+
+func sameBlock(d *document, i, j int) bool {
+	return d.sents[i].block == d.sents[j].block
+}
+
+// clip returns the first max code points of s cut back to a word boundary.
+func clip(d *document, s *sentence, max int) (window, bool) {
+	str := d.text[s.start:s.end]
+	n, lastSpace, lastSpaceCP := 0, -1, 0
+	cut := len(str)
+	for bi, r := range str {
+		if n == max {
+			cut = bi
+			break
+		}
+		if r == ' ' {
+			lastSpace, lastSpaceCP = bi, n
+		}
+		n++
+	}
+	cutCP := n
+	if cut < len(str) && lastSpace > 0 {
+		cut, cutCP = lastSpace, lastSpaceCP
+	}
+	str = str[:cut]
+	trimmed := strings.TrimRight(str, " ")
+	cutCP -= len(str) - len(trimmed)
+	if trimmed == "" {
+		return window{}, false
+	}
+	return window{
+		bstart: s.start, bend: s.start + len(trimmed),
+		cstart: s.cstart, cend: s.cstart + cutCP,
+		page: s.page,
+	}, true
+}
+
+// centroidTerms returns the k terms that best describe d as a whole: the
+// highest total frequency times idf among terms in at least two sentences.
+func centroidTerms(d *document, k int) []int32 {
+	tf := make([]int, len(d.df))
+	for i := range d.sents {
+		for _, t := range d.sents[i].terms {
+			tf[t]++
+		}
+	}
+	n := len(d.sents)
+	type cand struct {
+		id int32
+		w  float64
+	}
+	var cs []cand
+	for id, f := range tf {
+		if d.df[id] < 2 && n > 2 {
+			continue
+		}
+		cs = append(cs, cand{int32(id), float64(f) * idf(int(d.df[id]), n)})
+	}
+	sort.Slice(cs, func(a, b int) bool {
+		if cs[a].w != cs[b].w {
+			return cs[a].w > cs[b].w
+		}
+		return cs[a].id < cs[b].id
+	})
+	if len(cs) > k {
+		cs = cs[:k]
+	}
+	ids := make([]int32, len(cs))
+	for i, c := range cs {
+		ids[i] = c.id
+	}
+	return ids
+}

@@ -1,0 +1,106 @@
+package digest
+
+import (
+	"math"
+	"sort"
+)
+
+// BM25 parameters over sentences.
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// idf is the BM25 inverse document frequency of a term held by df of n
+// sentences; it is positive even for a term in every sentence.
+func idf(df, n int) float64 {
+	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+// queryModel is a query analysed against one document.
+type queryModel struct {
+	terms  []int32   // ids in the document vocabulary (≥ 0)
+	weight []float64 // idf of each term
+	mass   float64   // summed idf of every query term, absent ones included
+}
+
+// newQueryModel weighs the query's terms by idf over d's sentences. Terms the
+// text lacks count in mass at the idf of an unseen term, so a document that
+// misses half the query scores lower than one that holds all of it.
+func newQueryModel(d *document, ids []int32) queryModel {
+	n := len(d.sents)
+	var q queryModel
+	for _, id := range ids {
+		if id < 0 {
+			q.mass += idf(0, n)
+			continue
+		}
+		w := idf(int(d.df[id]), n)
+		q.terms = append(q.terms, id)
+		q.weight = append(q.weight, w)
+		q.mass += w
+	}
+	return q
+}
+
+// scoreSentences returns the BM25 score of every sentence of d for q.
+func scoreSentences(d *document, q queryModel) []float64 {
+	scores := make([]float64, len(d.sents))
+	if len(q.terms) == 0 {
+		return scores
+	}
+	pos := make(map[int32]int, len(q.terms))
+	for i, id := range q.terms {
+		pos[id] = i
+	}
+	tf := make([]int, len(q.terms))
+	for i := range d.sents {
+		s := &d.sents[i]
+		hit := false
+		for _, t := range s.terms {
+			if k, ok := pos[t]; ok {
+				tf[k]++
+				hit = true
+			}
+		}
+		if !hit {
+			continue
+		}
+		norm := bm25K1 * (1 - bm25B + bm25B*float64(len(s.terms))/math.Max(d.avgdl, 1))
+		var sc float64
+		for k := range tf {
+			if tf[k] == 0 {
+				continue
+			}
+			f := float64(tf[k])
+			sc += q.weight[k] * f * (bm25K1 + 1) / (f + norm)
+			tf[k] = 0
+		}
+		scores[i] = sc
+	}
+	return scores
+}
+
+// calibrate maps a raw score to [0,1] relative to the query's idf mass, so
+// that scores compare across documents: a passage holding every query term
+// once scores about 0.86, one holding none scores 0.
+func calibrate(raw, mass float64) float64 {
+	if mass <= 0 || raw <= 0 {
+		return 0
+	}
+	v := 1 - math.Exp(-2*raw/mass)
+	return math.Round(v*1e4) / 1e4
+}
+
+// order returns indexes of scores sorted by descending score, ties by
+// position, keeping only positive scores.
+func order(scores []float64) []int {
+	idx := make([]int, 0, len(scores))
+	for i, s := range scores {
+		if s > 0 {
+			idx = append(idx, i)
+		}
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return scores[idx[a]] > scores[idx[b]] })
+	return idx
+}
