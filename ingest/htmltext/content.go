@@ -1,0 +1,275 @@
+package htmltext
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+)
+
+// Tuning of the main-content search. Lengths are in visible characters
+// (white space not counted).
+const (
+	minRunChars       = 25  // shorter text runs do not vote for a container
+	minContentChars   = 250 // a shorter extraction is retried more leniently
+	maxAncestorLevels = 5   // how far up a paragraph's vote reaches
+	maxDepth          = 1024
+)
+
+// nodeStats holds measurements of one element's subtree.
+type nodeStats struct {
+	text      int // visible characters
+	link      int // of which inside links
+	paras     int // paragraph elements with text
+	score     float64
+	candidate bool
+}
+
+func (s *nodeStats) linkDensity() float64 {
+	if s == nil || s.text == 0 {
+		return 0
+	}
+	return float64(s.link) / float64(s.text)
+}
+
+// extraction is the state of one attempt at finding the main content.
+type extraction struct {
+	stats      map[*html.Node]*nodeStats
+	runs       []run
+	candidates []*html.Node // in order of first vote
+}
+
+// mainBlocks returns the main-content blocks of a parsed document. Attempts
+// go from strict to lenient, as long as the result stays short; a page
+// without an article-like body yields the text of its whole body.
+func mainBlocks(doc *html.Node) []string {
+	strict := findMain(doc, true)
+	if textLen(strict) >= minContentChars {
+		return strict
+	}
+	// The strict cleaning may have removed the content itself (a wrapper
+	// with a misleading class); redo it on a fresh tree without class hints.
+	clone := cloneTree(doc)
+	lenient := findMain(clone, false)
+	best := strict
+	if textLen(lenient) > textLen(best) {
+		best = lenient
+	}
+	if textLen(best) >= minContentChars {
+		return best
+	}
+	whole := wholeBody(clone)
+	if textLen(whole) > textLen(best) {
+		best = whole
+	}
+	return best
+}
+
+func textLen(blocks []string) int {
+	n := 0
+	for _, b := range blocks {
+		n += utf8.RuneCountInString(b)
+	}
+	return n
+}
+
+// findMain cleans doc, scores its containers and emits the best one with
+// its related siblings. byHints enables removal by class and id hints.
+func findMain(doc *html.Node, byHints bool) []string {
+	body := findBody(doc)
+	clean(body, byHints, 0)
+	x := &extraction{stats: make(map[*html.Node]*nodeStats, 256)}
+	x.measure(body, false, 0)
+	x.score(body, 0)
+	top := x.topCandidate(body)
+	if top == nil {
+		return x.emitAll([]*html.Node{body})
+	}
+	return x.emitAll(x.withSiblings(top, body))
+}
+
+// wholeBody emits every block of the (already cleaned) body, with the
+// boilerplate filters of emission.
+func wholeBody(doc *html.Node) []string {
+	body := findBody(doc)
+	x := &extraction{stats: make(map[*html.Node]*nodeStats, 256)}
+	x.measure(body, false, 0)
+	return x.emitAll([]*html.Node{body})
+}
+
+func findBody(doc *html.Node) *html.Node {
+	var find func(n *html.Node, depth int) *html.Node
+	find = func(n *html.Node, depth int) *html.Node {
+		if n.Type == html.ElementNode && n.Data == "body" {
+			return n
+		}
+		if depth > 3 {
+			return nil
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if b := find(c, depth+1); b != nil {
+				return b
+			}
+		}
+		return nil
+	}
+	if b := find(doc, 0); b != nil {
+		return b
+	}
+	return doc
+}
+
+func cloneTree(n *html.Node) *html.Node {
+	c := &html.Node{Type: n.Type, DataAtom: n.DataAtom, Data: n.Data, Namespace: n.Namespace, Attr: n.Attr}
+	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+		c.AppendChild(cloneTree(ch))
+	}
+	return c
+}
+
+// clean removes what is never main content: non-content elements, hidden
+// elements, comments, navigation and asides, and (byHints) elements whose
+// class, id or role names page furniture.
+func clean(n *html.Node, byHints bool, depth int) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		if removable(c, byHints) || depth > maxDepth {
+			n.RemoveChild(c)
+		} else if c.Type == html.ElementNode {
+			clean(c, byHints, depth+1)
+		}
+		c = next
+	}
+}
+
+func removable(n *html.Node, byHints bool) bool {
+	switch n.Type {
+	case html.CommentNode, html.DoctypeNode:
+		return true
+	case html.ElementNode:
+	default:
+		return false
+	}
+	if dropTags[n.Data] || isHidden(n) {
+		return true
+	}
+	switch n.Data {
+	case "nav", "aside", "footer":
+		return true
+	case "header", "form":
+		// Some pages wrap everything in a form or put the article in a
+		// header; keep those that hold several paragraphs.
+		return countParagraphs(n, 3, 0) < 3
+	case "body", "html", "article", "main", "a", "p", "table", "tbody", "tr", "td", "th", "pre", "code":
+		return false
+	}
+	if !byHints {
+		return false
+	}
+	if strings.EqualFold(attr(n, "itemprop"), "articleBody") {
+		return false
+	}
+	return isBoilerplateHint(n)
+}
+
+// countParagraphs counts <p> descendants of n with some text, stopping at limit.
+func countParagraphs(n *html.Node, limit, depth int) int {
+	count := 0
+	for c := n.FirstChild; c != nil && count < limit && depth < maxDepth; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		if c.Data == "p" && c.FirstChild != nil {
+			count++
+			continue
+		}
+		count += countParagraphs(c, limit-count, depth+1)
+	}
+	return count
+}
+
+// runLen counts visible characters (non-space runes) and commas of s.
+func runLen(s string) (chars, commas int) {
+	for _, r := range s {
+		switch {
+		case r == ',' || r == '，' || r == '、' || r == '،':
+			commas++
+			chars++
+		case !unicode.IsSpace(r):
+			chars++
+		}
+	}
+	return chars, commas
+}
+
+// run is a stretch of inline text that votes for the container that holds it.
+type run struct {
+	voter  *html.Node // first element to receive the vote
+	chars  int
+	commas int
+}
+
+// measure fills stats for n's subtree and returns n's visible text length,
+// link text length and commas. It records the runs of inline content with
+// enough text and few links, each voting for the element that holds it: a
+// paragraph-like element (or a leaf container) votes for its parent, text
+// beside block children votes for the element itself.
+func (x *extraction) measure(n *html.Node, inLink bool, depth int) (text, link, commas int) {
+	if n.Type == html.TextNode {
+		t, c := runLen(n.Data)
+		if inLink {
+			return t, t, c
+		}
+		return t, 0, c
+	}
+	if n.Type != html.ElementNode && n.Type != html.DocumentNode || depth > maxDepth {
+		return 0, 0, 0
+	}
+	st := &nodeStats{}
+	x.stats[n] = st
+	isLink := inLink || n.Data == "a"
+	var runText, runLink, runCommas int
+	var local []run
+	hasBlockChild := false
+	endRun := func() {
+		if runText >= minRunChars && runLink*2 < runText {
+			local = append(local, run{chars: runText, commas: runCommas})
+		}
+		runText, runLink, runCommas = 0, 0, 0
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		t, l, cm := x.measure(c, isLink, depth+1)
+		st.text += t
+		st.link += l
+		commas += cm
+		if c.Type == html.ElementNode {
+			if cs := x.stats[c]; cs != nil {
+				st.paras += cs.paras
+			}
+			if blockTags[c.Data] {
+				hasBlockChild = true
+				endRun()
+				continue
+			}
+		}
+		runText += t
+		runLink += l
+		runCommas += cm
+	}
+	endRun()
+	if paragraphTags[n.Data] && st.text > 0 {
+		st.paras++
+	}
+	if len(local) > 0 && !headingTags[n.Data] {
+		voter := n
+		if !hasBlockChild || paragraphTags[n.Data] {
+			voter = n.Parent
+		}
+		for _, r := range local {
+			r.voter = voter
+			x.runs = append(x.runs, r)
+		}
+	}
+	return st.text, st.link, commas
+}

@@ -1,0 +1,124 @@
+package htmltext
+
+import (
+	"strings"
+	"unicode"
+
+	"golang.org/x/net/html"
+)
+
+// emitter writes the text of chosen subtrees as blocks.
+type emitter struct {
+	x      *extraction
+	blocks []string
+	cur    strings.Builder
+	chars  int // visible characters in cur
+	links  int // of which inside links
+}
+
+// emitAll returns the blocks of roots in order, skipping boilerplate
+// containers and link-dominated blocks.
+func (x *extraction) emitAll(roots []*html.Node) []string {
+	e := &emitter{x: x}
+	for _, r := range roots {
+		e.walk(r, r, false, false, 0)
+		e.flush()
+	}
+	return e.blocks
+}
+
+func (e *emitter) flush() {
+	if e.chars > 0 && e.links*2 <= e.chars {
+		if s := strings.TrimSpace(e.cur.String()); s != "" {
+			e.blocks = append(e.blocks, s)
+		}
+	}
+	e.cur.Reset()
+	e.chars, e.links = 0, 0
+}
+
+func (e *emitter) write(s string, inLink bool) {
+	n := 0
+	for _, r := range s {
+		if !unicode.IsSpace(r) {
+			n++
+		}
+	}
+	e.chars += n
+	if inLink {
+		e.links += n
+	}
+	e.cur.WriteString(s)
+}
+
+func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
+	if depth > maxDepth {
+		return
+	}
+	switch n.Type {
+	case html.TextNode:
+		if inPre {
+			e.write(strings.ReplaceAll(n.Data, "\r\n", "\n"), inLink)
+		} else {
+			e.write(spaceRun(n.Data), inLink)
+		}
+		return
+	case html.ElementNode, html.DocumentNode:
+	default:
+		return
+	}
+	tag := n.Data
+	switch tag {
+	case "br":
+		if inPre {
+			e.write("\n", false)
+		} else {
+			e.flush()
+		}
+		return
+	case "hr":
+		e.flush()
+		return
+	case "img":
+		return
+	}
+	if n != root && containerTags[tag] && e.x.isBoilerplateContainer(n) {
+		return
+	}
+	block := blockTags[tag]
+	if block {
+		e.flush()
+	}
+	if tag == "td" || tag == "th" {
+		e.cur.WriteByte(' ')
+	}
+	childLink := inLink || tag == "a"
+	childPre := inPre || tag == "pre" || tag == "listing" || tag == "xmp" || tag == "plaintext"
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		e.walk(c, root, childLink, childPre, depth+1)
+	}
+	if block {
+		e.flush()
+	}
+}
+
+// isBoilerplateContainer reports whether a container inside the main
+// content is mostly links (menus, related-article lists, teasers) or is
+// marked as furniture while holding links.
+func (x *extraction) isBoilerplateContainer(n *html.Node) bool {
+	st := x.stats[n]
+	if st == nil || st.text == 0 {
+		return false
+	}
+	ld := st.linkDensity()
+	w := classWeight(n)
+	switch {
+	case w < 25 && ld > 0.33:
+		return true
+	case ld > 0.5:
+		return true
+	case w < 0 && ld > 0.1:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,197 @@
+package htmltext
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+)
+
+// Element sets used by cleaning, scoring and emission.
+var (
+	// dropTags never hold main content text.
+	dropTags = setOf("script", "style", "noscript", "template", "svg", "math", "iframe", "object", "embed",
+		"canvas", "button", "input", "select", "textarea", "option", "video", "audio", "map", "dialog",
+		"link", "meta", "head", "title", "frameset", "frame", "applet", "datalist", "output", "progress")
+	voidTags = setOf("input", "link", "meta", "embed", "br", "img", "hr", "wbr", "area", "base", "col", "source", "track")
+
+	// blockTags start and end a block of text.
+	blockTags = setOf("address", "article", "aside", "blockquote", "body", "caption", "center", "dd", "details",
+		"dir", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4",
+		"h5", "h6", "header", "hgroup", "hr", "html", "legend", "li", "main", "menu", "nav", "ol", "p", "pre",
+		"section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "listing", "plaintext",
+		"xmp", "noframes")
+
+	// paragraphTags hold a paragraph's text: their text credits their
+	// parent, the container of the paragraph.
+	paragraphTags = setOf("p", "pre", "td", "th", "blockquote", "dd", "dt", "li", "figcaption", "caption",
+		"address", "summary", "h1", "h2", "h3", "h4", "h5", "h6")
+	headingTags = setOf("h1", "h2", "h3", "h4", "h5", "h6")
+
+	// containerTags are the elements emission may skip as a whole when they
+	// look like boilerplate inside the main content.
+	containerTags = setOf("div", "section", "ul", "ol", "dl", "table", "form", "header", "footer", "aside",
+		"nav", "figure", "menu", "center", "details", "fieldset")
+
+	// boilerplateSubstrings in a class or id mark navigation, comments,
+	// sharing, ads and similar page furniture.
+	boilerplateSubstrings = []string{"comment", "disqus", "footer", "header", "masthead", "menu", "related",
+		"sidebar", "social", "sponsor", "shoutbox", "skyscraper", "breadcrumb", "pagination", "pager", "popup",
+		"cookie", "consent", "gdpr", "newsletter", "subscri", "sharing", "share-", "-share", "sharebar",
+		"advert", "banner", "promo", "outbrain", "taboola", "navbar", "navigation", "replies", "agegate",
+		"supplemental", "recommend", "toolbar", "widget", "signup", "login", "modal", "overlay", "teaser",
+		"community", "legends", "remark", "rss", "combx", "extra", "jump-to", "print-only", "tags"}
+	// boilerplateTokens are matched as whole words of a class or id.
+	boilerplateTokens = setOf("nav", "ad", "ads", "share", "shares", "tag", "meta", "byline", "author",
+		"dateline", "hidden", "hide", "skip", "foot", "caption-credit", "credit", "credits", "copyright",
+		"more", "trending", "popular", "most", "top-stories", "topics", "keywords", "cta", "print")
+	// contentSubstrings in a class or id mark likely main content; they
+	// also protect an element from removal by boilerplate hints.
+	contentSubstrings = []string{"article", "content", "entry", "hentry", "h-entry", "main", "post", "text",
+		"blog", "story", "body", "column", "shadow"}
+	// contentWeightSubstrings raise an element's content score.
+	contentWeightSubstrings = []string{"article", "content", "entry", "hentry", "h-entry", "main", "post",
+		"text", "blog", "story", "body"}
+	// negativeWeightSubstrings lower an element's content score.
+	negativeWeightSubstrings = []string{"comment", "com-", "contact", "footer", "masthead", "media", "outbrain",
+		"promo", "related", "scroll", "share", "shoutbox", "sidebar", "skyscraper", "sponsor", "shopping",
+		"widget", "banner", "breadcrumb", "social", "cookie", "newsletter", "teaser", "recommend", "nav", "menu"}
+	negativeWeightTokens = setOf("ad", "ads", "meta", "tags", "hid", "hidden", "byline", "author", "more")
+
+	boilerplateRoles = setOf("navigation", "banner", "contentinfo", "complementary", "search", "dialog",
+		"alertdialog", "menu", "menubar", "toolbar", "tooltip")
+)
+
+func setOf(names ...string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
+
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+func hasAttr(n *html.Node, key string) bool {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// hintText is the lowercased class and id of n, the text hints are read from.
+func hintText(n *html.Node) string {
+	c, id := attr(n, "class"), attr(n, "id")
+	if c == "" && id == "" {
+		return ""
+	}
+	if len(c)+len(id) > 512 {
+		// Hints live in short names; a huge attribute is noise.
+		c, id = truncate(c, 256), truncate(id, 256)
+	}
+	return strings.ToLower(c + " " + id)
+}
+
+func truncate(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, p := range subs {
+		if strings.Contains(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasToken(s string, tokens map[string]bool) bool {
+	for _, t := range strings.FieldsFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-')
+	}) {
+		if tokens[t] {
+			return true
+		}
+		// "ad-slot", "share-tools": the first word of a compound.
+		if i := strings.IndexByte(t, '-'); i > 0 && tokens[t[:i]] {
+			return true
+		}
+	}
+	return false
+}
+
+// isBoilerplateHint reports whether n's class, id or role names page
+// furniture rather than content.
+func isBoilerplateHint(n *html.Node) bool {
+	if boilerplateRoles[attr(n, "role")] {
+		return true
+	}
+	h := hintText(n)
+	if h == "" {
+		return false
+	}
+	if !containsAny(h, boilerplateSubstrings) && !hasToken(h, boilerplateTokens) {
+		return false
+	}
+	return !containsAny(h, contentSubstrings)
+}
+
+// classWeight scores n's class and id: +25 each for content words, -25
+// each for boilerplate words.
+func classWeight(n *html.Node) float64 {
+	w := 0.0
+	for _, key := range []string{"class", "id"} {
+		v := strings.ToLower(truncate(attr(n, key), 256))
+		if v == "" {
+			continue
+		}
+		if containsAny(v, negativeWeightSubstrings) || hasToken(v, negativeWeightTokens) {
+			w -= 25
+		}
+		if containsAny(v, contentWeightSubstrings) {
+			w += 25
+		}
+	}
+	if strings.EqualFold(attr(n, "itemprop"), "articleBody") {
+		w += 50
+	}
+	return w
+}
+
+// isHidden reports whether n is hidden by markup: the hidden attribute,
+// aria-hidden="true", or an inline display:none / visibility:hidden.
+func isHidden(n *html.Node) bool {
+	for _, a := range n.Attr {
+		switch a.Key {
+		case "hidden":
+			return true
+		case "aria-hidden":
+			if strings.EqualFold(strings.TrimSpace(a.Val), "true") {
+				return true
+			}
+		case "style":
+			if len(a.Val) > 4096 {
+				continue
+			}
+			s := strings.ToLower(a.Val)
+			if strings.Contains(s, "display") || strings.Contains(s, "visibility") {
+				s = strings.Join(strings.Fields(s), "")
+				if strings.Contains(s, "display:none") || strings.Contains(s, "visibility:hidden") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

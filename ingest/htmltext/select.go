@@ -1,0 +1,228 @@
+package htmltext
+
+import (
+	"sort"
+
+	"golang.org/x/net/html"
+)
+
+// tagWeight is the initial content score of a candidate container by its tag.
+func tagWeight(n *html.Node) float64 {
+	switch n.Data {
+	case "article":
+		return 8
+	case "div", "main":
+		return 5
+	case "pre", "td", "blockquote", "section":
+		return 3
+	case "address", "ol", "ul", "dl", "dd", "dt", "li", "form":
+		return -3
+	case "h1", "h2", "h3", "h4", "h5", "h6", "th":
+		return -5
+	}
+	return 0
+}
+
+// score turns the recorded runs into container scores: a run of c
+// characters with k commas is worth 1 + k + min(3, c/100), given in full to
+// its first voter, half to the next ancestor and a third of that per level
+// beyond. A candidate's final score is scaled by its share of non-link text.
+func (x *extraction) score(root *html.Node, _ int) {
+	for _, r := range x.runs {
+		value := 1 + float64(r.commas) + min(3, float64(r.chars/100))
+		n := r.voter
+		for level := 0; level < maxAncestorLevels && n != nil && n.Type == html.ElementNode; level++ {
+			st := x.stats[n]
+			if st == nil {
+				break
+			}
+			if !st.candidate {
+				st.candidate = true
+				st.score = tagWeight(n) + classWeight(n)
+				x.candidates = append(x.candidates, n)
+			}
+			div := 1.0
+			switch {
+			case level == 1:
+				div = 2
+			case level > 1:
+				div = float64(level * 3)
+			}
+			st.score += value / div
+			if n == root {
+				break
+			}
+			n = n.Parent
+		}
+	}
+	for _, n := range x.candidates {
+		st := x.stats[n]
+		st.score *= 1 - st.linkDensity()
+	}
+}
+
+// topCandidate returns the best-scoring container, moved up to a common
+// ancestor when other strong candidates share it, or nil if nothing voted.
+func (x *extraction) topCandidate(body *html.Node) *html.Node {
+	if len(x.candidates) == 0 {
+		return nil
+	}
+	ranked := append([]*html.Node(nil), x.candidates...)
+	sort.SliceStable(ranked, func(i, j int) bool { return x.stats[ranked[i]].score > x.stats[ranked[j]].score })
+	top := ranked[0]
+	topScore := x.stats[top].score
+	if top == body {
+		return top
+	}
+
+	// Several strong candidates under one ancestor: the content is split
+	// into parts, take the ancestor.
+	var alts []*html.Node
+	for _, n := range ranked[1:min(len(ranked), 5)] {
+		if x.stats[n].score >= 0.75*topScore {
+			alts = append(alts, n)
+		}
+	}
+	if len(alts) >= 3 {
+		for a := top.Parent; a != nil && a != body; a = a.Parent {
+			count := 0
+			for _, alt := range alts {
+				if isAncestor(a, alt) {
+					count++
+				}
+			}
+			if count >= 3 {
+				top = a
+				break
+			}
+		}
+	}
+
+	// Climb while the parent scores higher (it holds more of the content).
+	last := x.stats[top].score
+	threshold := last / 3
+	for p := top.Parent; p != nil && p != body; p = p.Parent {
+		st := x.stats[p]
+		if st == nil || !st.candidate {
+			continue
+		}
+		if st.score < threshold {
+			break
+		}
+		if st.score > last {
+			top = p
+			break
+		}
+		last = st.score
+	}
+	// An only child stands for its parent.
+	for top.Parent != nil && top.Parent != body && top.Parent.Type == html.ElementNode && onlyElementChild(top.Parent) == top {
+		top = top.Parent
+	}
+	return top
+}
+
+func isAncestor(a, n *html.Node) bool {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p == a {
+			return true
+		}
+	}
+	return false
+}
+
+func onlyElementChild(n *html.Node) *html.Node {
+	var only *html.Node
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			if only != nil {
+				return nil
+			}
+			only = c
+		} else if c.Type == html.TextNode && !isBlank(c.Data) {
+			return nil
+		}
+	}
+	return only
+}
+
+func isBlank(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r', '\f':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// withSiblings returns top and those of its siblings that also look like
+// content (a good score, or a paragraph with enough text and few links),
+// in document order.
+func (x *extraction) withSiblings(top, body *html.Node) []*html.Node {
+	if top == body || top.Parent == nil {
+		return []*html.Node{top}
+	}
+	topSt := x.stats[top]
+	threshold := max(10, topSt.score*0.2)
+	topClass := attr(top, "class")
+	var out []*html.Node
+	for s := top.Parent.FirstChild; s != nil; s = s.NextSibling {
+		if s == top {
+			out = append(out, s)
+			continue
+		}
+		if s.Type != html.ElementNode {
+			continue
+		}
+		st := x.stats[s]
+		if st == nil || st.text == 0 {
+			continue
+		}
+		bonus := 0.0
+		if topClass != "" && attr(s, "class") == topClass {
+			bonus = topSt.score * 0.2
+		}
+		if st.candidate && st.score+bonus >= threshold {
+			out = append(out, s)
+			continue
+		}
+		if s.Data == "p" || paragraphTags[s.Data] && !headingTags[s.Data] {
+			ld := st.linkDensity()
+			if st.text > 80 && ld < 0.25 || st.text > 0 && st.text <= 80 && ld == 0 && endsSentence(s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// endsSentence reports whether n's last text ends with sentence punctuation.
+func endsSentence(n *html.Node) bool {
+	for c := n.LastChild; c != nil; {
+		if c.Type == html.TextNode {
+			if isBlank(c.Data) {
+				c = c.PrevSibling
+				continue
+			}
+			t := []rune(c.Data)
+			for i := len(t) - 1; i >= 0; i-- {
+				switch t[i] {
+				case ' ', '\t', '\n', '\r':
+					continue
+				case '.', '!', '?', '。', '"', '”', '»', ':':
+					return true
+				}
+				return false
+			}
+			return false
+		}
+		if c.LastChild != nil {
+			c = c.LastChild
+			continue
+		}
+		c = c.PrevSibling
+	}
+	return false
+}
