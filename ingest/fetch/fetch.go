@@ -100,6 +100,12 @@ type Response struct {
 
 // New returns a Client with cfg's limits, zero fields set to defaults.
 func New(cfg Config) *Client {
+	return newClient(cfg, nil)
+}
+
+// newClient is New with a resolver for names (nil: the default resolver);
+// tests pass one that answers from memory so they never query real DNS.
+func newClient(cfg Config, resolver *net.Resolver) *Client {
 	if cfg.MaxBytes <= 0 {
 		cfg.MaxBytes = DefaultMaxBytes
 	}
@@ -126,6 +132,7 @@ func New(cfg Config) *Client {
 		Timeout:   cfg.ConnectTimeout,
 		KeepAlive: 30 * time.Second,
 		Control:   c.control,
+		Resolver:  resolver,
 	}
 	c.transport = &http.Transport{
 		Proxy:                  nil, // never route through an environment proxy
