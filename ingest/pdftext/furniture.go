@@ -1,0 +1,89 @@
+package pdftext
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Running headers and footers: short upright blocks near the top or bottom
+// edge of the page whose text, with digits masked, recurs on many pages.
+const (
+	furnitureBand   = 0.12 // share of the page height at top and bottom
+	furnitureMaxLen = 160  // longer blocks are content, not furniture
+)
+
+// removeFurniture drops running titles and page numbers from the pages'
+// blocks in place.
+func removeFurniture(pages []pageLayout) {
+	if len(pages) < 2 {
+		return
+	}
+	count := map[string]int{}
+	keys := make([][]string, len(pages))
+	for i, p := range pages {
+		keys[i] = make([]string, len(p.blocks))
+		seen := map[string]bool{}
+		for j, b := range p.blocks {
+			k := furnitureKey(b, p.box)
+			keys[i][j] = k
+			if k != "" && !seen[k] {
+				seen[k] = true
+				count[k]++
+			}
+		}
+	}
+	for i := range pages {
+		kept := pages[i].blocks[:0]
+		for j, b := range pages[i].blocks {
+			k := keys[i][j]
+			if k != "" && count[k] >= 2 && count[k]*3 >= len(pages) {
+				continue
+			}
+			kept = append(kept, b)
+		}
+		pages[i].blocks = kept
+	}
+}
+
+// furnitureKey returns the block's text with digits masked when the block
+// sits in the top or bottom band of the page, else "".
+func furnitureKey(b *block, box [4]float64) string {
+	if b.dir != 0 {
+		return ""
+	}
+	h := box[3] - box[1]
+	if h <= 0 {
+		return ""
+	}
+	inTop := b.bot >= box[3]-furnitureBand*h
+	inBottom := b.top <= box[1]+furnitureBand*h
+	if !inTop && !inBottom {
+		return ""
+	}
+	text := strings.Join(b.paras, " ")
+	if text == "" || len(text) > furnitureMaxLen {
+		return ""
+	}
+	var sb strings.Builder
+	if inTop {
+		sb.WriteString("T:")
+	} else {
+		sb.WriteString("B:")
+	}
+	lastDigit := false
+	for _, r := range strings.ToLower(text) {
+		if unicode.IsDigit(r) {
+			if !lastDigit {
+				sb.WriteByte('#')
+			}
+			lastDigit = true
+			continue
+		}
+		lastDigit = false
+		if unicode.IsSpace(r) {
+			continue
+		}
+		sb.WriteRune(r)
+	}
+	return sb.String()
+}

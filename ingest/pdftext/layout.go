@@ -1,0 +1,468 @@
+package pdftext
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Layout parameters, in units of the font size (em) of the text involved.
+const (
+	wordGap      = 0.15 // a gap wider than this between glyphs separates words
+	sameBaseline = 0.4  // baselines closer than this are one row
+	fragmentGap  = 1.2  // a gap wider than this splits a row into fragments (columns, table cells)
+	minLeading   = 1.45 // lines closer than this (baseline to baseline) may form one block
+	maxLeading   = 3.0  // lines further apart than this never form one block
+	columnWidth  = 6.0  // both sides of a column cut must be at least this wide
+	indentMin    = 0.8  // a first-line indent is at least this deep
+	maxLayoutBlk = 4000 // pages with more blocks than this are ordered top to bottom only
+)
+
+// ligatures expands the Latin ligature characters.
+var ligatures = strings.NewReplacer(
+	"\ufb00", "ff", "\ufb01", "fi", "\ufb02", "fl", "\ufb03", "ffi", "\ufb04", "ffl", "\ufb05", "st", "\ufb06", "st",
+)
+
+type word struct {
+	text       string
+	x0, x1, y  float64
+	size       float64
+	spaceAfter bool // white space followed it in the content stream
+}
+
+type line struct {
+	words  []*word
+	x0, x1 float64
+	y      float64 // baseline
+	size   float64
+	text   string
+}
+
+// block is a run of lines laid out together: a paragraph or several, a
+// heading, a table cell. Coordinates are in the block's writing direction
+// (text runs towards +x, lines go towards -y).
+type block struct {
+	lines            []*line
+	x0, x1, top, bot float64
+	size             float64
+	dir              int
+	paras            []string
+}
+
+func (b *block) add(l *line) {
+	if len(b.lines) == 0 {
+		b.x0, b.x1, b.top, b.bot, b.size = l.x0, l.x1, l.y+0.8*l.size, l.y-0.25*l.size, l.size
+	}
+	b.lines = append(b.lines, l)
+	b.x0 = math.Min(b.x0, l.x0)
+	b.x1 = math.Max(b.x1, l.x1)
+	b.top = math.Max(b.top, l.y+0.8*l.size)
+	b.bot = math.Min(b.bot, l.y-0.25*l.size)
+	b.size = math.Max(b.size, l.size)
+}
+
+// canon maps a point to the coordinates of writing direction dir.
+func canon(x, y float64, dir int) (float64, float64) {
+	switch dir {
+	case 1:
+		return y, -x
+	case 2:
+		return -x, -y
+	case 3, 4:
+		return -y, x
+	}
+	return x, y
+}
+
+// layoutPage turns the glyphs of one page into blocks in reading order.
+// Upright text comes first, then the other directions.
+func layoutPage(glyphs []glyph) []*block {
+	var out []*block
+	for dir := range numDirs {
+		words := buildWords(glyphs, dir)
+		if len(words) == 0 {
+			continue
+		}
+		lines := buildLines(words)
+		blocks := buildBlocks(lines)
+		for _, b := range blocks {
+			b.dir = dir
+		}
+		if len(blocks) <= maxLayoutBlk {
+			blocks = readingOrder(blocks)
+		} else {
+			sort.SliceStable(blocks, func(i, j int) bool { return blocks[i].top > blocks[j].top })
+		}
+		out = append(out, blocks...)
+	}
+	for _, b := range out {
+		b.paras = paragraphs(b)
+	}
+	return out
+}
+
+// buildWords groups the glyphs of one direction into words, in content
+// stream order, and drops overprinted duplicates (fake bold).
+func buildWords(glyphs []glyph, dir int) []*word {
+	var words []*word
+	var cur *word
+	var b strings.Builder
+	flush := func(space bool) {
+		if cur != nil {
+			cur.text = b.String()
+			cur.spaceAfter = space
+			words = append(words, cur)
+			cur = nil
+		}
+		b.Reset()
+	}
+	for _, g := range glyphs {
+		if g.dir != dir {
+			continue
+		}
+		if g.space || strings.TrimSpace(g.s) == "" {
+			if g.space {
+				flush(true)
+			}
+			continue
+		}
+		x, y := canon(g.x, g.y, dir)
+		size := g.size
+		if cur != nil {
+			s := math.Max(size, cur.size)
+			gap := x - cur.x1
+			if math.Abs(y-cur.y) < 0.3*s && gap > -0.5*s && gap < wordGap*s {
+				b.WriteString(ligatures.Replace(g.s))
+				cur.x1 = math.Max(cur.x1, x+g.w)
+				cur.size = math.Max(cur.size, size)
+				continue
+			}
+			flush(false)
+		}
+		cur = &word{x0: x, x1: x + g.w, y: y, size: size}
+		b.WriteString(ligatures.Replace(g.s))
+	}
+	flush(false)
+	return dedupe(words)
+}
+
+func dedupe(words []*word) []*word {
+	seen := map[string][]*word{}
+	out := words[:0]
+	for _, w := range words {
+		dup := false
+		for _, o := range seen[w.text] {
+			if math.Abs(o.x0-w.x0) < 0.3*w.size && math.Abs(o.y-w.y) < 0.3*w.size {
+				dup = true
+				break
+			}
+		}
+		if dup {
+			continue
+		}
+		if len(seen[w.text]) < 64 {
+			seen[w.text] = append(seen[w.text], w)
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// buildLines groups words into rows by baseline and splits each row into
+// fragments at wide gaps.
+func buildLines(words []*word) []*line {
+	sort.SliceStable(words, func(i, j int) bool {
+		if words[i].y != words[j].y {
+			return words[i].y > words[j].y
+		}
+		return words[i].x0 < words[j].x0
+	})
+	var lines []*line
+	for i := 0; i < len(words); {
+		anchor := words[i]
+		j := i + 1
+		for j < len(words) && anchor.y-words[j].y < sameBaseline*math.Max(anchor.size, words[j].size) {
+			j++
+		}
+		row := append([]*word(nil), words[i:j]...)
+		sort.SliceStable(row, func(a, b int) bool { return row[a].x0 < row[b].x0 })
+		lines = append(lines, splitRow(row)...)
+		i = j
+	}
+	return lines
+}
+
+func splitRow(row []*word) []*line {
+	var out []*line
+	var cur *line
+	var b strings.Builder
+	var base *word // the longest word sets the baseline
+	flush := func() {
+		if cur != nil {
+			cur.text = b.String()
+			cur.y = base.y
+			out = append(out, cur)
+		}
+		b.Reset()
+	}
+	for i, w := range row {
+		if cur != nil {
+			prev := row[i-1]
+			s := math.Max(w.size, prev.size)
+			gap := w.x0 - cur.x1
+			if gap > fragmentGap*s {
+				flush()
+				cur = nil
+			} else {
+				if gap >= wordGap*s || prev.spaceAfter {
+					b.WriteByte(' ')
+				}
+				b.WriteString(w.text)
+				cur.words = append(cur.words, w)
+				cur.x1 = math.Max(cur.x1, w.x1)
+				cur.size = math.Max(cur.size, w.size)
+				if len(w.text) > len(base.text) {
+					base = w
+				}
+				continue
+			}
+		}
+		cur = &line{words: []*word{w}, x0: w.x0, x1: w.x1, size: w.size}
+		base = w
+		b.WriteString(w.text)
+	}
+	flush()
+	return out
+}
+
+// leadingRatio estimates the page's usual line spacing as a multiple of the
+// font size, from pairs of vertically adjacent, overlapping lines.
+func leadingRatio(lines []*line) float64 {
+	counts := map[int]int{}
+	for i, l := range lines {
+		for j := i + 1; j < len(lines) && j < i+40; j++ {
+			m := lines[j]
+			d := l.y - m.y
+			if d <= 0 || math.Abs(l.size-m.size) > 0.1*l.size || overlap(l.x0, l.x1, m.x0, m.x1) <= 0 {
+				continue
+			}
+			r := d / l.size
+			if r < maxLeading {
+				counts[int(math.Round(r*20))]++
+			}
+			break
+		}
+	}
+	best, bestN := 0, 0
+	for k, n := range counts {
+		if n > bestN || n == bestN && k < best {
+			best, bestN = k, n
+		}
+	}
+	if bestN < 3 {
+		return 0
+	}
+	return float64(best) / 20
+}
+
+func overlap(a0, a1, b0, b1 float64) float64 {
+	return math.Min(a1, b1) - math.Max(a0, b0)
+}
+
+// buildBlocks stacks lines into blocks: a line joins the block right above
+// it when it overlaps it horizontally, is about as large and is no further
+// than the usual line spacing.
+func buildBlocks(lines []*line) []*block {
+	lead := math.Max(minLeading, math.Min(maxLeading, leadingRatio(lines)*1.15))
+	var blocks []*block
+	for _, l := range lines {
+		var best *block
+		bestD := math.Inf(1)
+		for k := len(blocks) - 1; k >= 0 && k >= len(blocks)-60; k-- {
+			b := blocks[k]
+			last := b.lines[len(b.lines)-1]
+			d := last.y - l.y
+			s := math.Max(last.size, l.size)
+			if d <= 0.3*s || d > lead*s {
+				continue
+			}
+			if math.Max(last.size, l.size) > 1.25*math.Min(last.size, l.size) {
+				continue
+			}
+			if overlap(b.x0, b.x1, l.x0, l.x1) <= 0 {
+				continue
+			}
+			// A line under a block's last line must not also reach under
+			// another block in the same row (a heading over two columns).
+			if d < bestD {
+				best, bestD = b, d
+			}
+		}
+		if best == nil {
+			best = &block{}
+			blocks = append(blocks, best)
+		}
+		best.add(l)
+	}
+	return blocks
+}
+
+// readingOrder orders blocks by recursive cuts: columns left to right where
+// a vertical band of white space splits the region, else rows top to bottom.
+func readingOrder(blocks []*block) []*block {
+	if len(blocks) <= 1 {
+		return blocks
+	}
+	size := medianSize(blocks)
+	if groups := columnCut(blocks, size); len(groups) > 1 {
+		var out []*block
+		for _, g := range groups {
+			out = append(out, readingOrder(g)...)
+		}
+		return out
+	}
+	if groups := rowCut(blocks, size); len(groups) > 1 {
+		var out []*block
+		for _, g := range groups {
+			out = append(out, readingOrder(g)...)
+		}
+		return out
+	}
+	sorted := append([]*block(nil), blocks...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		if math.Abs(sorted[i].top-sorted[j].top) > 0.5*size {
+			return sorted[i].top > sorted[j].top
+		}
+		return sorted[i].x0 < sorted[j].x0
+	})
+	return sorted
+}
+
+func medianSize(blocks []*block) float64 {
+	s := make([]float64, len(blocks))
+	for i, b := range blocks {
+		s[i] = b.size
+	}
+	sort.Float64s(s)
+	return s[len(s)/2]
+}
+
+func columnCut(blocks []*block, size float64) [][]*block {
+	bs := append([]*block(nil), blocks...)
+	sort.SliceStable(bs, func(i, j int) bool { return bs[i].x0 < bs[j].x0 })
+	// Candidate cut positions: indexes where the next block starts right of
+	// every block before it.
+	var cuts []int
+	maxX := bs[0].x1
+	for i := 1; i < len(bs); i++ {
+		if bs[i].x0 > maxX+0.3*size {
+			cuts = append(cuts, i)
+		}
+		maxX = math.Max(maxX, bs[i].x1)
+	}
+	if len(cuts) == 0 {
+		return nil
+	}
+	// Keep cuts whose sides are both wide enough to be columns.
+	var groups [][]*block
+	start := 0
+	for k, c := range cuts {
+		left := span(bs[start:c])
+		next := len(bs)
+		if k+1 < len(cuts) {
+			next = cuts[k+1]
+		}
+		_ = next
+		right := span(bs[c:])
+		if left >= columnWidth*size && right >= columnWidth*size {
+			groups = append(groups, bs[start:c])
+			start = c
+		}
+	}
+	if start == 0 {
+		return nil
+	}
+	return append(groups, bs[start:])
+}
+
+func span(bs []*block) float64 {
+	x0, x1 := math.Inf(1), math.Inf(-1)
+	for _, b := range bs {
+		x0, x1 = math.Min(x0, b.x0), math.Max(x1, b.x1)
+	}
+	return x1 - x0
+}
+
+func rowCut(blocks []*block, size float64) [][]*block {
+	bs := append([]*block(nil), blocks...)
+	sort.SliceStable(bs, func(i, j int) bool { return bs[i].top > bs[j].top })
+	var groups [][]*block
+	start := 0
+	minY := bs[0].bot
+	for i := 1; i < len(bs); i++ {
+		if bs[i].top <= minY+0.1*size {
+			groups = append(groups, bs[start:i])
+			start = i
+		}
+		minY = math.Min(minY, bs[i].bot)
+	}
+	if start == 0 {
+		return nil
+	}
+	return append(groups, bs[start:])
+}
+
+// paragraphs splits a block into paragraphs at first-line indents and after
+// short lines, and joins the lines of each, undoing end-of-line hyphenation.
+func paragraphs(b *block) []string {
+	var out []string
+	var cur string
+	width := b.x1 - b.x0
+	for i, l := range b.lines {
+		if i == 0 {
+			cur = l.text
+			continue
+		}
+		prev := b.lines[i-1]
+		s := l.size
+		indented := l.x0 > b.x0+indentMin*s && prev.x0 < b.x0+0.5*s && l.x0 < prev.x0+6*s
+		short := prev.x1 < b.x0+0.7*width ||
+			prev.x1 < b.x1-2*s && endsSentence(prev.text)
+		if indented || short && len(b.lines) > 2 {
+			out = append(out, cur)
+			cur = l.text
+			continue
+		}
+		cur = joinLines(cur, l.text)
+	}
+	return append(out, cur)
+}
+
+func endsSentence(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(strings.TrimRight(s, " "))
+	return strings.ContainsRune(".!?:;", r)
+}
+
+// joinLines joins two lines of one paragraph: with a space, or without the
+// hyphen when a word was split across them.
+func joinLines(a, b string) string {
+	a = strings.TrimRight(a, " ")
+	if a == "" {
+		return b
+	}
+	last, n := utf8.DecodeLastRuneInString(a)
+	first, _ := utf8.DecodeRuneInString(b)
+	if last == '\u00ad' {
+		return a[:len(a)-n] + b
+	}
+	if last == '-' || last == '\u2010' {
+		before, _ := utf8.DecodeLastRuneInString(a[:len(a)-n])
+		if unicode.IsLetter(before) && unicode.IsLower(first) {
+			return a[:len(a)-n] + b
+		}
+		return a + b
+	}
+	return a + " " + b
+}
