@@ -1,0 +1,54 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/digestd/digestd/fault"
+)
+
+// errorClass is what the envelope and HTTP layer say about one error code.
+type errorClass struct {
+	Status      int
+	Type        string // error_type: the kind of failure
+	Retryable   bool
+	Remediation string
+}
+
+// errorTable is the one place where an error code becomes an HTTP status,
+// an error_type, retry semantics and a remediation. Handlers never choose
+// statuses for errors themselves.
+var errorTable = map[fault.Code]errorClass{
+	fault.ValidationError:        {http.StatusBadRequest, "validation", false, "Fix the field named in the message and send the request again."},
+	fault.InvalidFormat:          {http.StatusBadRequest, "validation", false, "Send the input in the documented format (see /openapi.yaml)."},
+	fault.MissingRequired:        {http.StatusBadRequest, "validation", false, "Add the required field named in the message."},
+	fault.InvalidFields:          {http.StatusBadRequest, "validation", false, "Ask only for fields listed in details.allowed."},
+	fault.InvalidCursor:          {http.StatusBadRequest, "validation", false, "Start the listing again without a cursor; cursors are opaque and bound to the listing that issued them."},
+	fault.NotFound:               {http.StatusNotFound, "not_found", false, "Check the hash or path; archived content is addressed by sha256:<64 hex digits>."},
+	fault.MethodNotAllowed:       {http.StatusMethodNotAllowed, "validation", false, "Use a method this route supports (see /openapi.yaml)."},
+	fault.Conflict:               {http.StatusConflict, "conflict", false, "Re-read the resource and retry with the current state."},
+	fault.TooLarge:               {http.StatusRequestEntityTooLarge, "too_large", false, "Send a smaller input, or split it into several sources."},
+	fault.RangeNotSatisfiable:    {http.StatusRequestedRangeNotSatisfiable, "validation", false, "Ask for a range inside the text; details.text_chars gives its length in code points."},
+	fault.UnsupportedMediaType:   {http.StatusUnsupportedMediaType, "validation", false, "Send application/json, text/plain, text/html, application/pdf or multipart/form-data."},
+	fault.UnsupportedContentType: {http.StatusUnprocessableEntity, "unsupported", false, "Give a source that is HTML, PDF or plain text."},
+	fault.FeatureDisabled:        {http.StatusNotImplemented, "unsupported", false, "This kind of source is not enabled on this server; send the content as text instead."},
+	fault.Unauthorized:           {http.StatusUnauthorized, "auth", false, "Send a valid API key in the Authorization: Bearer header."},
+	fault.RateLimitExceeded:      {http.StatusTooManyRequests, "rate_limit", true, "Wait for the time in Retry-After, then retry."},
+	fault.FetchBlocked:           {http.StatusUnprocessableEntity, "fetch", false, "The URL points at an address this service may not reach (private, loopback, link-local or metadata); give a public http(s) URL, or send the content itself."},
+	fault.FetchFailed:            {http.StatusBadGateway, "fetch", true, "The remote server did not return the page (see details.upstream_status); check the URL or send the content itself."},
+	fault.FetchTimeout:           {http.StatusGatewayTimeout, "fetch", true, "The remote server was too slow; retry later or send the content itself."},
+	fault.PDFUnreadable:          {http.StatusUnprocessableEntity, "extraction", false, "The PDF could not be parsed; check that the file is a complete, valid PDF."},
+	fault.PDFTimeout:             {http.StatusUnprocessableEntity, "extraction", false, "The PDF took too long to parse; split it or send its text instead."},
+	fault.PDFEncrypted:           {http.StatusUnprocessableEntity, "extraction", false, "The PDF is password-protected; remove the password and send it again."},
+	fault.NoExtractableText:      {http.StatusUnprocessableEntity, "extraction", false, "The source has no text layer (a scan?); run OCR first and send the text."},
+	fault.ExtractionFailed:       {http.StatusUnprocessableEntity, "extraction", false, "The content could not be extracted; send it as plain text instead."},
+	fault.Unavailable:            {http.StatusServiceUnavailable, "unavailable", true, "The service is busy or a dependency is down; retry after the time in Retry-After."},
+	fault.Internal:               {http.StatusInternalServerError, "internal", true, "Retry; if it persists, report the request_id."},
+}
+
+// classify returns the class of code; unknown codes are internal errors.
+func classify(code fault.Code) errorClass {
+	if c, ok := errorTable[code]; ok {
+		return c
+	}
+	return errorTable[fault.Internal]
+}

@@ -1,0 +1,347 @@
+// Package api serves digestd over HTTP: JSON requests in, response-v2
+// envelopes out, with every error classified by one table (errors.go).
+package api
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/digestd/digestd/archive"
+	"github.com/digestd/digestd/digest"
+	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/pipeline"
+)
+
+// Config holds the server's limits and identity.
+type Config struct {
+	// MaxBodyBytes caps a request body; larger bodies get 413 TOO_LARGE.
+	MaxBodyBytes int64
+	// Version is reported by health endpoints.
+	Version string
+	// OpenAPI is the spec served at /openapi.yaml.
+	OpenAPI []byte
+	Logger  *slog.Logger
+}
+
+// Server is digestd's HTTP API.
+type Server struct {
+	pipe    *pipeline.Pipeline
+	cfg     Config
+	started time.Time
+}
+
+// New returns a server that runs requests through pipe.
+func New(pipe *pipeline.Pipeline, cfg Config) *Server {
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = 32 << 20
+	}
+	return &Server{pipe: pipe, cfg: cfg, started: time.Now()}
+}
+
+func (s *Server) log() *slog.Logger {
+	if s.cfg.Logger != nil {
+		return s.cfg.Logger
+	}
+	return slog.Default()
+}
+
+// Handler returns the HTTP handler with every route.
+func (s *Server) Handler() http.Handler {
+	r := chi.NewRouter()
+	r.Use(withRequest, s.recoverer)
+	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		s.fail(w, r, fault.E(fault.NotFound, "no such route"))
+	})
+	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		s.fail(w, r, fault.E(fault.MethodNotAllowed, "method not allowed on this route"))
+	})
+	r.Get("/healthz", s.healthz)
+	r.Get("/openapi.yaml", s.openapi)
+	r.Post("/v1/digest", s.postDigest)
+	r.Get("/v1/archive/{hash}", s.getArchive)
+	r.Head("/v1/archive/{hash}", s.getArchive)
+	return r
+}
+
+// recoverer turns a panic in a handler into a 500 envelope, never a crash.
+func (s *Server) recoverer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.fail(w, r, fault.Wrap(fault.Internal, "internal error", fmt.Errorf("panic: %v", v)))
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
+	success(w, r, http.StatusOK, map[string]any{"status": "ok"})
+}
+
+func (s *Server) openapi(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/yaml")
+	w.Write(s.cfg.OpenAPI)
+}
+
+// SourceSpec is a source as a client sends it: exactly one of URL, HTML,
+// PDFBase64, Text and Archive.
+type SourceSpec struct {
+	ID          string `json:"id,omitempty"`
+	URL         string `json:"url,omitempty"`
+	HTML        string `json:"html,omitempty"`
+	PDFBase64   string `json:"pdf_base64,omitempty"`
+	Text        string `json:"text,omitempty"`
+	Archive     string `json:"archive,omitempty"`
+	ContentType string `json:"content_type,omitempty"`
+}
+
+// DigestRequest is the body of POST /v1/digest.
+type DigestRequest struct {
+	Query   string          `json:"query"`
+	Source  *SourceSpec     `json:"source"`
+	Options *digest.Options `json:"options,omitempty"`
+}
+
+// DigestData is data of a successful POST /v1/digest.
+type DigestData struct {
+	Digest     *digest.Payload     `json:"digest"`
+	Source     pipeline.SourceInfo `json:"source"`
+	DigestHash string              `json:"digest_hash"`
+}
+
+// Request converts a source spec into a pipeline request.
+func (spec *SourceSpec) Request(query string, opts digest.Options) (pipeline.Request, error) {
+	req := pipeline.Request{ID: spec.ID, Query: query, Options: opts}
+	set := 0
+	for _, v := range []string{spec.URL, spec.HTML, spec.PDFBase64, spec.Text, spec.Archive} {
+		if v != "" {
+			set++
+		}
+	}
+	switch {
+	case set == 0:
+		return req, fault.E(fault.MissingRequired, "source: one of url, html, pdf_base64, text or archive is required")
+	case set > 1:
+		return req, fault.E(fault.ValidationError, "source: give exactly one of url, html, pdf_base64, text or archive")
+	}
+	switch {
+	case spec.Archive != "":
+		d, err := archive.ParseDigest(spec.Archive)
+		if err != nil {
+			return req, fault.E(fault.ValidationError, "source.archive: must be sha256:<64 hex digits>")
+		}
+		req.Archive = d
+	case spec.PDFBase64 != "":
+		b, err := base64.StdEncoding.DecodeString(spec.PDFBase64)
+		if err != nil {
+			return req, fault.E(fault.InvalidFormat, "source.pdf_base64: not valid base64")
+		}
+		req.Source.PDF = b
+	case spec.HTML != "":
+		req.Source.HTML = []byte(spec.HTML)
+		req.Source.ContentType = spec.ContentType
+	case spec.URL != "":
+		req.Source.URL = spec.URL
+	default:
+		req.Source.Text = spec.Text
+	}
+	return req, nil
+}
+
+func (s *Server) postDigest(w http.ResponseWriter, r *http.Request) {
+	req, err := s.decodeDigest(w, r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	res, err := s.pipe.Digest(r.Context(), req)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, digestEnvelope(res, stateOf(r)))
+}
+
+// estimateTokens is a rough count (about four characters a token) of what
+// the digest costs an agent to read.
+func estimateTokens(p *digest.Payload) int {
+	return (p.DigestChars + 3) / 4
+}
+
+// decodeDigest reads a digest request from JSON, a raw body (text/plain,
+// text/html, application/pdf with ?query=) or a multipart upload.
+func (s *Server) decodeDigest(w http.ResponseWriter, r *http.Request) (pipeline.Request, error) {
+	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
+	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil {
+		mt = "application/json"
+	}
+	q := r.URL.Query()
+	opts, err := optionsFromQuery(q)
+	if err != nil {
+		return pipeline.Request{}, err
+	}
+	switch mt {
+	case "application/json":
+		var body DigestRequest
+		if err := decodeJSON(r.Body, &body); err != nil {
+			return pipeline.Request{}, err
+		}
+		if body.Source == nil {
+			return pipeline.Request{}, fault.E(fault.MissingRequired, "source: is required")
+		}
+		if body.Options != nil {
+			opts = *body.Options
+		}
+		return body.Source.Request(body.Query, opts)
+	case "text/plain", "text/html", "application/pdf", "application/xhtml+xml":
+		raw, err := readBody(r.Body)
+		if err != nil {
+			return pipeline.Request{}, err
+		}
+		req := pipeline.Request{ID: q.Get("id"), Query: q.Get("query"), Options: opts}
+		switch mt {
+		case "text/plain":
+			if params["charset"] != "" && !strings.EqualFold(params["charset"], "utf-8") {
+				return req, fault.E(fault.InvalidFormat, "text/plain bodies must be UTF-8")
+			}
+			req.Source.Text = string(raw)
+		case "application/pdf":
+			req.Source.PDF = raw
+		default:
+			req.Source.HTML = raw
+			req.Source.ContentType = r.Header.Get("Content-Type")
+		}
+		return req, nil
+	case "multipart/form-data":
+		return s.decodeMultipart(r, opts)
+	}
+	return pipeline.Request{}, fault.E(fault.UnsupportedMediaType, fmt.Sprintf("unsupported Content-Type %q", mt))
+}
+
+// decodeMultipart reads a form with a "query" field and one "file" part
+// (PDF, HTML or text, by its declared type or its first bytes).
+func (s *Server) decodeMultipart(r *http.Request, opts digest.Options) (pipeline.Request, error) {
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return pipeline.Request{}, fault.Wrap(fault.InvalidFormat, "malformed multipart body", err)
+	}
+	req := pipeline.Request{ID: r.URL.Query().Get("id"), Query: r.URL.Query().Get("query"), Options: opts}
+	var file []byte
+	var fileType string
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return req, bodyError(err)
+		}
+		switch part.FormName() {
+		case "query", "id":
+			b, err := io.ReadAll(io.LimitReader(part, 64<<10))
+			if err != nil {
+				return req, bodyError(err)
+			}
+			if part.FormName() == "query" {
+				req.Query = string(b)
+			} else {
+				req.ID = string(b)
+			}
+		case "file":
+			file, err = readBody(part)
+			if err != nil {
+				return req, err
+			}
+			fileType = part.Header.Get("Content-Type")
+		default:
+			return req, fault.E(fault.ValidationError, fmt.Sprintf("unknown form field %q (want query, id, file)", part.FormName()))
+		}
+	}
+	if file == nil {
+		return req, fault.E(fault.MissingRequired, "file: a multipart upload needs a file part")
+	}
+	mt, _, _ := mime.ParseMediaType(fileType)
+	switch {
+	case mt == "application/pdf" || bytes.HasPrefix(file, []byte("%PDF-")):
+		req.Source.PDF = file
+	case mt == "text/html" || mt == "application/xhtml+xml":
+		req.Source.HTML = file
+		req.Source.ContentType = fileType
+	case mt == "text/plain" || (mt == "" || mt == "application/octet-stream") && utf8.Valid(file):
+		req.Source.Text = string(file)
+	default:
+		return req, fault.E(fault.UnsupportedContentType, fmt.Sprintf("unsupported file type %q", mt))
+	}
+	return req, nil
+}
+
+func readBody(r io.Reader) ([]byte, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, bodyError(err)
+	}
+	return b, nil
+}
+
+func bodyError(err error) error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return fault.E(fault.TooLarge, "the request body exceeds the limit").With("limit_bytes", mbe.Limit)
+	}
+	return fault.Wrap(fault.InvalidFormat, "could not read the request body", err)
+}
+
+// decodeJSON decodes exactly one JSON value, rejecting unknown fields by name.
+func decodeJSON(r io.Reader, v any) error {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return jsonError(err)
+	}
+	if dec.More() {
+		return fault.E(fault.InvalidFormat, "the body holds more than one JSON value")
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return fault.E(fault.InvalidFormat, "the body holds more than one JSON value")
+	}
+	return nil
+}
+
+func jsonError(err error) error {
+	var mbe *http.MaxBytesError
+	var ute *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &mbe):
+		return bodyError(err)
+	case errors.As(err, &ute):
+		return fault.E(fault.ValidationError, fmt.Sprintf("%s: must be %s", ute.Field, ute.Type)).With("field", ute.Field)
+	case errors.As(err, &se):
+		return fault.E(fault.InvalidFormat, fmt.Sprintf("malformed JSON at byte %d", se.Offset))
+	case errors.Is(err, io.EOF):
+		return fault.E(fault.MissingRequired, "the request body is empty")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fault.E(fault.InvalidFormat, "the JSON body ends early")
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+		return fault.E(fault.ValidationError, fmt.Sprintf("unknown field %q", field)).With("field", field)
+	}
+	return fault.Wrap(fault.InvalidFormat, "malformed JSON body", err)
+}

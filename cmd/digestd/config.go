@@ -1,0 +1,113 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/digestd/digestd/archive"
+	"github.com/digestd/digestd/archive/fsstore"
+	"github.com/digestd/digestd/ingest"
+	"github.com/digestd/digestd/pipeline"
+)
+
+// config is what every command that runs the pipeline shares.
+type config struct {
+	archive      string
+	maxTextChars int
+	maxTextBytes int64
+	pdfWorkers   int
+	pdfDeadline  time.Duration
+	pdfMemory    int64
+	pdfMaxPages  int
+	fetchMax     int64
+	fetchTimeout time.Duration
+}
+
+// register adds the shared flags to fs.
+func (c *config) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.archive, "archive", "./digestd-data", "archive location: a directory, or s3://bucket/prefix")
+	fs.IntVar(&c.maxTextChars, "max-text-chars", 5_000_000, "largest canonical text of one source, in code points")
+	fs.Int64Var(&c.maxTextBytes, "max-text-bytes", 64<<20, "largest archived blob read back, in bytes")
+	fs.IntVar(&c.pdfWorkers, "pdf-workers", 2, "PDF worker processes that may run at once")
+	fs.DurationVar(&c.pdfDeadline, "pdf-deadline", 20*time.Second, "wall-clock limit for parsing one PDF")
+	fs.Int64Var(&c.pdfMemory, "pdf-memory-bytes", 1<<30, "address-space limit of a PDF worker process")
+	fs.IntVar(&c.pdfMaxPages, "pdf-max-pages", 2000, "most pages read from one PDF")
+	fs.Int64Var(&c.fetchMax, "fetch-max-bytes", 20<<20, "largest decoded body fetched for a URL source")
+	fs.DurationVar(&c.fetchTimeout, "fetch-timeout", 20*time.Second, "time limit for fetching a URL source")
+}
+
+// parseFlags parses args, after first applying DIGESTD_* environment
+// variables (a flag on the command line wins over its variable).
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	var envErr error
+	fs.VisitAll(func(f *flag.Flag) {
+		name := "DIGESTD_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
+		if v, ok := os.LookupEnv(name); ok {
+			if err := f.Value.Set(v); err != nil && envErr == nil {
+				envErr = fmt.Errorf("%s: %w", name, err)
+			}
+		}
+	})
+	if envErr != nil {
+		return envErr
+	}
+	return fs.Parse(args)
+}
+
+// newFlagSet returns a flag set that prints usage to stderr.
+func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "%s\n\nFlags (each also read from DIGESTD_<NAME>, e.g. --max-body-bytes from DIGESTD_MAX_BODY_BYTES):\n", synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// openStore opens the archive named by loc.
+func openStore(ctx context.Context, loc string) (archive.Store, error) {
+	if strings.HasPrefix(loc, "s3://") {
+		return openS3(ctx, loc)
+	}
+	return fsstore.Open(loc)
+}
+
+// app is an assembled pipeline and what must be closed with it.
+type app struct {
+	pipe *pipeline.Pipeline
+	pdf  pdfCloser
+}
+
+type pdfCloser interface{ Close() error }
+
+func (a *app) Close() error {
+	if a.pdf != nil {
+		return a.pdf.Close()
+	}
+	return nil
+}
+
+// openApp wires the store, the ingester and the pipeline from c.
+func openApp(ctx context.Context, c *config, logger *slog.Logger) (*app, error) {
+	store, err := openStore(ctx, c.archive)
+	if err != nil {
+		return nil, fmt.Errorf("open archive %s: %w", c.archive, err)
+	}
+	in := &ingest.Ingester{MaxTextChars: c.maxTextChars}
+	a := &app{pipe: &pipeline.Pipeline{
+		Ingester: in,
+		Store:    store,
+		Limits:   pipeline.Limits{MaxTextBytes: c.maxTextBytes},
+	}}
+	if err := a.wireIngest(c, in); err != nil {
+		return nil, err
+	}
+	return a, nil
+}

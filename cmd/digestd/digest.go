@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/digestd/digestd/api"
+	"github.com/digestd/digestd/digest"
+	"github.com/digestd/digestd/ingest"
+	"github.com/digestd/digestd/pipeline"
+)
+
+func runDigest(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("digest", "Usage: digestd digest --query Q [flags] [FILE | URL]\n\nDigests one source (a file, a URL, or stdin when FILE is omitted or -) and prints the\nresponse-v2 envelope that POST /v1/digest would answer. The exit status is 0 on success,\n2 when the source could not be digested.", stderr)
+	var c config
+	c.register(fs)
+	query := fs.String("query", "", "the research question the digest is for")
+	kind := fs.String("kind", "", "source kind: text, html or pdf (default: from the file name or its first bytes)")
+	var opts digest.Options
+	fs.IntVar(&opts.MaxEvidence, "max-evidence", 0, "evidence snippets, 1-10 (default 10)")
+	fs.IntVar(&opts.MaxKeyPoints, "max-key-points", 0, "key points, 0-10 (default 10)")
+	fs.IntVar(&opts.SnippetMaxChars, "snippet-max-chars", 0, "longest snippet in code points, up to 500 (default 500)")
+	fs.IntVar(&opts.SummaryMaxChars, "summary-max-chars", 0, "longest summary in code points, up to 2000 (default 2000)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	start := time.Now()
+	a, err := openApp(ctx, &c, slog.New(slog.NewJSONHandler(stderr, nil)))
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+
+	req := pipeline.Request{Query: *query, Options: opts}
+	name := fs.Arg(0)
+	if strings.HasPrefix(name, "http://") || strings.HasPrefix(name, "https://") {
+		req.Source.URL = name
+	} else {
+		raw, err := readSource(name, stdin)
+		if err != nil {
+			return err
+		}
+		req.Source = sourceFromBytes(raw, name, *kind)
+	}
+	res, derr := a.pipe.Digest(ctx, req)
+	env, _ := api.ResultEnvelope(res, derr, "cli", start)
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(env); err != nil {
+		return err
+	}
+	if derr != nil {
+		return &exitError{code: 2}
+	}
+	return nil
+}
+
+func readSource(name string, stdin io.Reader) ([]byte, error) {
+	if name == "" || name == "-" {
+		return io.ReadAll(stdin)
+	}
+	return os.ReadFile(name)
+}
+
+// sourceFromBytes decides a file's kind from kind, its name, or its first
+// bytes, and returns it as a source.
+func sourceFromBytes(raw []byte, name, kind string) ingest.Source {
+	if kind == "" {
+		kind = sniffKind(raw, name)
+	}
+	switch kind {
+	case ingest.KindPDF:
+		return ingest.Source{PDF: raw}
+	case ingest.KindHTML:
+		return ingest.Source{HTML: raw}
+	}
+	return ingest.Source{Text: string(raw)}
+}
+
+func sniffKind(raw []byte, name string) string {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".pdf":
+		return ingest.KindPDF
+	case ".html", ".htm", ".xhtml":
+		return ingest.KindHTML
+	case ".txt", ".md", ".text":
+		return ingest.KindText
+	}
+	head := bytes.ToLower(bytes.TrimSpace(raw[:min(len(raw), 512)]))
+	switch {
+	case bytes.HasPrefix(raw, []byte("%PDF-")):
+		return ingest.KindPDF
+	case bytes.HasPrefix(head, []byte("<!doctype html")), bytes.HasPrefix(head, []byte("<html")), bytes.Contains(head, []byte("<head")):
+		return ingest.KindHTML
+	case utf8.Valid(raw):
+		return ingest.KindText
+	}
+	return ingest.KindHTML
+}

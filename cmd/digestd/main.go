@@ -1,0 +1,90 @@
+// Command digestd turns sources (web pages, PDFs, text) into small,
+// verifiable digests for a research question, and archives their canonical
+// text by content address.
+//
+// Usage:
+//
+//	digestd serve   [flags]          run the HTTP API
+//	digestd digest  [flags] [FILE]   digest one file or stdin, print the envelope
+//	digestd eval    KIND DIR...      measure quality on evaluation sets
+//
+// Run "digestd COMMAND --help" for a command's flags.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(exitCode(err, os.Stderr))
+}
+
+// exitError carries an exit status other than 1.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return 0
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintln(stderr, "digestd:", ee.err)
+		}
+		return ee.code
+	}
+	fmt.Fprintln(stderr, "digestd:", err)
+	return 1
+}
+
+const usage = `digestd turns sources into small, verifiable digests for a research question.
+
+Usage:
+  digestd serve   [flags]           run the HTTP API (default :8080, archive ./digestd-data)
+  digestd digest  [flags] [FILE]    digest one file (or stdin) for --query and print the envelope
+  digestd eval    KIND [flags] DIR  measure quality on evaluation sets (KIND: extract)
+
+Run "digestd COMMAND --help" for the flags of a command. Every flag can also be
+set by an environment variable: --max-body-bytes is DIGESTD_MAX_BODY_BYTES.
+`
+
+// run is digestd's testable main.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return &exitError{code: 2, err: errors.New("no command given")}
+	}
+	switch args[0] {
+	case "serve":
+		return runServe(ctx, args[1:], stdout, stderr)
+	case "digest":
+		return runDigest(ctx, args[1:], stdin, stdout, stderr)
+	case "eval":
+		return runEval(ctx, args[1:], stdout, stderr)
+	case workerCommand:
+		return runWorker(stdin, stdout)
+	case "help", "-h", "--help", "-help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return &exitError{code: 2, err: fmt.Errorf("unknown command %q", args[0])}
+}

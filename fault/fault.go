@@ -1,0 +1,97 @@
+// Package fault is digestd's error vocabulary: an error carries a stable
+// Code (the envelope's error_code), a message that is safe to show a client,
+// optional structured details, and the internal cause, which is logged but
+// never sent. The api package maps each Code to an HTTP status, error_type,
+// remediation and retry semantics in one table.
+package fault
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code is a stable, SCREAMING_SNAKE_CASE error code.
+type Code string
+
+// The codes digestd reports. Their HTTP status, error_type and remediation
+// live in api's error table.
+const (
+	ValidationError        Code = "VALIDATION_ERROR"
+	InvalidFormat          Code = "INVALID_FORMAT"
+	MissingRequired        Code = "MISSING_REQUIRED"
+	InvalidFields          Code = "INVALID_FIELDS"
+	InvalidCursor          Code = "INVALID_CURSOR"
+	NotFound               Code = "NOT_FOUND"
+	MethodNotAllowed       Code = "METHOD_NOT_ALLOWED"
+	Conflict               Code = "CONFLICT"
+	TooLarge               Code = "TOO_LARGE"
+	RangeNotSatisfiable    Code = "RANGE_NOT_SATISFIABLE"
+	UnsupportedMediaType   Code = "UNSUPPORTED_MEDIA_TYPE"
+	UnsupportedContentType Code = "UNSUPPORTED_CONTENT_TYPE"
+	FeatureDisabled        Code = "FEATURE_DISABLED"
+	Unauthorized           Code = "UNAUTHORIZED"
+	RateLimitExceeded      Code = "RATE_LIMIT_EXCEEDED"
+	FetchBlocked           Code = "FETCH_BLOCKED"
+	FetchFailed            Code = "FETCH_FAILED"
+	FetchTimeout           Code = "FETCH_TIMEOUT"
+	PDFUnreadable          Code = "PDF_UNREADABLE"
+	PDFTimeout             Code = "PDF_TIMEOUT"
+	PDFEncrypted           Code = "PDF_ENCRYPTED"
+	NoExtractableText      Code = "NO_EXTRACTABLE_TEXT"
+	ExtractionFailed       Code = "EXTRACTION_FAILED"
+	Unavailable            Code = "UNAVAILABLE"
+	Internal               Code = "INTERNAL_ERROR"
+)
+
+// Error is a classified error. Msg and Details are shown to clients and must
+// never hold source content, file paths or stack traces; Err is the internal
+// cause.
+type Error struct {
+	Code    Code
+	Msg     string
+	Details map[string]any
+	Err     error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%s: %s: %v", e.Code, e.Msg, e.Err)
+	}
+	return fmt.Sprintf("%s: %s", e.Code, e.Msg)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// E returns an Error with a client-safe message.
+func E(code Code, msg string) *Error { return &Error{Code: code, Msg: msg} }
+
+// Wrap returns an Error with a client-safe message and an internal cause.
+func Wrap(code Code, msg string, err error) *Error { return &Error{Code: code, Msg: msg, Err: err} }
+
+// With returns e with a detail added (for chaining at construction).
+func (e *Error) With(key string, value any) *Error {
+	if e.Details == nil {
+		e.Details = map[string]any{}
+	}
+	e.Details[key] = value
+	return e
+}
+
+// CodeOf returns the Code of the first *Error in err's chain, or Internal.
+func CodeOf(err error) Code {
+	var fe *Error
+	if errors.As(err, &fe) {
+		return fe.Code
+	}
+	return Internal
+}
+
+// As returns the first *Error in err's chain, or an Internal error wrapping
+// err when there is none.
+func As(err error) *Error {
+	var fe *Error
+	if errors.As(err, &fe) {
+		return fe
+	}
+	return Wrap(Internal, "internal error", err)
+}

@@ -1,0 +1,136 @@
+// Package ingest turns a source — text, an HTML page, a PDF, or a URL that
+// yields one of them — into canonical text (through normalize) and a source
+// record describing where the text came from. Untrusted bytes are parsed
+// defensively: HTML by a bounded extractor, PDFs in an isolated worker
+// process, URLs through a guarded fetcher.
+package ingest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
+	"unicode/utf8"
+
+	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/normalize"
+)
+
+// Kinds of source.
+const (
+	KindText = "text"
+	KindHTML = "html"
+	KindPDF  = "pdf"
+)
+
+// Source is one input to digest. Exactly one of URL, HTML, PDF and Text is
+// set (an archived source is resolved by the pipeline, not here).
+type Source struct {
+	URL  string
+	HTML []byte
+	PDF  []byte
+	Text string
+	// ContentType is the declared media type of HTML bytes (it may carry a
+	// charset parameter).
+	ContentType string
+}
+
+// Record describes where a canonical text came from. It is archived as a
+// JSON blob and returned to clients as data.source.record.
+type Record struct {
+	Kind             string    `json:"kind"`
+	RequestedURL     string    `json:"requested_url,omitempty"`
+	FinalURL         string    `json:"final_url,omitempty"`
+	HTTPStatus       int       `json:"http_status,omitempty"`
+	ContentType      string    `json:"content_type,omitempty"`
+	FetchedAt        time.Time `json:"fetched_at,omitzero"`
+	RawSHA256        string    `json:"raw_sha256"`
+	RawBytes         int       `json:"raw_bytes"`
+	Extractor        string    `json:"extractor"`
+	ExtractorVersion string    `json:"extractor_version"`
+	Canonicalizer    string    `json:"canonicalizer"`
+	Title            string    `json:"title,omitempty"`
+	Author           string    `json:"author,omitempty"`
+	Published        string    `json:"published,omitempty"`
+	Language         string    `json:"language,omitempty"`
+	CanonicalURL     string    `json:"canonical_url,omitempty"`
+	SiteName         string    `json:"site_name,omitempty"`
+	Charset          string    `json:"charset,omitempty"`
+	PageCount        int       `json:"page_count,omitempty"`
+	// PageOffsets[i] is the code point offset in the canonical text where
+	// page i+1 starts.
+	PageOffsets   []int `json:"page_offsets,omitempty"`
+	EmptyPages    []int `json:"empty_pages,omitempty"`
+	UnmappedPages []int `json:"unmapped_pages,omitempty"`
+	TextChars     int   `json:"text_chars"`
+}
+
+// Document is an ingested source: its canonical text, its record, and any
+// warnings about what could not be extracted.
+type Document struct {
+	Text     string
+	Record   Record
+	Warnings []Warning
+}
+
+// Warning is a non-fatal remark about an ingested source.
+type Warning struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// Ingester ingests sources. The zero value handles text sources only.
+type Ingester struct {
+	// MaxTextChars caps the canonical text of any source (0: no cap).
+	MaxTextChars int
+	// Now returns the time recorded as fetched_at; nil means time.Now.
+	Now func() time.Time
+}
+
+const textExtractor = "plain-text"
+
+// Ingest returns the canonical text and record of src.
+func (in *Ingester) Ingest(ctx context.Context, src Source) (*Document, error) {
+	switch {
+	case src.Text != "":
+		return in.text(src.Text)
+	case len(src.HTML) > 0:
+		return nil, fault.E(fault.FeatureDisabled, "HTML sources are not enabled in this build")
+	case len(src.PDF) > 0:
+		return nil, fault.E(fault.FeatureDisabled, "PDF sources are not enabled in this build")
+	case src.URL != "":
+		return nil, fault.E(fault.FeatureDisabled, "URL sources are not enabled in this build")
+	}
+	return nil, fault.E(fault.MissingRequired, "source: one of url, html, pdf_base64, text or archive is required")
+}
+
+func (in *Ingester) text(raw string) (*Document, error) {
+	if !utf8.ValidString(raw) {
+		return nil, fault.E(fault.InvalidFormat, "source.text: must be valid UTF-8")
+	}
+	text := normalize.Canonical(raw)
+	rec := Record{
+		Kind:             KindText,
+		Extractor:        textExtractor,
+		ExtractorVersion: "1",
+	}
+	return in.finish(text, []byte(raw), rec, nil)
+}
+
+// finish fills the record fields shared by every kind and enforces caps.
+func (in *Ingester) finish(text string, raw []byte, rec Record, warns []Warning) (*Document, error) {
+	n := utf8.RuneCountInString(text)
+	if in.MaxTextChars > 0 && n > in.MaxTextChars {
+		return nil, fault.E(fault.TooLarge, "the source's text exceeds the limit").
+			With("limit_chars", in.MaxTextChars).With("text_chars", n)
+	}
+	if n == 0 {
+		return nil, fault.E(fault.NoExtractableText, "the source has no extractable text")
+	}
+	sum := sha256.Sum256(raw)
+	rec.RawSHA256 = "sha256:" + hex.EncodeToString(sum[:])
+	rec.RawBytes = len(raw)
+	rec.Canonicalizer = normalize.Version
+	rec.TextChars = n
+	return &Document{Text: text, Record: rec, Warnings: warns}, nil
+}

@@ -1,0 +1,320 @@
+// Package pipeline is digestd's one flow: ingest a source, archive its
+// canonical text and record, and digest it for a query, with the digest
+// cached in the archive by content address. The HTTP API, the batch job and
+// the MCP tools all call it, so each behaviour exists once.
+package pipeline
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"unicode/utf8"
+
+	"github.com/digestd/digestd/archive"
+	"github.com/digestd/digestd/digest"
+	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/ingest"
+	"github.com/digestd/digestd/normalize"
+)
+
+// Limits bound what one digest may read.
+type Limits struct {
+	// MaxTextBytes caps an archived text read back for digesting.
+	MaxTextBytes int64
+}
+
+// Pipeline runs the flow. Its fields are set once at start and not changed.
+type Pipeline struct {
+	Ingester *ingest.Ingester
+	Store    archive.Store
+	Limits   Limits
+}
+
+// Request is one source to digest for one query.
+type Request struct {
+	// ID is the caller's name for the source (optional).
+	ID     string
+	Source ingest.Source
+	// Archive, when valid, names an archived canonical text to digest
+	// instead of Source.
+	Archive archive.Digest
+	Query   string
+	Options digest.Options
+}
+
+// SourceInfo describes the digested source (data.source in the API).
+type SourceInfo struct {
+	ID            string         `json:"id"`
+	ArchiveHash   string         `json:"archive_hash"`
+	RecordHash    string         `json:"record_hash,omitempty"`
+	Kind          string         `json:"kind"`
+	Title         string         `json:"title,omitempty"`
+	Canonicalizer string         `json:"canonicalizer"`
+	Record        *ingest.Record `json:"record,omitempty"`
+}
+
+// Result is a digest with what is known of its source.
+type Result struct {
+	Payload    *digest.Payload
+	Source     SourceInfo
+	DigestHash archive.Digest
+	CacheHit   bool
+	Warnings   []Warning
+}
+
+// Warning is a non-fatal remark about a result.
+type Warning struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// Reference names, under the archive's mutable namespace.
+const (
+	sourceRefPrefix = "sources/"
+	digestRefPrefix = "digests/"
+)
+
+// Digest runs the whole flow for one request.
+func (p *Pipeline) Digest(ctx context.Context, req Request) (*Result, error) {
+	if err := req.Options.Validate(); err != nil {
+		return nil, fault.Wrap(fault.ValidationError, err.Error(), err)
+	}
+	if utf8.RuneCountInString(req.Query) > digest.MaxQueryChars {
+		return nil, fault.E(fault.ValidationError, fmt.Sprintf("query: exceeds maximum length of %d characters", digest.MaxQueryChars))
+	}
+	var (
+		text  string
+		info  SourceInfo
+		warns []Warning
+	)
+	if req.Archive.Valid() {
+		t, rec, recHash, err := p.Archived(ctx, req.Archive)
+		if err != nil {
+			return nil, err
+		}
+		text = t
+		info = sourceInfo(req.ID, req.Archive, recHash, rec)
+	} else {
+		doc, err := p.Ingester.Ingest(ctx, req.Source)
+		if err != nil {
+			return nil, err
+		}
+		textHash, recHash, err := p.store(ctx, doc)
+		if err != nil {
+			return nil, err
+		}
+		text = doc.Text
+		info = sourceInfo(req.ID, textHash, recHash, &doc.Record)
+		for _, w := range doc.Warnings {
+			warns = append(warns, Warning(w))
+		}
+	}
+	res, err := p.digest(ctx, text, req.Query, req.Options)
+	if err != nil {
+		return nil, err
+	}
+	res.Source = info
+	res.Warnings = append(warns, res.Warnings...)
+	return res, nil
+}
+
+func sourceInfo(id string, textHash, recHash archive.Digest, rec *ingest.Record) SourceInfo {
+	info := SourceInfo{ID: id, ArchiveHash: textHash.String(), Canonicalizer: normalize.Version, Kind: ingest.KindText}
+	if id == "" {
+		info.ID = textHash.String()
+	}
+	if recHash.Valid() {
+		info.RecordHash = recHash.String()
+	}
+	if rec != nil {
+		info.Kind = rec.Kind
+		info.Title = rec.Title
+		info.Canonicalizer = rec.Canonicalizer
+		info.Record = rec
+	}
+	return info
+}
+
+// store archives a document's canonical text and record, and points the
+// source's reference at the record. It returns both hashes.
+func (p *Pipeline) store(ctx context.Context, doc *ingest.Document) (text, record archive.Digest, err error) {
+	text, err = archive.PutBytes(ctx, p.Store, []byte(doc.Text))
+	if err != nil {
+		return archive.Digest{}, archive.Digest{}, archiveFault("store the canonical text", err)
+	}
+	rec, err := json.Marshal(struct {
+		TextHash string `json:"text_hash"`
+		ingest.Record
+	}{text.String(), doc.Record})
+	if err != nil {
+		return archive.Digest{}, archive.Digest{}, fault.Wrap(fault.Internal, "encode the source record", err)
+	}
+	record, err = archive.PutBytes(ctx, p.Store, rec)
+	if err != nil {
+		return archive.Digest{}, archive.Digest{}, archiveFault("store the source record", err)
+	}
+	if err := p.Store.SetRef(ctx, sourceRefPrefix+text.Hex(), record); err != nil {
+		return archive.Digest{}, archive.Digest{}, archiveFault("record the source", err)
+	}
+	return text, record, nil
+}
+
+// Archived returns an archived canonical text and, when known, its source
+// record and the record's hash.
+func (p *Pipeline) Archived(ctx context.Context, d archive.Digest) (string, *ingest.Record, archive.Digest, error) {
+	b, err := archive.ReadAll(ctx, p.Store, d, p.MaxTextBytes())
+	if err != nil {
+		return "", nil, archive.Digest{}, archiveFault("read the archived text", err)
+	}
+	if !utf8.Valid(b) {
+		return "", nil, archive.Digest{}, fault.E(fault.InvalidFormat, "the archived blob is not a canonical text")
+	}
+	rec, recHash, err := p.Record(ctx, d)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", nil, archive.Digest{}, err
+	}
+	return string(b), rec, recHash, nil
+}
+
+// Record returns the source record of an archived canonical text and the
+// record blob's hash; fs.ErrNotExist (wrapped in a NOT_FOUND fault) when the
+// text has no record.
+func (p *Pipeline) Record(ctx context.Context, text archive.Digest) (*ingest.Record, archive.Digest, error) {
+	recHash, err := p.Store.Ref(ctx, sourceRefPrefix+text.Hex())
+	if err != nil {
+		return nil, archive.Digest{}, archiveFault("find the source record", err)
+	}
+	b, err := archive.ReadAll(ctx, p.Store, recHash, 1<<20)
+	if err != nil {
+		return nil, archive.Digest{}, archiveFault("read the source record", err)
+	}
+	var rec ingest.Record
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return nil, archive.Digest{}, fault.Wrap(fault.Internal, "decode the source record", err)
+	}
+	return &rec, recHash, nil
+}
+
+// MaxTextBytes is the largest archived blob the pipeline reads back.
+func (p *Pipeline) MaxTextBytes() int64 {
+	if p.Limits.MaxTextBytes > 0 {
+		return p.Limits.MaxTextBytes
+	}
+	return 64 << 20
+}
+
+// Blob returns an archived blob's verified bytes, with errors classified
+// for clients.
+func (p *Pipeline) Blob(ctx context.Context, d archive.Digest) ([]byte, error) {
+	b, err := archive.ReadAll(ctx, p.Store, d, p.MaxTextBytes())
+	if err != nil {
+		return nil, archiveFault("read the archive", err)
+	}
+	return b, nil
+}
+
+// cacheKey names a digest by everything that determines it: the canonical
+// text, the normalized query, the options and the digester version.
+func cacheKey(textHash, query string, opts digest.Options) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d/%d/%d/%d", digest.DigesterVersion, textHash,
+		digest.NormalizeQuery(query), opts.MaxEvidence, opts.MaxKeyPoints, opts.SnippetMaxChars, opts.SummaryMaxChars)
+	return digestRefPrefix + hex.EncodeToString(h.Sum(nil))
+}
+
+// digest returns the cached digest of text for query and options, or builds,
+// verifies and caches it.
+func (p *Pipeline) digest(ctx context.Context, text, query string, opts digest.Options) (*Result, error) {
+	opts = opts.WithDefaults()
+	key := cacheKey(digest.SourceTextHash(text), query, opts)
+	if res, ok := p.cached(ctx, key, text); ok {
+		return res, nil
+	}
+	payload, dw, err := digest.Build(text, query, opts)
+	if err != nil {
+		return nil, fault.Wrap(fault.Internal, "build the digest", err)
+	}
+	// The contract: nothing leaves unless it validates and every locator
+	// verifies against the text it names.
+	if _, err := digest.Verify(payload, text); err != nil {
+		return nil, fault.Wrap(fault.Internal, "the digest failed verification", err)
+	}
+	b, err := json.Marshal(storedDigest{Payload: payload, Warnings: convertWarnings(dw)})
+	if err != nil {
+		return nil, fault.Wrap(fault.Internal, "encode the digest", err)
+	}
+	d, err := archive.PutBytes(ctx, p.Store, b)
+	if err != nil {
+		return nil, archiveFault("store the digest", err)
+	}
+	if err := p.Store.SetRef(ctx, key, d); err != nil {
+		return nil, archiveFault("record the digest", err)
+	}
+	return &Result{Payload: payload, DigestHash: d, Warnings: convertWarnings(dw)}, nil
+}
+
+// storedDigest is the archived form of a digest.
+type storedDigest struct {
+	Payload  *digest.Payload `json:"payload"`
+	Warnings []Warning       `json:"warnings,omitempty"`
+}
+
+// cached returns the digest under key if it is present, readable, valid and
+// about text; anything else is a miss (and is rebuilt).
+func (p *Pipeline) cached(ctx context.Context, key, text string) (*Result, bool) {
+	d, err := p.Store.Ref(ctx, key)
+	if err != nil {
+		return nil, false
+	}
+	sd, err := p.StoredDigest(ctx, d)
+	if err != nil || sd.Payload.SourceTextHash != digest.SourceTextHash(text) {
+		return nil, false
+	}
+	return &Result{Payload: sd.Payload, DigestHash: d, CacheHit: true, Warnings: sd.Warnings}, true
+}
+
+// StoredDigest reads an archived digest blob and validates its payload.
+func (p *Pipeline) StoredDigest(ctx context.Context, d archive.Digest) (*storedDigest, error) {
+	b, err := archive.ReadAll(ctx, p.Store, d, 1<<20)
+	if err != nil {
+		return nil, archiveFault("read the digest", err)
+	}
+	var sd storedDigest
+	if err := json.Unmarshal(b, &sd); err != nil || sd.Payload == nil {
+		return nil, fault.E(fault.InvalidFormat, "the archived blob is not a digest")
+	}
+	if err := digest.Validate(sd.Payload); err != nil {
+		return nil, fault.Wrap(fault.InvalidFormat, "the archived digest does not validate", err)
+	}
+	return &sd, nil
+}
+
+func convertWarnings(ws []digest.Warning) []Warning {
+	var out []Warning
+	for _, w := range ws {
+		out = append(out, Warning{Code: w.Code, Message: w.Message})
+	}
+	return out
+}
+
+// archiveFault classifies an archive error for clients.
+func archiveFault(op string, err error) error {
+	var fe *fault.Error
+	switch {
+	case errors.As(err, &fe):
+		return err
+	case errors.Is(err, fs.ErrNotExist):
+		return fault.Wrap(fault.NotFound, "no archived content has that hash", err)
+	case errors.Is(err, archive.ErrTooLarge):
+		return fault.Wrap(fault.TooLarge, "the archived content exceeds the read limit", err)
+	case errors.Is(err, archive.ErrCorrupt):
+		return fault.Wrap(fault.Unavailable, "the archived content failed its integrity check", err)
+	case errors.Is(err, archive.ErrUnavailable), errors.Is(err, context.DeadlineExceeded):
+		return fault.Wrap(fault.Unavailable, "the archive is unavailable", err)
+	}
+	return fault.Wrap(fault.Internal, op, err)
+}
