@@ -1,0 +1,534 @@
+// Package fsstore is the archive backend on local disk, digestd's embedded
+// default.
+//
+// Layout under the store's directory: blob d at archive.BlobKey(d)
+// ("v1/blobs/ab/abcdef…"), reference name at archive.RefKey(name)
+// ("v1/refs/<name>", holding "sha256:<hex>\n"), and writes in progress in
+// "v1/tmp/.tmp-<pid>-*". Every write goes to a temporary file that is hashed
+// while written, fsynced, renamed into place and followed by an fsync of the
+// destination directory, so a blob or reference is either wholly present or
+// absent after a crash. Several processes may share one directory.
+package fsstore
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/digestd/digestd/archive"
+)
+
+// StaleTempAge is how old a temporary file must be before Open removes it
+// even though the process that created it still seems to be alive (its
+// process id may have been reused).
+const StaleTempAge = time.Hour
+
+const (
+	tmpPrefix  = ".tmp-"
+	copyBuffer = 256 << 10
+)
+
+// Store is a directory-backed archive.Store. It is safe for concurrent use.
+type Store struct {
+	dir string
+	// wrapTemp, if set, wraps every temporary file's writer; tests use it to
+	// inject write failures such as a full disk.
+	wrapTemp func(io.Writer) io.Writer
+}
+
+var _ archive.Store = (*Store)(nil)
+
+// Open opens (creating if needed) the store rooted at dir and removes the
+// temporary files that crashed writers left behind: those whose creating
+// process is gone, or that are older than StaleTempAge.
+func Open(dir string) (*Store, error) {
+	if dir == "" {
+		return nil, errors.New("fsstore: empty directory")
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("fsstore: open: %w", err)
+	}
+	s := &Store{dir: abs}
+	for _, sub := range []string{"v1/blobs", "v1/refs", "v1/tmp"} {
+		if err := mkdirAllSync(filepath.Join(abs, filepath.FromSlash(sub))); err != nil {
+			return nil, fmt.Errorf("fsstore: open: %w", classify(err))
+		}
+	}
+	if err := s.sweep(time.Now()); err != nil {
+		return nil, fmt.Errorf("fsstore: open: sweep temporary files: %w", err)
+	}
+	return s, nil
+}
+
+// Dir returns the store's root directory.
+func (s *Store) Dir() string { return s.dir }
+
+// BlobPath returns the file that holds blob d (which may not exist).
+func (s *Store) BlobPath(d archive.Digest) string {
+	return filepath.Join(s.dir, filepath.FromSlash(archive.BlobKey(d)))
+}
+
+func (s *Store) refPath(name string) string {
+	return filepath.Join(s.dir, filepath.FromSlash(archive.RefKey(name)))
+}
+
+func (s *Store) tmpDir() string { return filepath.Join(s.dir, "v1", "tmp") }
+
+// sweep removes temporary files left by writers that died.
+func (s *Store) sweep(now time.Time) error {
+	entries, err := os.ReadDir(s.tmpDir())
+	if err != nil {
+		return err
+	}
+	removed := false
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasPrefix(name, tmpPrefix) {
+			continue
+		}
+		if !tempAbandoned(name, e, now) {
+			continue
+		}
+		if err := os.Remove(filepath.Join(s.tmpDir(), name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		removed = true
+	}
+	if removed {
+		return syncDir(s.tmpDir())
+	}
+	return nil
+}
+
+// tempAbandoned reports whether the temporary file name (".tmp-<pid>-…") was
+// left by a process that no longer runs, or is older than StaleTempAge.
+func tempAbandoned(name string, e fs.DirEntry, now time.Time) bool {
+	if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > StaleTempAge {
+		return true
+	}
+	rest := strings.TrimPrefix(name, tmpPrefix)
+	pidText, _, ok := strings.Cut(rest, "-")
+	if !ok {
+		return true
+	}
+	pid, err := strconv.Atoi(pidText)
+	if err != nil || pid <= 0 {
+		return true
+	}
+	if pid == os.Getpid() {
+		return false
+	}
+	// Signal 0 checks existence; EPERM means it exists under another user.
+	err = syscall.Kill(pid, 0)
+	return errors.Is(err, syscall.ESRCH)
+}
+
+// createTemp makes a temporary file in the store's tmp directory whose name
+// records this process's id, so a later Open can tell whether its writer is
+// gone.
+func (s *Store) createTemp() (*os.File, error) {
+	return os.CreateTemp(s.tmpDir(), fmt.Sprintf("%s%d-*", tmpPrefix, os.Getpid()))
+}
+
+// Put implements archive.Putter. Storing a blob that exists replaces the
+// file with the new, verified copy (repairing a corrupted one) and refreshes
+// its modification time. A full disk (ENOSPC, EDQUOT) is archive.ErrUnavailable.
+func (s *Store) Put(ctx context.Context, want archive.Digest, r io.Reader) (archive.Digest, error) {
+	if err := ctx.Err(); err != nil {
+		return archive.Digest{}, fmt.Errorf("fsstore: put: %w", err)
+	}
+	f, err := s.createTemp()
+	if err != nil {
+		return archive.Digest{}, fmt.Errorf("fsstore: put: create temporary file: %w", classify(err))
+	}
+	tmp := f.Name()
+	committed := false
+	defer func() {
+		if !committed {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+
+	h := sha256.New()
+	var w io.Writer = f
+	if s.wrapTemp != nil {
+		w = s.wrapTemp(f)
+	}
+	if err := copyCtx(ctx, io.MultiWriter(w, h), r); err != nil {
+		return archive.Digest{}, fmt.Errorf("fsstore: put: %w", err)
+	}
+	var got archive.Digest
+	h.Sum(got[:0])
+	if want.Valid() && got != want {
+		return archive.Digest{}, fmt.Errorf("fsstore: put: %w: bytes hash to %s, want %s", archive.ErrCorrupt, got, want)
+	}
+	if err := f.Chmod(0o444); err != nil {
+		return archive.Digest{}, fmt.Errorf("fsstore: put %s: %w", got, classify(err))
+	}
+	if err := f.Sync(); err != nil {
+		return archive.Digest{}, fmt.Errorf("fsstore: put %s: sync: %w", got, classify(err))
+	}
+	if err := f.Close(); err != nil {
+		return archive.Digest{}, fmt.Errorf("fsstore: put %s: close: %w", got, classify(err))
+	}
+	if err := ctx.Err(); err != nil {
+		return archive.Digest{}, fmt.Errorf("fsstore: put %s: %w", got, err)
+	}
+	if err := s.commit(tmp, s.BlobPath(got)); err != nil {
+		return archive.Digest{}, fmt.Errorf("fsstore: put %s: %w", got, err)
+	}
+	committed = true
+	return got, nil
+}
+
+// commit renames the synced temporary file tmp to dst and makes the rename
+// durable. On error tmp is left for the caller to remove.
+func (s *Store) commit(tmp, dst string) error {
+	dir := filepath.Dir(dst)
+	if err := mkdirAllSync(dir); err != nil {
+		if errors.Is(err, syscall.ENOTDIR) {
+			return errors.New("a parent of the name is a file (a reference cannot also be a prefix of another)")
+		}
+		return classify(err)
+	}
+	if err := os.Rename(tmp, dst); err != nil {
+		return classify(err)
+	}
+	if err := syncDir(dir); err != nil {
+		return fmt.Errorf("sync directory: %w", classify(err))
+	}
+	return nil
+}
+
+// copyCtx copies r to w, stopping with ctx's error once it is done. Errors
+// from w are classified; errors from r are returned wrapped as they are.
+func copyCtx(ctx context.Context, w io.Writer, r io.Reader) error {
+	buf := make([]byte, copyBuffer)
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		n, rerr := r.Read(buf)
+		if n > 0 {
+			if _, err := w.Write(buf[:n]); err != nil {
+				return fmt.Errorf("write: %w", classify(err))
+			}
+		}
+		if rerr == io.EOF {
+			return ctx.Err()
+		}
+		if rerr != nil {
+			return fmt.Errorf("read source: %w", rerr)
+		}
+	}
+}
+
+// Get implements archive.Getter; the reader stops with ctx's error once ctx
+// is done.
+func (s *Store) Get(ctx context.Context, d archive.Digest) (io.ReadCloser, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("fsstore: get %s: %w", d, err)
+	}
+	f, err := os.Open(s.BlobPath(d))
+	if err != nil {
+		return nil, fmt.Errorf("fsstore: get %s: %w", d, classify(err))
+	}
+	return archive.VerifyingReader(&ctxFile{ctx: ctx, f: f}, d), nil
+}
+
+type ctxFile struct {
+	ctx context.Context
+	f   *os.File
+}
+
+func (c *ctxFile) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.f.Read(p)
+}
+
+func (c *ctxFile) Close() error { return c.f.Close() }
+
+// Stat implements archive.Statter from the file's size and modification time.
+func (s *Store) Stat(ctx context.Context, d archive.Digest) (archive.BlobInfo, error) {
+	if err := ctx.Err(); err != nil {
+		return archive.BlobInfo{}, fmt.Errorf("fsstore: stat %s: %w", d, err)
+	}
+	fi, err := os.Stat(s.BlobPath(d))
+	if err != nil {
+		return archive.BlobInfo{}, fmt.Errorf("fsstore: stat %s: %w", d, classify(err))
+	}
+	if !fi.Mode().IsRegular() {
+		return archive.BlobInfo{}, fmt.Errorf("fsstore: stat %s: not a regular file", d)
+	}
+	return archive.BlobInfo{Digest: d, Size: fi.Size(), ModTime: fi.ModTime()}, nil
+}
+
+// List implements archive.Lister by walking the fan-out directories. Files
+// whose names are not a blob key are ignored.
+func (s *Store) List(ctx context.Context, fn func(archive.BlobInfo) error) error {
+	root := filepath.Join(s.dir, "v1", "blobs")
+	fanouts, err := os.ReadDir(root)
+	if err != nil {
+		return fmt.Errorf("fsstore: list: %w", classify(err))
+	}
+	for _, fo := range fanouts {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("fsstore: list: %w", err)
+		}
+		if !fo.IsDir() || len(fo.Name()) != 2 {
+			continue
+		}
+		entries, err := os.ReadDir(filepath.Join(root, fo.Name()))
+		if err != nil {
+			return fmt.Errorf("fsstore: list: %w", classify(err))
+		}
+		for _, e := range entries {
+			name := e.Name()
+			if len(name) != 64 || !strings.HasPrefix(name, fo.Name()) || !e.Type().IsRegular() {
+				continue
+			}
+			d, err := archive.ParseDigest(name)
+			if err != nil || d.Hex() != name {
+				continue
+			}
+			fi, err := e.Info()
+			if errors.Is(err, fs.ErrNotExist) {
+				continue // deleted while listing
+			}
+			if err != nil {
+				return fmt.Errorf("fsstore: list: %w", classify(err))
+			}
+			if err := fn(archive.BlobInfo{Digest: d, Size: fi.Size(), ModTime: fi.ModTime()}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Delete implements archive.Deleter.
+func (s *Store) Delete(ctx context.Context, d archive.Digest) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("fsstore: delete %s: %w", d, err)
+	}
+	p := s.BlobPath(d)
+	if err := os.Remove(p); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return fmt.Errorf("fsstore: delete %s: %w", d, classify(err))
+	}
+	if err := syncDir(filepath.Dir(p)); err != nil {
+		return fmt.Errorf("fsstore: delete %s: sync directory: %w", d, classify(err))
+	}
+	return nil
+}
+
+// SetRef implements archive.Refs with the same atomic write as Put. Because
+// names map to paths, a name cannot be both a reference and a prefix of
+// another ("a" and "a/b"); SetRef reports an error for the second of them.
+func (s *Store) SetRef(ctx context.Context, name string, d archive.Digest) error {
+	if !archive.ValidRefName(name) {
+		return fmt.Errorf("fsstore: set ref: invalid name %q", name)
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("fsstore: set ref %s: %w", name, err)
+	}
+	f, err := s.createTemp()
+	if err != nil {
+		return fmt.Errorf("fsstore: set ref %s: %w", name, classify(err))
+	}
+	tmp := f.Name()
+	committed := false
+	defer func() {
+		if !committed {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	var w io.Writer = f
+	if s.wrapTemp != nil {
+		w = s.wrapTemp(f)
+	}
+	if _, err := io.WriteString(w, d.String()+"\n"); err != nil {
+		return fmt.Errorf("fsstore: set ref %s: write: %w", name, classify(err))
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("fsstore: set ref %s: sync: %w", name, classify(err))
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("fsstore: set ref %s: close: %w", name, classify(err))
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("fsstore: set ref %s: %w", name, err)
+	}
+	if err := s.commit(tmp, s.refPath(name)); err != nil {
+		return fmt.Errorf("fsstore: set ref %s: %w", name, err)
+	}
+	committed = true
+	return nil
+}
+
+// Ref implements archive.Refs. A reference file that does not hold a digest
+// is archive.ErrCorrupt.
+func (s *Store) Ref(ctx context.Context, name string) (archive.Digest, error) {
+	if !archive.ValidRefName(name) {
+		return archive.Digest{}, fmt.Errorf("fsstore: ref: invalid name %q", name)
+	}
+	if err := ctx.Err(); err != nil {
+		return archive.Digest{}, fmt.Errorf("fsstore: ref %s: %w", name, err)
+	}
+	return s.readRef(name, s.refPath(name))
+}
+
+func (s *Store) readRef(name, path string) (archive.Digest, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, syscall.EISDIR) || errors.Is(err, syscall.ENOTDIR) {
+			// "a" when only "a/b" exists, or "a/b" when only "a" does.
+			return archive.Digest{}, fmt.Errorf("fsstore: ref %s: %w", name, fs.ErrNotExist)
+		}
+		return archive.Digest{}, fmt.Errorf("fsstore: ref %s: %w", name, classify(err))
+	}
+	d, err := archive.ParseDigest(strings.TrimSpace(string(b)))
+	if err != nil {
+		return archive.Digest{}, fmt.Errorf("fsstore: ref %s: %w: %v", name, archive.ErrCorrupt, err)
+	}
+	return d, nil
+}
+
+// ListRefs implements archive.Refs. prefix is a plain string prefix of the
+// names ("cache/" lists "cache/x" and "cache/y/z"); its directory part must
+// itself be a valid name.
+func (s *Store) ListRefs(ctx context.Context, prefix string, fn func(name string, d archive.Digest) error) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("fsstore: list refs: %w", err)
+	}
+	root := filepath.Join(s.dir, "v1", "refs")
+	start := root
+	if i := strings.LastIndexByte(prefix, '/'); i >= 0 {
+		dirPart := prefix[:i]
+		if !archive.ValidRefName(dirPart) {
+			return fmt.Errorf("fsstore: list refs: invalid prefix %q", prefix)
+		}
+		start = filepath.Join(root, filepath.FromSlash(dirPart))
+	}
+	err := filepath.WalkDir(start, func(path string, e fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil // no such directory, or removed while walking
+			}
+			return classify(err)
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if !e.Type().IsRegular() {
+			return nil
+		}
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			return err
+		}
+		name := filepath.ToSlash(rel)
+		if !strings.HasPrefix(name, prefix) || !archive.ValidRefName(name) {
+			return nil
+		}
+		d, err := s.readRef(name, path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := fn(name, d); err != nil {
+			return &callbackError{err}
+		}
+		return nil
+	})
+	var ce *callbackError
+	if errors.As(err, &ce) {
+		return ce.err
+	}
+	if err != nil {
+		return fmt.Errorf("fsstore: list refs: %w", err)
+	}
+	return nil
+}
+
+// callbackError carries fn's error out of WalkDir so ListRefs returns it
+// unwrapped.
+type callbackError struct{ err error }
+
+func (c *callbackError) Error() string { return fmt.Sprint(c.err) }
+
+// classify maps a file system error to the archive's terms: a missing file
+// wraps fs.ErrNotExist, a full disk or quota wraps archive.ErrUnavailable.
+// Paths are dropped so the error can be shown without leaking them.
+func classify(err error) error {
+	if err == nil {
+		return nil
+	}
+	var errno syscall.Errno
+	if !errors.As(err, &errno) {
+		return err
+	}
+	switch {
+	case errors.Is(errno, syscall.ENOENT):
+		return fmt.Errorf("%w (%v)", fs.ErrNotExist, errno)
+	case errors.Is(errno, syscall.ENOSPC), errors.Is(errno, syscall.EDQUOT):
+		return fmt.Errorf("%w: %w", archive.ErrUnavailable, errno)
+	case errors.Is(errno, syscall.EROFS), errors.Is(errno, syscall.EIO):
+		return fmt.Errorf("%w: %w", archive.ErrUnavailable, errno)
+	}
+	return fmt.Errorf("%w", errno)
+}
+
+// mkdirAllSync creates dir and any missing parents, fsyncing each parent
+// that gained an entry so the new directories survive a crash.
+func mkdirAllSync(dir string) error {
+	if fi, err := os.Stat(dir); err == nil {
+		if !fi.IsDir() {
+			return &fs.PathError{Op: "mkdir", Path: dir, Err: syscall.ENOTDIR}
+		}
+		return nil
+	}
+	parent := filepath.Dir(dir)
+	if parent != dir {
+		if err := mkdirAllSync(parent); err != nil {
+			return err
+		}
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return nil // made by a concurrent writer
+		}
+		return err
+	}
+	return syncDir(parent)
+}
+
+func syncDir(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
