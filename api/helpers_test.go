@@ -6,7 +6,6 @@ import (
 	"net/http/httptest"
 )
 
-
 func serve(h http.Handler, req *http.Request) (*http.Response, []byte) {
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)

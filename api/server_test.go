@@ -3,6 +3,8 @@ package api_test
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
@@ -24,6 +26,9 @@ func newTestServer(t testing.TB, cfg api.Config) (http.Handler, *pipeline.Pipeli
 	}
 	pipe := &pipeline.Pipeline{Ingester: &ingest.Ingester{MaxTextChars: 200_000}, Store: store}
 	cfg.OpenAPI = digestd.OpenAPI
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
 	if cfg.MaxBodyBytes == 0 {
 		cfg.MaxBodyBytes = 1 << 20
 	}

@@ -6,6 +6,9 @@
 //
 //	digestd serve   [flags]          run the HTTP API
 //	digestd digest  [flags] [FILE]   digest one file or stdin, print the envelope
+//	digestd batch   [flags]          digest every source of a JSONL manifest
+//	digestd mcp     [flags]          serve the MCP tools over stdio
+//	digestd gc      [flags]          remove unreferenced archive blobs
 //	digestd eval    KIND DIR...      measure quality on evaluation sets
 //
 // Run "digestd COMMAND --help" for a command's flags.
@@ -60,7 +63,10 @@ const usage = `digestd turns sources into small, verifiable digests for a resear
 Usage:
   digestd serve   [flags]           run the HTTP API (default :8080, archive ./digestd-data)
   digestd digest  [flags] [FILE]    digest one file (or stdin) for --query and print the envelope
-  digestd eval    KIND [flags] DIR  measure quality on evaluation sets (KIND: extract)
+  digestd batch   [flags]           digest every source of a JSONL manifest (or a directory)
+  digestd mcp     [flags]           serve the MCP tools over stdio
+  digestd gc      [flags]           remove unreferenced archive blobs past a grace period
+  digestd eval    KIND [flags] DIR  measure quality on evaluation sets (extract, evidence, summary, sbd)
 
 Run "digestd COMMAND --help" for the flags of a command. Every flag can also be
 set by an environment variable: --max-body-bytes is DIGESTD_MAX_BODY_BYTES.
@@ -79,6 +85,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runDigest(ctx, args[1:], stdin, stdout, stderr)
 	case "eval":
 		return runEval(ctx, args[1:], stdout, stderr)
+	case "batch":
+		return runBatch(ctx, args[1:], stdin, stdout, stderr)
+	case "mcp":
+		return runMCP(ctx, args[1:], stdin, stdout, stderr)
+	case "gc":
+		return runGC(ctx, args[1:], stdout, stderr)
 	case workerCommand:
 		return runWorker(stdin, stdout)
 	case "help", "-h", "--help", "-help":

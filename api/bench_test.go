@@ -1,0 +1,67 @@
+package api_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/digestd/digestd/api"
+)
+
+// syntheticDocument returns about n characters of sentence-like text in
+// paragraphs, the same for the same seed.
+func syntheticDocument(n int, seed uint64) string {
+	words := strings.Fields(`the of transmission infection children mother placental expression study
+	risk virus cells protein analysis results patients clinical trial immune response samples data
+	increase decrease significant method model observed reported population health treatment vaccine`)
+	r := rand.New(rand.NewPCG(seed, 7))
+	var b strings.Builder
+	for b.Len() < n {
+		for s := 0; s < 5; s++ {
+			k := 8 + r.IntN(16)
+			for i := 0; i < k; i++ {
+				w := words[r.IntN(len(words))]
+				if i == 0 {
+					w = strings.ToUpper(w[:1]) + w[1:]
+				}
+				b.WriteString(w)
+				if i < k-1 {
+					b.WriteByte(' ')
+				}
+			}
+			b.WriteString(". ")
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// BenchmarkPostDigest100k measures POST /v1/digest for a 100k-character text
+// source, end to end through the handler (decode, canonicalize, archive,
+// digest, verify, envelope), each iteration a new text so nothing is cached.
+func BenchmarkPostDigest100k(b *testing.B) {
+	h, _ := newTestServer(b, api.Config{MaxBodyBytes: 4 << 20})
+	doc := syntheticDocument(100_000, 1)
+	var durations []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		body := fmt.Sprintf("Document %d.\n%s", i, doc)
+		req := httptest.NewRequest("POST", "/v1/digest?query=placental+expression+risk+of+transmission", strings.NewReader(body))
+		req.Header.Set("Content-Type", "text/plain")
+		rec := httptest.NewRecorder()
+		start := time.Now()
+		h.ServeHTTP(rec, req)
+		durations = append(durations, time.Since(start))
+		if rec.Code != http.StatusOK {
+			b.Fatalf("status %d: %s", rec.Code, rec.Body.String())
+		}
+	}
+	sort.Slice(durations, func(i, j int) bool { return durations[i] < durations[j] })
+	b.ReportMetric(float64(durations[len(durations)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(durations[len(durations)*95/100].Microseconds())/1000, "p95-ms")
+}
