@@ -19,9 +19,9 @@ type glyph struct {
 }
 
 // Writing directions: 0 left to right, 1 bottom to top (rotated 90°
-// counterclockwise), 2 upside down, 3 top to bottom (rotated clockwise),
-// 4 vertical writing (upright glyphs stacked downwards, columns right to left).
-const numDirs = 5
+// counterclockwise), 2 upside down, 3 top to bottom (rotated clockwise, and
+// vertical writing, whose columns then run right to left).
+const numDirs = 4
 
 // mat is an affine matrix [a b c d e f] as in PDF.
 type mat [6]float64
@@ -292,7 +292,8 @@ func (p *pageInterp) show(raw string, gs *gstate, tm *mat) {
 			g.s = ""
 		}
 		if f.vertical {
-			g.dir = 4
+			// Vertical writing advances down the glyph's own y axis.
+			g.dir = dirOf(-trm[2], -trm[3])
 			g.w = size
 		} else {
 			g.dir = dirOf(trm[0], trm[1])

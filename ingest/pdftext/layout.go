@@ -70,7 +70,7 @@ func canon(x, y float64, dir int) (float64, float64) {
 		return y, -x
 	case 2:
 		return -x, -y
-	case 3, 4:
+	case 3:
 		return -y, x
 	}
 	return x, y
@@ -201,7 +201,7 @@ func splitRow(row []*word) []*line {
 	var base *word // the longest word sets the baseline
 	flush := func() {
 		if cur != nil {
-			cur.text = b.String()
+			cur.text = visualToLogical(b.String())
 			cur.y = base.y
 			out = append(out, cur)
 		}
