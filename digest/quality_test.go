@@ -1,0 +1,65 @@
+package digest_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/digestd/digestd/digest"
+	"github.com/digestd/digestd/digest/sentences"
+	"github.com/digestd/digestd/evaluate"
+	"github.com/digestd/digestd/normalize"
+)
+
+// sharedData returns the evaluation data folder, skipping the test when it
+// is absent (failing under CI=true).
+func sharedData(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("DIGESTD_SHARED_DATA")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared", "data")
+	}
+	if _, err := os.Stat(dir); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("shared evaluation data missing at %s: %v", dir, err)
+		}
+		t.Skipf("shared evaluation data not found at %s", dir)
+	}
+	return dir
+}
+
+// digestText is the service's text-source path: canonical text, then Build.
+func digestText(_ context.Context, text, query string) (*digest.Payload, error) {
+	p, _, err := digest.Build(normalize.Canonical(text), query, digest.Options{})
+	return p, err
+}
+
+// TestQuality prints the evaluation reports of the digester on the shared
+// sets. It runs only when DIGESTD_EVAL=1, since it takes CPU time; the
+// figures are measured, not asserted.
+func TestQuality(t *testing.T) {
+	if os.Getenv("DIGESTD_EVAL") == "" {
+		t.Skip("set DIGESTD_EVAL=1 to run the evaluations")
+	}
+	dir := sharedData(t)
+	ctx := context.Background()
+	run := func(name string, f func() (evaluate.Report, error)) {
+		rep, err := f()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		rep.WriteTable(os.Stdout)
+	}
+	run("sbd", func() (evaluate.Report, error) {
+		return evaluate.SBD(ctx, filepath.Join(dir, "sbd-sentencex"), sentences.Strings)
+	})
+	run("evidence", func() (evaluate.Report, error) {
+		return evaluate.Evidence(ctx, filepath.Join(dir, "evidence-covidqa"), digestText)
+	})
+	for _, set := range []string{"summary-govreport", "summary-abstracts"} {
+		run(set, func() (evaluate.Report, error) {
+			return evaluate.Summary(ctx, filepath.Join(dir, set), digestText)
+		})
+	}
+}

@@ -1,0 +1,154 @@
+package evaluate
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/digestd/digestd/digest"
+)
+
+func TestSQuADNormalize(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"The Cat's hat, a thing!", "cats hat thing"},
+		{"An answer: THE end.", "answer end"},
+		{"theme and anagram", "theme and anagram"},
+		{"a‐b the‐virus", "‐b ‐virus"}, // U+2010 is not ASCII punctuation but is a word boundary
+		{"  many   spaces  ", "many spaces"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := SQuADNormalize(tt.in); got != tt.want {
+			t.Errorf("SQuADNormalize(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestAnswerRank(t *testing.T) {
+	snips := []string{"nothing here", "The virus spreads by droplets.", "the virus spreads by droplets and contact"}
+	tests := []struct {
+		answers []string
+		want    int
+	}{
+		{[]string{"virus spreads by droplets"}, 2},
+		{[]string{"droplets and contact", "spreads"}, 2},
+		{[]string{"droplets and contact"}, 3},
+		{[]string{"absent"}, 0},
+		{[]string{"the"}, 0}, // normalises to nothing
+	}
+	for _, tt := range tests {
+		if got := AnswerRank(snips, tt.answers); got != tt.want {
+			t.Errorf("AnswerRank(%q) = %d, want %d", tt.answers, got, tt.want)
+		}
+	}
+}
+
+func TestEvidenceRank(t *testing.T) {
+	gold := strings.Repeat("x", 10) + " the gold paragraph holds a long shared run of text that is quoted verbatim here " + strings.Repeat("y", 10)
+	tests := []struct {
+		snips []string
+		want  int
+	}{
+		{[]string{"unrelated", "prefix  the gold paragraph holds a long   shared run of text that is quoted"}, 2},
+		{[]string{"the gold paragraph holds a long"}, 0}, // fewer than 50 shared characters
+		{[]string{"short gold"}, 0},
+	}
+	for _, tt := range tests {
+		if got := EvidenceRank(tt.snips, []string{gold}); got != tt.want {
+			t.Errorf("EvidenceRank(%q) = %d, want %d", tt.snips, got, tt.want)
+		}
+	}
+	if got := EvidenceRank([]string{"a short gold text, whole"}, []string{"short gold"}); got != 1 {
+		t.Errorf("short gold paragraph: rank %d, want 1", got)
+	}
+}
+
+func TestEvidence(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ev-set")
+	writeFile(t, filepath.Join(dir, "cases.jsonl"), []byte(
+		`{"id":"q1","doc":"docs/a.txt","question":"q1","answers":["alpha beta"]}`+"\n"+
+			`{"id":"q2","doc":"docs/a.txt","question":"q2","answers":["gamma"],"evidence":["`+strings.Repeat("g", 60)+`"]}`+"\n"+
+			`{"id":"q3","doc":"docs/missing.txt","question":"q3","answers":["x"]}`+"\n"+
+			`{"id":"q4","doc":"docs/a.txt","question":"fail","answers":["x"]}`+"\n"))
+	writeFile(t, filepath.Join(dir, "docs", "a.txt"), []byte("doc"))
+	fn := func(_ context.Context, text, q string) (*digest.Payload, error) {
+		if text != "doc" {
+			t.Errorf("text %q, want the file's content", text)
+		}
+		p := &digest.Payload{}
+		switch q {
+		case "q1":
+			p.EvidenceSnippets = []digest.EvidenceSnippet{{Text: "Alpha, beta!"}}
+		case "q2":
+			p.EvidenceSnippets = []digest.EvidenceSnippet{{Text: "no"}, {Text: "Gamma " + strings.Repeat("g", 60)}}
+		case "fail":
+			return nil, errors.New("boom")
+		}
+		return p, nil
+	}
+	rep, err := Evidence(context.Background(), dir, fn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "evidence" || rep.Set != "ev-set" || rep.Cases != 4 || rep.Errors != 2 {
+		t.Errorf("report %+v", rep)
+	}
+	want := map[string]float64{"answer_recall_at_10": 0.5, "hit_at_1": 0.25, "mrr_at_10": (1 + 0.5) / 4, "evidence_hit_at_10": 1}
+	for k, v := range want {
+		if !near(rep.Metrics[k], v) {
+			t.Errorf("%s = %v, want %v", k, rep.Metrics[k], v)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Evidence(ctx, dir, fn); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled run: %v", err)
+	}
+}
+
+func TestSummaryRun(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sum-set")
+	writeFile(t, filepath.Join(dir, "cases.jsonl"), []byte(
+		`{"id":"s1","doc":"docs/a.txt","reference":"one two three"}`+"\n"+
+			`{"id":"s2","doc":"docs/b.txt","reference":"four five"}`+"\n"))
+	writeFile(t, filepath.Join(dir, "docs", "a.txt"), []byte("a"))
+	writeFile(t, filepath.Join(dir, "docs", "b.txt"), []byte("b"))
+	fn := func(_ context.Context, text, q string) (*digest.Payload, error) {
+		if q != "" {
+			t.Errorf("query %q, want empty", q)
+		}
+		if text == "a" {
+			return &digest.Payload{Summary: "One two three."}, nil
+		}
+		return &digest.Payload{Summary: "Nothing alike."}, nil
+	}
+	rep, err := Summary(context.Background(), dir, fn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "summary" || rep.Cases != 2 || rep.Errors != 0 {
+		t.Errorf("report %+v", rep)
+	}
+	for _, k := range []string{"rouge1", "rouge2", "rougeL", "rouge1_lead3", "rouge2_lead3", "rougeL_lead3"} {
+		if !near(rep.Metrics[k], 0.5) {
+			t.Errorf("%s = %v, want 0.5", k, rep.Metrics[k])
+		}
+	}
+}
+
+func TestSBDRun(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sbd-set")
+	writeFile(t, filepath.Join(dir, "cases.jsonl"), []byte(
+		`{"id":"a","text":"A b. C d.","sentences":["A b.","C d. "]}`+"\n"+
+			`{"id":"b","text":"Dr. X came.","sentences":["Dr. X came."]}`+"\n"))
+	split := func(s string) []string { return strings.SplitAfter(s, ". ") }
+	rep, err := SBD(context.Background(), dir, split)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "sbd" || rep.Cases != 2 || !near(rep.Metrics["sbd_accuracy"], 0.5) {
+		t.Errorf("report %+v", rep)
+	}
+}
