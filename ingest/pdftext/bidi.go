@@ -87,3 +87,20 @@ func visualToLogical(s string) string {
 func isPresentationForm(r rune) bool {
 	return r >= 0xFB1D && r <= 0xFDFF || r >= 0xFE70 && r <= 0xFEFF
 }
+
+func hasRTL(s string) bool {
+	for _, r := range s {
+		if isRTL(r) {
+			return true
+		}
+	}
+	return false
+}
+
+func reverseRunes(s string) string {
+	rs := []rune(s)
+	for i, j := 0, len(rs)-1; i < j; i, j = i+1, j-1 {
+		rs[i], rs[j] = rs[j], rs[i]
+	}
+	return string(rs)
+}

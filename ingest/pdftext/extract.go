@@ -426,6 +426,7 @@ func extractPage(ref pageRef, fonts fontCache, budget *streamBudget, maxGlyphs i
 		pl.unmapped = true
 		return pl, visible, mapped, nil
 	}
+	settleVertical(p.glyphs)
 	pl.blocks = layoutPage(p.glyphs)
 	return pl, visible, mapped, p.err
 }

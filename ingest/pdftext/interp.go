@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"unicode/utf8"
 
 	"github.com/ledongthuc/pdf"
 )
@@ -16,6 +17,12 @@ type glyph struct {
 	size  float64 // em size in user space
 	dir   int     // writing direction, see dirOf
 	space bool    // the glyph is white space
+
+	// Glyphs of vertical-writing fonts keep their horizontal reading too:
+	// some producers place them one by one along a horizontal line.
+	vert bool
+	hdir int
+	hw   float64
 }
 
 // Writing directions: 0 left to right, 1 bottom to top (rotated 90°
@@ -290,11 +297,16 @@ func (p *pageInterp) show(raw string, gs *gstate, tm *mat) {
 		g := glyph{s: s, x: trm[4], y: trm[5], size: size, space: isSpace}
 		if !mapped {
 			g.s = ""
+		} else if utf8.RuneCountInString(s) > 1 && hasRTL(s) {
+			// Lines are assembled in visual order and reversed later; a
+			// glyph standing for several letters must survive that as a unit.
+			g.s = reverseRunes(s)
 		}
 		if f.vertical {
 			// Vertical writing advances down the glyph's own y axis.
 			g.dir = dirOf(-trm[2], -trm[3])
 			g.w = size
+			g.vert, g.hdir, g.hw = true, dirOf(trm[0], trm[1]), w0*xlen
 		} else {
 			g.dir = dirOf(trm[0], trm[1])
 			g.w = w0 * xlen
@@ -335,4 +347,36 @@ func inBox(x, y float64, box [4]float64) bool {
 	}
 	const m = 2
 	return x >= box[0]-m && x <= box[2]+m && y >= box[1]-m && y <= box[3]+m
+}
+
+// settleVertical decides, for each run of consecutive vertical-writing
+// glyphs, whether they were really stacked vertically or placed one after
+// the other along a horizontal line, from how the run moves on the page.
+func settleVertical(gs []glyph) {
+	for i := 0; i < len(gs); {
+		if !gs[i].vert {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(gs) && gs[j].vert {
+			j++
+		}
+		horiz, vert := 0, 0
+		for k := i + 1; k < j; k++ {
+			hx, hy := canon(gs[k].x-gs[k-1].x, gs[k].y-gs[k-1].y, gs[k].hdir)
+			if hx > 0 && math.Abs(hy) < 0.3*gs[k].size {
+				horiz++
+			} else {
+				vert++
+			}
+			_ = hy
+		}
+		if horiz > vert {
+			for k := i; k < j; k++ {
+				gs[k].dir, gs[k].w = gs[k].hdir, gs[k].hw
+			}
+		}
+		i = j
+	}
 }
