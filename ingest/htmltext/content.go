@@ -43,14 +43,14 @@ type extraction struct {
 // mainBlocks returns the main-content blocks of a parsed document. Attempts
 // go from strict to lenient, as long as the result stays short; a page
 // without an article-like body yields the text of its whole body.
-func mainBlocks(doc *html.Node) []string {
+func mainBlocks(doc *html.Node, reparse func() *html.Node) []string {
 	strict := findMain(doc, true)
 	if textLen(strict) >= minContentChars {
 		return strict
 	}
 	// The strict cleaning may have removed the content itself (a wrapper
 	// with a misleading class); redo it on a fresh tree without class hints.
-	clone := cloneTree(doc)
+	clone := reparse()
 	lenient := findMain(clone, false)
 	best := strict
 	if textLen(lenient) > textLen(best) {
@@ -120,14 +120,6 @@ func findBody(doc *html.Node) *html.Node {
 	return doc
 }
 
-func cloneTree(n *html.Node) *html.Node {
-	c := &html.Node{Type: n.Type, DataAtom: n.DataAtom, Data: n.Data, Namespace: n.Namespace, Attr: n.Attr}
-	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
-		c.AppendChild(cloneTree(ch))
-	}
-	return c
-}
-
 // clean removes what is never main content: non-content elements, hidden
 // elements, comments, navigation and asides, and (byHints) elements whose
 // class, id or role names page furniture.
@@ -170,7 +162,13 @@ func removable(n *html.Node, byHints bool) bool {
 	if strings.EqualFold(attr(n, "itemprop"), "articleBody") {
 		return false
 	}
-	return isBoilerplateHint(n)
+	switch boilerplateHint(n) {
+	case 2:
+		return true
+	case 1:
+		return countParagraphs(n, 3, 0) < 3
+	}
+	return false
 }
 
 // countParagraphs counts <p> descendants of n with some text, stopping at limit.

@@ -32,18 +32,21 @@ var (
 	containerTags = setOf("div", "section", "ul", "ol", "dl", "table", "form", "header", "footer", "aside",
 		"nav", "figure", "menu", "center", "details", "fieldset")
 
-	// boilerplateSubstrings in a class or id mark navigation, comments,
-	// sharing, ads and similar page furniture.
-	boilerplateSubstrings = []string{"comment", "disqus", "footer", "header", "masthead", "menu", "related",
-		"sidebar", "social", "sponsor", "shoutbox", "skyscraper", "breadcrumb", "pagination", "pager", "popup",
-		"cookie", "consent", "gdpr", "newsletter", "subscri", "sharing", "share-", "-share", "sharebar",
-		"advert", "banner", "promo", "outbrain", "taboola", "navbar", "navigation", "replies", "agegate",
-		"supplemental", "recommend", "toolbar", "widget", "signup", "login", "modal", "overlay", "teaser",
-		"community", "legends", "remark", "rss", "combx", "extra", "jump-to", "print-only", "tags"}
-	// boilerplateTokens are matched as whole words of a class or id.
-	boilerplateTokens = setOf("nav", "ad", "ads", "share", "shares", "tag", "meta", "byline", "author",
-		"dateline", "hidden", "hide", "skip", "foot", "caption-credit", "credit", "credits", "copyright",
-		"more", "trending", "popular", "most", "top-stories", "topics", "keywords", "cta", "print")
+	// strongBoilerplateSubstrings in a class or id mark navigation,
+	// comments, sharing, ads and similar page furniture.
+	strongBoilerplateSubstrings = []string{"comment", "disqus", "cookie", "consent", "gdpr", "newsletter",
+		"subscri", "sharing", "share-", "-share", "sharebar", "social", "related", "sidebar", "breadcrumb",
+		"footer", "navbar", "navigation", "outbrain", "taboola", "advert", "sponsor", "recommend", "replies",
+		"skyscraper", "shoutbox", "popup", "modal", "agegate", "pagination", "pager", "signup", "login"}
+	strongBoilerplateTokens = setOf("nav", "ad", "ads", "share", "shares")
+	// weakBoilerplateSubstrings mark furniture less surely: an element
+	// holding several paragraphs is kept despite them.
+	weakBoilerplateSubstrings = []string{"header", "masthead", "menu", "banner", "promo", "toolbar", "widget",
+		"overlay", "teaser", "community", "legends", "remark", "rss", "combx", "extra", "jump-to", "print-only",
+		"tags", "supplemental"}
+	weakBoilerplateTokens = setOf("tag", "meta", "byline", "author", "dateline", "hidden", "hide", "skip",
+		"foot", "credit", "credits", "copyright", "more", "trending", "popular", "most", "topics", "keywords",
+		"cta", "print")
 	// contentSubstrings in a class or id mark likely main content; they
 	// also protect an element from removal by boilerplate hints.
 	contentSubstrings = []string{"article", "content", "entry", "hentry", "h-entry", "main", "post", "text",
@@ -131,20 +134,30 @@ func hasToken(s string, tokens map[string]bool) bool {
 	return false
 }
 
-// isBoilerplateHint reports whether n's class, id or role names page
-// furniture rather than content.
-func isBoilerplateHint(n *html.Node) bool {
+// boilerplateHint classifies n's class, id and role: 2 when they surely
+// name page furniture, 1 when they probably do, 0 otherwise (also when
+// content words are present too).
+func boilerplateHint(n *html.Node) int {
 	if boilerplateRoles[attr(n, "role")] {
-		return true
+		return 2
 	}
 	h := hintText(n)
 	if h == "" {
-		return false
+		return 0
 	}
-	if !containsAny(h, boilerplateSubstrings) && !hasToken(h, boilerplateTokens) {
-		return false
+	level := 0
+	switch {
+	case containsAny(h, strongBoilerplateSubstrings) || hasToken(h, strongBoilerplateTokens):
+		level = 2
+	case containsAny(h, weakBoilerplateSubstrings) || hasToken(h, weakBoilerplateTokens):
+		level = 1
+	default:
+		return 0
 	}
-	return !containsAny(h, contentSubstrings)
+	if containsAny(h, contentSubstrings) {
+		return 0
+	}
+	return level
 }
 
 // classWeight scores n's class and id: +25 each for content words, -25

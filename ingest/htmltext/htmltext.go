@@ -86,7 +86,14 @@ func Extract(raw []byte, contentType string, pageURL string) (*Result, error) {
 		return res, nil
 	}
 	res.Meta = readMetadata(doc, pageURL)
-	res.Blocks = mainBlocks(doc)
+	res.Blocks = mainBlocks(doc, func() *html.Node {
+		// The same bytes parsed once already, so this cannot fail.
+		d, err := html.Parse(bytes.NewReader(decoded))
+		if err != nil {
+			return &html.Node{Type: html.DocumentNode}
+		}
+		return d
+	})
 	res.Text = normalize.Blocks(res.Blocks)
 	return res, nil
 }
