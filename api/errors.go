@@ -20,6 +20,7 @@ type errorClass struct {
 var errorTable = map[fault.Code]errorClass{
 	fault.ValidationError:        {http.StatusBadRequest, "validation", false, "Fix the field named in the message and send the request again."},
 	fault.InvalidFormat:          {http.StatusBadRequest, "validation", false, "Send the input in the documented format (see /openapi.yaml)."},
+	fault.InvalidURL:             {http.StatusBadRequest, "validation", false, "Give an absolute http:// or https:// URL without credentials."},
 	fault.MissingRequired:        {http.StatusBadRequest, "validation", false, "Add the required field named in the message."},
 	fault.InvalidFields:          {http.StatusBadRequest, "validation", false, "Ask only for fields listed in details.allowed."},
 	fault.InvalidCursor:          {http.StatusBadRequest, "validation", false, "Start the listing again without a cursor; cursors are opaque and bound to the listing that issued them."},

@@ -18,6 +18,7 @@ type Code string
 const (
 	ValidationError        Code = "VALIDATION_ERROR"
 	InvalidFormat          Code = "INVALID_FORMAT"
+	InvalidURL             Code = "INVALID_URL"
 	MissingRequired        Code = "MISSING_REQUIRED"
 	InvalidFields          Code = "INVALID_FIELDS"
 	InvalidCursor          Code = "INVALID_CURSOR"

@@ -9,10 +9,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"time"
 	"unicode/utf8"
 
 	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/ingest/fetch"
+	"github.com/digestd/digestd/ingest/htmltext"
 	"github.com/digestd/digestd/normalize"
 )
 
@@ -79,8 +82,13 @@ type Warning struct {
 	Message string `json:"message"`
 }
 
-// Ingester ingests sources. The zero value handles text sources only.
+// Ingester ingests sources. The zero value handles text and HTML sources;
+// URL and PDF sources need Fetcher and PDF.
 type Ingester struct {
+	// Fetcher fetches URL sources; nil disables them.
+	Fetcher *fetch.Client
+	// PDF extracts PDF text in isolation; nil disables PDF sources.
+	PDF PDFExtractor
 	// MaxTextChars caps the canonical text of any source (0: no cap).
 	MaxTextChars int
 	// Now returns the time recorded as fetched_at; nil means time.Now.
@@ -95,11 +103,11 @@ func (in *Ingester) Ingest(ctx context.Context, src Source) (*Document, error) {
 	case src.Text != "":
 		return in.text(src.Text)
 	case len(src.HTML) > 0:
-		return nil, fault.E(fault.FeatureDisabled, "HTML sources are not enabled in this build")
+		return in.html(src.HTML, src.ContentType, "", Record{Kind: KindHTML, ContentType: src.ContentType})
 	case len(src.PDF) > 0:
-		return nil, fault.E(fault.FeatureDisabled, "PDF sources are not enabled in this build")
+		return in.pdf(ctx, src.PDF, Record{Kind: KindPDF, ContentType: "application/pdf"})
 	case src.URL != "":
-		return nil, fault.E(fault.FeatureDisabled, "URL sources are not enabled in this build")
+		return in.url(ctx, src.URL)
 	}
 	return nil, fault.E(fault.MissingRequired, "source: one of url, html, pdf_base64, text or archive is required")
 }
@@ -115,6 +123,80 @@ func (in *Ingester) text(raw string) (*Document, error) {
 		ExtractorVersion: "1",
 	}
 	return in.finish(text, []byte(raw), rec, nil)
+}
+
+// html extracts a page's main content.
+func (in *Ingester) html(raw []byte, contentType, pageURL string, rec Record) (*Document, error) {
+	res, err := htmltext.Extract(raw, contentType, pageURL)
+	switch {
+	case errors.Is(err, htmltext.ErrTooLarge):
+		return nil, fault.Wrap(fault.TooLarge, "the HTML page exceeds the size limit", err).With("limit_bytes", htmltext.MaxInputBytes)
+	case errors.Is(err, htmltext.ErrNotHTML):
+		return nil, fault.Wrap(fault.InvalidFormat, "the source is not HTML", err)
+	case err != nil:
+		return nil, fault.Wrap(fault.ExtractionFailed, "the HTML page could not be extracted", err)
+	}
+	rec.Kind = KindHTML
+	rec.Extractor = htmltext.ExtractorName
+	rec.ExtractorVersion = htmltext.ExtractorVersion
+	rec.Title = res.Meta.Title
+	rec.Author = res.Meta.Author
+	rec.Published = res.Meta.Published
+	rec.Language = res.Meta.Language
+	rec.CanonicalURL = res.Meta.CanonicalURL
+	rec.SiteName = res.Meta.SiteName
+	rec.Charset = res.Charset
+	return in.finish(res.Text, raw, rec, nil)
+}
+
+// url fetches a URL through the guarded client and ingests what it
+// returned by its kind.
+func (in *Ingester) url(ctx context.Context, rawURL string) (*Document, error) {
+	if in.Fetcher == nil {
+		return nil, fault.E(fault.FeatureDisabled, "URL sources are not enabled on this server")
+	}
+	resp, err := in.Fetcher.Fetch(ctx, rawURL)
+	if err != nil {
+		return nil, fetchFault(err)
+	}
+	rec := Record{
+		RequestedURL: resp.RequestedURL,
+		FinalURL:     resp.FinalURL,
+		HTTPStatus:   resp.Status,
+		ContentType:  resp.ContentType,
+		FetchedAt:    resp.FetchedAt,
+	}
+	switch resp.Kind {
+	case fetch.KindHTML:
+		rec.Kind = KindHTML
+		return in.html(resp.Body, resp.ContentType, resp.FinalURL, rec)
+	case fetch.KindPDF:
+		rec.Kind = KindPDF
+		return in.pdf(ctx, resp.Body, rec)
+	}
+	doc, err := in.text(string(resp.Body))
+	if err != nil {
+		return nil, err
+	}
+	rec.Kind, rec.Extractor, rec.ExtractorVersion = KindText, doc.Record.Extractor, doc.Record.ExtractorVersion
+	return in.finish(doc.Text, resp.Body, rec, nil)
+}
+
+// fetchFault carries a fetch error's stable code into a client error.
+func fetchFault(err error) error {
+	var fe *fetch.Error
+	if !errors.As(err, &fe) {
+		return fault.Wrap(fault.FetchFailed, "the URL could not be fetched", err)
+	}
+	code := fault.Code(fe.Code)
+	if fe.Code == fetch.CodeInvalidURL {
+		code = fault.InvalidURL
+	}
+	f := fault.Wrap(code, fe.Msg, err)
+	if fe.Status != 0 {
+		f.With("upstream_status", fe.Status)
+	}
+	return f
 }
 
 // finish fills the record fields shared by every kind and enforces caps.

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/digestd/digestd"
 	"github.com/digestd/digestd/evaluate"
+	"github.com/digestd/digestd/ingest/fetch"
 	"github.com/digestd/digestd/pipeline"
 	"io"
 
@@ -16,7 +18,15 @@ import (
 // process (see ingest/pdfworker).
 const workerCommand = "__pdf-worker"
 
-func (a *app) wireIngest(c *config, in *ingest.Ingester) error { return nil }
+// wireIngest gives the ingester its guarded fetcher and PDF worker pool.
+func (a *app) wireIngest(c *config, in *ingest.Ingester) error {
+	in.Fetcher = fetch.New(fetch.Config{
+		MaxBytes:     c.fetchMax,
+		TotalTimeout: c.fetchTimeout,
+		UserAgent:    "digestd/" + digestd.Version,
+	})
+	return nil
+}
 
 func openS3(ctx context.Context, loc string) (archive.Store, error) {
 	return nil, errors.New("s3 archives are not supported yet")

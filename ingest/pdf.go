@@ -1,0 +1,72 @@
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"github.com/digestd/digestd/normalize"
+
+	"github.com/digestd/digestd/fault"
+)
+
+// PDFExtractor extracts a PDF's text where hostile files cannot hurt the
+// caller (ingest/pdfworker's Pool).
+type PDFExtractor interface {
+	Extract(ctx context.Context, pdf []byte) (*PDFText, error)
+}
+
+// PDFText is what a PDF extractor returns.
+type PDFText struct {
+	// Pages holds each page's text, blocks separated by "\n".
+	Pages                     []string
+	Title, Author             string
+	EmptyPages, UnmappedPages []int
+	Extractor, Version        string
+}
+
+// pdf extracts a PDF's pages and joins them with the page separator.
+func (in *Ingester) pdf(ctx context.Context, raw []byte, rec Record) (*Document, error) {
+	if in.PDF == nil {
+		return nil, fault.E(fault.FeatureDisabled, "PDF sources are not enabled on this server")
+	}
+	res, err := in.PDF.Extract(ctx, raw)
+	if err != nil {
+		return nil, err
+	}
+	return in.finishPDF(raw, rec, res)
+}
+
+// finishPDF builds the canonical text of a PDF's pages and its record.
+func (in *Ingester) finishPDF(raw []byte, rec Record, res *PDFText) (*Document, error) {
+	text := normalize.Pages(res.Pages)
+	rec.Kind = KindPDF
+	rec.Extractor = res.Extractor
+	rec.ExtractorVersion = res.Version
+	rec.Title = res.Title
+	rec.Author = res.Author
+	rec.PageCount = len(res.Pages)
+	rec.EmptyPages = res.EmptyPages
+	rec.UnmappedPages = res.UnmappedPages
+	rec.PageOffsets = pageOffsets(text)
+	var warns []Warning
+	if len(res.UnmappedPages) > 0 {
+		warns = append(warns, Warning{
+			Code:    "UNMAPPED_GLYPHS",
+			Message: fmt.Sprintf("%d page(s) use fonts whose glyphs cannot be mapped to Unicode; their text was left out (see record.unmapped_pages)", len(res.UnmappedPages)),
+		})
+	}
+	return in.finish(text, raw, rec, warns)
+}
+
+// pageOffsets returns the code point offset at which each page of a
+// paginated canonical text starts.
+func pageOffsets(text string) []int {
+	offs := []int{0}
+	i := 0
+	for _, r := range text {
+		i++
+		if r == normalize.PageSeparator {
+			offs = append(offs, i)
+		}
+	}
+	return offs
+}
