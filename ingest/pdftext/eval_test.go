@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/digestd/digestd/evaluate"
+	"bufio"
+	"encoding/json"
+	"github.com/digestd/digestd/ingest/pdftext/internal/textmetric"
 	"github.com/digestd/digestd/normalize"
 )
 
@@ -19,26 +21,23 @@ func TestEvalPDFBox(t *testing.T) {
 		t.Skip("set PDFTEXT_EVAL=1 to print per-document figures")
 	}
 	dir := filepath.Join("..", "..", "..", "shared", "data", "extract-pdf-pdfbox")
-	cases, err := evaluate.ReadExtractCases(dir)
-	if err != nil {
-		t.Skip(err)
-	}
+	cases := readCases(t, dir)
 	only := os.Getenv("PDFTEXT_ONLY")
 	var sumW, sumS float64
 	for _, c := range cases {
 		if only != "" && !strings.Contains(c.ID, only) {
 			continue
 		}
-		raw, _ := evaluate.ReadCaseFile(dir, c.File)
-		ref, _ := evaluate.ReadCaseFile(dir, c.ReferenceFile)
+		raw, _ := os.ReadFile(filepath.Join(dir, c.File))
+		ref, _ := os.ReadFile(filepath.Join(dir, c.ReferenceFile))
 		start := time.Now()
 		res, err := Extract(raw, Limits{})
 		text := ""
 		if err == nil {
 			text = normalize.Pages(res.Pages)
 		}
-		w := evaluate.WordF1(text, string(ref))
-		s := evaluate.DocShingleF1(evaluate.ShingleMatch(text, string(ref)))
+		w := textmetric.WordF1(text, string(ref))
+		s := textmetric.ShingleF1(text, string(ref))
 		sumW += w
 		sumS += s
 		t.Logf("%-60s word=%.3f shingle=%.3f %v err=%v", c.ID, w, s, time.Since(start).Round(time.Millisecond), err)
@@ -50,4 +49,27 @@ func TestEvalPDFBox(t *testing.T) {
 	if only == "" {
 		t.Logf("MEAN word F1 %.4f  shingle F1 %.4f over %d", sumW/n, sumS/n, len(cases))
 	}
+}
+
+type evalCase struct {
+	ID            string `json:"id"`
+	File          string `json:"file"`
+	ReferenceFile string `json:"reference_file"`
+}
+
+func readCases(t *testing.T, dir string) []evalCase {
+	f, err := os.Open(filepath.Join(dir, "cases.jsonl"))
+	if err != nil {
+		t.Skip(err)
+	}
+	defer f.Close()
+	var out []evalCase
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var c evalCase
+		if json.Unmarshal(sc.Bytes(), &c) == nil {
+			out = append(out, c)
+		}
+	}
+	return out
 }

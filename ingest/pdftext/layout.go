@@ -11,6 +11,8 @@ import (
 // Layout parameters, in units of the font size (em) of the text involved.
 const (
 	wordGap      = 0.15 // a gap wider than this between glyphs separates words
+	spacedGap    = 0.3  // the same where the producer writes space characters
+	spacedRatio  = 0.08 // share of space glyphs that marks such a producer
 	sameBaseline = 0.4  // baselines closer than this are one row
 	fragmentGap  = 1.2  // a gap wider than this splits a row into fragments (columns, table cells)
 	minLeading   = 1.45 // lines closer than this (baseline to baseline) may form one block
@@ -80,12 +82,22 @@ func canon(x, y float64, dir int) (float64, float64) {
 // Upright text comes first, then the other directions.
 func layoutPage(glyphs []glyph) []*block {
 	var out []*block
+	spaces := 0
+	for _, g := range glyphs {
+		if g.space {
+			spaces++
+		}
+	}
+	gap := wordGap
+	if float64(spaces) >= spacedRatio*float64(len(glyphs)) {
+		gap = spacedGap
+	}
 	for dir := range numDirs {
-		words := buildWords(glyphs, dir)
+		words := buildWords(glyphs, dir, gap)
 		if len(words) == 0 {
 			continue
 		}
-		lines := buildLines(words)
+		lines := buildLines(words, gap)
 		blocks := buildBlocks(lines)
 		for _, b := range blocks {
 			b.dir = dir
@@ -105,7 +117,7 @@ func layoutPage(glyphs []glyph) []*block {
 
 // buildWords groups the glyphs of one direction into words, in content
 // stream order, and drops overprinted duplicates (fake bold).
-func buildWords(glyphs []glyph, dir int) []*word {
+func buildWords(glyphs []glyph, dir int, wordGap float64) []*word {
 	var words []*word
 	var cur *word
 	var b strings.Builder
@@ -172,7 +184,7 @@ func dedupe(words []*word) []*word {
 
 // buildLines groups words into rows by baseline and splits each row into
 // fragments at wide gaps.
-func buildLines(words []*word) []*line {
+func buildLines(words []*word, wordGap float64) []*line {
 	sort.SliceStable(words, func(i, j int) bool {
 		if words[i].y != words[j].y {
 			return words[i].y > words[j].y
@@ -188,13 +200,13 @@ func buildLines(words []*word) []*line {
 		}
 		row := append([]*word(nil), words[i:j]...)
 		sort.SliceStable(row, func(a, b int) bool { return row[a].x0 < row[b].x0 })
-		lines = append(lines, splitRow(row)...)
+		lines = append(lines, splitRow(row, wordGap)...)
 		i = j
 	}
 	return lines
 }
 
-func splitRow(row []*word) []*line {
+func splitRow(row []*word, wordGap float64) []*line {
 	var out []*line
 	var cur *line
 	var b strings.Builder
