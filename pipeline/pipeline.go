@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"time"
 	"unicode/utf8"
 
 	"github.com/digestd/digestd/archive"
@@ -32,6 +33,15 @@ type Pipeline struct {
 	Ingester *ingest.Ingester
 	Store    archive.Store
 	Limits   Limits
+	// Now returns the current time; nil means time.Now.
+	Now func() time.Time
+}
+
+func (p *Pipeline) now() time.Time {
+	if p.Now != nil {
+		return p.Now()
+	}
+	return time.Now()
 }
 
 // Request is one source to digest for one query.
@@ -158,6 +168,9 @@ func (p *Pipeline) store(ctx context.Context, doc *ingest.Document) (text, recor
 		return archive.Digest{}, archive.Digest{}, archiveFault("store the source record", err)
 	}
 	if err := p.Store.SetRef(ctx, sourceRefPrefix+text.Hex(), record); err != nil {
+		return archive.Digest{}, archive.Digest{}, archiveFault("record the source", err)
+	}
+	if err := p.Store.SetRef(ctx, sourceTimeRef(p.now(), text), record); err != nil {
 		return archive.Digest{}, archive.Digest{}, archiveFault("record the source", err)
 	}
 	return text, record, nil

@@ -1,0 +1,195 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/digestd/digestd/archive"
+	"github.com/digestd/digestd/digest"
+	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/normalize"
+)
+
+// sourceTimePrefix orders sources newest first: names are
+// "sources-by-time/<inverted nanoseconds>-<text hex>".
+const sourceTimePrefix = "sources-by-time/"
+
+func sourceTimeRef(at time.Time, text archive.Digest) string {
+	return fmt.Sprintf("%s%020d-%s", sourceTimePrefix, uint64(1<<63-1)-uint64(at.UnixNano()), text.Hex())
+}
+
+// SourceEntry is one archived source in a listing.
+type SourceEntry struct {
+	TextHash   string `json:"archive_hash"`
+	RecordHash string `json:"record_hash"`
+	// Position is the listing position after this entry, for cursors.
+	Position string `json:"-"`
+}
+
+// ListSources returns up to limit archived sources, newest first, starting
+// after position (empty for the first page), and whether more follow.
+func (p *Pipeline) ListSources(ctx context.Context, after string, limit int) ([]SourceEntry, bool, int, error) {
+	var names []string
+	targets := map[string]archive.Digest{}
+	err := p.Store.ListRefs(ctx, sourceTimePrefix, func(name string, d archive.Digest) error {
+		names = append(names, name)
+		targets[name] = d
+		return nil
+	})
+	if err != nil {
+		return nil, false, 0, archiveFault("list sources", err)
+	}
+	sort.Strings(names)
+	seen := map[string]bool{}
+	var all []SourceEntry
+	for _, name := range names {
+		_, hex, ok := strings.Cut(strings.TrimPrefix(name, sourceTimePrefix), "-")
+		if !ok || seen[hex] {
+			continue // a text archived again is listed once, at its newest
+		}
+		seen[hex] = true
+		all = append(all, SourceEntry{TextHash: "sha256:" + hex, RecordHash: targets[name].String(), Position: name})
+	}
+	start := 0
+	if after != "" {
+		start = sort.Search(len(all), func(i int) bool { return all[i].Position > after })
+	}
+	end := min(len(all), start+limit)
+	return all[start:end], end < len(all), len(all), nil
+}
+
+// VerifyReport is the outcome of checking a payload against the archive.
+type VerifyReport struct {
+	Valid       bool                  `json:"valid"`
+	Problems    []string              `json:"problems"`
+	TextFound   bool                  `json:"text_found"`
+	HashMatches bool                  `json:"hash_matches"`
+	Snippets    []digest.SnippetCheck `json:"snippets"`
+	Verified    bool                  `json:"verified"`
+}
+
+// Verify validates a payload with the one validator, fetches the archived
+// text its source_text_hash names, and checks every snippet by slicing.
+func (p *Pipeline) Verify(ctx context.Context, pl *digest.Payload) (*VerifyReport, error) {
+	rep := &VerifyReport{Problems: []string{}, Snippets: []digest.SnippetCheck{}}
+	if err := digest.Validate(pl); err != nil {
+		var ve *digest.ValidationError
+		if errors.As(err, &ve) {
+			rep.Problems = ve.Problems
+		} else {
+			rep.Problems = []string{err.Error()}
+		}
+	} else {
+		rep.Valid = true
+	}
+	d, err := archive.ParseDigest(pl.SourceTextHash)
+	if err != nil {
+		return rep, nil
+	}
+	b, err := archive.ReadAll(ctx, p.Store, d, p.MaxTextBytes())
+	if errors.Is(err, fs.ErrNotExist) {
+		rep.Problems = append(rep.Problems, "source_text_hash: no archived text has that hash")
+		return rep, nil
+	}
+	if err != nil {
+		return nil, archiveFault("read the archived text", err)
+	}
+	text := string(b)
+	rep.TextFound = true
+	rep.HashMatches = digest.SourceTextHash(text) == pl.SourceTextHash
+	all := true
+	for i, s := range pl.EvidenceSnippets {
+		c := digest.SnippetCheck{Index: i, Locator: s.Locator}
+		loc, err := digest.ParseLocator(s.Locator)
+		if err == nil {
+			err = loc.Verify(text, s.Text)
+		}
+		if err != nil {
+			c.Problem = err.Error()
+			all = false
+		} else {
+			c.Verified = true
+		}
+		rep.Snippets = append(rep.Snippets, c)
+	}
+	rep.Verified = rep.Valid && rep.HashMatches && all
+	return rep, nil
+}
+
+// Slice is a span of an archived text.
+type Slice struct {
+	ArchiveHash string `json:"archive_hash"`
+	Locator     string `json:"locator"`
+	Start       int    `json:"start"`
+	End         int    `json:"end"`
+	Page        int    `json:"page,omitempty"`
+	Text        string `json:"text"`
+	Before      string `json:"context_before,omitempty"`
+	After       string `json:"context_after,omitempty"`
+	TextChars   int    `json:"text_chars"`
+}
+
+// MaxSliceContext bounds the context characters a slice may ask for.
+const MaxSliceContext = 5000
+
+// SliceText returns loc's span of the archived text d, with up to context
+// code points on each side. A span outside the text is
+// RANGE_NOT_SATISFIABLE with the text's length in details.
+func (p *Pipeline) SliceText(ctx context.Context, d archive.Digest, loc digest.Locator, context int) (*Slice, error) {
+	b, err := p.Blob(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	if !utf8.Valid(b) {
+		return nil, fault.E(fault.InvalidFormat, "the archived blob is not text")
+	}
+	text := string(b)
+	n := utf8.RuneCount(b)
+	if loc.End > n {
+		return nil, fault.E(fault.RangeNotSatisfiable, fmt.Sprintf("the span %d-%d is outside the text of %d code points", loc.Start, loc.End, n)).
+			With("text_chars", n)
+	}
+	span, err := loc.Slice(text)
+	if err != nil {
+		return nil, fault.Wrap(fault.ValidationError, "locator: the span is not on the page it names", err).With("text_chars", n)
+	}
+	s := &Slice{ArchiveHash: d.String(), Locator: loc.String(), Start: loc.Start, End: loc.End, Page: loc.Page, Text: span, TextChars: n}
+	if strings.ContainsRune(text, normalize.PageSeparator) && s.Page == 0 {
+		s.Page = normalize.PageOf(text, loc.Start)
+	}
+	if context > 0 {
+		before := digest.Locator{Start: max(0, loc.Start-context), End: loc.Start}
+		after := digest.Locator{Start: loc.End, End: min(n, loc.End+context)}
+		s.Before, _ = before.Slice(text)
+		s.After, _ = after.Slice(text)
+	}
+	return s, nil
+}
+
+// ParseSpan reads a locator, or start and end offsets, as a client gives
+// them to the slice endpoint.
+func ParseSpan(locator, start, end string) (digest.Locator, error) {
+	if locator != "" {
+		loc, err := digest.ParseLocator(locator)
+		if err != nil {
+			return loc, fault.Wrap(fault.ValidationError, "locator: must be char:S-E or page:N:char:S-E with S ≤ E", err)
+		}
+		return loc, nil
+	}
+	if start == "" || end == "" {
+		return digest.Locator{}, fault.E(fault.MissingRequired, "give locator, or start and end (code points)")
+	}
+	s, err1 := strconv.Atoi(start)
+	e, err2 := strconv.Atoi(end)
+	if err1 != nil || err2 != nil || s < 0 || e < s || e > 1<<40 {
+		return digest.Locator{}, fault.E(fault.ValidationError, "start, end: must be integers with 0 ≤ start ≤ end")
+	}
+	return digest.Locator{Start: s, End: e}, nil
+}

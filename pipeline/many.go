@@ -1,0 +1,281 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"unicode/utf8"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/digestd/digestd/digest"
+	"github.com/digestd/digestd/fault"
+)
+
+// Fidelity levels of a digest in a multi-source response, from most to
+// least content.
+const (
+	FidelityFull          = "full"
+	FidelitySummary       = "summary"
+	FidelityReferenceOnly = "reference_only"
+	FidelityDropped       = "dropped"
+	// FidelityPartial describes a response in which items were degraded
+	// to different levels or dropped.
+	FidelityPartial = "partial"
+)
+
+// Budget bounds the size of a multi-source response. MaxChars counts the
+// characters of the items' JSON; MaxTokens is converted at CharsPerToken.
+// Zero fields mean no bound.
+type Budget struct {
+	MaxChars  int `json:"max_chars,omitempty"`
+	MaxTokens int `json:"max_tokens,omitempty"`
+}
+
+// CharsPerToken is the conversion used for token budgets and estimates.
+const CharsPerToken = 4
+
+// chars returns the budget in characters, or 0 when unbounded.
+func (b Budget) chars() int {
+	switch {
+	case b.MaxChars > 0 && b.MaxTokens > 0:
+		return min(b.MaxChars, b.MaxTokens*CharsPerToken)
+	case b.MaxChars > 0:
+		return b.MaxChars
+	}
+	return b.MaxTokens * CharsPerToken
+}
+
+// ManyRequest digests several sources for one query within one budget.
+type ManyRequest struct {
+	Query   string
+	Sources []Request
+	Budget  Budget
+	// Detail is the most an item may carry: FidelityFull (default),
+	// FidelitySummary or FidelityReferenceOnly.
+	Detail  string
+	Options digest.Options
+	// Concurrency bounds how many sources are ingested at once (default 4).
+	Concurrency int
+}
+
+// Item is one source's place in a multi-source response.
+type Item struct {
+	ID          string          `json:"id"`
+	Fidelity    string          `json:"fidelity"`
+	Rank        int             `json:"rank"`
+	Score       float64         `json:"score"`
+	ArchiveHash string          `json:"archive_hash,omitempty"`
+	DigestHash  string          `json:"digest_hash,omitempty"`
+	Kind        string          `json:"kind,omitempty"`
+	Title       string          `json:"title,omitempty"`
+	Summary     *string         `json:"summary,omitempty"`
+	Digest      *digest.Payload `json:"digest,omitempty"`
+	Source      *SourceInfo     `json:"source,omitempty"`
+	CacheHit    bool            `json:"-"`
+}
+
+// Failure is a source that could not be digested.
+type Failure struct {
+	ID      string         `json:"id"`
+	Code    string         `json:"error_code"`
+	Message string         `json:"message"`
+	Details map[string]any `json:"details,omitempty"`
+}
+
+// ArchiveRef names where a source's text and full digest can be fetched.
+type ArchiveRef struct {
+	TextHash   string `json:"text_hash"`
+	DigestHash string `json:"digest_hash"`
+}
+
+// ManyResult is the packed outcome of a multi-source request.
+type ManyResult struct {
+	QueryHash string `json:"query_hash"`
+	// Items are the included digests, best first.
+	Items []Item `json:"digests"`
+	// Dropped are the digested sources that did not fit, best first.
+	Dropped []Item    `json:"-"`
+	Failed  []Failure `json:"failed,omitempty"`
+	// Fidelity is full when nothing was degraded or dropped.
+	Fidelity string `json:"-"`
+	// ArchiveHashes has an entry for every digested source, included or
+	// dropped.
+	ArchiveHashes map[string]ArchiveRef `json:"-"`
+	// BudgetChars is the budget applied, 0 when unbounded.
+	BudgetChars int  `json:"-"`
+	UsedChars   int  `json:"-"`
+	AllCached   bool `json:"-"`
+}
+
+// DigestMany ingests and digests every source concurrently, ranks the
+// digests by how well they answer the query, and packs them into the
+// budget: an item that does not fit whole is degraded (full → summary →
+// reference only) before it is dropped. A source that fails is listed in
+// Failed; only when every source fails is DigestMany an error.
+func (p *Pipeline) DigestMany(ctx context.Context, req ManyRequest) (*ManyResult, error) {
+	if len(req.Sources) == 0 {
+		return nil, fault.E(fault.MissingRequired, "sources: at least one source is required")
+	}
+	if err := req.Options.Validate(); err != nil {
+		return nil, fault.Wrap(fault.ValidationError, err.Error(), err)
+	}
+	detail := req.Detail
+	if detail == "" {
+		detail = FidelityFull
+	}
+	conc := req.Concurrency
+	if conc <= 0 {
+		conc = 4
+	}
+	results := make([]*Result, len(req.Sources))
+	errs := make([]error, len(req.Sources))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(conc)
+	for i, src := range req.Sources {
+		src.Query = req.Query
+		src.Options = req.Options
+		g.Go(func() error {
+			results[i], errs[i] = p.Digest(gctx, src)
+			return nil // one source's failure never fails the others
+		})
+	}
+	g.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fault.Wrap(fault.Unavailable, "the request was cancelled", err)
+	}
+
+	out := &ManyResult{
+		QueryHash:     digest.QueryHash(req.Query),
+		ArchiveHashes: map[string]ArchiveRef{},
+		BudgetChars:   req.Budget.chars(),
+		AllCached:     true,
+	}
+	var items []Item
+	for i, res := range results {
+		id := sourceID(req.Sources[i], i)
+		if errs[i] != nil {
+			fe := fault.As(errs[i])
+			out.Failed = append(out.Failed, Failure{ID: id, Code: string(fe.Code), Message: fe.Msg, Details: fe.Details})
+			continue
+		}
+		res.Source.ID = id
+		out.AllCached = out.AllCached && res.CacheHit
+		out.ArchiveHashes[id] = ArchiveRef{TextHash: res.Source.ArchiveHash, DigestHash: res.DigestHash.String()}
+		src := res.Source
+		items = append(items, Item{
+			ID:          id,
+			Score:       answerScore(res.Payload),
+			ArchiveHash: res.Source.ArchiveHash,
+			DigestHash:  res.DigestHash.String(),
+			Kind:        res.Source.Kind,
+			Title:       res.Source.Title,
+			Digest:      res.Payload,
+			Source:      &src,
+			CacheHit:    res.CacheHit,
+		})
+	}
+	if len(items) == 0 {
+		f := out.Failed[0]
+		return nil, (&fault.Error{Code: fault.Code(f.Code), Msg: "every source failed: " + f.Message, Details: f.Details}).
+			With("failed", out.Failed)
+	}
+	// Best answer first; ties keep the request's order.
+	sort.SliceStable(items, func(a, b int) bool { return items[a].Score > items[b].Score })
+	out.pack(items, detail)
+	return out, nil
+}
+
+func sourceID(r Request, i int) string {
+	if r.ID != "" {
+		return r.ID
+	}
+	return fmt.Sprintf("source-%d", i+1)
+}
+
+// answerScore ranks a digest by how well it answers the query: its best
+// snippet's calibrated relevance, lifted a little by the next ones, so a
+// source with several strong passages beats one lucky sentence.
+func answerScore(p *digest.Payload) float64 {
+	var s, w float64 = 0, 1
+	for i, e := range p.EvidenceSnippets {
+		if i == 3 {
+			break
+		}
+		s += w * e.RelevanceScore
+		w /= 4
+	}
+	return min(1, s/(1+0.25+0.0625))
+}
+
+// pack fits items into the budget in rank order, degrading before dropping.
+func (out *ManyResult) pack(items []Item, detail string) {
+	levels := []string{FidelityFull, FidelitySummary, FidelityReferenceOnly}
+	switch detail {
+	case FidelitySummary:
+		levels = levels[1:]
+	case FidelityReferenceOnly:
+		levels = levels[2:]
+	}
+	remaining := out.BudgetChars
+	degraded := false
+	for rank, it := range items {
+		it.Rank = rank + 1
+		placed := false
+		for _, level := range levels {
+			cand := at(it, level)
+			cost := itemChars(cand)
+			if out.BudgetChars == 0 || cost <= remaining {
+				remaining -= cost
+				out.UsedChars += cost
+				out.Items = append(out.Items, cand)
+				placed = true
+				degraded = degraded || level != levels[0]
+				break
+			}
+		}
+		if !placed {
+			it.Fidelity = FidelityDropped
+			it.Digest, it.Source = nil, nil
+			out.Dropped = append(out.Dropped, it)
+		}
+	}
+	out.Fidelity = FidelityFull
+	switch {
+	case len(out.Dropped) > 0 || degraded && mixed(out.Items):
+		out.Fidelity = FidelityPartial
+	case degraded || detail != FidelityFull:
+		out.Fidelity = out.Items[0].Fidelity
+	}
+}
+
+func mixed(items []Item) bool {
+	for _, it := range items[1:] {
+		if it.Fidelity != items[0].Fidelity {
+			return true
+		}
+	}
+	return false
+}
+
+// at returns it cut down to level.
+func at(it Item, level string) Item {
+	it.Fidelity = level
+	switch level {
+	case FidelitySummary:
+		s := it.Digest.Summary
+		it.Summary = &s
+		it.Digest, it.Source = nil, nil
+	case FidelityReferenceOnly:
+		it.Digest, it.Source = nil, nil
+	}
+	return it
+}
+
+// itemChars is what an item costs against a budget: the characters of its
+// JSON form.
+func itemChars(it Item) int {
+	b, _ := json.Marshal(it)
+	return utf8.RuneCount(b)
+}
