@@ -149,7 +149,7 @@ func removable(n *html.Node, byHints bool) bool {
 	switch n.Data {
 	case "nav", "aside", "footer":
 		return true
-	case "header", "form":
+	case "header", "form", "noscript":
 		// Some pages wrap everything in a form or put the article in a
 		// header; keep those that hold several paragraphs.
 		return countParagraphs(n, 3, 0) < 3

@@ -14,6 +14,8 @@ type emitter struct {
 	cur    strings.Builder
 	chars  int // visible characters in cur
 	links  int // of which inside links
+	level  int // heading level of cur, 0 for other blocks
+	levels []int
 }
 
 // emitAll returns the blocks of roots in order, skipping boilerplate
@@ -24,13 +26,30 @@ func (x *extraction) emitAll(roots []*html.Node) []string {
 		e.walk(r, r, false, false, 0)
 		e.flush()
 	}
-	return e.blocks
+	return dropOrphanHeadings(e.blocks, e.levels)
+}
+
+// dropOrphanHeadings removes headings that introduce nothing: the last
+// block, or one followed by a heading of the same or a higher rank. They
+// are the titles of removed sections ("Related posts", "Comments").
+func dropOrphanHeadings(blocks []string, levels []int) []string {
+	out := blocks[:0]
+	for i, b := range blocks {
+		if l := levels[i]; l > 0 {
+			if i == len(blocks)-1 || levels[i+1] > 0 && levels[i+1] <= l {
+				continue
+			}
+		}
+		out = append(out, b)
+	}
+	return out
 }
 
 func (e *emitter) flush() {
 	if e.chars > 0 && e.links*2 <= e.chars {
 		if s := strings.TrimSpace(e.cur.String()); s != "" {
 			e.blocks = append(e.blocks, s)
+			e.levels = append(e.levels, e.level)
 		}
 	}
 	e.cur.Reset()
@@ -89,6 +108,9 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 	if block {
 		e.flush()
 	}
+	if headingTags[tag] {
+		e.level = int(tag[1] - '0')
+	}
 	if tag == "td" || tag == "th" {
 		e.cur.WriteByte(' ')
 	}
@@ -99,6 +121,9 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 	}
 	if block {
 		e.flush()
+	}
+	if headingTags[tag] {
+		e.level = 0
 	}
 }
 

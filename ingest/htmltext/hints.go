@@ -9,7 +9,7 @@ import (
 // Element sets used by cleaning, scoring and emission.
 var (
 	// dropTags never hold main content text.
-	dropTags = setOf("script", "style", "noscript", "template", "svg", "math", "iframe", "object", "embed",
+	dropTags = setOf("script", "style", "template", "svg", "math", "iframe", "object", "embed",
 		"canvas", "button", "input", "select", "textarea", "option", "video", "audio", "map", "dialog",
 		"link", "meta", "head", "title", "frameset", "frame", "applet", "datalist", "output", "progress")
 	voidTags = setOf("input", "link", "meta", "embed", "br", "img", "hr", "wbr", "area", "base", "col", "source", "track")

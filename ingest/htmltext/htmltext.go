@@ -78,7 +78,7 @@ func Extract(raw []byte, contentType string, pageURL string) (*Result, error) {
 	}
 	decoded, name := decode(raw, contentType)
 	res := &Result{Charset: name}
-	doc, err := html.Parse(bytes.NewReader(decoded))
+	doc, err := parse(decoded)
 	if err != nil {
 		// Nesting too deep for a tree: keep the text, lose the structure.
 		res.Blocks = flatBlocks(decoded)
@@ -88,7 +88,7 @@ func Extract(raw []byte, contentType string, pageURL string) (*Result, error) {
 	res.Meta = readMetadata(doc, pageURL)
 	res.Blocks = mainBlocks(doc, func() *html.Node {
 		// The same bytes parsed once already, so this cannot fail.
-		d, err := html.Parse(bytes.NewReader(decoded))
+		d, err := parse(decoded)
 		if err != nil {
 			return &html.Node{Type: html.DocumentNode}
 		}
@@ -96,6 +96,12 @@ func Extract(raw []byte, contentType string, pageURL string) (*Result, error) {
 	})
 	res.Text = normalize.Blocks(res.Blocks)
 	return res, nil
+}
+
+// parse builds the tree as a browser without scripting would, so that
+// <noscript> fallbacks (which some pages fill with the article) are markup.
+func parse(decoded []byte) (*html.Node, error) {
+	return html.ParseWithOptions(bytes.NewReader(decoded), html.ParseOptionEnableScripting(false))
 }
 
 // checkText rejects empty input and input that sniffs as binary.
