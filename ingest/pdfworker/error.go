@@ -1,0 +1,37 @@
+package pdfworker
+
+import "time"
+
+// Error codes of a failed extraction, in the service's SCREAMING_SNAKE_CASE.
+const (
+	CodeUnreadable    = "PDF_UNREADABLE"      // damaged file, parser crash, out of memory, killed by a signal
+	CodeTimeout       = "PDF_TIMEOUT"         // the worker passed its wall-clock deadline
+	CodeEncrypted     = "PDF_ENCRYPTED"       // password protected
+	CodeNoText        = "NO_EXTRACTABLE_TEXT" // no text layer, or glyphs that map to no characters
+	CodeInvalidFormat = "INVALID_FORMAT"      // not a PDF at all
+	CodeTooLarge      = "TOO_LARGE"           // input, pages, characters or decompressed data over a cap
+	CodeUnavailable   = "UNAVAILABLE"         // every worker busy for the whole queue wait
+)
+
+// Error is a typed extraction failure. Msg is safe to show to clients: it
+// never holds document content, paths or worker output.
+type Error struct {
+	Code string `json:"code"`
+	Msg  string `json:"msg"`
+	// RetryAfter hints when to try again (set with CodeUnavailable).
+	RetryAfter time.Duration `json:"-"`
+}
+
+// Error returns "CODE: message".
+func (e *Error) Error() string { return e.Code + ": " + e.Msg }
+
+// Is reports whether target is an *Error with the same Code, so that
+// errors.Is(err, ErrBusy) holds for any busy error.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Code == e.Code
+}
+
+// ErrBusy is returned (as a copy with RetryAfter set) when every worker
+// stayed busy for the pool's whole queue wait.
+var ErrBusy = &Error{Code: CodeUnavailable, Msg: "all PDF workers are busy"}

@@ -1,0 +1,270 @@
+package pdfworker
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/digestd/digestd/ingest/pdftext"
+)
+
+// PoolConfig configures a Pool. Zero durations and sizes take defaults.
+type PoolConfig struct {
+	// Command is the argv that starts one worker, for example
+	// {os.Executable(), "__pdf-worker"}; the worker must call Main.
+	Command []string
+	// Env is the worker's whole environment (the limits variable is added).
+	// Nil gives an empty environment, so nothing of the service's own
+	// environment reaches the parser.
+	Env []string
+	// Workers bounds concurrent workers (default 2).
+	Workers int
+	// QueueWait is how long Extract waits for a free worker before
+	// returning ErrBusy (default 5s).
+	QueueWait time.Duration
+	// Deadline is the wall-clock limit of one worker (default 20s).
+	Deadline time.Duration
+	// MaxInputBytes caps the PDF size (default DefaultMaxInput).
+	MaxInputBytes int64
+	// MaxPages and MaxChars cap the document (defaults of pdftext).
+	MaxPages, MaxChars int
+	// MemoryLimitBytes is each worker's address-space limit (default
+	// DefaultMemoryLimit).
+	MemoryLimitBytes int64
+	// Logger receives one line per failed worker with its captured stderr
+	// (default: slog.Default()).
+	Logger *slog.Logger
+}
+
+// Defaults of PoolConfig.
+const (
+	DefaultWorkers   = 2
+	DefaultQueueWait = 5 * time.Second
+	DefaultDeadline  = 20 * time.Second
+	maxStderr        = 16 << 10
+)
+
+// Pool runs one child process per document with a bound on how many run at
+// once. It is safe for concurrent use.
+type Pool struct {
+	cfg      PoolConfig
+	limits   []byte // JSON of workerLimits
+	sem      chan struct{}
+	mu       sync.Mutex
+	outcomes map[string]int64
+}
+
+// PoolStats is a snapshot of a Pool's state.
+type PoolStats struct {
+	InUse    int              // workers running now
+	Capacity int              // maximum concurrent workers
+	Outcomes map[string]int64 // finished extractions by error code; "OK" for text
+}
+
+// OutcomeOK is the Outcomes key of successful extractions.
+const OutcomeOK = "OK"
+
+// NewPool checks cfg, fills in defaults and returns a Pool.
+func NewPool(cfg PoolConfig) (*Pool, error) {
+	if len(cfg.Command) == 0 || cfg.Command[0] == "" {
+		return nil, errors.New("pdfworker: PoolConfig.Command is empty")
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = DefaultWorkers
+	}
+	if cfg.QueueWait <= 0 {
+		cfg.QueueWait = DefaultQueueWait
+	}
+	if cfg.Deadline <= 0 {
+		cfg.Deadline = DefaultDeadline
+	}
+	if cfg.MaxInputBytes <= 0 {
+		cfg.MaxInputBytes = DefaultMaxInput
+	}
+	if cfg.MemoryLimitBytes <= 0 {
+		cfg.MemoryLimitBytes = DefaultMemoryLimit
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	lim := workerLimits{
+		MaxInputBytes:    cfg.MaxInputBytes,
+		MaxPages:         cfg.MaxPages,
+		MaxChars:         cfg.MaxChars,
+		MemoryLimitBytes: cfg.MemoryLimitBytes,
+		CPUSeconds:       int64(cfg.Deadline/time.Second) + 1,
+	}
+	b, err := json.Marshal(lim)
+	if err != nil {
+		return nil, fmt.Errorf("pdfworker: encode limits: %w", err)
+	}
+	return &Pool{cfg: cfg, limits: b, sem: make(chan struct{}, cfg.Workers), outcomes: map[string]int64{}}, nil
+}
+
+// Stats returns the pool's current load and outcome counts.
+func (p *Pool) Stats() PoolStats {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make(map[string]int64, len(p.outcomes))
+	for k, v := range p.outcomes {
+		out[k] = v
+	}
+	return PoolStats{InUse: len(p.sem), Capacity: cap(p.sem), Outcomes: out}
+}
+
+func (p *Pool) count(code string) {
+	p.mu.Lock()
+	p.outcomes[code]++
+	p.mu.Unlock()
+}
+
+// Extract extracts the text of pdf in a fresh worker process. Failures are
+// *Error values with the codes of this package; a cancelled ctx returns
+// ctx's error. ErrBusy (with RetryAfter) means no worker became free within
+// QueueWait.
+func (p *Pool) Extract(ctx context.Context, pdf []byte) (*pdftext.Result, error) {
+	res, err := p.extract(ctx, pdf)
+	var e *Error
+	switch {
+	case err == nil:
+		p.count(OutcomeOK)
+	case errors.As(err, &e):
+		p.count(e.Code)
+	}
+	return res, err
+}
+
+func (p *Pool) extract(ctx context.Context, pdf []byte) (*pdftext.Result, error) {
+	if int64(len(pdf)) > p.cfg.MaxInputBytes {
+		return nil, &Error{Code: CodeTooLarge, Msg: fmt.Sprintf("the PDF is larger than %d bytes", p.cfg.MaxInputBytes)}
+	}
+	if !bytes.Contains(pdf[:min(len(pdf), 1024)], []byte("%PDF-")) {
+		return nil, &Error{Code: CodeInvalidFormat, Msg: "the input is not a PDF"}
+	}
+	wait := time.NewTimer(p.cfg.QueueWait)
+	defer wait.Stop()
+	select {
+	case p.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("pdfworker: waiting for a worker: %w", ctx.Err())
+	case <-wait.C:
+		busy := *ErrBusy
+		busy.RetryAfter = p.cfg.Deadline / 2
+		return nil, &busy
+	}
+	defer func() { <-p.sem }()
+	return p.run(ctx, pdf)
+}
+
+// run starts one worker, waits for its answer or kills it.
+func (p *Pool) run(ctx context.Context, pdf []byte) (*pdftext.Result, error) {
+	cmd := exec.Command(p.cfg.Command[0], p.cfg.Command[1:]...)
+	cmd.Env = append(append([]string(nil), p.cfg.Env...), LimitsEnv+"="+string(p.limits))
+	cmd.Stdin = bytes.NewReader(pdf)
+	// Text is at most MaxChars code points of up to 4 bytes, JSON-escaped.
+	maxOut := int64(6*max(p.cfg.MaxChars, pdftext.DefaultMaxChars)) + 1<<20
+	stdout := &cappedBuffer{max: maxOut}
+	stderr := &cappedBuffer{max: maxStderr}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.WaitDelay = time.Second
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		p.cfg.Logger.Error("pdf worker did not start", "err", err)
+		return nil, &Error{Code: CodeUnreadable, Msg: "the PDF could not be processed"}
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	deadline := time.NewTimer(p.cfg.Deadline)
+	defer deadline.Stop()
+	var waitErr error
+	select {
+	case waitErr = <-done:
+	case <-deadline.C:
+		killGroup(cmd)
+		<-done
+		p.logFailure(CodeTimeout, start, stderr, nil)
+		return nil, &Error{Code: CodeTimeout, Msg: fmt.Sprintf("the PDF took longer than %s to parse", p.cfg.Deadline)}
+	case <-ctx.Done():
+		killGroup(cmd)
+		<-done
+		return nil, fmt.Errorf("pdfworker: extraction cancelled: %w", ctx.Err())
+	}
+	// Anything the worker left behind in its group goes too.
+	killGroup(cmd)
+	if stdout.overflow {
+		p.logFailure(CodeTooLarge, start, stderr, waitErr)
+		return nil, &Error{Code: CodeTooLarge, Msg: "the PDF's text exceeds the output limit"}
+	}
+	var ans answer
+	if waitErr != nil || json.Unmarshal(stdout.Bytes(), &ans) != nil || ans.Result == nil && ans.Error == nil {
+		// Crashed: out of memory, stack overflow, killed by RLIMIT_CPU.
+		p.logFailure(CodeUnreadable, start, stderr, waitErr)
+		return nil, &Error{Code: CodeUnreadable, Msg: "the PDF could not be parsed"}
+	}
+	if ans.Error != nil {
+		e := &Error{Code: ans.Error.Code, Msg: ans.Error.Msg}
+		if !knownCode(e.Code) {
+			e = &Error{Code: CodeUnreadable, Msg: "the PDF could not be parsed"}
+		}
+		p.logFailure(e.Code, start, stderr, nil)
+		return nil, e
+	}
+	if n := len(ans.Result.Pages); n == 0 {
+		return nil, &Error{Code: CodeNoText, Msg: "the PDF has no extractable text"}
+	}
+	return ans.Result, nil
+}
+
+func knownCode(c string) bool {
+	switch c {
+	case CodeUnreadable, CodeTimeout, CodeEncrypted, CodeNoText, CodeInvalidFormat, CodeTooLarge:
+		return true
+	}
+	return false
+}
+
+func (p *Pool) logFailure(code string, start time.Time, stderr *cappedBuffer, waitErr error) {
+	attrs := []any{"code", code, "elapsed", time.Since(start).Round(time.Millisecond)}
+	if waitErr != nil {
+		attrs = append(attrs, "exit", waitErr.Error())
+	}
+	if s := stderr.String(); s != "" {
+		attrs = append(attrs, "stderr", s)
+	}
+	p.cfg.Logger.Warn("pdf worker failed", attrs...)
+}
+
+// killGroup kills the worker's whole process group.
+func killGroup(cmd *exec.Cmd) {
+	if cmd.Process != nil && cmd.Process.Pid > 0 {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+}
+
+// cappedBuffer keeps the first max bytes written and notes overflow; it
+// never fails a write, so the child is never blocked on a full pipe.
+type cappedBuffer struct {
+	bytes.Buffer
+	max      int64
+	overflow bool
+}
+
+func (b *cappedBuffer) Write(p []byte) (int, error) {
+	room := b.max - int64(b.Len())
+	if int64(len(p)) > room {
+		b.overflow = true
+		if room > 0 {
+			b.Buffer.Write(p[:room])
+		}
+		return len(p), nil
+	}
+	return b.Buffer.Write(p)
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package pdfworker
+
+const raceEnabled = false

@@ -1,0 +1,145 @@
+// Package pdfworker runs PDF text extraction in child processes, so that a
+// hostile PDF that exhausts memory, overflows the stack or loops forever
+// kills one worker and never the service.
+//
+// The service re-executes itself in worker mode (a hidden subcommand that
+// calls Main); a Pool starts one such child per document, feeds it the PDF
+// on stdin, reads one JSON answer from stdout and kills the child's whole
+// process group at the deadline.
+package pdfworker
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"syscall"
+
+	"github.com/digestd/digestd/ingest/pdftext"
+)
+
+// LimitsEnv names the environment variable through which a Pool passes the
+// worker its limits (JSON of workerLimits).
+const LimitsEnv = "DIGESTD_PDF_WORKER_LIMITS"
+
+// Defaults for limits a caller leaves zero.
+const (
+	DefaultMemoryLimit = 1 << 30 // bytes of address space per worker
+	DefaultMaxInput    = 64 << 20
+	DefaultMaxStack    = 64 << 20
+	defaultCPUSeconds  = 21
+)
+
+// workerLimits is what the parent tells the worker.
+type workerLimits struct {
+	MaxInputBytes    int64 `json:"max_input_bytes"`
+	MaxPages         int   `json:"max_pages"`
+	MaxChars         int   `json:"max_chars"`
+	MemoryLimitBytes int64 `json:"memory_limit_bytes"`
+	CPUSeconds       int64 `json:"cpu_seconds"`
+}
+
+func (l *workerLimits) fill() {
+	if l.MaxInputBytes <= 0 {
+		l.MaxInputBytes = DefaultMaxInput
+	}
+	if l.MemoryLimitBytes <= 0 {
+		l.MemoryLimitBytes = DefaultMemoryLimit
+	}
+	if l.CPUSeconds <= 0 {
+		l.CPUSeconds = defaultCPUSeconds
+	}
+}
+
+// answer is the worker's one JSON line on stdout.
+type answer struct {
+	Result *pdftext.Result `json:"result,omitempty"`
+	Error  *Error          `json:"error,omitempty"`
+}
+
+// Main is the worker entry point: it limits its own process (address space,
+// CPU time, stack, GC target), reads one PDF from stdin (capped), extracts
+// its text and writes one JSON answer to stdout. It returns the process exit
+// code: 0 whenever an answer, text or typed error, was written.
+func Main(stdin io.Reader, stdout io.Writer) int {
+	var lim workerLimits
+	if s := os.Getenv(LimitsEnv); s != "" {
+		if err := json.Unmarshal([]byte(s), &lim); err != nil {
+			fmt.Fprintf(os.Stderr, "pdf worker: bad %s: %v\n", LimitsEnv, err)
+			return 2
+		}
+	}
+	lim.fill()
+	if err := limitSelf(lim); err != nil {
+		fmt.Fprintf(os.Stderr, "pdf worker: %v\n", err)
+		return 2
+	}
+	raw, err := io.ReadAll(io.LimitReader(stdin, lim.MaxInputBytes+1))
+	var ans answer
+	switch {
+	case err != nil:
+		ans.Error = &Error{Code: CodeUnreadable, Msg: "the PDF could not be read"}
+	case int64(len(raw)) > lim.MaxInputBytes:
+		ans.Error = &Error{Code: CodeTooLarge, Msg: fmt.Sprintf("the PDF is larger than %d bytes", lim.MaxInputBytes)}
+	default:
+		res, err := extract(raw, pdftext.Limits{MaxPages: lim.MaxPages, MaxChars: lim.MaxChars})
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "pdf worker: %v\n", err)
+			ans.Error = errorFor(err)
+		} else {
+			ans.Result = res
+		}
+	}
+	if err := json.NewEncoder(stdout).Encode(ans); err != nil {
+		fmt.Fprintf(os.Stderr, "pdf worker: write answer: %v\n", err)
+		return 2
+	}
+	return 0
+}
+
+// extract runs pdftext.Extract, turning a panic into an unreadable error.
+func extract(raw []byte, lim pdftext.Limits) (res *pdftext.Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("%w: panic: %v", pdftext.ErrUnreadable, r)
+		}
+	}()
+	return pdftext.Extract(raw, lim)
+}
+
+// limitSelf applies the operating-system and runtime limits. The address
+// space limit is skipped under the race detector, whose shadow memory needs
+// far more address space than any real limit allows.
+func limitSelf(lim workerLimits) error {
+	debug.SetMaxStack(DefaultMaxStack)
+	debug.SetMemoryLimit(lim.MemoryLimitBytes / 2)
+	cpu := uint64(lim.CPUSeconds)
+	if err := syscall.Setrlimit(syscall.RLIMIT_CPU, &syscall.Rlimit{Cur: cpu, Max: cpu + 1}); err != nil {
+		return fmt.Errorf("limit cpu: %w", err)
+	}
+	if !raceEnabled {
+		as := uint64(lim.MemoryLimitBytes)
+		if err := syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: as, Max: as}); err != nil {
+			return fmt.Errorf("limit address space: %w", err)
+		}
+	}
+	return nil
+}
+
+// errorFor maps an extraction error to the error clients see.
+func errorFor(err error) *Error {
+	switch {
+	case errors.Is(err, pdftext.ErrEncrypted):
+		return &Error{Code: CodeEncrypted, Msg: "the PDF is encrypted"}
+	case errors.Is(err, pdftext.ErrNotPDF):
+		return &Error{Code: CodeInvalidFormat, Msg: "the input is not a PDF"}
+	case errors.Is(err, pdftext.ErrNoText):
+		return &Error{Code: CodeNoText, Msg: "the PDF has no extractable text (it may be a scan)"}
+	case errors.Is(err, pdftext.ErrTooLarge):
+		return &Error{Code: CodeTooLarge, Msg: "the PDF exceeds the extraction limits"}
+	default:
+		return &Error{Code: CodeUnreadable, Msg: "the PDF could not be parsed"}
+	}
+}
