@@ -37,7 +37,7 @@ type Meta struct {
 	WarningDetails               []WarningDetail `json:"warning_details,omitempty"`
 	ContentFidelity              string          `json:"content_fidelity,omitempty"`
 	ContentFidelitySchemaVersion string          `json:"content_fidelity_schema_version,omitempty"`
-	DroppedContentIDs            []string        `json:"dropped_content_ids,omitempty"`
+	DroppedContentIDs            *[]string       `json:"dropped_content_ids,omitempty"`
 	ContentArchiveHashes         map[string]any  `json:"content_archive_hashes,omitempty"`
 	Pagination                   *Pagination     `json:"pagination,omitempty"`
 	RateLimit                    *RateLimitMeta  `json:"rate_limit,omitempty"`
@@ -88,9 +88,10 @@ const requestKey ctxKey = 0
 
 // requestState is per-request state the envelope helpers need.
 type requestState struct {
-	id    string
-	start time.Time
-	meta  Meta // fields a handler or middleware set before writing
+	id     string
+	start  time.Time
+	client string // the authenticated client, for rate limiting
+	meta   Meta   // fields a handler or middleware set before writing
 }
 
 var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)

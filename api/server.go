@@ -4,10 +4,12 @@ package api
 
 import (
 	"bytes"
+	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/prometheus/client_golang/prometheus"
 	"io"
 	"log/slog"
 	"mime"
@@ -33,13 +35,40 @@ type Config struct {
 	// OpenAPI is the spec served at /openapi.yaml.
 	OpenAPI []byte
 	Logger  *slog.Logger
+	// APIKeyHashes are the hex sha256 hashes of accepted API keys (see
+	// HashAPIKey). Empty: no authentication.
+	APIKeyHashes []string
+	// RateLimit is the requests one client (API key, else IP) may make per
+	// RateWindow; 0 disables rate limiting.
+	RateLimit  int
+	RateWindow time.Duration
+	// MaxInFlight bounds digest requests served at once; a request that
+	// waits longer than QueueWait for a slot gets 503. 0: unbounded.
+	MaxInFlight int
+	QueueWait   time.Duration
+	// CursorKey signs listing cursors; replicas behind one balancer share
+	// it. Empty: a random key per process.
+	CursorKey []byte
+	// Probes report components' health (PDF workers, fetcher, …).
+	Probes []Probe
+	// Collectors are extra Prometheus collectors for /metrics.
+	Collectors []prometheus.Collector
+	// MCP, when set, is mounted at /mcp (streamable HTTP), behind the same
+	// authentication and rate limits.
+	MCP http.Handler
+	// UI, when set, serves the web page under /ui/.
+	UI http.Handler
 }
 
 // Server is digestd's HTTP API.
 type Server struct {
-	pipe    *pipeline.Pipeline
-	cfg     Config
-	started time.Time
+	pipe      *pipeline.Pipeline
+	cfg       Config
+	started   time.Time
+	inflight  chan struct{}
+	cursorKey []byte
+	metrics   *metrics
+	count     archiveCount
 }
 
 // New returns a server that runs requests through pipe.
@@ -47,7 +76,18 @@ func New(pipe *pipeline.Pipeline, cfg Config) *Server {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = 32 << 20
 	}
-	return &Server{pipe: pipe, cfg: cfg, started: time.Now()}
+	s := &Server{pipe: pipe, cfg: cfg, started: time.Now(), cursorKey: cfg.CursorKey, metrics: newMetrics(cfg.Collectors)}
+	if len(s.cursorKey) == 0 {
+		s.cursorKey = make([]byte, 32)
+		rand.Read(s.cursorKey)
+	}
+	if cfg.MaxInFlight > 0 {
+		s.inflight = make(chan struct{}, cfg.MaxInFlight)
+		if s.cfg.QueueWait <= 0 {
+			s.cfg.QueueWait = 2 * time.Second
+		}
+	}
+	return s
 }
 
 func (s *Server) log() *slog.Logger {
@@ -60,7 +100,7 @@ func (s *Server) log() *slog.Logger {
 // Handler returns the HTTP handler with every route.
 func (s *Server) Handler() http.Handler {
 	r := chi.NewRouter()
-	r.Use(withRequest, s.recoverer)
+	r.Use(withRequest, s.observe, s.recoverer, s.authenticate, s.rateLimit)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, fault.E(fault.NotFound, "no such route"))
 	})
@@ -69,9 +109,24 @@ func (s *Server) Handler() http.Handler {
 	})
 	r.Get("/healthz", s.healthz)
 	r.Get("/openapi.yaml", s.openapi)
-	r.Post("/v1/digest", s.postDigest)
+	r.Get("/v1/health", s.health)
+	r.Get("/v1/stats", s.stats)
+	r.Handle("/metrics", s.metricsHandler())
+	r.Post("/v1/digest", s.bounded(s.postDigest))
+	r.Post("/v1/digests", s.bounded(s.postDigests))
+	r.Post("/v1/verify", s.postVerify)
+	r.Get("/v1/sources", s.listSources)
+	r.Get("/v1/sources/{hash}", s.getSource)
 	r.Get("/v1/archive/{hash}", s.getArchive)
 	r.Head("/v1/archive/{hash}", s.getArchive)
+	r.Get("/v1/archive/{hash}/slice", s.getSlice)
+	if s.cfg.MCP != nil {
+		r.Handle("/mcp", s.cfg.MCP)
+	}
+	if s.cfg.UI != nil {
+		r.Handle("/ui/*", s.cfg.UI)
+		r.Get("/", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/ui/", http.StatusFound) })
+	}
 	return r
 }
 
@@ -172,8 +227,14 @@ func (s *Server) postDigest(w http.ResponseWriter, r *http.Request) {
 	}
 	res, err := s.pipe.Digest(r.Context(), req)
 	if err != nil {
+		s.metrics.digests.WithLabelValues(string(fault.CodeOf(err))).Inc()
 		s.fail(w, r, err)
 		return
+	}
+	if res.CacheHit {
+		s.metrics.digests.WithLabelValues("cached").Inc()
+	} else {
+		s.metrics.digests.WithLabelValues("built").Inc()
 	}
 	writeJSON(w, http.StatusOK, digestEnvelope(res, stateOf(r)))
 }

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -35,6 +36,18 @@ type Pipeline struct {
 	Limits   Limits
 	// Now returns the current time; nil means time.Now.
 	Now func() time.Time
+
+	cacheHits, cacheMisses atomic.Int64
+}
+
+// Stats counts what the pipeline has done since it started.
+type Stats struct {
+	CacheHits, CacheMisses int64
+}
+
+// Stats returns the pipeline's counters.
+func (p *Pipeline) Stats() Stats {
+	return Stats{CacheHits: p.cacheHits.Load(), CacheMisses: p.cacheMisses.Load()}
 }
 
 func (p *Pipeline) now() time.Time {
@@ -245,8 +258,10 @@ func (p *Pipeline) digest(ctx context.Context, text, query string, opts digest.O
 	opts = opts.WithDefaults()
 	key := cacheKey(digest.SourceTextHash(text), query, opts)
 	if res, ok := p.cached(ctx, key, text); ok {
+		p.cacheHits.Add(1)
 		return res, nil
 	}
+	p.cacheMisses.Add(1)
 	payload, dw, err := digest.Build(text, query, opts)
 	if err != nil {
 		return nil, fault.Wrap(fault.Internal, "build the digest", err)

@@ -1,0 +1,211 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/digestd/digestd/archive"
+)
+
+// Probe reports the state of one component for GET /v1/health.
+type Probe struct {
+	Name string
+	// Check returns "healthy", "degraded" or "unhealthy" and details.
+	Check func(ctx context.Context) (string, map[string]any)
+}
+
+// metrics are the server's Prometheus collectors, on a registry of its own.
+type metrics struct {
+	registry *prometheus.Registry
+	requests *prometheus.CounterVec
+	latency  *prometheus.HistogramVec
+	digests  *prometheus.CounterVec
+}
+
+func newMetrics(extra []prometheus.Collector) *metrics {
+	m := &metrics{
+		registry: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "digestd_http_requests_total", Help: "HTTP requests by route, method and status.",
+		}, []string{"route", "method", "status"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "digestd_http_request_duration_seconds", Help: "HTTP request latency by route.",
+			Buckets: prometheus.ExponentialBuckets(0.001, 2.5, 12),
+		}, []string{"route"}),
+		digests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "digestd_digests_total", Help: "Digests by outcome: built, cached, or the error code.",
+		}, []string{"outcome"}),
+	}
+	m.registry.MustRegister(m.requests, m.latency, m.digests,
+		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
+	for _, c := range extra {
+		m.registry.MustRegister(c)
+	}
+	return m
+}
+
+// statusRecorder remembers the status a handler wrote.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	if s.status == 0 {
+		s.status = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Write(b []byte) (int, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// observe records every request in the metrics and the access log (never
+// with source content).
+func (s *Server) observe(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &statusRecorder{ResponseWriter: w}
+		next.ServeHTTP(rec, r)
+		route := chi.RouteContext(r.Context()).RoutePattern()
+		if route == "" {
+			route = "unmatched"
+		}
+		status := rec.status
+		if status == 0 {
+			status = http.StatusOK
+		}
+		d := time.Since(start)
+		s.metrics.requests.WithLabelValues(route, r.Method, strconv.Itoa(status)).Inc()
+		s.metrics.latency.WithLabelValues(route).Observe(d.Seconds())
+		s.log().Info("request", "request_id", RequestID(r), "method", r.Method, "route", route,
+			"status", status, "duration_ms", float64(d.Microseconds())/1000)
+	})
+}
+
+func (s *Server) metricsHandler() http.Handler {
+	return promhttp.HandlerFor(s.metrics.registry, promhttp.HandlerOpts{})
+}
+
+// HealthData is data of GET /v1/health.
+type HealthData struct {
+	Status        string                     `json:"status"`
+	Version       string                     `json:"version"`
+	UptimeSeconds float64                    `json:"uptime_seconds"`
+	Components    map[string]ComponentHealth `json:"components"`
+}
+
+// ComponentHealth is one component's state.
+type ComponentHealth struct {
+	Status  string         `json:"status"`
+	Details map[string]any `json:"details,omitempty"`
+}
+
+func (s *Server) health(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	data := HealthData{Status: "healthy", Version: s.cfg.Version, UptimeSeconds: time.Since(s.started).Seconds(), Components: map[string]ComponentHealth{}}
+	probes := append([]Probe{{Name: "archive", Check: s.archiveProbe}}, s.cfg.Probes...)
+	for _, p := range probes {
+		st, details := p.Check(ctx)
+		data.Components[p.Name] = ComponentHealth{Status: st, Details: details}
+		switch {
+		case st == "unhealthy" && p.Name == "archive":
+			data.Status = "unhealthy"
+		case st != "healthy" && data.Status == "healthy":
+			data.Status = "degraded"
+		}
+	}
+	status := http.StatusOK
+	if data.Status == "unhealthy" {
+		status = http.StatusServiceUnavailable
+	}
+	success(w, r, status, data)
+}
+
+// archiveProbe stats a blob that need not exist: a "not found" answer
+// proves the store is reachable.
+func (s *Server) archiveProbe(ctx context.Context) (string, map[string]any) {
+	_, err := s.pipe.Store.Stat(ctx, archive.SumString("digestd health probe"))
+	if err == nil || isNotExist(err) {
+		return "healthy", nil
+	}
+	return "unhealthy", map[string]any{"error": "the archive did not answer"}
+}
+
+// StatsData is data of GET /v1/stats.
+type StatsData struct {
+	DigestCache struct {
+		Hits    int64   `json:"hits"`
+		Misses  int64   `json:"misses"`
+		HitRate float64 `json:"hit_rate"`
+	} `json:"digest_cache"`
+	Archive struct {
+		Blobs     int64  `json:"blobs"`
+		Bytes     int64  `json:"bytes"`
+		CountedAt string `json:"counted_at"`
+	} `json:"archive"`
+	InFlight struct {
+		InUse    int `json:"in_use"`
+		Capacity int `json:"capacity"`
+	} `json:"in_flight"`
+	Components map[string]map[string]any `json:"components,omitempty"`
+}
+
+// archiveCount caches the archive's blob count, which needs a full listing.
+type archiveCount struct {
+	mu     sync.Mutex
+	at     time.Time
+	blobs  int64
+	bytes  int64
+	stored error
+}
+
+func (s *Server) stats(w http.ResponseWriter, r *http.Request) {
+	var data StatsData
+	ps := s.pipe.Stats()
+	data.DigestCache.Hits, data.DigestCache.Misses = ps.CacheHits, ps.CacheMisses
+	if total := ps.CacheHits + ps.CacheMisses; total > 0 {
+		data.DigestCache.HitRate = float64(ps.CacheHits) / float64(total)
+	}
+	c := &s.count
+	c.mu.Lock()
+	if time.Since(c.at) > 30*time.Second {
+		var blobs, bytes int64
+		err := s.pipe.Store.List(r.Context(), func(bi archive.BlobInfo) error {
+			blobs++
+			bytes += bi.Size
+			return nil
+		})
+		if err == nil {
+			c.blobs, c.bytes, c.at = blobs, bytes, time.Now()
+		}
+	}
+	data.Archive.Blobs, data.Archive.Bytes = c.blobs, c.bytes
+	data.Archive.CountedAt = c.at.UTC().Format(time.RFC3339)
+	c.mu.Unlock()
+	data.InFlight.InUse, data.InFlight.Capacity = len(s.inflight), cap(s.inflight)
+	for _, p := range s.cfg.Probes {
+		_, details := p.Check(r.Context())
+		if details != nil {
+			if data.Components == nil {
+				data.Components = map[string]map[string]any{}
+			}
+			data.Components[p.Name] = details
+		}
+	}
+	success(w, r, http.StatusOK, data)
+}

@@ -1,0 +1,190 @@
+package api
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"strconv"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/digestd/digestd/digest"
+	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/pipeline"
+)
+
+// cursor is the opaque position of a listing page. It is versioned, names
+// the listing that issued it, and is signed so that a tampered or foreign
+// cursor is refused.
+type cursor struct {
+	V       int    `json:"v"`
+	Listing string `json:"l"`
+	After   string `json:"a"`
+}
+
+const cursorVersion = 1
+
+func (s *Server) encodeCursor(listing, after string) string {
+	b, _ := json.Marshal(cursor{V: cursorVersion, Listing: listing, After: after})
+	mac := hmac.New(sha256.New, s.cursorKey)
+	mac.Write(b)
+	return base64.RawURLEncoding.EncodeToString(append(mac.Sum(nil)[:16], b...))
+}
+
+func (s *Server) decodeCursor(listing, raw string) (string, error) {
+	bad := fault.E(fault.InvalidCursor, "cursor: not a cursor this listing issued")
+	b, err := base64.RawURLEncoding.DecodeString(raw)
+	if err != nil || len(b) <= 16 {
+		return "", bad
+	}
+	mac := hmac.New(sha256.New, s.cursorKey)
+	mac.Write(b[16:])
+	if !hmac.Equal(mac.Sum(nil)[:16], b[:16]) {
+		return "", bad
+	}
+	var c cursor
+	if err := json.Unmarshal(b[16:], &c); err != nil || c.V != cursorVersion || c.Listing != listing {
+		return "", bad
+	}
+	return c.After, nil
+}
+
+// SourceListItem is one entry of GET /v1/sources.
+type SourceListItem struct {
+	ArchiveHash string `json:"archive_hash"`
+	RecordHash  string `json:"record_hash"`
+	Kind        string `json:"kind,omitempty"`
+	Title       string `json:"title,omitempty"`
+	URL         string `json:"url,omitempty"`
+	TextChars   int    `json:"text_chars"`
+	PageCount   int    `json:"page_count,omitempty"`
+	FetchedAt   string `json:"fetched_at,omitempty"`
+}
+
+const (
+	defaultPageSize = 20
+	maxPageSize     = 100
+)
+
+func (s *Server) listSources(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	limit := defaultPageSize
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > maxPageSize {
+			s.fail(w, r, fault.E(fault.ValidationError, fmt.Sprintf("limit: must be an integer between 1 and %d", maxPageSize)).With("field", "limit"))
+			return
+		}
+		limit = n
+	}
+	after := ""
+	if c := q.Get("cursor"); c != "" {
+		var err error
+		if after, err = s.decodeCursor("sources", c); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+	}
+	entries, more, total, err := s.pipe.ListSources(r.Context(), after, limit)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	items := []SourceListItem{}
+	for _, e := range entries {
+		it := SourceListItem{ArchiveHash: e.TextHash, RecordHash: e.RecordHash}
+		if d, err := parseHashParam(e.TextHash); err == nil {
+			if rec, _, err := s.pipe.Record(r.Context(), d); err == nil {
+				it.Kind, it.Title, it.TextChars, it.PageCount = rec.Kind, rec.Title, rec.TextChars, rec.PageCount
+				it.URL = rec.FinalURL
+				if !rec.FetchedAt.IsZero() {
+					it.FetchedAt = rec.FetchedAt.UTC().Format("2006-01-02T15:04:05Z07:00")
+				}
+			}
+		}
+		items = append(items, it)
+	}
+	st := stateOf(r)
+	st.meta.Pagination = &Pagination{HasMore: more, PageSize: len(items), TotalCount: &total}
+	if more {
+		c := s.encodeCursor("sources", entries[len(entries)-1].Position)
+		st.meta.Pagination.Cursor = &c
+	}
+	success(w, r, http.StatusOK, map[string]any{"sources": items})
+}
+
+func (s *Server) getSource(w http.ResponseWriter, r *http.Request) {
+	d, err := parseHashParam(chi.URLParam(r, "hash"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	rec, recHash, err := s.pipe.Record(r.Context(), d)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	success(w, r, http.StatusOK, map[string]any{"archive_hash": d.String(), "record_hash": recHash.String(), "record": rec})
+}
+
+// getSlice returns a span of an archived text, by locator or start/end.
+func (s *Server) getSlice(w http.ResponseWriter, r *http.Request) {
+	d, err := parseHashParam(chi.URLParam(r, "hash"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	q := r.URL.Query()
+	loc, err := pipeline.ParseSpan(q.Get("locator"), q.Get("start"), q.Get("end"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	context := 0
+	if v := q.Get("context"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > pipeline.MaxSliceContext {
+			s.fail(w, r, fault.E(fault.ValidationError, fmt.Sprintf("context: must be an integer between 0 and %d", pipeline.MaxSliceContext)))
+			return
+		}
+		context = n
+	}
+	sl, err := s.pipe.SliceText(r.Context(), d, loc, context)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	success(w, r, http.StatusOK, sl)
+}
+
+// VerifyRequest is the body of POST /v1/verify: a DigestPayload as a client
+// received or stored it, alone or under "digest".
+type VerifyRequest struct {
+	Digest *digest.Payload `json:"digest"`
+}
+
+func (s *Server) postVerify(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
+	var body VerifyRequest
+	if err := decodeJSON(r.Body, &body); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if body.Digest == nil {
+		s.fail(w, r, fault.E(fault.MissingRequired, "digest: the payload to verify is required"))
+		return
+	}
+	rep, err := s.pipe.Verify(r.Context(), body.Digest)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	success(w, r, http.StatusOK, rep)
+}
+
+func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
