@@ -9,7 +9,7 @@ import (
 
 	"bufio"
 	"encoding/json"
-	"github.com/digestd/digestd/ingest/pdftext/internal/textmetric"
+	"github.com/digestd/digestd/ingest/pdftext/textmetric"
 	"github.com/digestd/digestd/normalize"
 )
 

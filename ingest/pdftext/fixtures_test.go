@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/digestd/digestd/ingest/pdftext/internal/pdfgen"
+	"github.com/digestd/digestd/ingest/pdftext/pdfgen"
 )
 
 var update = flag.Bool("update", false, "rewrite the PDF fixtures in testdata")
