@@ -120,6 +120,11 @@ func findBody(doc *html.Node) *html.Node {
 	return doc
 }
 
+// removedMark is the tag of the empty element clean leaves in place of
+// removed furniture. It cannot clash with a parsed tag (those are never
+// upper case).
+const removedMark = "REMOVED"
+
 // clean removes what is never main content: non-content elements, hidden
 // elements, comments, navigation and asides, and (byHints) elements whose
 // class, id or role names page furniture.
@@ -127,6 +132,11 @@ func clean(n *html.Node, byHints bool, depth int) {
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
 		if removable(c, byHints) || depth > maxDepth {
+			if c.Type == html.ElementNode && !dropTags[c.Data] {
+				// Leave a mark where furniture was, so that a title
+				// introducing it can be dropped too.
+				n.InsertBefore(&html.Node{Type: html.ElementNode, Data: removedMark}, c)
+			}
 			n.RemoveChild(c)
 		} else if c.Type == html.ElementNode {
 			clean(c, byHints, depth+1)

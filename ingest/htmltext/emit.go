@@ -3,6 +3,7 @@ package htmltext
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 )
@@ -56,6 +57,23 @@ func (e *emitter) flush() {
 	e.chars, e.links = 0, 0
 }
 
+// dropIntroduction drops the block just emitted when it only introduces
+// furniture that was left out: a short heading or a short line ending in
+// ':' or '?' ("Related articles", "Share this:").
+func (e *emitter) dropIntroduction() {
+	if e.chars > 0 || len(e.blocks) == 0 {
+		return
+	}
+	last := e.blocks[len(e.blocks)-1]
+	if utf8.RuneCountInString(last) > 80 {
+		return
+	}
+	if e.levels[len(e.levels)-1] > 0 || strings.HasSuffix(last, ":") || strings.HasSuffix(last, "?") {
+		e.blocks = e.blocks[:len(e.blocks)-1]
+		e.levels = e.levels[:len(e.levels)-1]
+	}
+}
+
 func (e *emitter) write(s string, inLink bool) {
 	n := 0
 	for _, r := range s {
@@ -101,7 +119,8 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 	case "img":
 		return
 	}
-	if n != root && containerTags[tag] && e.x.isBoilerplateContainer(n) {
+	if tag == removedMark || n != root && containerTags[tag] && e.x.isBoilerplateContainer(n) {
+		e.dropIntroduction()
 		return
 	}
 	block := blockTags[tag]

@@ -134,7 +134,7 @@ func isAncestor(a, n *html.Node) bool {
 func onlyElementChild(n *html.Node) *html.Node {
 	var only *html.Node
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.ElementNode {
+		if c.Type == html.ElementNode && c.Data != removedMark {
 			if only != nil {
 				return nil
 			}
