@@ -15,6 +15,8 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/digestd/digestd/ingest/pdftext"
@@ -120,12 +122,31 @@ func limitSelf(lim workerLimits) error {
 		return fmt.Errorf("limit cpu: %w", err)
 	}
 	if !raceEnabled {
-		as := uint64(lim.MemoryLimitBytes)
+		// The Go runtime reserves address space it never touches (over a
+		// GiB at start), so the limit is what the worker may add to that.
+		as := uint64(addressSpace() + lim.MemoryLimitBytes)
 		if err := syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: as, Max: as}); err != nil {
 			return fmt.Errorf("limit address space: %w", err)
 		}
 	}
 	return nil
+}
+
+// addressSpace returns the process's current virtual memory size, or a
+// generous estimate when /proc is not available.
+func addressSpace() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if rest, ok := strings.CutPrefix(l, "VmSize:"); ok {
+				f := strings.Fields(rest)
+				if kb, err := strconv.ParseInt(f[0], 10, 64); err == nil && len(f) > 0 {
+					return kb << 10
+				}
+			}
+		}
+	}
+	return 2 << 30
 }
 
 // errorFor maps an extraction error to the error clients see.
