@@ -59,9 +59,13 @@ func mainBlocks(doc *html.Node, reparse func() *html.Node) []string {
 	if textLen(best) >= minContentChars {
 		return best
 	}
-	whole := wholeBody(clone)
+	whole := wholeBody(clone, false)
 	if textLen(whole) > textLen(best) {
 		best = whole
+	}
+	if len(best) == 0 {
+		// Nothing but links (a list page, a site map): keep them.
+		best = wholeBody(clone, true)
 	}
 	return best
 }
@@ -91,11 +95,11 @@ func findMain(doc *html.Node, byHints bool) []string {
 
 // wholeBody emits every block of the (already cleaned) body, with the
 // boilerplate filters of emission.
-func wholeBody(doc *html.Node) []string {
+func wholeBody(doc *html.Node, keepAll bool) []string {
 	body := findBody(doc)
 	x := &extraction{stats: make(map[*html.Node]*nodeStats, 256)}
 	x.measure(body, false, 0)
-	return x.emitAll([]*html.Node{body})
+	return x.emit([]*html.Node{body}, keepAll)
 }
 
 func findBody(doc *html.Node) *html.Node {

@@ -17,12 +17,19 @@ type emitter struct {
 	links  int // of which inside links
 	level  int // heading level of cur, 0 for other blocks
 	levels []int
+	// keepAll turns off the boilerplate filters.
+	keepAll bool
 }
 
 // emitAll returns the blocks of roots in order, skipping boilerplate
 // containers and link-dominated blocks.
 func (x *extraction) emitAll(roots []*html.Node) []string {
-	e := &emitter{x: x}
+	return x.emit(roots, false)
+}
+
+// emit is emitAll with the filters turned off when keepAll is set.
+func (x *extraction) emit(roots []*html.Node, keepAll bool) []string {
+	e := &emitter{x: x, keepAll: keepAll}
 	for _, r := range roots {
 		e.walk(r, r, false, false, 0)
 		e.flush()
@@ -47,7 +54,7 @@ func dropOrphanHeadings(blocks []string, levels []int) []string {
 }
 
 func (e *emitter) flush() {
-	if e.chars > 0 && e.links*2 <= e.chars {
+	if e.chars > 0 && (e.keepAll || e.links*2 <= e.chars) {
 		if s := strings.TrimSpace(e.cur.String()); s != "" {
 			e.blocks = append(e.blocks, s)
 			e.levels = append(e.levels, e.level)
@@ -119,11 +126,12 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 	case "img":
 		return
 	}
-	if tag == removedMark || n != root && containerTags[tag] && e.x.isBoilerplateContainer(n) {
+	if tag == removedMark || n != root && !e.keepAll && containerTags[tag] && e.x.isBoilerplateContainer(n) {
 		e.dropIntroduction()
 		return
 	}
-	block := blockTags[tag]
+	// Cells join into their row's block.
+	block := blockTags[tag] && tag != "td" && tag != "th"
 	if block {
 		e.flush()
 	}
