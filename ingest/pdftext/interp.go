@@ -51,8 +51,12 @@ type streamBudget struct {
 }
 
 // maxStreamBytes is the total decompressed size of content streams, fonts'
-// CMaps and forms read for one document.
-const maxStreamBytes = 192 << 20
+// CMaps and forms read for one document; maxOneStream caps a single stream
+// (real content streams are far smaller; bombs are not).
+const (
+	maxStreamBytes = 192 << 20
+	maxOneStream   = 32 << 20
+)
 
 func readStream(v pdf.Value, budget *streamBudget) (data []byte, err error) {
 	defer func() {
@@ -65,10 +69,11 @@ func readStream(v pdf.Value, budget *streamBudget) (data []byte, err error) {
 	}
 	rc := v.Reader()
 	defer rc.Close()
-	data, err = io.ReadAll(io.LimitReader(rc, budget.left+1))
-	if int64(len(data)) > budget.left {
+	limit := min(budget.left, maxOneStream)
+	data, err = io.ReadAll(io.LimitReader(rc, limit+1))
+	if int64(len(data)) > limit {
 		budget.left = 0
-		return nil, fmt.Errorf("%w: decompressed streams exceed %d bytes", ErrTooLarge, int64(maxStreamBytes))
+		return nil, fmt.Errorf("%w: decompressed streams exceed %d bytes", ErrTooLarge, limit)
 	}
 	budget.left -= int64(len(data))
 	// A damaged stream still gives the text before the damage.
