@@ -1,9 +1,12 @@
 package api
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/pipeline"
 )
 
 // SuccessEnvelope returns the response-v2 success envelope for data outside
@@ -33,3 +36,66 @@ func Classify(code fault.Code) (status int, errorType, remediation string, retry
 // NewRequestID returns a fresh request id of the form the API generates
 // ("req_" and 24 hex digits).
 func NewRequestID() string { return newRequestID() }
+
+// PipelineRequest checks a multi-source request exactly as POST /v1/digests
+// does (source count, detail, fields, budget, unique ids, each source) and
+// converts it; it also returns the item fields the client selected.
+func (b *DigestsRequest) PipelineRequest() (pipeline.ManyRequest, []string, error) {
+	return b.pipelineRequest()
+}
+
+// DigestsEnvelope returns the response-v2 envelope POST /v1/digests answers
+// for res: data with the selected fields of each included item, and meta
+// with the content fidelity, dropped ids, archive hashes, truncation and
+// partial-failure warnings and telemetry. req is the request res answers.
+func DigestsEnvelope(body *DigestsRequest, req pipeline.ManyRequest, fields []string, res *pipeline.ManyResult, requestID string, start time.Time) Envelope {
+	st := &requestState{id: requestID, start: start}
+	data := DigestsData{
+		Query:        body.Query,
+		QueryHash:    res.QueryHash,
+		Digests:      []map[string]any{},
+		TotalSources: len(body.Sources),
+		Included:     len(res.Items),
+		Dropped:      len(res.Dropped),
+		Failed:       res.Failed,
+	}
+	if data.Failed == nil {
+		data.Failed = []pipeline.Failure{}
+	}
+	for _, it := range res.Items {
+		data.Digests = append(data.Digests, selectFields(it, fields))
+	}
+	st.meta.ContentFidelity = res.Fidelity
+	st.meta.ContentFidelitySchemaVersion = "1.0"
+	dropped := []string{}
+	for _, it := range res.Dropped {
+		dropped = append(dropped, it.ID)
+	}
+	st.meta.DroppedContentIDs = &dropped
+	st.meta.ContentArchiveHashes = map[string]any{}
+	for id, ref := range res.ArchiveHashes {
+		st.meta.ContentArchiveHashes[id] = ref
+	}
+	if res.Fidelity != pipeline.FidelityFull && (len(res.Dropped) > 0 || req.Budget != (pipeline.Budget{})) {
+		reason := "budget"
+		if req.Detail != pipeline.FidelityFull && len(res.Dropped) == 0 {
+			reason = "detail"
+		}
+		st.addWarning("CONTENT_TRUNCATED",
+			fmt.Sprintf("%d of %d digests were left out and others may be cut down to fit; fetch them by content_archive_hashes", len(res.Dropped), len(res.Items)+len(res.Dropped)),
+			map[string]any{"dropped_count": len(res.Dropped), "total_count": len(res.Items) + len(res.Dropped), "reason": reason})
+	}
+	if len(res.Failed) > 0 {
+		ids := make([]string, len(res.Failed))
+		for i, f := range res.Failed {
+			ids[i] = f.ID
+		}
+		st.addWarning("PARTIAL_FAILURE", fmt.Sprintf("%d source(s) failed: %s", len(ids), strings.Join(ids, ", ")),
+			map[string]any{"failed_ids": ids})
+	}
+	hit := res.AllCached
+	st.meta.Telemetry.CacheHit = &hit
+	tokens := (res.UsedChars + pipeline.CharsPerToken - 1) / pipeline.CharsPerToken
+	st.meta.Telemetry.TokensEstimated = &tokens
+	return Envelope{Success: true, Data: data, Meta: st.finishMeta()}
+}

@@ -201,6 +201,9 @@ func (spec *SourceSpec) Request(query string, opts digest.Options) (pipeline.Req
 		if err != nil {
 			return req, fault.E(fault.ValidationError, "source.archive: must be sha256:<64 hex digits>")
 		}
+		if !d.Valid() {
+			return req, fault.E(fault.NotFound, "source.archive: no archived content has that hash")
+		}
 		req.Archive = d
 	case spec.PDFBase64 != "":
 		b, err := base64.StdEncoding.DecodeString(spec.PDFBase64)
