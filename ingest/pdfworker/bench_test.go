@@ -1,0 +1,58 @@
+package pdfworker
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/digestd/digestd/ingest/pdftext"
+)
+
+// BenchmarkPDFBoxSet extracts every PDF of the pdfbox set per iteration,
+// through a one-worker pool (one child process per document, as in the
+// service) and in process, and reports pages per second.
+func BenchmarkPDFBoxSet(b *testing.B) {
+	root := os.Getenv("DIGESTD_SHARED_DATA")
+	if root == "" {
+		root = filepath.Join("..", "..", "..", "shared", "data")
+	}
+	files, _ := filepath.Glob(filepath.Join(root, "extract-pdf-pdfbox", "pdf", "*.pdf"))
+	if len(files) == 0 {
+		b.Skip("pdfbox set not present")
+	}
+	var docs [][]byte
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		docs = append(docs, raw)
+	}
+	b.Run("pool", func(b *testing.B) {
+		p := testPool(b, PoolConfig{Workers: 1, Deadline: 20 * time.Second})
+		pages := 0
+		start := time.Now()
+		for b.Loop() {
+			for _, d := range docs {
+				if res, err := p.Extract(context.Background(), d); err == nil {
+					pages += len(res.Pages)
+				}
+			}
+		}
+		b.ReportMetric(float64(pages)/time.Since(start).Seconds(), "pages/s")
+	})
+	b.Run("inprocess", func(b *testing.B) {
+		pages := 0
+		start := time.Now()
+		for b.Loop() {
+			for _, d := range docs {
+				if res, err := pdftext.Extract(d, pdftext.Limits{}); err == nil {
+					pages += len(res.Pages)
+				}
+			}
+		}
+		b.ReportMetric(float64(pages)/time.Since(start).Seconds(), "pages/s")
+	})
+}
