@@ -4,6 +4,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/digestd/digestd/digest/porter"
 	"github.com/digestd/digestd/digest/sentences"
 )
 
@@ -14,7 +15,8 @@ type sentence struct {
 	page         int // 1-based page holding the sentence
 	block        int // 0-based index of the block holding the sentence
 	terms        []int32
-	words        int // tokens before stop-word removal
+	ends         []int32 // byte offset, from start, just after each term
+	words        int     // tokens before stop-word removal
 }
 
 // chars is the sentence's length in code points.
@@ -26,14 +28,15 @@ type document struct {
 	text  string
 	paged bool
 	sents []sentence
-	vocab map[string]int32
-	df    []int32 // number of sentences holding each term
-	avgdl float64 // mean sentence length in terms
+	vocab map[string]int32 // stemmed term → id
+	forms map[string]int32 // surface token → id of its stem
+	df    []int32          // number of sentences holding each term
+	avgdl float64          // mean sentence length in terms
 }
 
 // analyze splits text into sentences and indexes their terms.
 func analyze(text string) *document {
-	d := &document{text: text, vocab: make(map[string]int32, 1024)}
+	d := &document{text: text, vocab: make(map[string]int32, 1024), forms: make(map[string]int32, 1024)}
 	spans := sentences.Split(text)
 	d.sents = make([]sentence, len(spans))
 	// One walk over the text converts byte offsets to code points and counts
@@ -70,18 +73,14 @@ func analyze(text string) *document {
 		advance(sp.End)
 		s.end, s.cend = sp.End, cp
 		clear(seen)
-		buf = tokenize(text[sp.Start:sp.End], buf, func(tok []byte, stop bool) {
+		buf = tokenize(text[sp.Start:sp.End], buf, func(tok []byte, stop bool, end int) {
 			s.words++
 			if stop {
 				return
 			}
-			id, ok := d.vocab[string(tok)]
-			if !ok {
-				id = int32(len(d.vocab))
-				d.vocab[string(tok)] = id
-				d.df = append(d.df, 0)
-			}
+			id := d.termID(tok)
 			s.terms = append(s.terms, id)
+			s.ends = append(s.ends, int32(end))
 			if _, dup := seen[id]; !dup {
 				seen[id] = 1
 				d.df[id]++
@@ -104,18 +103,38 @@ func analyze(text string) *document {
 	return d
 }
 
+// termID returns the id of the stem of surface token tok, adding it to the
+// vocabulary when new. Stems are computed once per distinct surface form.
+func (d *document) termID(tok []byte) int32 {
+	if id, ok := d.forms[string(tok)]; ok {
+		return id
+	}
+	st := stem(string(tok))
+	id, ok := d.vocab[st]
+	if !ok {
+		id = int32(len(d.vocab))
+		d.vocab[st] = id
+		d.df = append(d.df, 0)
+	}
+	d.forms[string(tok)] = id
+	return id
+}
+
 // queryTerms returns the distinct content terms of query with the ids they
 // have in d's vocabulary (-1 for terms absent from the text), in order of
 // first appearance.
 func (d *document) queryTerms(query string) []int32 {
 	var ids []int32
 	seen := map[string]bool{}
-	tokenize(query, nil, func(tok []byte, stop bool) {
+	tokenize(query, nil, func(tok []byte, stop bool, _ int) {
 		if stop || seen[string(tok)] {
 			return
 		}
 		seen[string(tok)] = true
-		id, ok := d.vocab[string(tok)]
+		id, ok := d.forms[string(tok)]
+		if !ok {
+			id, ok = d.vocab[stem(string(tok))]
+		}
 		if !ok {
 			id = -1
 		}
@@ -124,19 +143,15 @@ func (d *document) queryTerms(query string) []int32 {
 	return ids
 }
 
-// tokenize calls emit for each token of s: a lower-cased, lightly stemmed
-// run of letters, digits and marks, or a single ideograph or kana; stop
-// reports a stop word. buf is scratch space, returned for reuse.
-func tokenize(s string, buf []byte, emit func(tok []byte, stop bool)) []byte {
-	flush := func() {
+// tokenize calls emit for each token of s: a lower-cased run of letters, digits and marks, or a single ideograph or kana; stop
+// reports a stop word and end is the byte offset in s just after the token.
+// buf is scratch space, returned for reuse.
+func tokenize(s string, buf []byte, emit func(tok []byte, stop bool, end int)) []byte {
+	flush := func(end int) {
 		if len(buf) == 0 {
 			return
 		}
-		stop := isStopWord(buf)
-		if !stop {
-			buf = stem(buf)
-		}
-		emit(buf, stop)
+		emit(buf, isStopWord(buf), end)
 		buf = buf[:0]
 	}
 	buf = buf[:0]
@@ -149,27 +164,27 @@ func tokenize(s string, buf []byte, emit func(tok []byte, stop bool)) []byte {
 			case 'A' <= c && c <= 'Z':
 				buf = append(buf, c+'a'-'A')
 			default:
-				flush()
+				flush(i)
 			}
 			i++
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		i += n
 		switch {
 		case isIdeographic(r):
-			flush()
+			flush(i)
 			buf = utf8.AppendRune(buf, r)
-			flush()
+			flush(i + n)
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
 			buf = utf8.AppendRune(buf, unicode.ToLower(r))
 		case unicode.Is(unicode.Mn, r) && len(buf) > 0:
 			buf = utf8.AppendRune(buf, r)
 		default:
-			flush()
+			flush(i)
 		}
+		i += n
 	}
-	flush()
+	flush(len(s))
 	return buf
 }
 
@@ -180,48 +195,14 @@ func isIdeographic(r rune) bool {
 		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Thai, r)
 }
 
-// stem strips common English inflections in place: plural -s/-es/-ies and
-// -ing/-ed on long enough words. It is deliberately light so that distinct
-// terms rarely collide.
-func stem(w []byte) []byte {
-	n := len(w)
-	if n < 4 || !isASCII(w) {
-		return w
-	}
-	switch {
-	case hasSuffix(w, "ies") && n > 4:
-		w = append(w[:n-3], 'y')
-	case hasSuffix(w, "sses"):
-		w = w[:n-2]
-	case hasSuffix(w, "ss") || hasSuffix(w, "us") || hasSuffix(w, "is"):
-	case hasSuffix(w, "s"):
-		w = w[:n-1]
-	}
-	n = len(w)
-	switch {
-	case hasSuffix(w, "ing") && n > 5:
-		w = w[:n-3]
-	case hasSuffix(w, "ed") && n > 4 && !hasSuffix(w, "eed"):
-		w = w[:n-2]
-	}
-	n = len(w)
-	if n > 3 && w[n-1] == 'e' {
-		w = w[:n-1]
-	}
-	return w
-}
-
-func isASCII(w []byte) bool {
-	for _, c := range w {
-		if c >= utf8.RuneSelf {
-			return false
+// stem returns the Porter stem of an ASCII word and other words unchanged.
+func stem(w string) string {
+	for i := 0; i < len(w); i++ {
+		if w[i] >= utf8.RuneSelf {
+			return w
 		}
 	}
-	return true
-}
-
-func hasSuffix(w []byte, suf string) bool {
-	return len(w) >= len(suf) && string(w[len(w)-len(suf):]) == suf
+	return porter.Stem(w)
 }
 
 // isStopWord reports English function words and question words that carry

@@ -71,7 +71,7 @@ func Build(text, query string, opts Options) (*Payload, []Warning, error) {
 		ranked = order(scores)
 	}
 
-	p.EvidenceSnippets = selectEvidence(d, scores, ranked, q.mass, opts)
+	p.EvidenceSnippets = selectEvidence(d, q, opts)
 	p.Summary, p.KeyPoints = summarize(d, scores, opts)
 
 	n := utf8.RuneCountInString(p.Summary)
@@ -99,28 +99,19 @@ type window struct {
 	page         int
 }
 
-// selectEvidence grows the best sentences into windows of at most
-// SnippetMaxChars, skipping windows that overlap one already chosen.
-func selectEvidence(d *document, scores []float64, ranked []int, mass float64, opts Options) []EvidenceSnippet {
+// selectEvidence returns the best non-overlapping windows of at most
+// SnippetMaxChars as snippets, scored relative to the query's idf mass.
+func selectEvidence(d *document, q queryModel, opts Options) []EvidenceSnippet {
 	out := []EvidenceSnippet{}
-	var chosen []window
-	for _, i := range ranked {
-		if len(out) >= opts.MaxEvidence {
-			break
-		}
-		w, ok := grow(d, i, opts.SnippetMaxChars)
-		if !ok || overlaps(chosen, w) {
-			continue
-		}
+	for _, c := range pickWindows(windowCandidates(d, q, opts.SnippetMaxChars), opts.MaxEvidence) {
 		sn := EvidenceSnippet{
-			Text:           d.text[w.bstart:w.bend],
-			Locator:        locatorFor(d, w).String(),
-			RelevanceScore: calibrate(scores[i], mass),
+			Text:           d.text[c.w.bstart:c.w.bend],
+			Locator:        locatorFor(d, c.w).String(),
+			RelevanceScore: calibrate(c.score, q.mass),
 		}
 		if len(out) > 0 && sn.RelevanceScore > out[len(out)-1].RelevanceScore {
 			sn.RelevanceScore = out[len(out)-1].RelevanceScore
 		}
-		chosen = append(chosen, w)
 		out = append(out, sn)
 	}
 	return out
@@ -181,7 +172,13 @@ func sameBlock(d *document, i, j int) bool {
 
 // clip returns the first max code points of s cut back to a word boundary.
 func clip(d *document, s *sentence, max int) (window, bool) {
-	str := d.text[s.start:s.end]
+	return prefix(d, s, s.end, max)
+}
+
+// prefix returns the longest text starting at sentence s and ending at a
+// word boundary no later than byte offset limit, of at most max code points.
+func prefix(d *document, s *sentence, limit, max int) (window, bool) {
+	str := d.text[s.start:limit]
 	n, lastSpace, lastSpaceCP := 0, -1, 0
 	cut := len(str)
 	for bi, r := range str {
