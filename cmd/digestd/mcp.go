@@ -2,10 +2,32 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
+	"log/slog"
+
+	"github.com/digestd/digestd"
+	"github.com/digestd/digestd/mcpserver"
 )
 
+// runMCP serves the MCP tools over stdio: JSON-RPC on stdin and stdout,
+// logs on stderr only (stdout carries nothing but protocol messages).
 func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	return errors.New("mcp: not implemented yet")
+	fs := newFlagSet("mcp", "Usage: digestd mcp [flags]\n\nServes digestd's MCP tools (digest_source, digest_sources, get_archived_text, verify_digest,\nlist_sources) and the archived texts (digestd://archive/sha256:<hex>) over stdio, for an MCP\nclient that starts digestd as a subprocess. Logs go to stderr. Streamable HTTP is at /mcp\nof \"digestd serve\".", stderr)
+	var c config
+	c.register(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewJSONHandler(stderr, nil))
+	a, err := openApp(ctx, &c, logger)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	logger.Info("digestd mcp serving on stdio", "archive", c.archive, "version", digestd.Version)
+	err = mcpserver.ServeStdio(ctx, a.pipe, mcpserver.Options{Version: digestd.Version, Logger: logger}, stdin, stdout)
+	if ctx.Err() != nil {
+		return nil // interrupted: a normal way to stop
+	}
+	return err
 }

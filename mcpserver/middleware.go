@@ -1,0 +1,51 @@
+package mcpserver
+
+import (
+	"context"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/digestd/digestd/api"
+	"github.com/digestd/digestd/fault"
+)
+
+// maxInputErrorChars bounds the schema-validation message passed on to the
+// client, which may quote what the client sent.
+const maxInputErrorChars = 500
+
+// envelopeInputErrors gives the tool errors the SDK raises itself (arguments
+// that fail the input schema, before any tool handler runs) the same
+// VALIDATION_ERROR envelope as every other failure. A tool error that
+// already carries structured content came from a handler and is left alone.
+func envelopeInputErrors(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if err != nil || method != "tools/call" {
+			return res, err
+		}
+		r, ok := res.(*mcp.CallToolResult)
+		if !ok || !r.IsError || r.StructuredContent != nil {
+			return res, err
+		}
+		var parts []string
+		for _, c := range r.Content {
+			if t, ok := c.(*mcp.TextContent); ok {
+				parts = append(parts, t.Text)
+			}
+		}
+		msg := strings.Join(parts, "; ")
+		if utf8.RuneCountInString(msg) > maxInputErrorChars {
+			msg = cutRunes(msg, maxInputErrorChars) + "…"
+		}
+		if msg == "" {
+			msg = "the arguments do not match the tool's input schema"
+		}
+		env, _ := api.ErrorEnvelope(fault.E(fault.ValidationError, msg), api.NewRequestID(), time.Now())
+		r.StructuredContent = env
+		r.Content = []mcp.Content{&mcp.TextContent{Text: renderError(env)}}
+		return r, nil
+	}
+}

@@ -1,0 +1,125 @@
+package mcpserver
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/digestd/digestd/digest"
+	"github.com/digestd/digestd/pipeline"
+)
+
+// mustSchema infers the input schema of T (descriptions come from the
+// jsonschema struct tags) and lets adjust add the bounds Go types cannot
+// express. It panics on a schema that cannot be built: that is a bug in
+// this package, found by any test that starts a server.
+func mustSchema[T any](adjust func(*jsonschema.Schema)) *jsonschema.Schema {
+	s, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcpserver: input schema of %T: %v", *new(T), err))
+	}
+	adjust(s)
+	return s
+}
+
+// at returns the property schema at a dotted path ("sources.[].options"),
+// where "[]" steps into array items. It panics when the path does not
+// exist, which a test that starts a server catches.
+func at(s *jsonschema.Schema, path string) *jsonschema.Schema {
+	for _, name := range strings.Split(path, ".") {
+		var next *jsonschema.Schema
+		if name == "[]" {
+			next = s.Items
+		} else {
+			next = s.Properties[name]
+		}
+		if next == nil {
+			panic(fmt.Sprintf("mcpserver: no schema at %q (missing %q)", path, name))
+		}
+		s = next
+	}
+	return s
+}
+
+func intRange(s *jsonschema.Schema, lo, hi float64) {
+	s.Minimum, s.Maximum = &lo, &hi
+}
+
+func maxLen(s *jsonschema.Schema, n int) { s.MaxLength = &n }
+
+// sourceBounds bounds a SourceInput schema. "Exactly one of" is checked
+// by the same code as the HTTP API's, so it answers with the same codes.
+func sourceBounds(s *jsonschema.Schema) {
+	at(s, "archive").Pattern = `^(sha256:)?[A-Fa-f0-9]{64}$`
+	at(s, "url").Format = "uri"
+	maxLen(at(s, "id"), 200)
+	at(s, "pdf_base64").ContentEncoding = "base64"
+	at(s, "pdf_base64").ContentMediaType = "application/pdf"
+}
+
+func optionsBounds(s *jsonschema.Schema) {
+	intRange(at(s, "max_evidence"), 1, digest.MaxEvidence)
+	intRange(at(s, "max_key_points"), 0, digest.MaxKeyPoints)
+	intRange(at(s, "snippet_max_chars"), digest.MinSnippetChars, digest.MaxSnippetChars)
+	intRange(at(s, "summary_max_chars"), digest.MinSummaryChars, digest.MaxSummaryChars)
+}
+
+func digestSourceBounds(s *jsonschema.Schema) {
+	maxLen(at(s, "query"), digest.MaxQueryChars)
+	sourceBounds(at(s, "source"))
+	optionsBounds(at(s, "options"))
+}
+
+func digestSourcesBounds(s *jsonschema.Schema) {
+	maxLen(at(s, "query"), digest.MaxQueryChars)
+	srcs := at(s, "sources")
+	one, most := 1, MaxSources
+	srcs.MinItems, srcs.MaxItems = &one, &most
+	srcs.Types, srcs.Type = nil, "array" // a nil slice is not an answer here
+	sourceBounds(at(s, "sources.[]"))
+	optionsBounds(at(s, "options"))
+	at(s, "detail").Enum = []any{pipeline.FidelityFull, pipeline.FidelitySummary, pipeline.FidelityReferenceOnly}
+	zero := 0.0
+	at(s, "budget.max_chars").Minimum = &zero
+	at(s, "budget.max_tokens").Minimum = &zero
+}
+
+func archivedTextBounds(s *jsonschema.Schema) {
+	at(s, "hash").Pattern = `^(sha256:)?[A-Fa-f0-9]{64}$`
+	at(s, "locator").Pattern = digest.LocatorPattern
+	zero := 0.0
+	at(s, "start").Minimum = &zero
+	at(s, "end").Minimum = &zero
+	intRange(at(s, "context"), 0, pipeline.MaxSliceContext)
+}
+
+// verifyBounds documents the payload's bounds without enforcing them: a
+// payload that breaks one is reported by verify_digest, not refused.
+func verifyBounds(s *jsonschema.Schema) {
+	p := at(s, "payload")
+	describe := map[string]string{
+		"version":           `"` + digest.PayloadVersion + `".`,
+		"content_type":      `"` + digest.ContentType + `".`,
+		"query_hash":        "First 8 lowercase hex digits of the sha256 of the normalized query.",
+		"summary":           fmt.Sprintf("At most %d code points.", digest.MaxSummaryChars),
+		"key_points":        fmt.Sprintf("At most %d, each at most %d code points.", digest.MaxKeyPoints, digest.MaxKeyPointChars),
+		"evidence_snippets": fmt.Sprintf("At most %d, each at most %d code points, relevance_score in [0,1] and non-increasing.", digest.MaxEvidence, digest.MaxSnippetChars),
+		"original_chars":    "Code points of the canonical text.",
+		"digest_chars":      "Code points of the digest's text.",
+		"compression_ratio": "digest_chars / original_chars, clamped to [0,1].",
+		"source_text_hash":  "sha256:<64 hex> of the canonical text: its archive key.",
+	}
+	for name, d := range describe {
+		at(p, name).Description = d
+	}
+	snip := at(p, "evidence_snippets.[]")
+	at(snip, "text").Description = "The snippet: exactly the canonical text at the locator."
+	at(snip, "locator").Description = "char:S-E, or page:N:char:S-E for a PDF; Unicode code points, end exclusive."
+	at(snip, "relevance_score").Description = "In [0,1]."
+}
+
+func listBounds(s *jsonschema.Schema) {
+	intRange(at(s, "limit"), 1, MaxListLimit)
+	maxLen(at(s, "cursor"), 2*maxCursorBytes)
+}

@@ -1,0 +1,128 @@
+// Package mcpserver serves digestd's operations as Model Context Protocol
+// tools and resources: digest_source, digest_sources, get_archived_text,
+// verify_digest and list_sources, and the archived canonical texts as the
+// resource template digestd://archive/{+hash}. Every tool is a thin wrapper
+// over the pipeline (the same calls the HTTP API makes) and answers with the
+// response-v2 envelope as structured content, plus a compact text rendering
+// for the model. Failures are tool errors (isError) carrying the same
+// error_code, error_type and remediation as the HTTP API.
+//
+// It is an edge package: it calls pipeline and api's exported envelope
+// helpers, and no core package imports it. Because it imports api, api
+// cannot import it: the HTTP server mounts Handler by being given it.
+package mcpserver
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/digestd/digestd/pipeline"
+)
+
+// Options configures an MCP server. The zero value is usable.
+type Options struct {
+	// Version is reported to clients in the initialize handshake.
+	Version string
+	// Logger receives the server's logs (rejected and failed calls); nil
+	// discards them. Over stdio it must not write to stdout.
+	Logger *slog.Logger
+	// MaxBodyBytes caps one HTTP request to Handler (413 beyond); 0 means
+	// 32 MiB, the HTTP API's default.
+	MaxBodyBytes int64
+}
+
+func (o Options) logger() *slog.Logger {
+	if o.Logger != nil {
+		return o.Logger
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// instructions tell a connected model what the server is for and how its
+// parts fit together.
+const instructions = `digestd turns sources (web pages, PDFs, plain text) into small, verifiable digests for a research question.
+Call digest_source for one source or digest_sources for several within a size budget. Every evidence snippet carries a locator
+(char:S-E, or page:N:char:S-E for PDFs) into the archived canonical text named by source_text_hash; offsets are Unicode code points,
+and text[S:E] equals the snippet exactly. Quote a source by fetching a span with get_archived_text, check a digest with verify_digest,
+and find sources digested earlier with list_sources. The archived texts are also resources: digestd://archive/sha256:<hex>.`
+
+// NewServer returns an MCP server with digestd's tools and resource
+// template, running every call through pipe. One server may serve any
+// number of sessions at once.
+func NewServer(pipe *pipeline.Pipeline, opts Options) *mcp.Server {
+	version := opts.Version
+	if version == "" {
+		version = "dev"
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "digestd", Title: "digestd", Version: version}, &mcp.ServerOptions{
+		Instructions: instructions,
+		Logger:       sdkLogger(opts.Logger),
+		// No logging capability: logs go to the operator, not the client.
+		Capabilities: &mcp.ServerCapabilities{},
+	})
+	t := &tools{pipe: pipe, log: opts.logger()}
+	t.register(srv)
+	srv.AddResourceTemplate(archiveTemplate(), t.readArchive)
+	srv.AddReceivingMiddleware(envelopeInputErrors)
+	return srv
+}
+
+// Handler returns the streamable HTTP transport of the MCP server, to be
+// mounted at /mcp. It is stateless (no Mcp-Session-Id), so any replica can
+// answer any request, and it answers with application/json rather than an
+// event stream.
+func Handler(pipe *pipeline.Pipeline, opts Options) http.Handler {
+	srv := NewServer(pipe, opts)
+	maxBody := opts.MaxBodyBytes
+	if maxBody <= 0 {
+		maxBody = 32 << 20
+	}
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+		Stateless:           true,
+		JSONResponse:        true,
+		Logger:              sdkLogger(opts.Logger),
+		MaxRequestBodyBytes: maxBody,
+	})
+}
+
+// ServeStdio serves one MCP session over newline-delimited JSON-RPC on in
+// and out (a process's stdin and stdout) until the client closes in or ctx
+// ends. Nothing but protocol messages is written to out.
+func ServeStdio(ctx context.Context, pipe *pipeline.Pipeline, opts Options, in io.Reader, out io.Writer) error {
+	return NewServer(pipe, opts).Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}})
+}
+
+// sdkLogger passes on the SDK's warnings and errors only: it logs at INFO
+// for every session, which over stateless HTTP is every request.
+func sdkLogger(l *slog.Logger) *slog.Logger {
+	if l == nil {
+		return nil
+	}
+	return slog.New(minLevel{Handler: l.Handler(), min: slog.LevelWarn})
+}
+
+// minLevel drops records below min.
+type minLevel struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (h minLevel) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= h.min && h.Handler.Enabled(ctx, l)
+}
+
+func (h minLevel) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return minLevel{Handler: h.Handler.WithAttrs(attrs), min: h.min}
+}
+
+func (h minLevel) WithGroup(name string) slog.Handler {
+	return minLevel{Handler: h.Handler.WithGroup(name), min: h.min}
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

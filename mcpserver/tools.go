@@ -1,0 +1,422 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/digestd/digestd/api"
+	"github.com/digestd/digestd/archive"
+	"github.com/digestd/digestd/digest"
+	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/pipeline"
+)
+
+// Bounds of the tools' inputs and answers.
+const (
+	// MaxSources is the most sources one digest_sources call takes (the
+	// HTTP API's bound).
+	MaxSources = api.MaxSources
+	// MaxTextChars is the most code points of archived text one
+	// get_archived_text answer carries; longer texts and spans are cut there
+	// and marked truncated.
+	MaxTextChars = 50_000
+	// DefaultListLimit and MaxListLimit bound a list_sources page.
+	DefaultListLimit = 20
+	MaxListLimit     = 100
+	// maxCursorBytes bounds a decoded list_sources cursor.
+	maxCursorBytes = 256
+)
+
+// SourceInput is one source as the tools take it: exactly one of URL, HTML,
+// PDFBase64, Text and Archive.
+type SourceInput struct {
+	ID          string `json:"id,omitempty" jsonschema:"Your name for the source, echoed back in the answer (optional; unique within one call)."`
+	URL         string `json:"url,omitempty" jsonschema:"An absolute public http(s) URL to fetch; the page may be HTML, PDF or plain text. Private, loopback and link-local addresses are refused (FETCH_BLOCKED)."`
+	HTML        string `json:"html,omitempty" jsonschema:"An HTML document; its main content is extracted."`
+	PDFBase64   string `json:"pdf_base64,omitempty" jsonschema:"A PDF file in standard base64 (RFC 4648 with padding). Pages are joined by U+000C in the canonical text and snippets get page:N:char:S-E locators."`
+	Text        string `json:"text,omitempty" jsonschema:"Plain UTF-8 text."`
+	Archive     string `json:"archive,omitempty" jsonschema:"The hash (sha256:<64 hex>) of a canonical text archived earlier (a source_text_hash or archive_hash): digests it again, for a new query, without sending it again."`
+	ContentType string `json:"content_type,omitempty" jsonschema:"The Content-Type of html when it names a charset other than UTF-8 (optional)."`
+}
+
+// spec converts the input into the HTTP API's source spec, so the same
+// checks (exactly one field, base64, hash syntax) apply.
+func (s SourceInput) spec() *api.SourceSpec {
+	return &api.SourceSpec{ID: s.ID, URL: s.URL, HTML: s.HTML, PDFBase64: s.PDFBase64, Text: s.Text, Archive: s.Archive, ContentType: s.ContentType}
+}
+
+// OptionsInput bounds one digest; omitted fields take the payload maxima.
+type OptionsInput struct {
+	MaxEvidence     int `json:"max_evidence,omitempty" jsonschema:"Most evidence snippets, 1-10 (default 10)."`
+	MaxKeyPoints    int `json:"max_key_points,omitempty" jsonschema:"Most key points, 1-10 (default 10)."`
+	SnippetMaxChars int `json:"snippet_max_chars,omitempty" jsonschema:"Longest evidence snippet in Unicode code points, 50-500 (default 500)."`
+	SummaryMaxChars int `json:"summary_max_chars,omitempty" jsonschema:"Longest summary in Unicode code points, 1-2000 (default 2000)."`
+}
+
+func (o *OptionsInput) options() digest.Options {
+	if o == nil {
+		return digest.Options{}
+	}
+	return digest.Options{MaxEvidence: o.MaxEvidence, MaxKeyPoints: o.MaxKeyPoints, SnippetMaxChars: o.SnippetMaxChars, SummaryMaxChars: o.SummaryMaxChars}
+}
+
+// DigestSourceInput is the input of digest_source.
+type DigestSourceInput struct {
+	Query   string        `json:"query" jsonschema:"The research question the digest is for (at most 2000 code points)."`
+	Source  SourceInput   `json:"source" jsonschema:"The source: exactly one of url, html, pdf_base64, text or archive."`
+	Options *OptionsInput `json:"options,omitempty" jsonschema:"Size bounds of the digest (optional)."`
+}
+
+// BudgetInput bounds a digest_sources answer.
+type BudgetInput struct {
+	MaxChars  int `json:"max_chars,omitempty" jsonschema:"Most characters of the digests' JSON in the answer (omit for no bound)."`
+	MaxTokens int `json:"max_tokens,omitempty" jsonschema:"Most tokens of the digests in the answer, counted at 4 characters a token (omit for no bound). With max_chars too, the smaller bound applies."`
+}
+
+// DigestSourcesInput is the input of digest_sources.
+type DigestSourcesInput struct {
+	Query   string        `json:"query" jsonschema:"The research question the digests are for (at most 2000 code points)."`
+	Sources []SourceInput `json:"sources" jsonschema:"The sources, 1-50; each is exactly one of url, html, pdf_base64, text or archive. Give each an id to recognise it in the answer (default source-1, source-2, ... in this order)."`
+	Budget  *BudgetInput  `json:"budget,omitempty" jsonschema:"Size bound of the answer. Digests are ranked by how well they answer the query and packed best first; one that does not fit whole is cut to its summary, then to a reference (hashes only), then dropped. Dropped sources keep their archive hashes in meta.content_archive_hashes."`
+	Detail  string        `json:"detail,omitempty" jsonschema:"The most each digest may carry: full (default: summary, key points, evidence), summary (summary only) or reference_only (hashes and score only)."`
+	Options *OptionsInput `json:"options,omitempty" jsonschema:"Size bounds of each digest (optional)."`
+}
+
+// GetArchivedTextInput is the input of get_archived_text.
+type GetArchivedTextInput struct {
+	Hash    string `json:"hash" jsonschema:"The text's archive hash: sha256:<64 hex>, as in source_text_hash or archive_hash."`
+	Locator string `json:"locator,omitempty" jsonschema:"A snippet's locator: char:S-E, or page:N:char:S-E for a PDF (N = 1-based page, S-E offsets into the whole text). S and E are Unicode code points, end exclusive: the span is text[S:E] as Python slices a str."`
+	Start   *int   `json:"start,omitempty" jsonschema:"Start of the span in Unicode code points (inclusive); give end too. Ignored when locator is given."`
+	End     *int   `json:"end,omitempty" jsonschema:"End of the span in Unicode code points (exclusive)."`
+	Context int    `json:"context,omitempty" jsonschema:"Code points of surrounding text to add on each side of the span, 0-5000 (default 0)."`
+}
+
+// VerifyDigestInput is the input of verify_digest.
+type VerifyDigestInput struct {
+	Payload digest.Payload `json:"payload" jsonschema:"A DigestPayload v1.0 exactly as digest_source or digest_sources returned it (data.digest)."`
+}
+
+// ListSourcesInput is the input of list_sources.
+type ListSourcesInput struct {
+	Limit  int    `json:"limit,omitempty" jsonschema:"Most sources on this page, 1-100 (default 20)."`
+	Cursor string `json:"cursor,omitempty" jsonschema:"The meta.pagination.cursor of the previous page; omit for the first page."`
+}
+
+// tools holds what the tool handlers share.
+type tools struct {
+	pipe *pipeline.Pipeline
+	log  *slog.Logger
+}
+
+func (t *tools) register(srv *mcp.Server) {
+	yes, no := true, false
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:  "digest_source",
+		Title: "Digest one source",
+		Description: "Digest one source (a URL, HTML, a base64 PDF, plain text, or the hash of an archived text) for a research question. " +
+			"The answer's data.digest is a DigestPayload v1.0: summary (≤ 2000 code points), ≤ 10 key points (≤ 500 each), ≤ 10 evidence snippets (≤ 500 each) " +
+			"with relevance_score in [0,1], best first, and a locator into the archived canonical text named by source_text_hash. " +
+			"Offsets are Unicode code points; text[S:E] equals each snippet exactly. The canonical text is archived: read it with get_archived_text or the resource digestd://archive/<hash>.",
+		InputSchema: mustSchema[DigestSourceInput](digestSourceBounds),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: false, IdempotentHint: true, OpenWorldHint: &yes},
+	}, t.digestSource)
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:  "digest_sources",
+		Title: "Digest several sources within a budget",
+		Description: "Digest up to 50 sources for one research question, rank them by how well they answer it, and pack the best into a size budget. " +
+			"data.digests lists the included sources best first, each with fidelity full, summary or reference_only; data.failed lists sources that could not be digested, with their error_code. " +
+			"meta.content_fidelity is full when nothing was cut; meta.dropped_content_ids names sources left out, and meta.content_archive_hashes gives every digested source's text_hash and digest_hash so it can be fetched later.",
+		InputSchema: mustSchema[DigestSourcesInput](digestSourcesBounds),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: false, IdempotentHint: true, OpenWorldHint: &yes},
+	}, t.digestSources)
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:  "get_archived_text",
+		Title: "Read archived canonical text",
+		Description: fmt.Sprintf("Read an archived canonical text by its hash: a snippet's span (locator, or start and end), with optional context on each side, or the whole text when no span is given. "+
+			"Offsets are Unicode code points. At most %d code points are returned: a longer text or span is cut there and marked truncated; ask for the rest with start and end.", MaxTextChars),
+		InputSchema: mustSchema[GetArchivedTextInput](archivedTextBounds),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no},
+	}, t.getArchivedText)
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:  "verify_digest",
+		Title: "Verify a digest",
+		Description: "Check a DigestPayload against the archive: every bound and pattern of the payload, that the text named by source_text_hash is archived, " +
+			"and that every evidence snippet equals the archived text at its locator. data.verified is true only when all of these hold; data.problems and data.snippets say what failed.",
+		InputSchema: mustSchema[VerifyDigestInput](verifyBounds),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no},
+	}, t.verifyDigest)
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:        "list_sources",
+		Title:       "List archived sources",
+		Description: "List the sources archived on this server, newest first, with their archive hashes, kind, title and URL. Page with limit and the cursor from meta.pagination.",
+		InputSchema: mustSchema[ListSourcesInput](listBounds),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: false, OpenWorldHint: &no},
+	}, t.listSources)
+}
+
+// call is one tool call's request id and start time.
+type call struct {
+	id    string
+	start time.Time
+	tool  string
+}
+
+func newCall(tool string) call { return call{id: api.NewRequestID(), start: time.Now(), tool: tool} }
+
+// ok answers a successful call: the envelope as structured content, text
+// (and any links) as content.
+func (c call) ok(env api.Envelope, text string, links ...mcp.Content) (*mcp.CallToolResult, api.Envelope, error) {
+	content := append([]mcp.Content{&mcp.TextContent{Text: text}}, links...)
+	return &mcp.CallToolResult{Content: content}, env, nil
+}
+
+// fail answers a failed call with the error envelope the HTTP API would
+// send, as a tool error. Internal causes are logged, never sent.
+func (c call) fail(log *slog.Logger, err error) (*mcp.CallToolResult, api.Envelope, error) {
+	env, status := api.ErrorEnvelope(err, c.id, c.start)
+	code := env.Data.(api.ErrorData).ErrorCode
+	if status >= 500 {
+		log.Error("tool call failed", "tool", c.tool, "request_id", c.id, "code", code, "err", err)
+	} else {
+		log.Info("tool call rejected", "tool", c.tool, "request_id", c.id, "code", code, "err", err)
+	}
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: renderError(env)}}}, env, nil
+}
+
+func (t *tools) digestSource(ctx context.Context, _ *mcp.CallToolRequest, in DigestSourceInput) (*mcp.CallToolResult, api.Envelope, error) {
+	c := newCall("digest_source")
+	req, err := in.Source.spec().Request(in.Query, in.Options.options())
+	if err != nil {
+		return c.fail(t.log, err)
+	}
+	res, err := t.pipe.Digest(ctx, req)
+	if err != nil {
+		return c.fail(t.log, err)
+	}
+	env, _ := api.ResultEnvelope(res, nil, c.id, c.start)
+	return c.ok(env, renderDigest(res), archiveLink(res.Source.ArchiveHash, res.Source.Title))
+}
+
+func (t *tools) digestSources(ctx context.Context, _ *mcp.CallToolRequest, in DigestSourcesInput) (*mcp.CallToolResult, api.Envelope, error) {
+	c := newCall("digest_sources")
+	body := &api.DigestsRequest{Query: in.Query, Detail: in.Detail}
+	for _, s := range in.Sources {
+		body.Sources = append(body.Sources, *s.spec())
+	}
+	if in.Budget != nil {
+		body.Budget = &api.BudgetSpec{MaxChars: in.Budget.MaxChars, MaxTokens: in.Budget.MaxTokens}
+	}
+	if in.Options != nil {
+		opts := in.Options.options()
+		body.Options = &opts
+	}
+	// The HTTP API's own checks and conversion, so both answer alike.
+	req, fields, err := body.PipelineRequest()
+	if err != nil {
+		return c.fail(t.log, err)
+	}
+	res, err := t.pipe.DigestMany(ctx, req)
+	if err != nil {
+		return c.fail(t.log, err)
+	}
+	return c.ok(api.DigestsEnvelope(body, req, fields, res, c.id, c.start), renderMany(res))
+}
+
+// ArchivedText is data of a get_archived_text answer: the span, with
+// whether it was cut at MaxTextChars and the text's resource URI.
+type ArchivedText struct {
+	*pipeline.Slice
+	Truncated   bool   `json:"truncated"`
+	ResourceURI string `json:"resource_uri"`
+}
+
+func (t *tools) getArchivedText(ctx context.Context, _ *mcp.CallToolRequest, in GetArchivedTextInput) (*mcp.CallToolResult, api.Envelope, error) {
+	c := newCall("get_archived_text")
+	d, err := parseHash(in.Hash)
+	if err != nil {
+		return c.fail(t.log, err)
+	}
+	if in.Context < 0 || in.Context > pipeline.MaxSliceContext {
+		return c.fail(t.log, fault.E(fault.ValidationError, fmt.Sprintf("context: must be between 0 and %d", pipeline.MaxSliceContext)).With("field", "context"))
+	}
+	var out ArchivedText
+	if in.Locator == "" && in.Start == nil && in.End == nil {
+		out, err = t.wholeText(ctx, d)
+	} else {
+		out, err = t.span(ctx, d, in)
+	}
+	if err != nil {
+		return c.fail(t.log, err)
+	}
+	out.ResourceURI = ArchiveURI(d.String())
+	var meta api.Meta
+	if out.Truncated {
+		meta.Warnings = []string{"CONTENT_TRUNCATED"}
+		meta.WarningDetails = []api.WarningDetail{{
+			Code:    "CONTENT_TRUNCATED",
+			Message: fmt.Sprintf("only %d code points are returned at once; ask for the next span with start=%d", MaxTextChars, out.End),
+			Context: map[string]any{"text_chars": out.TextChars, "returned": out.Locator},
+		}}
+	}
+	return c.ok(api.SuccessEnvelope(out, meta, c.id, c.start), renderSlice(out))
+}
+
+// wholeText returns the archived text d, cut at MaxTextChars.
+func (t *tools) wholeText(ctx context.Context, d archive.Digest) (ArchivedText, error) {
+	b, err := t.pipe.Blob(ctx, d)
+	if err != nil {
+		return ArchivedText{}, err
+	}
+	if !utf8.Valid(b) {
+		return ArchivedText{}, fault.E(fault.InvalidFormat, "the archived blob is not text")
+	}
+	text := string(b)
+	n := utf8.RuneCount(b)
+	out := ArchivedText{Slice: &pipeline.Slice{ArchiveHash: d.String(), TextChars: n}}
+	end := n
+	if n > MaxTextChars {
+		end = MaxTextChars
+		out.Truncated = true
+		text = cutRunes(text, end)
+	}
+	loc := digest.Locator{Start: 0, End: end}
+	out.Locator, out.Start, out.End, out.Text = loc.String(), 0, end, text
+	return out, nil
+}
+
+// span returns the span in asks for, cut at MaxTextChars.
+func (t *tools) span(ctx context.Context, d archive.Digest, in GetArchivedTextInput) (ArchivedText, error) {
+	var start, end string
+	if in.Start != nil {
+		start = strconv.Itoa(*in.Start)
+	}
+	if in.End != nil {
+		end = strconv.Itoa(*in.End)
+	}
+	loc, err := pipeline.ParseSpan(in.Locator, start, end)
+	if err != nil {
+		return ArchivedText{}, err
+	}
+	truncated := false
+	if loc.Len() > MaxTextChars {
+		loc.End = loc.Start + MaxTextChars
+		truncated = true
+	}
+	s, err := t.pipe.SliceText(ctx, d, loc, in.Context)
+	if err != nil {
+		return ArchivedText{}, err
+	}
+	return ArchivedText{Slice: s, Truncated: truncated}, nil
+}
+
+// cutRunes returns the first n code points of s.
+func cutRunes(s string, n int) string {
+	i := 0
+	for b := range s {
+		if i == n {
+			return s[:b]
+		}
+		i++
+	}
+	return s
+}
+
+func (t *tools) verifyDigest(ctx context.Context, _ *mcp.CallToolRequest, in VerifyDigestInput) (*mcp.CallToolResult, api.Envelope, error) {
+	c := newCall("verify_digest")
+	rep, err := t.pipe.Verify(ctx, &in.Payload)
+	if err != nil {
+		return c.fail(t.log, err)
+	}
+	return c.ok(api.SuccessEnvelope(rep, api.Meta{}, c.id, c.start), renderVerify(rep, in.Payload.SourceTextHash))
+}
+
+// SourceListing is data of a list_sources answer.
+type SourceListing struct {
+	Sources []ListedSource `json:"sources"`
+}
+
+// ListedSource is one archived source in a listing: what GET /v1/sources
+// lists, and the text's resource URI.
+type ListedSource struct {
+	api.SourceListItem
+	ResourceURI string `json:"resource_uri"`
+}
+
+// cursorPattern is what a decoded cursor may hold: a listing position,
+// which is an archive reference name.
+var cursorPattern = regexp.MustCompile(`^[A-Za-z0-9/_-]+$`)
+
+// decodeCursor reads a list_sources cursor: a listing position in
+// unpadded base64url.
+func decodeCursor(s string) (string, error) {
+	if s == "" {
+		return "", nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil || len(b) > maxCursorBytes || !cursorPattern.Match(b) {
+		return "", fault.E(fault.InvalidCursor, "cursor: not a cursor this listing issued").With("field", "cursor")
+	}
+	return string(b), nil
+}
+
+func encodeCursor(position string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(position))
+}
+
+func (t *tools) listSources(ctx context.Context, _ *mcp.CallToolRequest, in ListSourcesInput) (*mcp.CallToolResult, api.Envelope, error) {
+	c := newCall("list_sources")
+	limit := in.Limit
+	if limit == 0 {
+		limit = DefaultListLimit
+	}
+	if limit < 1 || limit > MaxListLimit {
+		return c.fail(t.log, fault.E(fault.ValidationError, fmt.Sprintf("limit: must be between 1 and %d", MaxListLimit)).With("field", "limit"))
+	}
+	after, err := decodeCursor(in.Cursor)
+	if err != nil {
+		return c.fail(t.log, err)
+	}
+	entries, more, total, err := t.pipe.ListSources(ctx, after, limit)
+	if err != nil {
+		return c.fail(t.log, err)
+	}
+	out := SourceListing{Sources: []ListedSource{}}
+	for _, e := range entries {
+		ls := ListedSource{SourceListItem: api.SourceListItem{ArchiveHash: e.TextHash, RecordHash: e.RecordHash}, ResourceURI: ArchiveURI(e.TextHash)}
+		if d, err := archive.ParseDigest(e.TextHash); err == nil {
+			// A record that cannot be read leaves the entry bare: the
+			// listing still names the text.
+			if rec, _, err := t.pipe.Record(ctx, d); err == nil {
+				ls.Kind, ls.Title, ls.TextChars, ls.PageCount = rec.Kind, rec.Title, rec.TextChars, rec.PageCount
+				ls.URL = rec.FinalURL
+				if !rec.FetchedAt.IsZero() {
+					ls.FetchedAt = rec.FetchedAt.UTC().Format(time.RFC3339)
+				}
+			}
+		}
+		out.Sources = append(out.Sources, ls)
+	}
+	page := &api.Pagination{HasMore: more, PageSize: len(out.Sources), TotalCount: &total}
+	if more && len(entries) > 0 {
+		cur := encodeCursor(entries[len(entries)-1].Position)
+		page.Cursor = &cur
+	}
+	return c.ok(api.SuccessEnvelope(out, api.Meta{Pagination: page}, c.id, c.start), renderListing(out, page))
+}
+
+// parseHash reads an archive hash given to a tool.
+func parseHash(s string) (archive.Digest, error) {
+	d, err := archive.ParseDigest(s)
+	if err != nil {
+		return archive.Digest{}, fault.E(fault.ValidationError, "hash: must be sha256:<64 hex digits>").With("field", "hash")
+	}
+	return d, nil
+}
