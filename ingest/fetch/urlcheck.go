@@ -6,6 +6,9 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/net/idna"
 )
 
 // MaxURLLength is the longest URL, in bytes, that Fetch and ValidateURL
@@ -50,6 +53,9 @@ func (g *guard) checkURL(rawURL string) (*url.URL, error) {
 	if host == "" {
 		return nil, newError(CodeInvalidURL, "URL has no host", nil)
 	}
+	if !utf8.ValidString(host) {
+		return nil, newError(CodeInvalidURL, "host is not valid UTF-8", nil)
+	}
 	if strings.Contains(host, "%") {
 		// An IPv6 zone (or a stray escape) names a local interface.
 		return nil, newError(CodeInvalidURL, "host must not carry a zone", nil)
@@ -65,7 +71,13 @@ func (g *guard) checkURL(rawURL string) (*url.URL, error) {
 		return u, nil
 	}
 
-	name := strings.ToLower(host)
+	// net/http dials the IDNA (UTS #46) ASCII form of a non-ASCII host, in
+	// which fullwidth letters, digits and dots become ASCII ones; check that
+	// form. ASCII hosts are used as they are, as net/http does.
+	name, err := asciiHost(host)
+	if err != nil {
+		return nil, err
+	}
 	if name == "localhost" || strings.HasSuffix(name, ".localhost") ||
 		name == "localhost." || strings.HasSuffix(name, ".localhost.") {
 		return nil, newError(CodeBlocked, "destination not allowed", fmt.Errorf("loopback name"))
@@ -89,6 +101,21 @@ func (g *guard) checkURL(rawURL string) (*url.URL, error) {
 		return nil, newError(CodeInvalidURL, "IPv4 host must be in dotted-decimal form", nil)
 	}
 	return u, nil
+}
+
+// asciiHost returns host lowercased, converted to its IDNA ASCII form when
+// it has any non-ASCII byte.
+func asciiHost(host string) (string, error) {
+	for i := 0; i < len(host); i++ {
+		if host[i] >= 0x80 {
+			a, err := idna.Lookup.ToASCII(host)
+			if err != nil {
+				return "", newError(CodeInvalidURL, "bad host name", err)
+			}
+			return strings.ToLower(a), nil
+		}
+	}
+	return strings.ToLower(host), nil
 }
 
 // urlPort returns u's explicit port, or the scheme's default.
