@@ -165,7 +165,7 @@ func (x *extraction) isBoilerplateContainer(n *html.Node) bool {
 	ld := st.linkDensity()
 	w := classWeight(n)
 	switch {
-	case w < 25 && ld > 0.33:
+	case w < 25 && ld > 0.33 && st.paras < 3:
 		return true
 	case ld > 0.5:
 		return true
