@@ -139,3 +139,47 @@ func (l Locator) Verify(text, snippet string) error {
 	}
 	return nil
 }
+
+// PaginateLocators rewrites every "char:S-E" locator of p into the
+// "page:N:char:S-E" form for text, the canonical text of a paginated source
+// (a PDF, even one of a single page, whose text has no page separator). It
+// fails if some snippet crosses a page boundary, which a digester must never
+// produce.
+func PaginateLocators(p *Payload, text string) error {
+	if len(p.EvidenceSnippets) == 0 {
+		return nil
+	}
+	// Page starts in code points, in one pass over the text.
+	starts := []int{0}
+	i := 0
+	for _, r := range text {
+		i++
+		if r == '\f' {
+			starts = append(starts, i)
+		}
+	}
+	pageAt := func(off int) int {
+		n := 1
+		for n < len(starts) && starts[n] <= off {
+			n++
+		}
+		return n
+	}
+	for k := range p.EvidenceSnippets {
+		s := &p.EvidenceSnippets[k]
+		loc, err := ParseLocator(s.Locator)
+		if err != nil {
+			return err
+		}
+		page := pageAt(loc.Start)
+		if loc.End > loc.Start && pageAt(loc.End-1) != page {
+			return fmt.Errorf("%w %s: span crosses a page boundary", ErrLocator, loc)
+		}
+		if loc.Page != 0 && loc.Page != page {
+			return fmt.Errorf("%w %s: span is on page %d", ErrLocator, loc, page)
+		}
+		loc.Page = page
+		s.Locator = loc.String()
+	}
+	return nil
+}

@@ -114,6 +114,8 @@ func (p *Pipeline) Digest(ctx context.Context, req Request) (*Result, error) {
 		info  SourceInfo
 		warns []Warning
 	)
+	// paginated: the text is a PDF's, so locators take the page form even
+	// when it has a single page.
 	if req.Archive.Valid() {
 		t, rec, recHash, err := p.Archived(ctx, req.Archive)
 		if err != nil {
@@ -136,7 +138,7 @@ func (p *Pipeline) Digest(ctx context.Context, req Request) (*Result, error) {
 			warns = append(warns, Warning(w))
 		}
 	}
-	res, err := p.digest(ctx, text, req.Query, req.Options)
+	res, err := p.digest(ctx, text, req.Query, req.Options, info.Kind == ingest.KindPDF)
 	if err != nil {
 		return nil, err
 	}
@@ -245,18 +247,18 @@ func (p *Pipeline) Blob(ctx context.Context, d archive.Digest) ([]byte, error) {
 
 // cacheKey names a digest by everything that determines it: the canonical
 // text, the normalized query, the options and the digester version.
-func cacheKey(textHash, query string, opts digest.Options) string {
+func cacheKey(textHash, query string, opts digest.Options, paginated bool) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d/%d/%d/%d", digest.DigesterVersion, textHash,
-		digest.NormalizeQuery(query), opts.MaxEvidence, opts.MaxKeyPoints, opts.SnippetMaxChars, opts.SummaryMaxChars)
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d/%d/%d/%d/%t", digest.DigesterVersion, textHash,
+		digest.NormalizeQuery(query), opts.MaxEvidence, opts.MaxKeyPoints, opts.SnippetMaxChars, opts.SummaryMaxChars, paginated)
 	return digestRefPrefix + hex.EncodeToString(h.Sum(nil))
 }
 
 // digest returns the cached digest of text for query and options, or builds,
 // verifies and caches it.
-func (p *Pipeline) digest(ctx context.Context, text, query string, opts digest.Options) (*Result, error) {
+func (p *Pipeline) digest(ctx context.Context, text, query string, opts digest.Options, paginated bool) (*Result, error) {
 	opts = opts.WithDefaults()
-	key := cacheKey(digest.SourceTextHash(text), query, opts)
+	key := cacheKey(digest.SourceTextHash(text), query, opts, paginated)
 	if res, ok := p.cached(ctx, key, text); ok {
 		p.cacheHits.Add(1)
 		return res, nil
@@ -265,6 +267,11 @@ func (p *Pipeline) digest(ctx context.Context, text, query string, opts digest.O
 	payload, dw, err := digest.Build(text, query, opts)
 	if err != nil {
 		return nil, fault.Wrap(fault.Internal, "build the digest", err)
+	}
+	if paginated {
+		if err := digest.PaginateLocators(payload, text); err != nil {
+			return nil, fault.Wrap(fault.Internal, "page the digest's locators", err)
+		}
 	}
 	// The contract: nothing leaves unless it validates and every locator
 	// verifies against the text it names.

@@ -13,6 +13,7 @@ import (
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/archive/fsstore"
 	"github.com/digestd/digestd/ingest"
+	"github.com/digestd/digestd/ingest/pdfworker"
 	"github.com/digestd/digestd/pipeline"
 )
 
@@ -81,18 +82,14 @@ func openStore(ctx context.Context, loc string) (archive.Store, error) {
 
 // app is an assembled pipeline and what must be closed with it.
 type app struct {
-	pipe *pipeline.Pipeline
-	pdf  pdfCloser
+	pipe   *pipeline.Pipeline
+	pool   *pdfworker.Pool
+	logger *slog.Logger
 }
 
-type pdfCloser interface{ Close() error }
-
-func (a *app) Close() error {
-	if a.pdf != nil {
-		return a.pdf.Close()
-	}
-	return nil
-}
+// Close releases what the app holds. Worker processes end with their
+// requests, so there is nothing to stop today.
+func (a *app) Close() error { return nil }
 
 // openApp wires the store, the ingester and the pipeline from c.
 func openApp(ctx context.Context, c *config, logger *slog.Logger) (*app, error) {
@@ -101,7 +98,7 @@ func openApp(ctx context.Context, c *config, logger *slog.Logger) (*app, error) 
 		return nil, fmt.Errorf("open archive %s: %w", c.archive, err)
 	}
 	in := &ingest.Ingester{MaxTextChars: c.maxTextChars}
-	a := &app{pipe: &pipeline.Pipeline{
+	a := &app{logger: logger, pipe: &pipeline.Pipeline{
 		Ingester: in,
 		Store:    store,
 		Limits:   pipeline.Limits{MaxTextBytes: c.maxTextBytes},

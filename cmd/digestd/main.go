@@ -19,9 +19,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/digestd/digestd/api"
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -66,6 +68,7 @@ Usage:
   digestd batch   [flags]           digest every source of a JSONL manifest (or a directory)
   digestd mcp     [flags]           serve the MCP tools over stdio
   digestd gc      [flags]           remove unreferenced archive blobs past a grace period
+  digestd hash-key [KEY]            print the hash of an API key (read from stdin without KEY)
   digestd eval    KIND [flags] DIR  measure quality on evaluation sets (extract, evidence, summary, sbd)
 
 Run "digestd COMMAND --help" for the flags of a command. Every flag can also be
@@ -91,6 +94,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runMCP(ctx, args[1:], stdin, stdout, stderr)
 	case "gc":
 		return runGC(ctx, args[1:], stdout, stderr)
+	case "hash-key":
+		return runHashKey(args[1:], stdin, stdout)
 	case workerCommand:
 		return runWorker(stdin, stdout)
 	case "help", "-h", "--help", "-help":
@@ -99,4 +104,23 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	fmt.Fprint(stderr, usage)
 	return &exitError{code: 2, err: fmt.Errorf("unknown command %q", args[0])}
+}
+
+// runHashKey prints the hash under which an API key is configured.
+func runHashKey(args []string, stdin io.Reader, stdout io.Writer) error {
+	key := ""
+	if len(args) > 0 {
+		key = args[0]
+	} else {
+		b, err := io.ReadAll(io.LimitReader(stdin, 4096))
+		if err != nil {
+			return err
+		}
+		key = strings.TrimSpace(string(b))
+	}
+	if key == "" {
+		return &exitError{code: 2, err: errors.New("hash-key: no key given")}
+	}
+	fmt.Fprintln(stdout, api.HashAPIKey(key))
+	return nil
 }

@@ -2,12 +2,16 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/digestd/digestd"
@@ -25,6 +29,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	writeTimeout := fs.Duration("write-timeout", 120*time.Second, "time to write a response")
 	idleTimeout := fs.Duration("idle-timeout", 120*time.Second, "keep-alive idle time")
 	maxHeader := fs.Int("max-header-bytes", 64<<10, "largest request header block, in bytes")
+	keysFile := fs.String("api-keys-file", "", "file of accepted API keys' hex sha256 hashes, one a line (empty: no authentication); `digestd hash-key` prints a key's hash")
+	keyHashes := fs.String("api-key-hashes", "", "comma-separated hex sha256 hashes of accepted API keys (added to --api-keys-file)")
+	rateLimit := fs.Int("rate-limit", 600, "requests one client (API key, else IP) may make per --rate-window; 0 disables")
+	rateWindow := fs.Duration("rate-window", time.Minute, "rate limit window")
+	maxInFlight := fs.Int("max-in-flight", 32, "digest requests served at once; more wait --queue-wait, then get 503")
+	queueWait := fs.Duration("queue-wait", 2*time.Second, "how long a digest request waits for a slot")
+	cursorKey := fs.String("cursor-key", "", "secret that signs listing cursors; give replicas the same one (empty: random per process)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -35,11 +46,25 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	defer a.Close()
 
+	hashes, err := loadKeyHashes(*keysFile, *keyHashes)
+	if err != nil {
+		return err
+	}
 	srv := api.New(a.pipe, api.Config{
 		MaxBodyBytes: *maxBody,
 		Version:      digestd.Version,
 		OpenAPI:      digestd.OpenAPI,
 		Logger:       logger,
+		APIKeyHashes: hashes,
+		RateLimit:    *rateLimit,
+		RateWindow:   *rateWindow,
+		MaxInFlight:  *maxInFlight,
+		QueueWait:    *queueWait,
+		CursorKey:    []byte(*cursorKey),
+		Probes:       a.probes(),
+		Collectors:   a.collectors(),
+		MCP:          a.mcpHandler(),
+		UI:           a.uiHandler(),
 	})
 	hs := &http.Server{
 		Addr:              *addr,
@@ -55,7 +80,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	logger.Info("digestd listening", "addr", ln.Addr().String(), "archive", c.archive, "version", digestd.Version)
+	logger.Info("digestd listening", "addr", ln.Addr().String(), "archive", c.archive, "version", digestd.Version, "auth", len(hashes) > 0)
 	fmt.Fprintf(stdout, "digestd listening on %s\n", ln.Addr())
 
 	errc := make(chan error, 1)
@@ -75,4 +100,38 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	return nil
+}
+
+// loadKeyHashes reads API key hashes from a file (one a line, # comments)
+// and a comma-separated list.
+func loadKeyHashes(file, list string) ([]string, error) {
+	var out []string
+	add := func(h string) error {
+		h = strings.ToLower(strings.TrimSpace(h))
+		if h == "" || strings.HasPrefix(h, "#") {
+			return nil
+		}
+		if b, err := hex.DecodeString(h); err != nil || len(b) != sha256.Size {
+			return fmt.Errorf("API key hashes must be 64 hex digits (the sha256 of the key), got %q", h)
+		}
+		out = append(out, h)
+		return nil
+	}
+	if file != "" {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return nil, fmt.Errorf("read API keys: %w", err)
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if err := add(line); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, h := range strings.Split(list, ",") {
+		if err := add(h); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }

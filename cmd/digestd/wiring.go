@@ -4,19 +4,39 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/digestd/digestd"
-	"github.com/digestd/digestd/evaluate"
-	"github.com/digestd/digestd/ingest/fetch"
-	"github.com/digestd/digestd/pipeline"
 	"io"
+	"net/http"
+	"os"
+	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/digestd/digestd"
+	"github.com/digestd/digestd/api"
 	"github.com/digestd/digestd/archive"
+	"github.com/digestd/digestd/archive/s3store"
+	"github.com/digestd/digestd/digest/sentences"
+	"github.com/digestd/digestd/evaluate"
+	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/ingest"
+	"github.com/digestd/digestd/ingest/fetch"
+	"github.com/digestd/digestd/ingest/pdftext"
+	"github.com/digestd/digestd/ingest/pdfworker"
+	"github.com/digestd/digestd/pipeline"
 )
 
 // workerCommand is the hidden subcommand that runs one PDF parse in a child
 // process (see ingest/pdfworker).
 const workerCommand = "__pdf-worker"
+
+// runWorker is the PDF worker's entry point: PDF bytes on stdin, one JSON
+// result on stdout.
+func runWorker(stdin io.Reader, stdout io.Writer) error {
+	if code := pdfworker.Main(stdin, stdout); code != 0 {
+		return &exitError{code: code}
+	}
+	return nil
+}
 
 // wireIngest gives the ingester its guarded fetcher and PDF worker pool.
 func (a *app) wireIngest(c *config, in *ingest.Ingester) error {
@@ -25,17 +45,124 @@ func (a *app) wireIngest(c *config, in *ingest.Ingester) error {
 		TotalTimeout: c.fetchTimeout,
 		UserAgent:    "digestd/" + digestd.Version,
 	})
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("find own executable for PDF workers: %w", err)
+	}
+	pool, err := pdfworker.NewPool(pdfworker.PoolConfig{
+		Command:          []string{exe, workerCommand},
+		Workers:          c.pdfWorkers,
+		Deadline:         c.pdfDeadline,
+		MemoryLimitBytes: c.pdfMemory,
+		MaxPages:         c.pdfMaxPages,
+		MaxChars:         c.maxTextChars,
+		Logger:           a.logger,
+	})
+	if err != nil {
+		return fmt.Errorf("start the PDF worker pool: %w", err)
+	}
+	a.pool = pool
+	in.PDF = pdfPool{pool}
 	return nil
 }
 
+// pdfPool adapts the worker pool to the ingester, turning its typed errors
+// into client errors with the same stable codes.
+type pdfPool struct{ pool *pdfworker.Pool }
+
+func (p pdfPool) Extract(ctx context.Context, pdf []byte) (*ingest.PDFText, error) {
+	res, err := p.pool.Extract(ctx, pdf)
+	if err != nil {
+		var we *pdfworker.Error
+		if !errors.As(err, &we) {
+			return nil, fault.Wrap(fault.PDFUnreadable, "the PDF could not be parsed", err)
+		}
+		f := fault.Wrap(fault.Code(we.Code), we.Msg, err)
+		if we.RetryAfter > 0 {
+			f.With("retry_after", int((we.RetryAfter+time.Second-1)/time.Second))
+		}
+		return nil, f
+	}
+	return &ingest.PDFText{
+		Pages:         res.Pages,
+		Title:         res.Title,
+		Author:        res.Author,
+		EmptyPages:    res.EmptyPages,
+		UnmappedPages: res.UnmappedPages,
+		Extractor:     pdftext.ExtractorName,
+		Version:       pdftext.ExtractorVersion,
+	}, nil
+}
+
+// probes report the PDF workers and the fetcher for GET /v1/health.
+func (a *app) probes() []api.Probe {
+	return []api.Probe{
+		{Name: "pdf_workers", Check: func(context.Context) (string, map[string]any) {
+			st := a.pool.Stats()
+			status := "healthy"
+			if st.InUse >= st.Capacity {
+				status = "degraded"
+			}
+			return status, map[string]any{"in_use": st.InUse, "capacity": st.Capacity, "outcomes": st.Outcomes}
+		}},
+		{Name: "fetcher", Check: func(context.Context) (string, map[string]any) {
+			return "healthy", nil
+		}},
+	}
+}
+
+// collectors export the PDF workers' outcomes to /metrics.
+func (a *app) collectors() []prometheus.Collector {
+	return []prometheus.Collector{poolCollector{a.pool}}
+}
+
+var (
+	pdfOutcomeDesc = prometheus.NewDesc("digestd_pdf_worker_outcomes_total", "Finished PDF extractions by outcome (OK or the error code).", []string{"outcome"}, nil)
+	pdfInUseDesc   = prometheus.NewDesc("digestd_pdf_workers_in_use", "PDF worker processes running now.", nil, nil)
+)
+
+type poolCollector struct{ pool *pdfworker.Pool }
+
+func (c poolCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- pdfOutcomeDesc
+	ch <- pdfInUseDesc
+}
+
+func (c poolCollector) Collect(ch chan<- prometheus.Metric) {
+	st := c.pool.Stats()
+	for outcome, n := range st.Outcomes {
+		ch <- prometheus.MustNewConstMetric(pdfOutcomeDesc, prometheus.CounterValue, float64(n), outcome)
+	}
+	ch <- prometheus.MustNewConstMetric(pdfInUseDesc, prometheus.GaugeValue, float64(st.InUse))
+}
+
 func openS3(ctx context.Context, loc string) (archive.Store, error) {
-	return nil, errors.New("s3 archives are not supported yet")
+	cfg, err := s3store.ConfigFromURL(loc, os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	return s3store.Open(ctx, cfg)
 }
 
-func runWorker(stdin io.Reader, stdout io.Writer) error {
-	return errors.New("the PDF worker is not available")
-}
-
+// evalKind runs the digest evaluations through the pipeline's text path.
 func evalKind(ctx context.Context, kind, dir string, p *pipeline.Pipeline, rep *evaluate.Report) error {
-	return fmt.Errorf("unknown evaluation kind %q (want extract, evidence, summary or sbd)", kind)
+	var err error
+	switch kind {
+	case "evidence":
+		*rep, err = evaluate.Evidence(ctx, dir, digestFunc(p))
+	case "summary":
+		*rep, err = evaluate.Summary(ctx, dir, digestFunc(p))
+	case "sbd":
+		*rep, err = evaluate.SBD(ctx, dir, sentences.Strings)
+	default:
+		err = fmt.Errorf("unknown evaluation kind %q (want extract, evidence, summary or sbd)", kind)
+	}
+	return err
 }
+
+// mcpHandler is the MCP streamable HTTP handler mounted at /mcp (nil until
+// the MCP server is built in).
+func (a *app) mcpHandler() http.Handler { return nil }
+
+// uiHandler serves the web page under /ui/ (nil until it is built in).
+func (a *app) uiHandler() http.Handler { return nil }

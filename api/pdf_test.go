@@ -1,0 +1,78 @@
+package api_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/digestd/digestd/api"
+	"github.com/digestd/digestd/digest"
+	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/ingest"
+)
+
+// fakePDF stands in for the worker pool: it "extracts" fixed pages, or fails.
+type fakePDF struct {
+	pages []string
+	err   error
+}
+
+func (f fakePDF) Extract(ctx context.Context, pdf []byte) (*ingest.PDFText, error) {
+	if f.err != nil {
+		return nil, f.err
+	}
+	return &ingest.PDFText{Pages: f.pages, Title: "A Paper", Extractor: "fake", Version: "1"}, nil
+}
+
+func TestPDFSourceGetsPageLocators(t *testing.T) {
+	for _, pages := range [][]string{
+		{"Only one page about placental transmission of HIV-1 in Harare."},
+		{"Introduction page about something else entirely.", "", "Results: placental transmission of HIV-1 was observed in Harare.\nMore text."},
+	} {
+		h, pipe := newTestServer(t, api.Config{})
+		pipe.Ingester.PDF = fakePDF{pages: pages}
+		c := loadContract(t)
+		resp, b := c.do(t, h, "POST", "/v1/digest?query=placental+transmission", "application/pdf", []byte("%PDF-1.4 fake"))
+		if resp.StatusCode != 200 {
+			t.Fatalf("status %d: %s", resp.StatusCode, b)
+		}
+		var data api.DigestData
+		json.Unmarshal(decodeEnvelope(t, b).Data, &data)
+		if data.Source.Kind != "pdf" || data.Source.Record.PageCount != len(pages) || len(data.Source.Record.PageOffsets) != len(pages) {
+			t.Errorf("record %+v", data.Source.Record)
+		}
+		_, text := c.do(t, h, "GET", "/v1/archive/"+data.Source.ArchiveHash, "", nil)
+		if len(data.Digest.EvidenceSnippets) == 0 {
+			t.Fatal("no snippets")
+		}
+		for _, s := range data.Digest.EvidenceSnippets {
+			loc, err := digest.ParseLocator(s.Locator)
+			if err != nil || loc.Page == 0 {
+				t.Fatalf("PDF snippet locator %q is not a page locator", s.Locator)
+			}
+			if err := loc.Verify(string(text), s.Text); err != nil {
+				t.Errorf("%s: %v", s.Locator, err)
+			}
+		}
+		if top, _ := digest.ParseLocator(data.Digest.EvidenceSnippets[0].Locator); top.Page != len(pages) {
+			t.Errorf("top snippet on page %d, want %d", top.Page, len(pages))
+		}
+	}
+}
+
+func TestPDFErrorsAreTyped(t *testing.T) {
+	h, pipe := newTestServer(t, api.Config{})
+	c := loadContract(t)
+	for _, code := range []fault.Code{fault.PDFEncrypted, fault.PDFUnreadable, fault.PDFTimeout, fault.NoExtractableText, fault.TooLarge} {
+		pipe.Ingester.PDF = fakePDF{err: fault.E(code, "the PDF failed")}
+		resp, b := c.do(t, h, "POST", "/v1/digest?query=q", "application/pdf", []byte("%PDF-1.4"))
+		if resp.StatusCode < 400 || resp.StatusCode >= 500 || errorOf(t, b).ErrorCode != string(code) {
+			t.Errorf("%s: %d %s", code, resp.StatusCode, b)
+		}
+	}
+	pipe.Ingester.PDF = fakePDF{err: fault.E(fault.Unavailable, "busy").With("retry_after", 3)}
+	resp, b := c.do(t, h, "POST", "/v1/digest?query=q", "application/pdf", []byte("%PDF-1.4"))
+	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") != "3" || errorOf(t, b).ErrorCode != "UNAVAILABLE" {
+		t.Errorf("busy pool: %d %v %s", resp.StatusCode, resp.Header, b)
+	}
+}

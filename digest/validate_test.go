@@ -1,0 +1,99 @@
+package digest
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func validPayload() *Payload {
+	return &Payload{
+		Version: PayloadVersion, ContentType: ContentType, QueryHash: "0123abcd",
+		Summary: "A summary.", KeyPoints: []string{"One."},
+		EvidenceSnippets: []EvidenceSnippet{
+			{Text: "abc", Locator: "char:0-3", RelevanceScore: 0.9},
+			{Text: "de", Locator: "page:1:char:3-5", RelevanceScore: 0.5},
+		},
+		OriginalChars: 100, DigestChars: 16, CompressionRatio: 0.16,
+		SourceTextHash: "sha256:" + strings.Repeat("a", 64),
+	}
+}
+
+func TestValidate(t *testing.T) {
+	if err := Validate(validPayload()); err != nil {
+		t.Fatalf("valid payload rejected: %v", err)
+	}
+	tests := []struct {
+		name   string
+		mutate func(p *Payload)
+		want   string
+	}{
+		{"version", func(p *Payload) { p.Version = "2.0" }, "version: must be"},
+		{"content type", func(p *Payload) { p.ContentType = "digest/v2" }, "content_type"},
+		{"query hash", func(p *Payload) { p.QueryHash = "0123ABCD" }, "query_hash: must match"},
+		{"source hash", func(p *Payload) { p.SourceTextHash = "sha256:abc" }, "source_text_hash: must match"},
+		{"summary length", func(p *Payload) { p.Summary = strings.Repeat("é", 2001) }, "summary: exceeds maximum length of 2000 characters"},
+		{"summary at bound in code points", nil, ""},
+		{"too many key points", func(p *Payload) { p.KeyPoints = make([]string, 11); fill(p.KeyPoints) }, "key_points: exceeds maximum of 10 items"},
+		{"key point length", func(p *Payload) { p.KeyPoints = []string{"a", "b", "c", strings.Repeat("x", 501)} }, "key_points[3]: exceeds maximum length of 500 characters"},
+		{"nil key points", func(p *Payload) { p.KeyPoints = nil }, "key_points: is required"},
+		{"too many snippets", func(p *Payload) {
+			p.EvidenceSnippets = nil
+			for i := 0; i < 11; i++ {
+				p.EvidenceSnippets = append(p.EvidenceSnippets, EvidenceSnippet{Text: "a", Locator: "char:0-1"})
+			}
+		}, "evidence_snippets: exceeds maximum of 10 items"},
+		{"snippet length", func(p *Payload) { p.EvidenceSnippets[0].Text = strings.Repeat("x", 501); p.EvidenceSnippets[0].Locator = "char:0-501" }, "evidence_snippets[0].text: exceeds maximum length of 500"},
+		{"score range", func(p *Payload) { p.EvidenceSnippets[0].RelevanceScore = 1.5 }, "evidence_snippets[0].relevance_score: must be in [0, 1]"},
+		{"score order", func(p *Payload) { p.EvidenceSnippets[1].RelevanceScore = 0.95 }, "evidence_snippets[1].relevance_score: must not exceed"},
+		{"locator grammar", func(p *Payload) { p.EvidenceSnippets[0].Locator = "char:3-0" }, "evidence_snippets[0].locator: must match"},
+		{"page zero", func(p *Payload) { p.EvidenceSnippets[1].Locator = "page:0:char:3-5" }, "evidence_snippets[1].locator"},
+		{"locator length", func(p *Payload) { p.EvidenceSnippets[0].Locator = "char:0-4" }, "span length 4 differs from text length 3"},
+		{"negative chars", func(p *Payload) { p.OriginalChars = -1 }, "original_chars: must be ≥ 0"},
+		{"ratio", func(p *Payload) { p.CompressionRatio = 1.01 }, "compression_ratio: must be in [0, 1]"},
+	}
+	for _, tc := range tests {
+		if tc.mutate == nil {
+			p := validPayload()
+			p.Summary = strings.Repeat("é", 2000)
+			if err := Validate(p); err != nil {
+				t.Errorf("%s: %v", tc.name, err)
+			}
+			continue
+		}
+		p := validPayload()
+		tc.mutate(p)
+		err := Validate(p)
+		var ve *ValidationError
+		if !errors.As(err, &ve) {
+			t.Errorf("%s: got %v, want a ValidationError", tc.name, err)
+			continue
+		}
+		if !strings.Contains(strings.Join(ve.Problems, "; "), tc.want) {
+			t.Errorf("%s: problems %q do not mention %q", tc.name, ve.Problems, tc.want)
+		}
+	}
+}
+
+func fill(s []string) {
+	for i := range s {
+		s[i] = "point"
+	}
+}
+
+func TestVerify(t *testing.T) {
+	text := "abcde and more"
+	p := validPayload()
+	p.SourceTextHash = SourceTextHash(text)
+	if _, err := Verify(p, text); err != nil {
+		t.Fatalf("Verify: %v", err)
+	}
+	p.EvidenceSnippets[1].Text = "xy"
+	checks, err := Verify(p, text)
+	if !errors.Is(err, ErrNotVerified) || checks[0].Verified != true || checks[1].Verified {
+		t.Errorf("tampered snippet: %v %+v", err, checks)
+	}
+	if _, err := Verify(validPayload(), text); err == nil {
+		t.Error("a payload for another text verified")
+	}
+}
