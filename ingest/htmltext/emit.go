@@ -34,7 +34,20 @@ func (x *extraction) emit(roots []*html.Node, keepAll bool) []string {
 		e.walk(r, r, false, false, 0)
 		e.flush()
 	}
-	return dropOrphanHeadings(e.blocks, e.levels)
+	return trimTail(dropOrphanHeadings(e.blocks, e.levels))
+}
+
+// trimTail drops short trailing fragments that are not sentences (dates,
+// credits, "Share:" lines) left after the end of the content proper.
+func trimTail(blocks []string) []string {
+	for n := 0; n < 5 && len(blocks) > 1; n++ {
+		last := blocks[len(blocks)-1]
+		if utf8.RuneCountInString(last) >= 40 || strings.HasSuffix(last, ".") || strings.HasSuffix(last, "!") {
+			break
+		}
+		blocks = blocks[:len(blocks)-1]
+	}
+	return blocks
 }
 
 // dropOrphanHeadings removes headings that introduce nothing: the last
