@@ -2,17 +2,21 @@ package digest
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // benchText returns about n code points of synthetic prose in blocks.
 func benchText(n int) string {
 	r := rand.New(rand.NewPCG(3, 5))
-	text := sampleText(r, 1, false)
-	for len([]rune(text)) < n {
-		text += "\n" + sampleText(r, 200, false)
+	var b strings.Builder
+	b.WriteString(sampleText(r, 1, false))
+	for utf8.RuneCountInString(b.String()) < n {
+		b.WriteString("\n")
+		b.WriteString(sampleText(r, 200, false))
 	}
-	return string([]rune(text)[:n])
+	return string([]rune(b.String())[:n])
 }
 
 func benchmarkBuild(b *testing.B, n int) {

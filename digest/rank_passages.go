@@ -2,7 +2,7 @@ package digest
 
 import (
 	"math"
-	"sort"
+	"slices"
 )
 
 // Passage scoring and selection constants.
@@ -142,7 +142,16 @@ func windowCandidates(d *document, q queryModel, max int) []candidate {
 		}
 	}
 	cands = kept
-	sort.SliceStable(cands, func(a, b int) bool { return cands[a].score > cands[b].score })
+	// A total order (score, then position) keeps the result deterministic.
+	slices.SortFunc(cands, func(a, b candidate) int {
+		if a.score != b.score {
+			if a.score > b.score {
+				return -1
+			}
+			return 1
+		}
+		return a.first - b.first
+	})
 	return cands
 }
 
