@@ -241,7 +241,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 }
 
 func (s *Store) blobKey(d archive.Digest) string { return s.prefix + archive.BlobKey(d) }
-func (s *Store) refKey(name string) string      { return s.prefix + archive.RefKey(name) }
+func (s *Store) refKey(name string) string       { return s.prefix + archive.RefKey(name) }
 
 // Put implements archive.Putter. Storing a blob that exists succeeds without
 // uploading it again (the server answers the conditional PUT with 412 or

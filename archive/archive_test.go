@@ -1,0 +1,226 @@
+package archive_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/digestd/digestd/archive"
+)
+
+const helloHex = "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824" // sha256("hello")
+
+func TestParseDigest(t *testing.T) {
+	cases := []struct {
+		in   string
+		ok   bool
+		want string
+	}{
+		{"sha256:" + helloHex, true, helloHex},
+		{helloHex, true, helloHex},
+		{"sha256:" + strings.ToUpper(helloHex), true, helloHex},
+		{"", false, ""},
+		{"sha256:", false, ""},
+		{"sha256:" + helloHex[:63], false, ""},
+		{"sha256:" + helloHex + "0", false, ""},
+		{"sha256:" + helloHex[:63] + "g", false, ""},
+		{"sha512:" + helloHex, false, ""},
+		{"SHA256:" + helloHex, false, ""},
+		{" sha256:" + helloHex, false, ""},
+	}
+	for _, tc := range cases {
+		d, err := archive.ParseDigest(tc.in)
+		if tc.ok != (err == nil) {
+			t.Errorf("ParseDigest(%q): err = %v, want ok=%v", tc.in, err, tc.ok)
+			continue
+		}
+		if !tc.ok {
+			if !errors.Is(err, archive.ErrInvalidDigest) {
+				t.Errorf("ParseDigest(%q): err = %v, want ErrInvalidDigest", tc.in, err)
+			}
+			continue
+		}
+		if d.Hex() != tc.want || d.String() != "sha256:"+tc.want {
+			t.Errorf("ParseDigest(%q) = %s", tc.in, d)
+		}
+	}
+}
+
+func TestDigestValues(t *testing.T) {
+	d := archive.SumString("hello")
+	if d.Hex() != helloHex || d != archive.Sum([]byte("hello")) || !d.Valid() {
+		t.Fatalf("SumString(hello) = %s", d)
+	}
+	if (archive.Digest{}).Valid() {
+		t.Error("zero Digest is valid")
+	}
+	if archive.BlobKey(d) != "v1/blobs/2c/"+helloHex {
+		t.Errorf("BlobKey = %s", archive.BlobKey(d))
+	}
+	if archive.RefKey("cache/q") != "v1/refs/cache/q" {
+		t.Errorf("RefKey = %s", archive.RefKey("cache/q"))
+	}
+	b, err := json.Marshal(map[string]archive.Digest{"h": d})
+	if err != nil || string(b) != `{"h":"sha256:`+helloHex+`"}` {
+		t.Fatalf("json = %s, %v", b, err)
+	}
+	var back map[string]archive.Digest
+	if err := json.Unmarshal(b, &back); err != nil || back["h"] != d {
+		t.Fatalf("json round trip = %v, %v", back, err)
+	}
+	if err := json.Unmarshal([]byte(`{"h":"sha256:zz"}`), &back); !errors.Is(err, archive.ErrInvalidDigest) {
+		t.Errorf("unmarshal of a bad digest: %v", err)
+	}
+}
+
+func TestValidRefName(t *testing.T) {
+	cases := []struct {
+		name string
+		ok   bool
+	}{
+		{"a", true},
+		{"digest-cache/v1/abc_DEF.0-9", true},
+		{"..a", true},
+		{strings.Repeat("a", 512), true},
+		{strings.Repeat("a", 513), false},
+		{"", false},
+		{"/a", false},
+		{"a/", false},
+		{"a//b", false},
+		{"..", false},
+		{"a/../b", false},
+		{"a/.", false},
+		{"a b", false},
+		{"a\\b", false},
+		{"a\nb", false},
+		{"é", false},
+	}
+	for _, tc := range cases {
+		if got := archive.ValidRefName(tc.name); got != tc.ok {
+			t.Errorf("ValidRefName(%q) = %v, want %v", tc.name, got, tc.ok)
+		}
+	}
+}
+
+func TestVerifyingReader(t *testing.T) {
+	data := []byte("some canonical text that is read in small pieces")
+	cases := []struct {
+		name    string
+		stored  []byte
+		corrupt bool
+	}{
+		{"intact", data, false},
+		{"empty intact", []byte{}, false},
+		{"flipped byte", append(append([]byte{}, data[:5]...), append([]byte{data[5] ^ 1}, data[6:]...)...), true},
+		{"truncated", data[:10], true},
+		{"extended", append(append([]byte{}, data...), 'x'), true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			want := archive.Sum(data)
+			if len(tc.stored) == 0 {
+				want = archive.Sum(nil)
+			}
+			r := archive.VerifyingReader(io.NopCloser(iotest.OneByteReader(bytes.NewReader(tc.stored))), want)
+			got, err := io.ReadAll(r)
+			if tc.corrupt {
+				if !errors.Is(err, archive.ErrCorrupt) {
+					t.Fatalf("err = %v, want ErrCorrupt", err)
+				}
+				// The error sticks.
+				if _, err := r.Read(make([]byte, 1)); !errors.Is(err, archive.ErrCorrupt) {
+					t.Errorf("read after the error: %v", err)
+				}
+				return
+			}
+			if err != nil || !bytes.Equal(got, tc.stored) {
+				t.Fatalf("ReadAll = %q, %v", got, err)
+			}
+		})
+	}
+	// A reader that fails passes its error on, not ErrCorrupt.
+	boom := errors.New("boom")
+	r := archive.VerifyingReader(io.NopCloser(iotest.ErrReader(boom)), archive.Sum(data))
+	if _, err := io.ReadAll(r); !errors.Is(err, boom) || errors.Is(err, archive.ErrCorrupt) {
+		t.Errorf("failing reader: err = %v", err)
+	}
+}
+
+// mapStore is the smallest Getter/Putter, for ReadAll and PutBytes.
+type mapStore map[archive.Digest][]byte
+
+func (m mapStore) Get(_ context.Context, d archive.Digest) (io.ReadCloser, error) {
+	return archive.VerifyingReader(io.NopCloser(bytes.NewReader(m[d])), d), nil
+}
+
+func (m mapStore) Put(_ context.Context, want archive.Digest, r io.Reader) (archive.Digest, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return archive.Digest{}, err
+	}
+	if d := archive.Sum(b); want.Valid() && d != want {
+		return archive.Digest{}, archive.ErrCorrupt
+	}
+	m[archive.Sum(b)] = b
+	return archive.Sum(b), nil
+}
+
+func TestReadAllAndPutBytes(t *testing.T) {
+	ctx := context.Background()
+	m := mapStore{}
+	d, err := archive.PutBytes(ctx, m, []byte("0123456789"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := archive.ReadAll(ctx, m, d, 10); err != nil || string(b) != "0123456789" {
+		t.Errorf("ReadAll with an exact cap = %q, %v", b, err)
+	}
+	if _, err := archive.ReadAll(ctx, m, d, 9); !errors.Is(err, archive.ErrTooLarge) {
+		t.Errorf("ReadAll over the cap: err = %v, want ErrTooLarge", err)
+	}
+}
+
+func FuzzParseDigest(f *testing.F) {
+	f.Add("sha256:" + helloHex)
+	f.Add(helloHex)
+	f.Add("sha256:xyz")
+	f.Fuzz(func(t *testing.T, s string) {
+		d, err := archive.ParseDigest(s)
+		if err != nil {
+			return
+		}
+		again, err := archive.ParseDigest(d.String())
+		if err != nil || again != d {
+			t.Fatalf("%q parsed to %s, which does not round-trip: %v", s, d, err)
+		}
+		if !strings.EqualFold(strings.TrimPrefix(s, "sha256:"), d.Hex()) {
+			t.Fatalf("%q parsed to %s", s, d)
+		}
+	})
+}
+
+func FuzzValidRefName(f *testing.F) {
+	for _, s := range []string{"a", "a/b", "../x", "a//b", "cache/q.json"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		if !archive.ValidRefName(name) {
+			return
+		}
+		// A valid name stays inside the refs namespace whatever joins it.
+		key := archive.RefKey(name)
+		for _, seg := range strings.Split(key, "/") {
+			if seg == ".." || seg == "." || seg == "" {
+				t.Fatalf("valid name %q gives key %q", name, key)
+			}
+		}
+		if strings.ContainsAny(name, "\\\x00 \n") {
+			t.Fatalf("valid name %q holds a separator or control character", name)
+		}
+	})
+}
