@@ -1,0 +1,102 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/digestd/digestd/archive"
+)
+
+// GCReport counts what a garbage collection found and removed.
+type GCReport struct {
+	Blobs      int   `json:"blobs"`
+	Referenced int   `json:"referenced"`
+	Young      int   `json:"young"`
+	Removed    int   `json:"removed"`
+	FreedBytes int64 `json:"freed_bytes"`
+}
+
+// CollectGarbage removes blobs that no reference reaches and that are older
+// than grace (so a blob being written now, whose reference is not yet set,
+// is never taken). References reach the blobs they name; a source record
+// reaches its canonical text and a digest its source text. With dryRun
+// nothing is removed. Removal needs a store that can list and delete (the
+// disk store); object stores use lifecycle rules instead.
+func (p *Pipeline) CollectGarbage(ctx context.Context, grace time.Duration, dryRun bool) (GCReport, error) {
+	var rep GCReport
+	live := map[archive.Digest]bool{}
+	var roots []archive.Digest
+	err := p.Store.ListRefs(ctx, "", func(name string, d archive.Digest) error {
+		roots = append(roots, d)
+		return nil
+	})
+	if err != nil {
+		return rep, err
+	}
+	for _, d := range roots {
+		if live[d] {
+			continue
+		}
+		live[d] = true
+		for _, child := range p.children(ctx, d) {
+			live[child] = true
+		}
+	}
+	cutoff := p.now().Add(-grace)
+	var doomed []archive.BlobInfo
+	err = p.Store.List(ctx, func(bi archive.BlobInfo) error {
+		rep.Blobs++
+		switch {
+		case live[bi.Digest]:
+			rep.Referenced++
+		case bi.ModTime.After(cutoff):
+			rep.Young++
+		default:
+			doomed = append(doomed, bi)
+		}
+		return nil
+	})
+	if err != nil {
+		return rep, err
+	}
+	for _, bi := range doomed {
+		if !dryRun {
+			if err := p.Store.Delete(ctx, bi.Digest); err != nil {
+				return rep, err
+			}
+		}
+		rep.Removed++
+		rep.FreedBytes += bi.Size
+	}
+	return rep, nil
+}
+
+// children returns the blobs a record or digest blob names.
+func (p *Pipeline) children(ctx context.Context, d archive.Digest) []archive.Digest {
+	b, err := archive.ReadAll(ctx, p.Store, d, 1<<20)
+	if err != nil || len(b) == 0 || b[0] != '{' {
+		return nil
+	}
+	var v struct {
+		TextHash string `json:"text_hash"`
+		Payload  *struct {
+			SourceTextHash string `json:"source_text_hash"`
+		} `json:"payload"`
+	}
+	if json.Unmarshal(b, &v) != nil {
+		return nil
+	}
+	var out []archive.Digest
+	for _, h := range []string{v.TextHash, func() string {
+		if v.Payload != nil {
+			return v.Payload.SourceTextHash
+		}
+		return ""
+	}()} {
+		if c, err := archive.ParseDigest(h); err == nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
