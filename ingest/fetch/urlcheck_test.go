@@ -26,7 +26,7 @@ func TestValidateURL(t *testing.T) {
 		{"http://:80/", CodeInvalidURL},
 		{"http://example.com:99999/", CodeInvalidURL},
 		{"http://[::1%25lo]/", CodeInvalidURL},
-		{"http://%6c%6f%63%61%6c%68%6f%73%74/", CodeInvalidURL}, // Go refuses escaped ASCII in hosts
+		{"http://%6c%6f%63%61%6c%68%6f%73%74/", CodeInvalidURL},                         // Go refuses escaped ASCII in hosts
 		{"http://\uff4c\uff4f\uff43\uff41\uff4c\uff48\uff4f\uff53\uff54/", CodeBlocked}, // fullwidth localhost
 		{"http://\uff11\uff12\uff17\u3002\uff10\u3002\uff10\u3002\uff11/", CodeBlocked}, // fullwidth 127.0.0.1
 		{"http://\uff10\uff58\uff17\uff46\uff0e\uff11/", CodeBlocked},                   // fullwidth 0x7f.1
