@@ -99,6 +99,10 @@ func runBatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return fatal("%w", err)
 	}
 
+	if dups := batch.DuplicateIDs(entries); len(dups) > 0 {
+		return fatal("%w", &batch.DuplicateError{Duplicates: dups})
+	}
+
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	a, err := openApp(ctx, &c, logger)
 	if err != nil {
