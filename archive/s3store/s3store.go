@@ -72,7 +72,8 @@ type Config struct {
 	Bucket string
 	// Prefix is prepended to every key; a trailing "/" is added if missing.
 	Prefix string
-	// Secure selects https.
+	// Secure selects https for an Endpoint given as host[:port]; AWS S3
+	// (empty Endpoint) always uses https.
 	Secure bool
 	// PathStyle addresses the bucket in the path ("host/bucket/key") rather
 	// than the host name; S3-compatible servers on custom endpoints need it.
