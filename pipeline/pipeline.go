@@ -165,9 +165,11 @@ func sourceInfo(id string, textHash, recHash archive.Digest, rec *ingest.Record)
 }
 
 // store archives a document's canonical text and record, and points the
-// source's reference at the record. It returns both hashes.
+// source's reference at the record. It returns both hashes. What is already
+// stored is not written again, so a repeated request costs reads, not
+// fsyncs.
 func (p *Pipeline) store(ctx context.Context, doc *ingest.Document) (text, record archive.Digest, err error) {
-	text, err = archive.PutBytes(ctx, p.Store, []byte(doc.Text))
+	text, err = p.putOnce(ctx, []byte(doc.Text))
 	if err != nil {
 		return archive.Digest{}, archive.Digest{}, archiveFault("store the canonical text", err)
 	}
@@ -178,17 +180,37 @@ func (p *Pipeline) store(ctx context.Context, doc *ingest.Document) (text, recor
 	if err != nil {
 		return archive.Digest{}, archive.Digest{}, fault.Wrap(fault.Internal, "encode the source record", err)
 	}
-	record, err = archive.PutBytes(ctx, p.Store, rec)
+	record, err = p.putOnce(ctx, rec)
 	if err != nil {
 		return archive.Digest{}, archive.Digest{}, archiveFault("store the source record", err)
 	}
-	if err := p.Store.SetRef(ctx, sourceRefPrefix+text.Hex(), record); err != nil {
+	name := sourceRefPrefix + text.Hex()
+	prev, err := p.Store.Ref(ctx, name)
+	switch {
+	case err == nil && prev == record:
+		return text, record, nil
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return archive.Digest{}, archive.Digest{}, archiveFault("find the source record", err)
+	}
+	if err := p.Store.SetRef(ctx, name, record); err != nil {
 		return archive.Digest{}, archive.Digest{}, archiveFault("record the source", err)
 	}
-	if err := p.Store.SetRef(ctx, sourceTimeRef(p.now(), text), record); err != nil {
-		return archive.Digest{}, archive.Digest{}, archiveFault("record the source", err)
+	if !prev.Valid() {
+		// First archived now: list it from now on, newest first.
+		if err := p.Store.SetRef(ctx, sourceTimeRef(p.now(), text), record); err != nil {
+			return archive.Digest{}, archive.Digest{}, archiveFault("record the source", err)
+		}
 	}
 	return text, record, nil
+}
+
+// putOnce stores b unless a blob with its hash is already stored.
+func (p *Pipeline) putOnce(ctx context.Context, b []byte) (archive.Digest, error) {
+	d := archive.Sum(b)
+	if _, err := p.Store.Stat(ctx, d); err == nil {
+		return d, nil
+	}
+	return archive.PutBytes(ctx, p.Store, b)
 }
 
 // Archived returns an archived canonical text and, when known, its source
@@ -282,7 +304,7 @@ func (p *Pipeline) digest(ctx context.Context, text, query string, opts digest.O
 	if err != nil {
 		return nil, fault.Wrap(fault.Internal, "encode the digest", err)
 	}
-	d, err := archive.PutBytes(ctx, p.Store, b)
+	d, err := p.putOnce(ctx, b)
 	if err != nil {
 		return nil, archiveFault("store the digest", err)
 	}
