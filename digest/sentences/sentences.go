@@ -118,6 +118,7 @@ func isOpener(r rune) bool {
 // boundaries returns the byte offsets in block where a new sentence starts.
 func boundaries(block string) []int {
 	var cuts []int
+	enclosed := enclosedRanges(block)
 	i := 0
 	for i < len(block) {
 		r, n := utf8.DecodeRuneInString(block[i:])
@@ -126,7 +127,8 @@ func boundaries(block string) []int {
 			continue
 		}
 		termStart := i
-		// Take the whole run of terminals, spaced ellipses (". . .") included.
+		// Take the whole run of terminals, spaced runs (". . .", "! ? !")
+		// included.
 		j := i + n
 		for j < len(block) {
 			r2, n2 := utf8.DecodeRuneInString(block[j:])
@@ -134,9 +136,11 @@ func boundaries(block string) []int {
 				j += n2
 				continue
 			}
-			if r2 == ' ' && j+1 < len(block) && block[j+1] == '.' {
-				j++
-				continue
+			if r2 == ' ' && j+1 < len(block) {
+				if r3, _ := utf8.DecodeRuneInString(block[j+1:]); isTerminal(r3) {
+					j++
+					continue
+				}
 			}
 			break
 		}
@@ -149,15 +153,40 @@ func boundaries(block string) []int {
 			continue
 		}
 		end := skipClosers(block, j)
+		end = skipCitations(block, end)
 		if end >= len(block) {
 			break
 		}
-		next, _ := utf8.DecodeRuneInString(block[end:])
-		if !unicode.IsSpace(next) {
+		if inside(enclosed, termStart) && inside(enclosed, end) {
+			// A stop inside brackets or quotes that close later in the
+			// block does not end the sentence around them.
 			i = end
 			continue
 		}
-		if isBoundary(block, termStart, j, end) {
+		next, _ := utf8.DecodeRuneInString(block[end:])
+		if !unicode.IsSpace(next) {
+			if isGluedBoundary(block, termStart, j, end) {
+				cuts = append(cuts, end)
+			}
+			i = end
+			continue
+		}
+		// A detached closing quote (" '' ", " ' ") belongs to the sentence it
+		// follows when no closer is attached already.
+		if end == j {
+			if k := skipDetachedQuote(block, end); k > end {
+				end = k
+				end = skipSpacedTerminals(block, end)
+				if end >= len(block) {
+					break
+				}
+			}
+		}
+		sentStart := 0
+		if len(cuts) > 0 {
+			sentStart = cuts[len(cuts)-1]
+		}
+		if isBoundary(block, sentStart, termStart, j, end) {
 			cuts = append(cuts, end)
 		}
 		i = end
@@ -177,13 +206,179 @@ func skipClosers(block string, i int) int {
 	return i
 }
 
+// skipSpacedTerminals extends past " ." and " !" tokens at i.
+func skipSpacedTerminals(block string, i int) int {
+	for i+1 < len(block) && block[i] == ' ' {
+		r, n := utf8.DecodeRuneInString(block[i+1:])
+		if !isTerminal(r) {
+			break
+		}
+		i += 1 + n
+	}
+	return i
+}
+
+// skipDetachedQuote returns the offset after a space-separated token made
+// only of closing quotes at i (" ”", " '"), or i when there is none or when
+// the token opens the next sentence (a word follows it directly).
+func skipDetachedQuote(block string, i int) int {
+	k := i
+	for k < len(block) && block[k] == ' ' {
+		k++
+	}
+	if k == i {
+		return i
+	}
+	q := k
+	for q < len(block) && (block[q] == '\'' || block[q] == '"') {
+		q++
+	}
+	if q == k || (q < len(block) && block[q] != ' ') {
+		return i
+	}
+	return q
+}
+
+// skipCitations returns the offset after citation markers such as "[1]",
+// "[7][8]" or " [2–11]" at i.
+func skipCitations(block string, i int) int {
+	for {
+		k := i
+		for k < len(block) && block[k] == ' ' {
+			k++
+		}
+		if k >= len(block) || block[k] != '[' {
+			return i
+		}
+		close := strings.IndexByte(block[k:], ']')
+		if close < 2 || !isCitation(block[k+1:k+close]) {
+			return i
+		}
+		i = k + close + 1
+	}
+}
+
+// isCitation reports a bracket body of digits, commas, spaces and dashes.
+func isCitation(s string) bool {
+	digits := false
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			digits = true
+		case r == ',' || r == ' ' || r == '-' || r == '–' || r == '—':
+		default:
+			return false
+		}
+	}
+	return digits
+}
+
+// span of a bracket or quotation that closes within the block.
+type enclosure struct{ start, end int }
+
+// enclosedRanges returns the byte ranges inside matched brackets and double
+// quotation marks of block, outermost only.
+func enclosedRanges(block string) []enclosure {
+	var out []enclosure
+	var stack []int
+	var want []rune
+	for i, r := range block {
+		var closeFor rune
+		switch r {
+		case '(':
+			closeFor = ')'
+		case '[':
+			closeFor = ']'
+		case '{':
+			closeFor = '}'
+		case '（':
+			closeFor = '）'
+		case '“':
+			closeFor = '”'
+		case '"':
+			if len(want) > 0 && want[len(want)-1] == '"' {
+				break
+			}
+			if i == 0 || isSpaceOrOpener(block[:i]) {
+				closeFor = '"'
+			}
+		}
+		if closeFor != 0 {
+			stack = append(stack, i)
+			want = append(want, closeFor)
+			continue
+		}
+		if len(want) > 0 && r == want[len(want)-1] {
+			st := stack[len(stack)-1]
+			stack, want = stack[:len(stack)-1], want[:len(want)-1]
+			if len(stack) == 0 {
+				out = append(out, enclosure{st, i})
+			}
+		}
+	}
+	return out
+}
+
+// isSpaceOrOpener reports whether s ends in white space or an opener.
+func isSpaceOrOpener(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return unicode.IsSpace(r) || isOpener(r)
+}
+
+// inside reports whether offset i lies strictly inside an enclosure.
+func inside(es []enclosure, i int) bool {
+	for _, e := range es {
+		if i > e.start && i < e.end {
+			return true
+		}
+	}
+	return false
+}
+
+// isGluedBoundary reports a stop with no space after it that still ends a
+// sentence: "world.Today", "1,000.That" — a lower-case letter or digit, the
+// stop, then a capitalised word of letters only, outside URLs and e-mails.
+func isGluedBoundary(block string, ts, te, end int) bool {
+	if te-ts != 1 || block[ts] != '.' || end != te || ts == 0 {
+		return false
+	}
+	prev, _ := utf8.DecodeLastRuneInString(block[:ts])
+	if !unicode.IsLower(prev) && !unicode.IsDigit(prev) {
+		return false
+	}
+	word := firstWord(block[end:])
+	word = strings.TrimRightFunc(word, func(r rune) bool { return unicode.IsPunct(r) })
+	upper, lower := 0, 0
+	for i, r := range word {
+		switch {
+		case i == 0 && unicode.IsUpper(r):
+			upper++
+		case unicode.IsLower(r):
+			lower++
+		default:
+			return false
+		}
+	}
+	if upper == 0 || lower == 0 {
+		return false
+	}
+	tok := lastWord(block[:ts])
+	return !strings.ContainsAny(tok, "@/") && !strings.Contains(strings.ToLower(tok), "www")
+}
+
 // isBoundary decides whether the terminal run block[ts:te], followed by
 // closers up to end and then white space, ends a sentence.
-func isBoundary(block string, ts, te, end int) bool {
+func isBoundary(block string, start, ts, te, end int) bool {
 	nextWord := firstWord(block[end:])
 	nr, _ := utf8.DecodeRuneInString(nextWord)
 	lowerNext := unicode.IsLower(nr)
+	if nr == ',' || nr == ';' || nr == ':' || nr == ')' || nr == ']' {
+		return false
+	}
 	run := block[ts:te]
+	if ts > 0 && (block[ts-1] == '[' || block[ts-1] == '(') {
+		return false // "[...]" marks an omission
+	}
 	if strings.Contains(run, "!") || strings.Contains(run, "?") {
 		return !lowerNext
 	}
@@ -191,7 +386,11 @@ func isBoundary(block string, ts, te, end int) bool {
 		return false
 	}
 	if te-ts > 1 || run == "…" {
-		// An ellipsis ends a sentence only before a capitalised word.
+		// An ellipsis ends a sentence only before a capitalised word other
+		// than the pronoun I.
+		if nextWord == "I" || strings.HasPrefix(nextWord, "I'") || strings.HasPrefix(nextWord, "I’") {
+			return false
+		}
 		return unicode.IsUpper(nr) || isOpener(nr)
 	}
 	if end > te {
@@ -199,8 +398,21 @@ func isBoundary(block string, ts, te, end int) bool {
 		return true
 	}
 	word := lastWord(block[:ts])
+	if ts > 0 && block[ts-1] == ' ' {
+		// A detached stop ("Mr . Smith"): judge the token before it.
+		word = lastWord(strings.TrimRight(block[:ts], " "))
+		if i := strings.LastIndexByte(word, '/'); i >= 0 {
+			word = word[i+1:]
+		}
+	}
 	if word == "" {
 		return true
+	}
+	if endsSentences(word) {
+		if isPrepositionalPhrase(block[start:ts]) {
+			return false // "At 6 a.m. Mr. Smith left": no verb yet
+		}
+		return unicode.IsUpper(nr) || unicode.IsDigit(nr) || isOpener(nr)
 	}
 	if isAbbreviation(word) {
 		return false
@@ -236,10 +448,38 @@ func lastWord(s string) string {
 	return strings.TrimLeftFunc(w, isOpener)
 }
 
+// endsSentences reports abbreviations that often close a sentence (times,
+// eras, degrees, compass points, "etc."): before a capitalised word or a
+// number they end it, unlike "Dr." or "U.S.", which lead into a name.
+func endsSentences(word string) bool {
+	switch strings.ToLower(strings.TrimSuffix(word, ".")) {
+	case "a.m", "p.m", "b.c", "a.d", "b.c.e", "c.e", "ph.d", "ll.m", "ll.b", "j.d", "d.phil",
+		"n.e", "n.w", "s.e", "s.w", "etc":
+		return true
+	}
+	return false
+}
+
+// isPrepositionalPhrase reports whether s, the start of a sentence, is a
+// short phrase opened by a preposition ("In 44 B.C", "On Jan. 5, at 6
+// a.m"): not yet a sentence, so a stop after it does not end one.
+func isPrepositionalPhrase(s string) bool {
+	words := strings.Fields(s)
+	if len(words) == 0 || len(words) > 7 {
+		return false
+	}
+	switch strings.ToLower(strings.TrimLeftFunc(words[0], isOpener)) {
+	case "in", "at", "on", "by", "around", "about", "before", "after", "until", "since", "from", "during", "circa", "ca":
+		return true
+	}
+	return false
+}
+
 // isNumberAbbrev reports abbreviations that usually precede a number.
 func isNumberAbbrev(word string) bool {
 	switch strings.ToLower(word) {
-	case "no", "nos", "nr", "p", "pp", "vol", "fig", "figs", "eq", "eqs", "ch", "sec", "art", "ref", "refs", "tab", "n°":
+	case "no", "nos", "nr", "p", "pp", "vol", "fig", "figs", "eq", "eqs", "ch", "sec", "art", "ref", "refs", "tab", "n°",
+		"lb", "lbs", "oz", "ft", "in", "yd", "mi", "sq", "cu":
 		return true
 	}
 	return false
@@ -272,7 +512,7 @@ func isAbbreviation(word string) bool {
 // abbrevSet reports lower-cased abbreviations that take a period.
 func abbrevSet(w string) bool {
 	switch w {
-	case "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "mt", "ft", "rev", "gen", "col", "lt", "sgt", "capt", "cpt", "gov", "sen", "rep", "hon", "pres",
+	case "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "mt", "rev", "gen", "col", "lt", "sgt", "capt", "cpt", "gov", "sen", "rep", "hon", "pres",
 		"inc", "ltd", "co", "corp", "bros", "dept", "univ", "assn", "est",
 		"vs", "etc", "al", "approx", "ca", "cf", "esp", "viz", "resp", "incl", "avg", "min", "max", "misc",
 		"fig", "figs", "eq", "eqs", "no", "nos", "vol", "vols", "pp", "ch", "sec", "ed", "eds", "ref", "refs", "tab", "suppl", "ser",
