@@ -23,6 +23,7 @@ import (
 	"github.com/digestd/digestd/ingest/pdftext"
 	"github.com/digestd/digestd/ingest/pdfworker"
 	"github.com/digestd/digestd/pipeline"
+	"github.com/digestd/digestd/web"
 )
 
 // workerCommand is the hidden subcommand that runs one PDF parse in a child
@@ -164,5 +165,5 @@ func evalKind(ctx context.Context, kind, dir string, p *pipeline.Pipeline, rep *
 // the MCP server is built in).
 func (a *app) mcpHandler() http.Handler { return nil }
 
-// uiHandler serves the web page under /ui/ (nil until it is built in).
-func (a *app) uiHandler() http.Handler { return nil }
+// uiHandler serves the web page under /ui/.
+func (a *app) uiHandler() http.Handler { return web.Handler() }
