@@ -44,8 +44,9 @@ the same command again after a crash finishes the rest and every id appears once
 Sharding: --shard i/n takes the ids whose FNV-1a 64 hash mod n is i; --shard auto takes
 i from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) and n from --shards.
 
-Exit status: 0 when every source of the shard has a success line, 2 when some have
-error lines, 1 on a fatal problem (bad manifest, unwritable output, interrupted).`
+Exit status: 0 when every source of the shard has a success line, 2 (--failed-status)
+when some have error lines, 1 on a fatal problem (bad manifest, unwritable output,
+interrupted: rerun to resume).`
 
 func runBatch(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("batch", batchSynopsis, stderr)
@@ -62,6 +63,7 @@ func runBatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	hostConc := fs.Int("host-concurrency", 2, "URL sources: most requests in flight to one host (0: no limit)")
 	maxFile := fs.Int64("max-file-bytes", 32<<20, "largest file source; larger ones are TOO_LARGE lines")
 	fsyncEvery := fs.Duration("fsync-interval", 100*time.Millisecond, "longest a written line stays unsynced (0: fsync every line)")
+	failedStatus := fs.Int("failed-status", 2, "exit status when some sources failed (0 in a Kubernetes Job, where any other status restarts the pod)")
 	progressEvery := fs.Duration("progress-interval", 5*time.Second, "how often to print a progress line when stderr is not a terminal")
 	var opts digest.Options
 	fs.IntVar(&opts.MaxEvidence, "max-evidence", 0, "evidence snippets, 1-10 (default 10)")
@@ -86,6 +88,8 @@ func runBatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return fatal("give exactly one of --manifest and --dir")
 	case *workers < 1:
 		return fatal("-j must be at least 1")
+	case *failedStatus < 0 || *failedStatus > 125 || *failedStatus == 1:
+		return fatal("--failed-status must be 0 or 2-125 (1 means a fatal problem)")
 	}
 	if err := opts.Validate(); err != nil {
 		return fatal("options: %w", err)
@@ -131,7 +135,12 @@ func runBatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return fatal("%w", err)
 	}
 	if sum.Failed > 0 {
-		return &exitError{code: 2, err: fmt.Errorf("batch: %d of %d sources failed (their lines in %s have success false)", sum.Failed, sum.Selected, *out)}
+		failed := fmt.Errorf("batch: %d of %d sources failed (their lines in %s have success false)", sum.Failed, sum.Selected, *out)
+		if *failedStatus == 0 {
+			fmt.Fprintln(stderr, failed)
+			return nil
+		}
+		return &exitError{code: *failedStatus, err: failed}
 	}
 	return nil
 }

@@ -72,6 +72,7 @@ func TestBatchFatalProblems(t *testing.T) {
 		{"manifest and dir", []string{"--manifest", good, "--dir", dir, "--out", out}, "exactly one of --manifest and --dir"},
 		{"bad shard", []string{"--manifest", good, "--out", out, "--shard", "2/2"}, "out of range"},
 		{"auto shard without index", []string{"--manifest", good, "--out", out, "--shard", "auto", "--shards", "3"}, "JOB_COMPLETION_INDEX"},
+		{"failed status 1", []string{"--manifest", good, "--out", out, "--failed-status", "1"}, "--failed-status"},
 		{"unwritable output", []string{"--manifest", good, "--out", filepath.Join(dir, "no-dir", "out.jsonl")}, "open output"},
 	}
 	for _, tc := range tests {
