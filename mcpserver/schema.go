@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/digestd/digestd/api"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/pipeline"
 )
@@ -40,6 +41,22 @@ func at(s *jsonschema.Schema, path string) *jsonschema.Schema {
 		s = next
 	}
 	return s
+}
+
+// errorDataShape describes data of a failed call, common to every tool.
+const errorDataShape = "on failure (isError): {error_code, error_type, remediation, retryable, retry_after?, details}"
+
+// envelopeSchema is a tool's output schema: the response-v2 envelope, with
+// data described for that tool. data is an object schema rather than the
+// always-true schema inferred for an interface, which some clients refuse.
+func envelopeSchema(dataOnSuccess string) *jsonschema.Schema {
+	return mustSchema[api.Envelope](func(s *jsonschema.Schema) {
+		*at(s, "data") = jsonschema.Schema{
+			Type:        "object",
+			Description: "On success: " + dataOnSuccess + "; " + errorDataShape + ".",
+		}
+		s.Description = "The response-v2 envelope, as the HTTP API answers: {success, data, error, meta}."
+	})
 }
 
 func intRange(s *jsonschema.Schema, lo, hi float64) {

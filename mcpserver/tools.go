@@ -125,8 +125,9 @@ func (t *tools) register(srv *mcp.Server) {
 			"The answer's data.digest is a DigestPayload v1.0: summary (≤ 2000 code points), ≤ 10 key points (≤ 500 each), ≤ 10 evidence snippets (≤ 500 each) " +
 			"with relevance_score in [0,1], best first, and a locator into the archived canonical text named by source_text_hash. " +
 			"Offsets are Unicode code points; text[S:E] equals each snippet exactly. The canonical text is archived: read it with get_archived_text or the resource digestd://archive/<hash>.",
-		InputSchema: mustSchema[DigestSourceInput](digestSourceBounds),
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: false, IdempotentHint: true, OpenWorldHint: &yes},
+		InputSchema:  mustSchema[DigestSourceInput](digestSourceBounds),
+		OutputSchema: envelopeSchema("{digest: DigestPayload, source: {id, archive_hash, record_hash, kind, title, canonicalizer, record}, digest_hash}"),
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: false, IdempotentHint: true, OpenWorldHint: &yes},
 	}, t.digestSource)
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:  "digest_sources",
@@ -134,31 +135,35 @@ func (t *tools) register(srv *mcp.Server) {
 		Description: "Digest up to 50 sources for one research question, rank them by how well they answer it, and pack the best into a size budget. " +
 			"data.digests lists the included sources best first, each with fidelity full, summary or reference_only; data.failed lists sources that could not be digested, with their error_code. " +
 			"meta.content_fidelity is full when nothing was cut; meta.dropped_content_ids names sources left out, and meta.content_archive_hashes gives every digested source's text_hash and digest_hash so it can be fetched later.",
-		InputSchema: mustSchema[DigestSourcesInput](digestSourcesBounds),
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: false, IdempotentHint: true, OpenWorldHint: &yes},
+		InputSchema:  mustSchema[DigestSourcesInput](digestSourcesBounds),
+		OutputSchema: envelopeSchema("{query, query_hash, digests: [{id, fidelity, rank, score, archive_hash, digest_hash, kind, title, summary?, digest?, source?}], total_sources, included, dropped, failed: [{id, error_code, message}]}"),
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: false, IdempotentHint: true, OpenWorldHint: &yes},
 	}, t.digestSources)
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:  "get_archived_text",
 		Title: "Read archived canonical text",
 		Description: fmt.Sprintf("Read an archived canonical text by its hash: a snippet's span (locator, or start and end), with optional context on each side, or the whole text when no span is given. "+
 			"Offsets are Unicode code points. At most %d code points are returned: a longer text or span is cut there and marked truncated; ask for the rest with start and end.", MaxTextChars),
-		InputSchema: mustSchema[GetArchivedTextInput](archivedTextBounds),
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no},
+		InputSchema:  mustSchema[GetArchivedTextInput](archivedTextBounds),
+		OutputSchema: envelopeSchema("{archive_hash, locator, start, end, page?, text, context_before?, context_after?, text_chars, truncated, resource_uri}"),
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no},
 	}, t.getArchivedText)
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:  "verify_digest",
 		Title: "Verify a digest",
 		Description: "Check a DigestPayload against the archive: every bound and pattern of the payload, that the text named by source_text_hash is archived, " +
 			"and that every evidence snippet equals the archived text at its locator. data.verified is true only when all of these hold; data.problems and data.snippets say what failed.",
-		InputSchema: mustSchema[VerifyDigestInput](verifyBounds),
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no},
+		InputSchema:  mustSchema[VerifyDigestInput](verifyBounds),
+		OutputSchema: envelopeSchema("{verified, valid, problems: [string], text_found, hash_matches, snippets: [{index, locator, verified, problem?}]}"),
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no},
 	}, t.verifyDigest)
 	mcp.AddTool(srv, &mcp.Tool{
-		Name:        "list_sources",
-		Title:       "List archived sources",
-		Description: "List the sources archived on this server, newest first, with their archive hashes, kind, title and URL. Page with limit and the cursor from meta.pagination.",
-		InputSchema: mustSchema[ListSourcesInput](listBounds),
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: false, OpenWorldHint: &no},
+		Name:         "list_sources",
+		Title:        "List archived sources",
+		Description:  "List the sources archived on this server, newest first, with their archive hashes, kind, title and URL. Page with limit and the cursor from meta.pagination.",
+		InputSchema:  mustSchema[ListSourcesInput](listBounds),
+		OutputSchema: envelopeSchema("{sources: [{archive_hash, record_hash, kind, title, url, text_chars, page_count, fetched_at, resource_uri}]}; meta.pagination has the cursor of the next page"),
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: false, OpenWorldHint: &no},
 	}, t.listSources)
 }
 

@@ -1,0 +1,139 @@
+package mcpserver_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/digestd/digestd/digest"
+	"github.com/digestd/digestd/fault"
+)
+
+// inspectorBin returns the MCP Inspector installed by
+// "npm ci --prefix e2e/mcp". It skips the test when node or the inspector
+// is missing, except under CI=true, where that is a failure.
+func inspectorBin(t *testing.T) string {
+	t.Helper()
+	bin, err := filepath.Abs(filepath.Join("..", "e2e", "mcp", "node_modules", ".bin", "mcp-inspector"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing := ""
+	if _, err := exec.LookPath("node"); err != nil {
+		missing = "node is not installed"
+	} else if _, err := os.Stat(bin); err != nil {
+		missing = "the MCP Inspector is not installed (run: npm ci --prefix e2e/mcp)"
+	}
+	if missing != "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(missing)
+		}
+		t.Skip(missing)
+	}
+	return bin
+}
+
+// inspect runs the Inspector CLI against url and decodes its JSON output.
+func inspect(t *testing.T, bin, url string, args ...string) map[string]any {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, append([]string{"--cli", url}, args...)...)
+	cmd.Dir = filepath.Dir(filepath.Dir(filepath.Dir(bin))) // e2e/mcp
+	out, err := cmd.Output()
+	if err != nil {
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("inspector %v: %v\nstdout: %s\nstderr: %s", args, err, out, stderr)
+	}
+	var v map[string]any
+	if err := json.Unmarshal(out, &v); err != nil {
+		t.Fatalf("inspector %v: output is not JSON: %v\n%s", args, err, out)
+	}
+	return v
+}
+
+// TestInspectorCLI drives the server with an independent client, the
+// official MCP Inspector, over streamable HTTP at /mcp of the HTTP API.
+func TestInspectorCLI(t *testing.T) {
+	bin := inspectorBin(t)
+	url := newHTTPServer(t).URL + "/mcp"
+
+	list := inspect(t, bin, url, "--method", "tools/list")
+	var names []string
+	for _, tool := range list["tools"].([]any) {
+		names = append(names, tool.(map[string]any)["name"].(string))
+	}
+	slices.Sort(names)
+	if want := []string{"digest_source", "digest_sources", "get_archived_text", "list_sources", "verify_digest"}; !slices.Equal(names, want) {
+		t.Fatalf("tools = %v, want %v", names, want)
+	}
+
+	source, _ := json.Marshal(map[string]any{"text": fixture(t, "transmission.txt")})
+	res := inspect(t, bin, url, "--method", "tools/call", "--tool-name", "digest_source",
+		"--tool-arg", "query="+testQuery, "--tool-arg", "source="+string(source))
+	var env envelope
+	remarshal(t, res["structuredContent"], &env)
+	var d digestData
+	remarshal(t, env.Data, &d)
+	if !env.Success || res["isError"] == true || len(d.Digest.EvidenceSnippets) == 0 {
+		t.Fatalf("digest_source: %v", res)
+	}
+	if err := digest.Validate(&d.Digest); err != nil {
+		t.Fatal(err)
+	}
+	rr := inspect(t, bin, url, "--method", "resources/read", "--uri", "digestd://archive/"+d.Digest.SourceTextHash)
+	contents, _ := rr["contents"].([]any)
+	if len(contents) != 1 {
+		t.Fatalf("resources/read: %v", rr)
+	}
+	text, _ := contents[0].(map[string]any)["text"].(string)
+	if digest.SourceTextHash(text) != d.Digest.SourceTextHash {
+		t.Fatal("the resource does not hash to source_text_hash")
+	}
+	for _, s := range d.Digest.EvidenceSnippets {
+		loc, err := digest.ParseLocator(s.Locator)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if runes(text, loc.Start, loc.End) != s.Text {
+			t.Errorf("%s does not slice to its snippet", s.Locator)
+		}
+	}
+	s0 := d.Digest.EvidenceSnippets[len(d.Digest.EvidenceSnippets)-1]
+	span := inspect(t, bin, url, "--method", "tools/call", "--tool-name", "get_archived_text",
+		"--tool-arg", "hash="+d.Digest.SourceTextHash, "--tool-arg", "locator="+s0.Locator)
+	remarshal(t, span["structuredContent"], &env)
+	var sl archivedText
+	remarshal(t, env.Data, &sl)
+	if sl.Text != s0.Text {
+		t.Errorf("get_archived_text %s = %q, want %q", s0.Locator, sl.Text, s0.Text)
+	}
+
+	bad := inspect(t, bin, url, "--method", "tools/call", "--tool-name", "get_archived_text",
+		"--tool-arg", "hash=sha256:0000000000000000000000000000000000000000000000000000000000000000")
+	remarshal(t, bad["structuredContent"], &env)
+	var ed errorData
+	remarshal(t, env.Data, &ed)
+	if bad["isError"] != true || ed.ErrorCode != string(fault.NotFound) {
+		t.Errorf("unknown hash: isError %v, error_code %q", bad["isError"], ed.ErrorCode)
+	}
+}
+
+func remarshal(t *testing.T, from, to any) {
+	t.Helper()
+	b, err := json.Marshal(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, to); err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+}

@@ -1,0 +1,174 @@
+package mcpserver_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/digestd/digestd"
+	"github.com/digestd/digestd/api"
+	"github.com/digestd/digestd/digest"
+	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/mcpserver"
+)
+
+// newHTTPServer serves the HTTP API with the MCP handler mounted at /mcp,
+// as digestd serve does, on a loopback port.
+func newHTTPServer(t testing.TB) *httptest.Server {
+	t.Helper()
+	pipe := newPipeline(t)
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	h := api.New(pipe, api.Config{
+		OpenAPI: digestd.OpenAPI,
+		Logger:  quiet,
+		MCP:     mcpserver.Handler(pipe, mcpserver.Options{Version: digestd.Version, Logger: quiet}),
+	}).Handler()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// exerciseSession runs the operations every transport must carry: the tool
+// list, a digest whose locators slice the archived text, a span, a
+// resource read, and a tool error with its error code.
+func exerciseSession(t *testing.T, cs *mcp.ClientSession) {
+	t.Helper()
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tools.Tools) != 5 {
+		t.Fatalf("%d tools, want 5", len(tools.Tools))
+	}
+	var d digestData
+	mustSucceed(t, cs, "digest_source", map[string]any{"query": testQuery, "source": map[string]any{"text": fixture(t, "transmission.txt")}}, &d)
+	rr, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: mcpserver.ArchiveURI(d.Digest.SourceTextHash)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := rr.Contents[0].Text
+	if digest.SourceTextHash(text) != d.Digest.SourceTextHash {
+		t.Fatal("the resource does not hash to source_text_hash")
+	}
+	if len(d.Digest.EvidenceSnippets) == 0 {
+		t.Fatal("no snippets")
+	}
+	for _, s := range d.Digest.EvidenceSnippets {
+		loc, err := digest.ParseLocator(s.Locator)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if runes(text, loc.Start, loc.End) != s.Text {
+			t.Errorf("%s does not slice to its snippet", s.Locator)
+		}
+	}
+	var sl archivedText
+	s0 := d.Digest.EvidenceSnippets[0]
+	mustSucceed(t, cs, "get_archived_text", map[string]any{"hash": d.Digest.SourceTextHash, "locator": s0.Locator}, &sl)
+	if sl.Text != s0.Text {
+		t.Errorf("get_archived_text %s = %q, want %q", s0.Locator, sl.Text, s0.Text)
+	}
+	ed, _ := mustFail(t, cs, "get_archived_text", map[string]any{"hash": "sha256:" + strings.Repeat("9", 64)})
+	if ed.ErrorCode != string(fault.NotFound) {
+		t.Errorf("error_code %s, want NOT_FOUND", ed.ErrorCode)
+	}
+}
+
+func TestStreamableHTTP(t *testing.T) {
+	srv := newHTTPServer(t)
+	cs := connect(t, &mcp.StreamableClientTransport{Endpoint: srv.URL + "/mcp", MaxRetries: -1})
+	exerciseSession(t, cs)
+	// Stateless: a second, independent session sees the same archive.
+	cs2 := connect(t, &mcp.StreamableClientTransport{Endpoint: srv.URL + "/mcp", DisableStandaloneSSE: true, MaxRetries: -1})
+	var l struct {
+		Sources []json.RawMessage `json:"sources"`
+	}
+	mustSucceed(t, cs2, "list_sources", map[string]any{}, &l)
+	if len(l.Sources) != 1 {
+		t.Errorf("%d sources listed, want 1", len(l.Sources))
+	}
+}
+
+func TestStreamableHTTPRefusesForeignHost(t *testing.T) {
+	srv := newHTTPServer(t)
+	// DNS-rebinding protection: a loopback server refuses another Host.
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
+	req, _ := http.NewRequest("POST", srv.URL+"/mcp", strings.NewReader(body))
+	req.Host = "attacker.example"
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Errorf("status %d, want 403", resp.StatusCode)
+	}
+}
+
+// lockedBuffer is a buffer safe to write from a process's copier goroutine.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// buildDigestd builds the digestd binary into a temporary directory.
+func buildDigestd(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "digestd")
+	cmd := exec.Command("go", "build", "-o", bin, "github.com/digestd/digestd/cmd/digestd")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func TestStdio(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildDigestd(t)
+	var stderr lockedBuffer
+	cmd := exec.Command(bin, "mcp", "--archive", t.TempDir())
+	cmd.Env = append(os.Environ(), "DIGESTD_PDF_WORKERS=1")
+	cmd.Stderr = &stderr
+	cs := connect(t, &mcp.CommandTransport{Command: cmd})
+	exerciseSession(t, cs)
+	if err := cs.Close(); err != nil {
+		t.Logf("close: %v", err)
+	}
+	// Logs went to stderr (stdout carried only protocol messages, or the
+	// session above would have broken), as JSON lines.
+	logs := stderr.String()
+	if !strings.Contains(logs, `"msg":"digestd mcp serving on stdio"`) {
+		t.Errorf("stderr lacks the start log:\n%s", logs)
+	}
+	if !strings.Contains(logs, `"code":"NOT_FOUND"`) {
+		t.Errorf("stderr lacks the rejected call:\n%s", logs)
+	}
+}
