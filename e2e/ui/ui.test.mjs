@@ -1,0 +1,273 @@
+// Browser test of digestd's web page: drives Debian's Chromium (headless)
+// through playwright-core against a running digestd. web/e2e_test.go builds
+// and starts the server, then runs this script with:
+//
+//   DIGESTD_URL                 base URL of the running server (required)
+//   DIGESTD_ARTIFACTS           folder for the screenshots (required)
+//   DIGESTD_HOSTILE_FILE        a file the server refuses as a PDF (required)
+//   DIGESTD_HOSTILE_ERROR_CODE  the error_code the API gives for it (required)
+//   CHROMIUM                    the browser (default /usr/bin/chromium)
+//
+// It exits non-zero on the first failed check and prints what failed.
+import assert from "node:assert/strict";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const env = (name, fallback) => {
+  const v = process.env[name] ?? fallback;
+  if (v === undefined || v === "") throw new Error(`${name} is not set`);
+  return v;
+};
+const BASE = env("DIGESTD_URL").replace(/\/$/, "");
+const ARTIFACTS = env("DIGESTD_ARTIFACTS");
+const HOSTILE_FILE = env("DIGESTD_HOSTILE_FILE");
+const HOSTILE_CODE = env("DIGESTD_HOSTILE_ERROR_CODE");
+const CHROMIUM = env("CHROMIUM", "/usr/bin/chromium");
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+const QUERY = "What causes mother-to-child transmission of HIV?";
+const LAUNCH_ARGS = [
+  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+];
+
+function step(name) {
+  console.log(`# ${name}`);
+}
+
+async function shot(page, name) {
+  const file = path.join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  console.log(`  screenshot ${file}`);
+}
+
+/** snippetsOnPage reads the evidence list as the page shows it. */
+async function snippetsOnPage(page) {
+  return page.$$eval("#digest-snippets li.snippet", (items) => items.map((li) => ({
+    index: Number(li.dataset.index),
+    text: li.querySelector("blockquote").textContent,
+    locator: li.querySelector("code.locator").textContent,
+    check: li.querySelector(".snippet-check").className,
+  })));
+}
+
+/** expectHighlight checks the mark in a text view: its text, its verdict, that it is in view and focused. */
+async function expectHighlight(page, view, want) {
+  const mark = page.locator(`#${view}-text-view mark`);
+  await mark.waitFor();
+  assert.equal(await mark.textContent(), want, "the highlighted span's text equals the snippet text");
+  assert.match(await page.locator(`#${view}-check`).getAttribute("class"), /\bok\b/, "the locator check is green");
+  const inView = await page.$eval(`#${view}-text-view`, (box) => {
+    const m = box.querySelector("mark").getBoundingClientRect();
+    const b = box.getBoundingClientRect();
+    return m.top < b.bottom && m.bottom > b.top && m.top < window.innerHeight && m.bottom > 0;
+  });
+  assert.ok(inView, "the highlighted span is scrolled into view");
+  assert.equal(await page.evaluate(() => document.activeElement?.tagName), "MARK", "focus moves to the highlighted span");
+}
+
+async function main() {
+  const profile = await mkdtemp(path.join(tmpdir(), "digestd-ui-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: LAUNCH_ARGS,
+    viewport: { width: 1440, height: 900 },
+    deviceScaleFactor: 1,
+  });
+  const offsite = [];
+  const pageErrors = [];
+  try {
+    // The page may talk to digestd only: anything else is recorded and refused.
+    await context.route("**/*", (route) => {
+      const url = route.request().url();
+      if (url.startsWith(`${BASE}/`) || url.startsWith("data:")) return route.continue();
+      offsite.push(url);
+      return route.abort();
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    page.setDefaultTimeout(30_000);
+    page.on("pageerror", (err) => pageErrors.push(String(err)));
+    page.on("console", (msg) => {
+      if (/Content Security Policy|Refused to/i.test(msg.text())) pageErrors.push(msg.text());
+    });
+
+    step("the page's own locator and source parsing, in the browser");
+    await page.goto(`${BASE}/`);
+    assert.equal(new URL(page.url()).pathname, "/ui/", "/ redirects to /ui/");
+    const unit = await page.evaluate(async () => {
+      const loc = await import("/ui/assets/locator.js");
+      const src = await import("/ui/assets/sources.js");
+      const text = "a😀b\fc𝔘d";
+      const points = loc.codePoints(text);
+      return {
+        parsed: loc.parseLocator("page:2:char:4-6"),
+        bad: [loc.parseLocator("char:5-3"), loc.parseLocator("char:1"), loc.parseLocator("page:0:char:1-2")],
+        slice: loc.slicePoints(points, 2, 3),
+        afterAstral: loc.checkLocator(points, "page:2:char:4-6", "c𝔘").ok,
+        wrongPage: loc.checkLocator(points, "page:1:char:4-6", "c𝔘").problems.length,
+        crossing: loc.checkLocator(points, "char:2-5").ok,
+        pastEnd: loc.checkLocator(points, "char:0-99").ok,
+        sources: src.parseSources("https://a.example/x\nhttps://b.example/y\n---\nsome text\nmore\n---\n\n---\n<!doctype html><p>hi</p>"),
+        oneText: src.parseSources("just one text\nhttps://a.example/ inside it"),
+      };
+    });
+    assert.deepEqual(unit.parsed, { start: 4, end: 6, page: 2 });
+    assert.deepEqual(unit.bad, [null, null, null]);
+    assert.equal(unit.slice, "b", "slicing counts code points, not UTF-16 units");
+    assert.equal(unit.afterAstral, true);
+    assert.equal(unit.wrongPage, 1);
+    assert.equal(unit.crossing, false, "a span across a form feed is refused");
+    assert.equal(unit.pastEnd, false);
+    assert.deepEqual(unit.sources, [
+      { id: "source-1", url: "https://a.example/x" },
+      { id: "source-2", url: "https://b.example/y" },
+      { id: "source-3", text: "some text\nmore" },
+      { id: "source-4", html: "<!doctype html><p>hi</p>" },
+    ]);
+    assert.deepEqual(unit.oneText, [{ id: "source-1", text: "just one text\nhttps://a.example/ inside it" }]);
+
+    step("digest view: a pasted text");
+    const article = await readFile(path.join(here, "fixtures", "article.txt"), "utf8");
+    await page.locator("#digest-query").fill(QUERY);
+    await page.getByLabel("Pasted text").check();
+    await page.locator("#digest-text").fill(article);
+    await page.locator("details.options summary").click();
+    await page.getByLabel(/Snippet length/).fill("220");
+    await page.getByRole("button", { name: "Digest", exact: true }).click();
+    await page.locator("#digest-snippets li.snippet").first().waitFor();
+    await page.locator("#digest-snippets .snippet-check.ok").first().waitFor();
+    const snippets = await snippetsOnPage(page);
+    assert.ok(snippets.length >= 2, `several snippets are shown (got ${snippets.length})`);
+    for (const s of snippets) assert.match(s.check, /\bok\b/, `snippet ${s.locator} is checked by slicing in the page`);
+    assert.equal(await page.locator("#digest-snippets .snippet-check.bad").count(), 0);
+    const scores = await page.$$eval("#digest-snippets .score-value", (els) => els.map((e) => Number(e.textContent)));
+    assert.deepEqual([...scores].sort((a, b) => b - a), scores, "snippets are ranked by score");
+    assert.ok((await page.locator("#digest-summary").textContent()).length > 0, "the summary is shown");
+
+    // The snippet that starts furthest into the text has astral characters
+    // before it, so a UTF-16 slice would land elsewhere.
+    const chosen = snippets.reduce((a, b) => (Number(/char:(\d+)/.exec(b.locator)[1]) > Number(/char:(\d+)/.exec(a.locator)[1]) ? b : a));
+    const start = Number(/char:(\d+)/.exec(chosen.locator)[1]);
+    const canonical = await page.evaluate(async () => {
+      const href = document.querySelector("#digest-facts a.hash").getAttribute("href");
+      const hash = decodeURIComponent(href.split("/").pop());
+      return (await fetch(`/v1/archive/${hash}`)).text();
+    });
+    const prefix = Array.from(canonical).slice(0, start).join("");
+    assert.notEqual(prefix.length, start, "the chosen snippet has astral characters before it");
+    assert.notEqual(canonical.slice(start, start + chosen.text.length), chosen.text, "a UTF-16 slice would not match");
+
+    await page.locator(`#digest-snippets li[data-index="${chosen.index}"] a.show`).click();
+    await expectHighlight(page, "digest", chosen.text);
+    assert.equal(await page.locator(`#digest-snippets li[data-index="${chosen.index}"]`).getAttribute("class"), "snippet selected");
+    assert.equal(new URL(page.url()).pathname, "/ui/", "showing a snippet stays in the digest view");
+
+    // The same works from the keyboard.
+    const other = snippets.find((s) => s.index !== chosen.index);
+    await page.locator(`#digest-snippets li[data-index="${other.index}"] a.show`).focus();
+    await page.keyboard.press("Enter");
+    await page.waitForFunction((want) => document.querySelector("#digest-text-view mark")?.textContent === want, other.text);
+    await expectHighlight(page, "digest", other.text);
+    await page.locator(`#digest-snippets li[data-index="${chosen.index}"] a.show`).click();
+    await expectHighlight(page, "digest", chosen.text);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot(page, "digest-view");
+    const textHash = decodeURIComponent((await page.locator("#digest-facts a.hash").first().getAttribute("href")).split("/").pop());
+
+    step("multi-source view: a budget, a dropped source, a failed one");
+    await page.getByRole("link", { name: "Several sources" }).click();
+    await page.waitForURL(`${BASE}/ui/multi`);
+    assert.equal(await page.locator("#view-multi").isVisible(), true);
+    assert.equal(await page.locator("#view-digest").isVisible(), false);
+    assert.equal(await page.evaluate(() => document.activeElement?.id), "multi-title", "focus moves to the view's heading");
+    const paragraphs = article.split(/\n\s*\n/);
+    const sourcesBox = [
+      paragraphs.slice(0, 7).join("\n\n"),
+      "---",
+      paragraphs.slice(7).join("\n\n"),
+      "---",
+      "The library opens at nine on weekdays and at ten on Saturdays. Books may be borrowed for three weeks and renewed twice.",
+      "---",
+      "http://127.0.0.1:9/private-report",
+    ].join("\n");
+    await page.locator("#multi-query").fill(QUERY);
+    await page.locator("#multi-sources").fill(sourcesBox);
+    await page.locator("#multi-budget").fill("1800");
+    await page.getByRole("button", { name: "Digest sources" }).click();
+    await page.locator("#multi-result").waitFor();
+    const included = await page.$$eval("#multi-included li.item", (els) => els.map((e) => ({ id: e.dataset.id, fidelity: e.dataset.fidelity })));
+    assert.ok(included.length >= 1, "at least one digest is included");
+    for (const it of included) assert.match(it.fidelity, /^(full|summary|reference_only)$/);
+    const dropped = page.locator("#multi-dropped li.item");
+    assert.ok((await dropped.count()) >= 1, "the budget drops at least one source");
+    const droppedDigest = await dropped.first().locator("a.dropped-digest").getAttribute("href");
+    const droppedText = await dropped.first().locator("a.dropped-text").getAttribute("href");
+    assert.match(droppedDigest, /^\/v1\/archive\/sha256:[0-9a-f]{64}$/);
+    assert.match(droppedText, /^\/ui\/archive\/sha256:[0-9a-f]{64}$/);
+    const blob = await page.request.get(`${BASE}${droppedDigest}`);
+    assert.equal(blob.status(), 200, "the dropped source's digest is in the archive");
+    assert.ok(JSON.parse(await blob.text()), "the archived digest is JSON");
+    const failed = page.locator("#multi-failed li.item");
+    assert.equal(await failed.count(), 1, "the private URL fails");
+    assert.match(await failed.locator("code.error-code").textContent(), /^[A-Z][A-Z0-9_]+$/);
+    assert.equal(await page.locator("#multi-warnings .warning code", { hasText: "PARTIAL_FAILURE" }).count(), 1);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot(page, "multi-view");
+
+    step("archive view: a dropped source's text, then a locator");
+    await dropped.first().locator("a.dropped-text").click();
+    await page.waitForURL(`${BASE}${droppedText}`);
+    await page.locator("#archive-result").waitFor();
+    assert.match(await page.locator("#archive-facts").textContent(), /Extractor\s*plain-text/);
+    assert.ok((await page.locator("#archive-text-view").textContent()).length > 0);
+
+    await page.goto(`${BASE}/ui/archive/${textHash}?locator=${encodeURIComponent(chosen.locator)}`);
+    await page.locator("#archive-result").waitFor();
+    await expectHighlight(page, "archive", chosen.text);
+    assert.match(await page.locator("#archive-facts").textContent(), /Characters/);
+    assert.equal(await page.locator("#archive-locator").inputValue(), chosen.locator);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot(page, "archive-view");
+
+    step("archive view: a locator past the end is shown as a mismatch, in red");
+    await page.goto(`${BASE}/ui/archive/${textHash}?locator=char:0-999999`);
+    await page.locator("#archive-check.bad").waitFor();
+    const red = await page.$eval("#archive-check", (e) => getComputedStyle(e).color);
+    assert.equal(red, "rgb(185, 28, 28)", "the mismatch is red");
+
+    step("archive view: an unknown hash shows NOT_FOUND");
+    await page.goto(`${BASE}/ui/archive/sha256:${"0".repeat(64)}`);
+    await page.locator("#archive-error .error-box").waitFor();
+    assert.equal(await page.locator("#archive-error .error-code").textContent(), "NOT_FOUND");
+
+    step("error view: a hostile PDF upload");
+    await page.goto(`${BASE}/ui/`);
+    await page.locator("#digest-query").fill(QUERY);
+    await page.getByLabel("PDF file", { exact: true }).first().check();
+    await page.locator("#digest-file").setInputFiles(HOSTILE_FILE);
+    await page.getByRole("button", { name: "Digest", exact: true }).click();
+    const box = page.locator("#digest-error .error-box");
+    await box.waitFor();
+    assert.equal(await box.getAttribute("role"), "alert");
+    assert.equal(await box.locator(".error-code").textContent(), HOSTILE_CODE, "the API's error code is shown");
+    assert.ok((await box.locator(".remediation-text").textContent()).trim().length > 0, "the remediation is shown");
+    assert.equal(await page.locator("#digest-result").isVisible(), false);
+    await shot(page, "error-view");
+
+    assert.deepEqual(pageErrors, [], "no script errors or policy violations");
+    assert.deepEqual(offsite, [], "no request leaves digestd");
+    console.log("ok");
+  } finally {
+    await context.close();
+    await rm(profile, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
