@@ -208,7 +208,9 @@ func isASCIIPunct(c byte) bool {
 // removeArticles replaces each whole word a, an or the with a space, where a
 // word character is a Unicode letter, digit or underscore (Python's \b).
 func removeArticles(s string) string {
-	isWord := func(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) }
+	isWord := func(r rune) bool {
+		return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+	}
 	var b strings.Builder
 	b.Grow(len(s))
 	prevWord := false
