@@ -69,8 +69,9 @@ func Handler() http.Handler {
 		}
 		f := index
 		if strings.HasPrefix(rel, assetDir) {
-			f, ok = files[path.Clean(rel)]
-			if !ok {
+			name := path.Clean(rel)
+			f, ok = files[name]
+			if !ok || !strings.HasPrefix(name, assetDir) {
 				http.NotFound(w, r)
 				return
 			}

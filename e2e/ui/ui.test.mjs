@@ -40,6 +40,7 @@ function step(name) {
 
 async function shot(page, name) {
   const file = path.join(ARTIFACTS, `${name}.png`);
+  await page.mouse.move(0, 0);
   await page.screenshot({ path: file, fullPage: true });
   console.log(`  screenshot ${file}`);
 }
