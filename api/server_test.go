@@ -165,6 +165,28 @@ func TestDigestRawBodies(t *testing.T) {
 	}
 }
 
+func TestDigestHTMLUploads(t *testing.T) {
+	h, _ := newTestServer(t, api.Config{})
+	c := loadContract(t)
+	page := `<html><head><title>Harare study</title></head><body><nav>Menu Home About</nav><main><p>The study enrolled 197 mother-child pairs in Harare, Zimbabwe, between 2002 and 2005.</p><p>Children were tested at birth and at six weeks.</p></main></body></html>`
+	for _, tc := range []struct {
+		name, ctype, target, body string
+	}{
+		{"raw", "text/html; charset=utf-8", "/v1/digest?query=how+many+pairs", page},
+		{"json", "application/json", "/v1/digest", `{"query":"how many pairs","source":{"html":` + mustJSON(page) + `}}`},
+	} {
+		resp, b := c.do(t, h, "POST", tc.target, tc.ctype, []byte(tc.body))
+		if resp.StatusCode != 200 {
+			t.Fatalf("%s: %d %s", tc.name, resp.StatusCode, b)
+		}
+		var data api.DigestData
+		json.Unmarshal(decodeEnvelope(t, b).Data, &data)
+		if data.Source.Kind != "html" || data.Source.Title != "Harare study" || !strings.Contains(data.Digest.EvidenceSnippets[0].Text, "197") {
+			t.Errorf("%s: source %+v top snippet %q", tc.name, data.Source, data.Digest.EvidenceSnippets[0].Text)
+		}
+	}
+}
+
 func TestDigestErrors(t *testing.T) {
 	h, _ := newTestServer(t, api.Config{MaxBodyBytes: 4096})
 	c := loadContract(t)
