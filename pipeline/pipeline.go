@@ -138,7 +138,7 @@ func (p *Pipeline) Digest(ctx context.Context, req Request) (*Result, error) {
 			warns = append(warns, Warning(w))
 		}
 	}
-	res, err := p.digest(ctx, text, req.Query, req.Options, info.Kind == ingest.KindPDF)
+	res, err := p.digest(ctx, text, info.ArchiveHash, req.Query, req.Options, info.Kind == ingest.KindPDF)
 	if err != nil {
 		return nil, err
 	}
@@ -278,10 +278,11 @@ func cacheKey(textHash, query string, opts digest.Options, paginated bool) strin
 
 // digest returns the cached digest of text for query and options, or builds,
 // verifies and caches it.
-func (p *Pipeline) digest(ctx context.Context, text, query string, opts digest.Options, paginated bool) (*Result, error) {
+// textHash is the text's source_text_hash, known from archiving it.
+func (p *Pipeline) digest(ctx context.Context, text, textHash, query string, opts digest.Options, paginated bool) (*Result, error) {
 	opts = opts.WithDefaults()
-	key := cacheKey(digest.SourceTextHash(text), query, opts, paginated)
-	if res, ok := p.cached(ctx, key, text); ok {
+	key := cacheKey(textHash, query, opts, paginated)
+	if res, ok := p.cached(ctx, key, textHash); ok {
 		p.cacheHits.Add(1)
 		return res, nil
 	}
@@ -321,14 +322,14 @@ type storedDigest struct {
 }
 
 // cached returns the digest under key if it is present, readable, valid and
-// about text; anything else is a miss (and is rebuilt).
-func (p *Pipeline) cached(ctx context.Context, key, text string) (*Result, bool) {
+// about the text hashed textHash; anything else is a miss (and is rebuilt).
+func (p *Pipeline) cached(ctx context.Context, key, textHash string) (*Result, bool) {
 	d, err := p.Store.Ref(ctx, key)
 	if err != nil {
 		return nil, false
 	}
 	sd, err := p.StoredDigest(ctx, d)
-	if err != nil || sd.Payload.SourceTextHash != digest.SourceTextHash(text) {
+	if err != nil || sd.Payload.SourceTextHash != textHash {
 		return nil, false
 	}
 	return &Result{Payload: sd.Payload, DigestHash: d, CacheHit: true, Warnings: sd.Warnings}, true
