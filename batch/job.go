@@ -228,7 +228,7 @@ func (j *Job) digestEntry(ctx context.Context, gate *hostGate, e Entry) result {
 	requestID := newRequestID()
 	res, err := j.digest(ctx, gate, e)
 	env, status := api.ResultEnvelope(res, err, requestID, start)
-	if err != nil && fault.CodeOf(err) == fault.Internal && j.Logger != nil {
+	if err != nil && fault.CodeOf(err) == fault.Internal && ctx.Err() == nil && j.Logger != nil {
 		j.Logger.Error("source failed", "id", e.ID, "request_id", requestID, "code", fault.CodeOf(err), "err", err)
 	}
 	r := result{id: e.ID, elapsed: time.Since(start), err: err, outcome: Outcome{Success: err == nil}}

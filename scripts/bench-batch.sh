@@ -36,7 +36,9 @@ mkdir "$work/pages"
 for f in "$set_dir"/html/*.html.gz; do
 	name="$(basename "${f%.gz}")"
 	gunzip -c "$f" >"$work/pages/$name"
-	printf '{"id":"%s","file":"pages/%s"}\n' "$name" "$name" >>"$work/sources.jsonl"
+	esc="${name//\\/\\\\}"
+	esc="${esc//\"/\\\"}"
+	printf '{"id":"%s","file":"pages/%s"}\n' "$esc" "$esc" >>"$work/sources.jsonl"
 done
 n="$(wc -l <"$work/sources.jsonl")"
 echo "bench-batch: $n pages, -j $jobs, $(nproc) CPUs, query: $query"
