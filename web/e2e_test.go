@@ -21,7 +21,7 @@ import (
 const chromiumPath = "/usr/bin/chromium"
 
 // screenshots are the views the browser test saves, one PNG each.
-var screenshots = []string{"digest-view", "multi-view", "archive-view", "error-view"}
+var screenshots = []string{"digest-view", "digest-pdf-view", "multi-view", "archive-view", "error-view"}
 
 // TestBrowser builds digestd, serves it on a free port with a fresh archive,
 // and runs e2e/ui/ui.test.mjs, which drives headless Chromium through the

@@ -11,6 +11,7 @@
 // It exits non-zero on the first failed check and prints what failed.
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,6 +28,7 @@ const HOSTILE_FILE = env("DIGESTD_HOSTILE_FILE");
 const HOSTILE_CODE = env("DIGESTD_HOSTILE_ERROR_CODE");
 const CHROMIUM = env("CHROMIUM", "/usr/bin/chromium");
 const here = path.dirname(fileURLToPath(import.meta.url));
+const axeSource = await readFile(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 const QUERY = "What causes mother-to-child transmission of HIV?";
 const LAUNCH_ARGS = [
@@ -43,6 +45,16 @@ async function shot(page, name) {
   await page.mouse.move(0, 0);
   await page.screenshot({ path: file, fullPage: true });
   console.log(`  screenshot ${file}`);
+}
+
+/** expectAccessible runs axe-core's WCAG 2.1 A/AA rules on the page as it is now. */
+async function expectAccessible(page, what) {
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const res = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] } });
+    return res.violations.map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+  });
+  assert.deepEqual(violations, [], `${what}: accessibility violations`);
 }
 
 /** snippetsOnPage reads the evidence list as the page shows it. */
@@ -131,6 +143,18 @@ async function main() {
     ]);
     assert.deepEqual(unit.oneText, [{ id: "source-1", text: "just one text\nhttps://a.example/ inside it" }]);
 
+    // axe-core finds a nameless button: the accessibility checks below can fail.
+    await page.evaluate(axeSource);
+    const probe = await page.evaluate(async () => {
+      const b = document.createElement("button");
+      b.id = "axe-probe";
+      document.querySelector("main").append(b);
+      const res = await window.axe.run({ include: [["#axe-probe"]] }, { runOnly: { type: "rule", values: ["button-name"] } });
+      b.remove();
+      return res.violations.map((v) => v.id);
+    });
+    assert.deepEqual(probe, ["button-name"]);
+
     step("digest view: a pasted text");
     const article = await readFile(path.join(here, "fixtures", "article.txt"), "utf8");
     await page.locator("#digest-query").fill(QUERY);
@@ -177,7 +201,32 @@ async function main() {
     await expectHighlight(page, "digest", chosen.text);
     await page.evaluate(() => window.scrollTo(0, 0));
     await shot(page, "digest-view");
+    await expectAccessible(page, "digest-view");
     const textHash = decodeURIComponent((await page.locator("#digest-facts a.hash").first().getAttribute("href")).split("/").pop());
+
+    step("digest view: a PDF's page locators");
+    // fixtures/multi-page.pdf is ingest/pdftext's generated three-page fixture (page 2 empty).
+    await page.goto(`${BASE}/ui/`);
+    await page.locator("#digest-query").fill("What does page three say?");
+    await page.getByLabel("PDF file", { exact: true }).first().check();
+    await page.locator("#digest-file").setInputFiles(path.join(here, "fixtures", "multi-page.pdf"));
+    await page.getByRole("button", { name: "Digest", exact: true }).click();
+    await page.locator("#digest-snippets .snippet-check.ok").first().waitFor();
+    const pdfSnippets = await snippetsOnPage(page);
+    for (const s of pdfSnippets) assert.match(s.check, /\bok\b/, `snippet ${s.locator} is checked by slicing in the page`);
+    const later = pdfSnippets.find((s) => /^page:([2-9]|\d\d+):/.test(s.locator));
+    assert.ok(later, `a snippet past page 1 (got ${pdfSnippets.map((s) => s.locator).join(", ")})`);
+    const laterPage = /^page:(\d+):/.exec(later.locator)[1];
+    const laterItem = page.locator(`#digest-snippets li[data-index="${later.index}"]`);
+    assert.equal(await laterItem.locator(".page-badge").textContent(), `page ${laterPage}`, "the snippet shows its page");
+    await laterItem.locator("a.show").click();
+    await expectHighlight(page, "digest", later.text);
+    assert.equal(await page.locator("#digest-check .page-badge").textContent(), `page ${laterPage}`, "the check names the page");
+    assert.equal(await page.locator("#digest-text-view .page-break").count(), 3, "the text view marks each page");
+    assert.match(await page.locator("#digest-facts").textContent(), /Pages\s*3/);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot(page, "digest-pdf-view");
+    await expectAccessible(page, "digest-pdf-view");
 
     step("multi-source view: a budget, a dropped source, a failed one");
     await page.getByRole("link", { name: "Several sources" }).click();
@@ -218,6 +267,7 @@ async function main() {
     assert.equal(await page.locator("#multi-warnings .warning code", { hasText: "PARTIAL_FAILURE" }).count(), 1);
     await page.evaluate(() => window.scrollTo(0, 0));
     await shot(page, "multi-view");
+    await expectAccessible(page, "multi-view");
 
     step("archive view: a dropped source's text, then a locator");
     await dropped.first().locator("a.dropped-text").click();
@@ -233,6 +283,7 @@ async function main() {
     assert.equal(await page.locator("#archive-locator").inputValue(), chosen.locator);
     await page.evaluate(() => window.scrollTo(0, 0));
     await shot(page, "archive-view");
+    await expectAccessible(page, "archive-view");
 
     step("archive view: a locator past the end is shown as a mismatch, in red");
     await page.goto(`${BASE}/ui/archive/${textHash}?locator=char:0-999999`);
@@ -258,6 +309,7 @@ async function main() {
     assert.ok((await box.locator(".remediation-text").textContent()).trim().length > 0, "the remediation is shown");
     assert.equal(await page.locator("#digest-result").isVisible(), false);
     await shot(page, "error-view");
+    await expectAccessible(page, "error-view");
 
     assert.deepEqual(pageErrors, [], "no script errors or policy violations");
     assert.deepEqual(offsite, [], "no request leaves digestd");
