@@ -359,14 +359,18 @@ type ListedSource struct {
 // which is an archive reference name.
 var cursorPattern = regexp.MustCompile(`^[A-Za-z0-9/_-]+$`)
 
+// base64URLAlphabet is what a cursor may hold (the decoder would skip line
+// breaks, which makes a second spelling of the same cursor).
+var base64URLAlphabet = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
 // decodeCursor reads a list_sources cursor: a listing position in
 // unpadded base64url.
 func decodeCursor(s string) (string, error) {
 	if s == "" {
 		return "", nil
 	}
-	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil || len(b) > maxCursorBytes || !cursorPattern.Match(b) {
+	b, err := base64.RawURLEncoding.Strict().DecodeString(s)
+	if err != nil || !base64URLAlphabet.MatchString(s) || len(b) > maxCursorBytes || !cursorPattern.Match(b) {
 		return "", fault.E(fault.InvalidCursor, "cursor: not a cursor this listing issued").With("field", "cursor")
 	}
 	return string(b), nil
