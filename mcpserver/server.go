@@ -30,9 +30,16 @@ type Options struct {
 	// Logger receives the server's logs (rejected and failed calls); nil
 	// discards them. Over stdio it must not write to stdout.
 	Logger *slog.Logger
-	// MaxBodyBytes caps one HTTP request to Handler (413 beyond); 0 means
-	// 32 MiB, the HTTP API's default.
+	// MaxBodyBytes caps one HTTP request to Handler (413 beyond), and one
+	// JSON-RPC message over stdio; 0 means 32 MiB, the HTTP API's default.
 	MaxBodyBytes int64
+}
+
+func (o Options) maxBodyBytes() int64 {
+	if o.MaxBodyBytes > 0 {
+		return o.MaxBodyBytes
+	}
+	return 32 << 20
 }
 
 func (o Options) logger() *slog.Logger {
@@ -77,15 +84,11 @@ func NewServer(pipe *pipeline.Pipeline, opts Options) *mcp.Server {
 // event stream.
 func Handler(pipe *pipeline.Pipeline, opts Options) http.Handler {
 	srv := NewServer(pipe, opts)
-	maxBody := opts.MaxBodyBytes
-	if maxBody <= 0 {
-		maxBody = 32 << 20
-	}
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Stateless:           true,
 		JSONResponse:        true,
 		Logger:              sdkLogger(opts.Logger),
-		MaxRequestBodyBytes: maxBody,
+		MaxRequestBodyBytes: opts.maxBodyBytes(),
 	})
 }
 
@@ -93,7 +96,11 @@ func Handler(pipe *pipeline.Pipeline, opts Options) http.Handler {
 // and out (a process's stdin and stdout) until the client closes in or ctx
 // ends. Nothing but protocol messages is written to out.
 func ServeStdio(ctx context.Context, pipe *pipeline.Pipeline, opts Options, in io.Reader, out io.Writer) error {
-	return NewServer(pipe, opts).Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}})
+	return NewServer(pipe, opts).Run(ctx, &mcp.IOTransport{
+		Reader:        io.NopCloser(in),
+		Writer:        nopWriteCloser{out},
+		MaxLineLength: int(opts.maxBodyBytes()),
+	})
 }
 
 // sdkLogger passes on the SDK's warnings and errors only: it logs at INFO

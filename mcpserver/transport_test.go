@@ -119,6 +119,23 @@ func TestStreamableHTTPRefusesForeignHost(t *testing.T) {
 	}
 }
 
+func TestStreamableHTTPBodyLimit(t *testing.T) {
+	srv := httptest.NewServer(mcpserver.Handler(newPipeline(t), mcpserver.Options{MaxBodyBytes: 1 << 10}))
+	t.Cleanup(srv.Close)
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"` + strings.Repeat("x", 2<<10) + `","version":"1"}}}`
+	req, _ := http.NewRequest("POST", srv.URL, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("status %d, want 413", resp.StatusCode)
+	}
+}
+
 // lockedBuffer is a buffer safe to write from a process's copier goroutine.
 type lockedBuffer struct {
 	mu sync.Mutex

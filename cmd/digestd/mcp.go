@@ -15,6 +15,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs := newFlagSet("mcp", "Usage: digestd mcp [flags]\n\nServes digestd's MCP tools (digest_source, digest_sources, get_archived_text, verify_digest,\nlist_sources) and the archived texts (digestd://archive/sha256:<hex>) over stdio, for an MCP\nclient that starts digestd as a subprocess. Logs go to stderr. Streamable HTTP is at /mcp\nof \"digestd serve\".", stderr)
 	var c config
 	c.register(fs)
+	maxBody := fs.Int64("max-body-bytes", 32<<20, "largest JSON-RPC message, in bytes (a base64 PDF is 4/3 of its size)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -25,7 +26,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	defer a.Close()
 	logger.Info("digestd mcp serving on stdio", "archive", c.archive, "version", digestd.Version)
-	err = mcpserver.ServeStdio(ctx, a.pipe, mcpserver.Options{Version: digestd.Version, Logger: logger}, stdin, stdout)
+	err = mcpserver.ServeStdio(ctx, a.pipe, mcpserver.Options{Version: digestd.Version, Logger: logger, MaxBodyBytes: *maxBody}, stdin, stdout)
 	if ctx.Err() != nil {
 		return nil // interrupted: a normal way to stop
 	}
