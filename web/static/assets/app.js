@@ -199,9 +199,15 @@ function renderCanonical(container, points, span, paged) {
   return mark;
 }
 
+/**
+ * revealMark scrolls the text box so the mark sits in its upper third,
+ * brings the box's card into the window if it is not, and focuses the mark.
+ */
 function revealMark(mark) {
   if (!mark) return;
-  mark.scrollIntoView({ block: "center", behavior: "instant" });
+  const box = mark.closest(".canonical");
+  box.scrollTop = Math.max(0, mark.offsetTop - box.clientHeight / 3);
+  box.closest(".card").scrollIntoView({ block: "nearest", behavior: "instant" });
   mark.focus({ preventScroll: true });
 }
 
