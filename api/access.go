@@ -22,9 +22,12 @@ func HashAPIKey(key string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// openPaths are served without an API key.
+// openPath reports whether p is served without an API key: health,
+// metrics, the API description, and the web page's static files (which hold
+// no data; the page's own API calls need a key like any other).
 func openPath(p string) bool {
-	return p == "/healthz" || p == "/v1/health" || p == "/metrics" || p == "/openapi.yaml"
+	return p == "/healthz" || p == "/v1/health" || p == "/metrics" || p == "/openapi.yaml" ||
+		p == "/" || p == "/ui" || strings.HasPrefix(p, "/ui/")
 }
 
 type clientKey struct{}

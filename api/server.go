@@ -125,6 +125,7 @@ func (s *Server) Handler() http.Handler {
 	}
 	if s.cfg.UI != nil {
 		r.Handle("/ui/*", s.cfg.UI)
+		r.Get("/ui", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/ui/", http.StatusMovedPermanently) })
 		r.Get("/", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/ui/", http.StatusFound) })
 	}
 	return r

@@ -10,5 +10,16 @@ go mod download
 scripts/install-versitygw.sh >/dev/null
 export PATH="$PATH:$(go env GOPATH)/bin"
 
+# The web page's browser test drives Debian's Chromium through playwright-core.
+if [ ! -x /usr/bin/chromium ]; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-color-emoji >/dev/null
+fi
+if ! command -v npm >/dev/null; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
+fi
+npm ci --prefix e2e/ui --no-audit --no-fund >/dev/null
+
 go vet ./...
 go test -race -count=1 -timeout 30m ./...
