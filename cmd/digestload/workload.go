@@ -172,7 +172,7 @@ func pdfDocument(seed, doc uint64) []byte {
 // 4xx: none of them makes the server fetch, wait or parse for long.
 func builtinHostile() []hostileRequest {
 	valid := pdfDocument(7, 7)
-	deepHTML := strings.Repeat("<div>", 20_000) + "text" + strings.Repeat("</div>", 20_000)
+	deepHTML := strings.Repeat("<div><span>", 20_000) // deep and without text
 	j := func(s string) hostileRequest {
 		return hostileRequest{"POST", "/v1/digest", "application/json", []byte(s)}
 	}
