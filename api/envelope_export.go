@@ -49,7 +49,12 @@ func (b *DigestsRequest) PipelineRequest() (pipeline.ManyRequest, []string, erro
 // with the content fidelity, dropped ids, archive hashes, truncation and
 // partial-failure warnings and telemetry. req is the request res answers.
 func DigestsEnvelope(body *DigestsRequest, req pipeline.ManyRequest, fields []string, res *pipeline.ManyResult, requestID string, start time.Time) Envelope {
-	st := &requestState{id: requestID, start: start}
+	return digestsEnvelope(&requestState{id: requestID, start: start}, body, req, fields, res)
+}
+
+// digestsEnvelope builds the envelope of a multi-source result on st, which
+// may already carry meta set by middleware (rate limits).
+func digestsEnvelope(st *requestState, body *DigestsRequest, req pipeline.ManyRequest, fields []string, res *pipeline.ManyResult) Envelope {
 	data := DigestsData{
 		Query:        body.Query,
 		QueryHash:    res.QueryHash,

@@ -3,7 +3,6 @@ package api
 import (
 	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
@@ -79,56 +78,9 @@ func (s *Server) postDigests(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	data := DigestsData{
-		Query:        body.Query,
-		QueryHash:    res.QueryHash,
-		Digests:      []map[string]any{},
-		TotalSources: len(body.Sources),
-		Included:     len(res.Items),
-		Dropped:      len(res.Dropped),
-		Failed:       res.Failed,
-	}
-	if data.Failed == nil {
-		data.Failed = []pipeline.Failure{}
-	}
-	for _, it := range res.Items {
-		data.Digests = append(data.Digests, selectFields(it, fields))
-	}
-	st := stateOf(r)
-	st.meta.ContentFidelity = res.Fidelity
-	st.meta.ContentFidelitySchemaVersion = "1.0"
-	dropped := []string{}
-	for _, it := range res.Dropped {
-		dropped = append(dropped, it.ID)
-	}
-	st.meta.DroppedContentIDs = &dropped
-	st.meta.ContentArchiveHashes = map[string]any{}
-	for id, ref := range res.ArchiveHashes {
-		st.meta.ContentArchiveHashes[id] = ref
-	}
-	if res.Fidelity != pipeline.FidelityFull && (len(res.Dropped) > 0 || req.Budget != (pipeline.Budget{})) {
-		reason := "budget"
-		if req.Detail != pipeline.FidelityFull && len(res.Dropped) == 0 {
-			reason = "detail"
-		}
-		st.addWarning("CONTENT_TRUNCATED",
-			fmt.Sprintf("%d of %d digests were left out and others may be cut down to fit; fetch them by content_archive_hashes", len(res.Dropped), len(res.Items)+len(res.Dropped)),
-			map[string]any{"dropped_count": len(res.Dropped), "total_count": len(res.Items) + len(res.Dropped), "reason": reason})
-	}
-	if len(res.Failed) > 0 {
-		ids := make([]string, len(res.Failed))
-		for i, f := range res.Failed {
-			ids[i] = f.ID
-		}
-		st.addWarning("PARTIAL_FAILURE", fmt.Sprintf("%d source(s) failed: %s", len(ids), strings.Join(ids, ", ")),
-			map[string]any{"failed_ids": ids})
-	}
-	hit := res.AllCached
-	st.meta.Telemetry.CacheHit = &hit
-	tokens := (res.UsedChars + pipeline.CharsPerToken - 1) / pipeline.CharsPerToken
-	st.meta.Telemetry.TokensEstimated = &tokens
+	env := digestsEnvelope(stateOf(r), &body, req, fields, res)
 	s.metrics.digests.WithLabelValues("multi").Inc()
-	success(w, r, http.StatusOK, data)
+	writeJSON(w, http.StatusOK, env)
 }
 
 func (st *requestState) addWarning(code, msg string, ctx map[string]any) {

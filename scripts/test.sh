@@ -20,6 +20,8 @@ if ! command -v npm >/dev/null; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
 fi
 npm ci --prefix e2e/ui --no-audit --no-fund >/dev/null
+# The MCP end-to-end test uses the official MCP Inspector CLI as an independent client.
+npm ci --prefix e2e/mcp --no-audit --no-fund >/dev/null
 
 go vet ./...
 go test -race -count=1 -timeout 30m ./...

@@ -63,7 +63,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		CursorKey:    []byte(*cursorKey),
 		Probes:       a.probes(),
 		Collectors:   a.collectors(),
-		MCP:          a.mcpHandler(),
+		MCP:          a.mcpHandler(*maxBody),
 		UI:           a.uiHandler(),
 	})
 	hs := &http.Server{

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/digestd/digestd/mcpserver"
 	"io"
 	"net/http"
 	"os"
@@ -161,9 +162,11 @@ func evalKind(ctx context.Context, kind, dir string, p *pipeline.Pipeline, rep *
 	return err
 }
 
-// mcpHandler is the MCP streamable HTTP handler mounted at /mcp (nil until
-// the MCP server is built in).
-func (a *app) mcpHandler() http.Handler { return nil }
+// mcpHandler is the MCP streamable HTTP handler mounted at /mcp, behind the
+// API's keys and rate limits.
+func (a *app) mcpHandler(maxBody int64) http.Handler {
+	return mcpserver.Handler(a.pipe, mcpserver.Options{Version: digestd.Version, Logger: a.logger, MaxBodyBytes: maxBody})
+}
 
 // uiHandler serves the web page under /ui/.
 func (a *app) uiHandler() http.Handler { return web.Handler() }
