@@ -119,10 +119,10 @@ func fakeServer(t *testing.T, delay time.Duration) *httptest.Server {
 		body, _ := io.ReadAll(r.Body)
 		time.Sleep(delay)
 		switch {
-		case r.Method == "GET" && strings.HasPrefix(r.URL.Path, "/v1/archive/sha256:"):
+		case r.Method == "GET" && r.URL.Path == "/v1/archive/sha256:"+strings.Repeat("1", 64):
 			w.Write([]byte("text"))
 		case r.Method == "POST" && r.Header.Get("Content-Type") == "application/json" && bytes.Contains(body, []byte(`"text":"Report`)):
-			w.Write([]byte(`{"success":true,"data":{"source":{"archive_hash":"sha256:` + strings.Repeat("0", 64) + `"}}}`))
+			w.Write([]byte(`{"success":true,"data":{"source":{"archive_hash":"sha256:` + strings.Repeat("1", 64) + `"}}}`))
 		case r.Method == "POST" && strings.HasPrefix(r.Header.Get("Content-Type"), "text/html") && bytes.Contains(body, []byte("Report")),
 			r.Method == "POST" && r.Header.Get("Content-Type") == "application/pdf" && bytes.HasSuffix(body, []byte("%%EOF\n")):
 			w.Write([]byte(`{"success":true}`))
