@@ -1,0 +1,37 @@
+# digestd developer targets. CI runs `make test` and `make fuzz-short`.
+#
+#   make test                 the whole suite (scripts/test.sh: vet + go test -race)
+#   make fuzz [FUZZTIME=30s]  every fuzz target in the repository for FUZZTIME each
+#   make fuzz-short           every fuzz target for 5s each
+#   make bench                every benchmark; writes docs/BENCHMARKS.md (scripts/bench.sh)
+#
+# New inputs that make a fuzz target fail are written by go test under the
+# package's testdata/fuzz/<Target>/ and must be committed with the fix.
+
+FUZZTIME ?= 30s
+GO ?= go
+
+.PHONY: test fuzz fuzz-short fuzz-list bench
+
+test:
+	scripts/test.sh
+
+# fuzz-list prints "package target" for every fuzz target, found as
+# `func FuzzXxx(` in the repository's _test.go files.
+fuzz-list:
+	@grep -rl --include='*_test.go' --exclude-dir=node_modules --exclude-dir=.git '^func Fuzz' . | sort | while read -r f; do \
+		dir=$$(dirname "$$f"); \
+		sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' "$$f" | while read -r t; do echo "$$dir $$t"; done; \
+	done
+
+fuzz:
+	@set -e; $(MAKE) -s --no-print-directory fuzz-list | while read -r pkg target; do \
+		echo "== $$pkg $$target ($(FUZZTIME))"; \
+		$(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) "$$pkg" || exit 1; \
+	done
+
+fuzz-short:
+	@$(MAKE) -s --no-print-directory fuzz FUZZTIME=5s
+
+bench:
+	scripts/bench.sh
