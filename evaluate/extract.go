@@ -1,11 +1,9 @@
 package evaluate
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -33,31 +31,7 @@ type ExtractCase struct {
 
 // ReadExtractCases reads dir/cases.jsonl.
 func ReadExtractCases(dir string) ([]ExtractCase, error) {
-	f, err := os.Open(filepath.Join(dir, "cases.jsonl"))
-	if err != nil {
-		return nil, fmt.Errorf("read extract cases: %w", err)
-	}
-	defer f.Close()
-	var cases []ExtractCase
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
-		}
-		var c ExtractCase
-		if err := json.Unmarshal(b, &c); err != nil {
-			return nil, fmt.Errorf("read extract cases: line %d: %w", line, err)
-		}
-		cases = append(cases, c)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read extract cases: %w", err)
-	}
-	return cases, nil
+	return readCases[ExtractCase](dir)
 }
 
 // ReadCaseFile reads a file named in a case, relative to the set's folder,
