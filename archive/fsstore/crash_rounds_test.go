@@ -142,8 +142,37 @@ func TestCrashRoundsConcurrent(t *testing.T) {
 			}()
 			writers = append(writers, w)
 		}
+		take := func(line string) {
+			f := strings.Fields(line)
+			switch {
+			case len(f) == 2 && f[0] == "ack":
+				d, err := archive.ParseDigest(f[1])
+				if err != nil {
+					t.Fatalf("writer printed %q", line)
+				}
+				acked[d] = true
+			case len(f) == 3 && f[0] == "ref":
+				if _, err := archive.ParseDigest(f[2]); err != nil {
+					t.Fatalf("writer printed %q", line)
+				}
+			default:
+				t.Fatalf("writer printed %q", line)
+			}
+		}
+		// Each writer is writing once it has acknowledged a blob.
+		for _, w := range writers {
+			select {
+			case line, ok := <-w.lines:
+				if !ok {
+					t.Fatalf("round %d: a writer ended at start: %s", round, w.stderr.String())
+				}
+				take(line)
+			case <-time.After(30 * time.Second):
+				t.Fatalf("round %d: a writer acknowledged nothing in 30s", round)
+			}
+		}
 		// Let them write for a random while, sweeping under them.
-		until := time.Now().Add(time.Duration(30+rng.IntN(170)) * time.Millisecond)
+		until := time.Now().Add(time.Duration(rng.IntN(150)) * time.Millisecond)
 		for time.Now().Before(until) {
 			if _, err := Open(dir); err != nil {
 				t.Fatalf("round %d: Open while writers run: %v", round, err)
@@ -153,33 +182,14 @@ func TestCrashRoundsConcurrent(t *testing.T) {
 		for _, w := range writers {
 			w.cmd.Process.Signal(syscall.SIGKILL)
 		}
-		n := 0
 		for _, w := range writers {
 			for line := range w.lines {
-				f := strings.Fields(line)
-				switch {
-				case len(f) == 2 && f[0] == "ack":
-					d, err := archive.ParseDigest(f[1])
-					if err != nil {
-						t.Fatalf("writer printed %q", line)
-					}
-					acked[d] = true
-					n++
-				case len(f) == 3 && f[0] == "ref":
-					if _, err := archive.ParseDigest(f[2]); err != nil {
-						t.Fatalf("writer printed %q", line)
-					}
-				default:
-					t.Fatalf("writer printed %q", line)
-				}
+				take(line)
 			}
 			w.cmd.Wait() // reap it, so its pid reads as gone
 			if ws, ok := w.cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
 				t.Fatalf("round %d: a writer ended by itself before it was killed: %s", round, w.stderr.String())
 			}
-		}
-		if n == 0 {
-			t.Fatalf("round %d: the writers acknowledged nothing", round)
 		}
 		tempsSeen += countTemps(t, dir)
 		checkStoreAfterCrash(t, ctx, dir, acked, round)
