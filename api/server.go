@@ -213,6 +213,11 @@ func (spec *SourceSpec) Request(query string, opts digest.Options) (pipeline.Req
 		}
 		req.Source.PDF = b
 	case spec.HTML != "":
+		if spec.ContentType != "" {
+			if _, _, err := mime.ParseMediaType(spec.ContentType); err != nil {
+				return req, fault.E(fault.InvalidFormat, "source.content_type: not a valid media type")
+			}
+		}
 		req.Source.HTML = []byte(spec.HTML)
 		req.Source.ContentType = spec.ContentType
 	case spec.URL != "":
@@ -253,9 +258,12 @@ func estimateTokens(p *digest.Payload) int {
 // text/html, application/pdf with ?query=) or a multipart upload.
 func (s *Server) decodeDigest(w http.ResponseWriter, r *http.Request) (pipeline.Request, error) {
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
-	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil {
-		mt = "application/json"
+	mt, params := "application/json", map[string]string{}
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		var err error
+		if mt, params, err = mime.ParseMediaType(ct); err != nil {
+			return pipeline.Request{}, fault.E(fault.InvalidFormat, "malformed Content-Type header")
+		}
 	}
 	q := r.URL.Query()
 	opts, err := optionsFromQuery(q)
