@@ -24,10 +24,24 @@ fuzz-list:
 		sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' "$$f" | while read -r t; do echo "$$dir $$t"; done; \
 	done
 
+# A run that fails with only "context deadline exceeded" and writes no
+# failing input is the Go 1.26 fuzz coordinator's race at the -fuzztime
+# boundary (go.dev/issue/75804, fixed in Go 1.27), not a finding: it is
+# retried once. Any other failure, or a written input, fails the target.
 fuzz:
-	@set -e; $(MAKE) -s --no-print-directory fuzz-list | while read -r pkg target; do \
-		echo "== $$pkg $$target ($(FUZZTIME))"; \
-		$(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) "$$pkg" || exit 1; \
+	@set -e; log=$$(mktemp); trap 'rm -f "$$log"' EXIT; \
+	$(MAKE) -s --no-print-directory fuzz-list | while read -r pkg target; do \
+		for attempt in 1 2; do \
+			echo "== $$pkg $$target ($(FUZZTIME))"; \
+			if $(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) "$$pkg" >"$$log" 2>&1; then \
+				tail -n 1 "$$log"; break; \
+			fi; \
+			cat "$$log"; \
+			if [ "$$attempt" = 1 ] && grep -q 'context deadline exceeded' "$$log" && ! grep -q 'Failing input written to' "$$log"; then \
+				echo "== $$target: fuzz-time boundary race (go.dev/issue/75804), retrying once"; continue; \
+			fi; \
+			exit 1; \
+		done; \
 	done
 
 fuzz-short:
