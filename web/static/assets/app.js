@@ -72,9 +72,19 @@ class APIError extends Error {
   }
 }
 
-async function send(url, init) {
+// The API key, when the server needs one, is kept for this tab only.
+const apiKeyInput = document.getElementById("api-key");
+if (apiKeyInput) {
+  apiKeyInput.value = sessionStorage.getItem("digestd-api-key") || "";
+  apiKeyInput.addEventListener("change", () => sessionStorage.setItem("digestd-api-key", apiKeyInput.value.trim()));
+}
+
+async function send(url, init = {}) {
+  const key = sessionStorage.getItem("digestd-api-key");
+  const headers = new Headers(init.headers || {});
+  if (key) headers.set("X-API-Key", key);
   try {
-    return await fetch(url, { credentials: "same-origin", ...init });
+    return await fetch(url, { credentials: "same-origin", ...init, headers });
   } catch (err) {
     throw new APIError({ message: `Could not reach digestd (${err.message}). Check that the service is running.` });
   }
