@@ -15,6 +15,9 @@ const (
 	minContentChars   = 250 // a shorter extraction is retried more leniently
 	maxAncestorLevels = 5   // how far up a paragraph's vote reaches
 	maxDepth          = 1024
+	// figcaptionKeepChars is the length from which a figure caption is
+	// kept as content rather than dropped as a credit line.
+	figcaptionKeepChars = 150
 )
 
 // nodeStats holds measurements of one element's subtree.
@@ -163,6 +166,9 @@ func removable(n *html.Node, byHints bool) bool {
 	switch n.Data {
 	case "nav", "aside", "footer":
 		return true
+	case "figcaption":
+		// Credits and short captions; a long caption is a paragraph of its own.
+		return visibleChars(n, figcaptionKeepChars, 0) < figcaptionKeepChars
 	case "header", "form", "noscript":
 		// Some pages wrap everything in a form or put the article in a
 		// header; keep those that hold several paragraphs.
@@ -176,6 +182,9 @@ func removable(n *html.Node, byHints bool) bool {
 	if strings.EqualFold(attr(n, "itemprop"), "articleBody") {
 		return false
 	}
+	if h := hintText(n); (strings.Contains(h, "caption") || strings.Contains(h, "credit")) && visibleChars(n, figcaptionKeepChars, 0) < figcaptionKeepChars {
+		return true
+	}
 	switch boilerplateHint(n) {
 	case 2:
 		return true
@@ -183,6 +192,23 @@ func removable(n *html.Node, byHints bool) bool {
 		return countParagraphs(n, 3, 0) < 3
 	}
 	return false
+}
+
+// visibleChars counts the non-space characters of n's text, stopping at limit.
+func visibleChars(n *html.Node, limit, depth int) int {
+	count := 0
+	for c := n.FirstChild; c != nil && count < limit && depth < maxDepth; c = c.NextSibling {
+		switch c.Type {
+		case html.TextNode:
+			t, _ := runLen(c.Data)
+			count += t
+		case html.ElementNode:
+			if !dropTags[c.Data] {
+				count += visibleChars(c, limit-count, depth+1)
+			}
+		}
+	}
+	return count
 }
 
 // countParagraphs counts <p> descendants of n with some text, stopping at limit.

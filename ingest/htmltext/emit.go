@@ -11,12 +11,12 @@ import (
 // emitter writes the text of chosen subtrees as blocks.
 type emitter struct {
 	x      *extraction
-	blocks []string
+	blocks []block
 	cur    strings.Builder
-	chars  int // visible characters in cur
-	links  int // of which inside links
-	level  int // heading level of cur, 0 for other blocks
-	levels []int
+	chars  int  // visible characters in cur
+	links  int  // of which inside links
+	level  int  // heading level of cur, 0 for other blocks
+	data   bool // cur is a table row or preformatted text
 	// keepAll turns off the boilerplate filters.
 	keepAll bool
 }
@@ -34,15 +34,27 @@ func (x *extraction) emit(roots []*html.Node, keepAll bool) []string {
 		e.walk(r, r, false, false, 0)
 		e.flush()
 	}
-	return trimTail(dropOrphanHeadings(e.blocks, e.levels))
+	blocks := trimTail(dropOrphanHeadings(e.blocks))
+	out := make([]string, len(blocks))
+	for i, b := range blocks {
+		out[i] = b.text
+	}
+	return out
+}
+
+// block is one emitted block of text with what the final filters need.
+type block struct {
+	text  string
+	level int  // heading level, 0 for other blocks
+	data  bool // a table row or preformatted text
 }
 
 // trimTail drops short trailing fragments that are not sentences (dates,
 // credits, "Share:" lines) left after the end of the content proper.
-func trimTail(blocks []string) []string {
+func trimTail(blocks []block) []block {
 	for n := 0; n < 5 && len(blocks) > 1; n++ {
-		last := blocks[len(blocks)-1]
-		if utf8.RuneCountInString(last) >= 40 || strings.HasSuffix(last, ".") || strings.HasSuffix(last, "!") {
+		last := blocks[len(blocks)-1].text
+		if blocks[len(blocks)-1].data || utf8.RuneCountInString(last) >= 40 || strings.HasSuffix(last, ".") || strings.HasSuffix(last, "!") {
 			break
 		}
 		blocks = blocks[:len(blocks)-1]
@@ -53,11 +65,11 @@ func trimTail(blocks []string) []string {
 // dropOrphanHeadings removes headings that introduce nothing: the last
 // block, or one followed by a heading of the same or a higher rank. They
 // are the titles of removed sections ("Related posts", "Comments").
-func dropOrphanHeadings(blocks []string, levels []int) []string {
+func dropOrphanHeadings(blocks []block) []block {
 	out := blocks[:0]
 	for i, b := range blocks {
-		if l := levels[i]; l > 0 {
-			if i == len(blocks)-1 || levels[i+1] > 0 && levels[i+1] <= l {
+		if l := b.level; l > 0 {
+			if i == len(blocks)-1 || blocks[i+1].level > 0 && blocks[i+1].level <= l {
 				continue
 			}
 		}
@@ -69,10 +81,10 @@ func dropOrphanHeadings(blocks []string, levels []int) []string {
 func (e *emitter) flush() {
 	if e.chars > 0 && (e.keepAll || e.links*2 <= e.chars) {
 		if s := strings.TrimSpace(e.cur.String()); s != "" {
-			e.blocks = append(e.blocks, s)
-			e.levels = append(e.levels, e.level)
+			e.blocks = append(e.blocks, block{text: s, level: e.level, data: e.data})
 		}
 	}
+	e.data = false
 	e.cur.Reset()
 	e.chars, e.links = 0, 0
 }
@@ -85,12 +97,11 @@ func (e *emitter) dropIntroduction() {
 		return
 	}
 	last := e.blocks[len(e.blocks)-1]
-	if utf8.RuneCountInString(last) > 80 {
+	if utf8.RuneCountInString(last.text) > 80 {
 		return
 	}
-	if e.levels[len(e.levels)-1] > 0 || strings.HasSuffix(last, ":") || strings.HasSuffix(last, "?") {
+	if last.level > 0 || strings.HasSuffix(last.text, ":") || strings.HasSuffix(last.text, "?") {
 		e.blocks = e.blocks[:len(e.blocks)-1]
-		e.levels = e.levels[:len(e.levels)-1]
 	}
 }
 
@@ -153,6 +164,10 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 	}
 	if tag == "td" || tag == "th" {
 		e.cur.WriteByte(' ')
+		e.data = true
+	}
+	if tag == "pre" {
+		e.data = true
 	}
 	childLink := inLink || tag == "a"
 	childPre := inPre || tag == "pre" || tag == "listing" || tag == "xmp" || tag == "plaintext"

@@ -1,8 +1,8 @@
 // Package htmltext extracts the main content of a web page as canonical
 // text: the article body in reading order, one block per paragraph, heading,
-// list item, table row, blockquote paragraph, pre block or figure caption,
-// with navigation, boilerplate, comments, related links, hidden elements and
-// non-content markup left out. It also reads the page's metadata (title,
+// list item, table row, blockquote paragraph, pre block or long figure
+// caption, with navigation, boilerplate, comments, related links, hidden
+// elements, short captions and credits, and non-content markup left out. It also reads the page's metadata (title,
 // author, dates, language, canonical URL, site name).
 //
 // Input is untrusted: its size is capped (MaxInputBytes), parsing is linear
@@ -27,7 +27,7 @@ const ExtractorName = "digestd-htmltext"
 
 // ExtractorVersion changes whenever Extract's output may change for some
 // input, so that stored extractions can be told apart.
-const ExtractorVersion = "1"
+const ExtractorVersion = "2"
 
 // MaxInputBytes is the largest input Extract accepts.
 const MaxInputBytes = 16 << 20
