@@ -18,6 +18,8 @@ const (
 	// figcaptionKeepChars is the length from which a figure caption is
 	// kept as content rather than dropped as a credit line.
 	figcaptionKeepChars = 150
+	// proseChars is the least length of a paragraph of running text.
+	proseChars = 60
 )
 
 // nodeStats holds measurements of one element's subtree.
@@ -93,7 +95,7 @@ func findMain(doc *html.Node, byHints bool) []string {
 	if top == nil {
 		return x.emitAll([]*html.Node{body})
 	}
-	return x.emitAll(x.withSiblings(top, body))
+	return x.emitAll(x.withTrail(x.withLead(x.withSiblings(top, body), body), body))
 }
 
 // wholeBody emits every block of the (already cleaned) body, with the
@@ -169,9 +171,12 @@ func removable(n *html.Node, byHints bool) bool {
 	case "figcaption":
 		// Credits and short captions; a long caption is a paragraph of its own.
 		return visibleChars(n, figcaptionKeepChars, 0) < figcaptionKeepChars
-	case "header", "form", "noscript":
-		// Some pages wrap everything in a form or put the article in a
-		// header; keep those that hold several paragraphs.
+	case "header":
+		// Article headers hold the standfirst: keep those with prose.
+		return countParagraphs(n, 3, 0) < 3 && !hasProse(n, 0)
+	case "form", "noscript":
+		// Some pages wrap everything in a form; keep those that hold
+		// several paragraphs.
 		return countParagraphs(n, 3, 0) < 3
 	case "body", "html", "article", "main", "a", "p", "table", "tbody", "tr", "td", "th", "pre", "code":
 		return false
@@ -209,6 +214,49 @@ func visibleChars(n *html.Node, limit, depth int) int {
 		}
 	}
 	return count
+}
+
+// hasProse reports whether n holds a paragraph of running text: at least
+// proseChars characters, few of them in links, ending like a sentence.
+func hasProse(n *html.Node, depth int) bool {
+	for c := n.FirstChild; c != nil && depth < maxDepth; c = c.NextSibling {
+		if c.Type != html.ElementNode || dropTags[c.Data] {
+			continue
+		}
+		if c.Data == "p" {
+			text, link := textAndLinks(c, false, 0)
+			if text >= proseChars && link*5 < text && endsSentence(c) {
+				return true
+			}
+			continue
+		}
+		if hasProse(c, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// textAndLinks counts the visible characters of n's text and those of them
+// inside links.
+func textAndLinks(n *html.Node, inLink bool, depth int) (text, link int) {
+	for c := n.FirstChild; c != nil && depth < maxDepth; c = c.NextSibling {
+		switch c.Type {
+		case html.TextNode:
+			t, _ := runLen(c.Data)
+			text += t
+			if inLink {
+				link += t
+			}
+		case html.ElementNode:
+			if !dropTags[c.Data] {
+				t, l := textAndLinks(c, inLink || c.Data == "a", depth+1)
+				text += t
+				link += l
+			}
+		}
+	}
+	return text, link
 }
 
 // countParagraphs counts <p> descendants of n with some text, stopping at limit.

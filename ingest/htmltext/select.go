@@ -226,3 +226,121 @@ func endsSentence(n *html.Node) bool {
 	}
 	return false
 }
+
+// leadScopeLevels is how far above the chosen container prose that comes
+// before it (a lead paragraph, a standfirst) is looked for.
+const leadScopeLevels = 4
+
+// withLead prepends to roots the prose paragraphs that precede the first
+// root inside its ancestor leadScopeLevels up: articles often set their
+// lead apart from the body container. Only the run of prose closest to
+// the content is taken; a block of other text (a link list, a teaser)
+// ends it.
+func (x *extraction) withLead(roots []*html.Node, body *html.Node) []*html.Node {
+	first := roots[0]
+	if first == body {
+		return roots
+	}
+	scope := first
+	for i := 0; i < leadScopeLevels && scope.Parent != nil && scope.Parent != body && scope.Parent.Type == html.ElementNode; i++ {
+		scope = scope.Parent
+	}
+	var leads []*html.Node
+	var walk func(n *html.Node, depth int) bool
+	walk = func(n *html.Node, depth int) bool {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c == first {
+				return true
+			}
+			if c.Type != html.ElementNode || depth > maxDepth {
+				continue
+			}
+			st := x.stats[c]
+			if st == nil || st.text == 0 {
+				continue
+			}
+			if isAncestor(c, first) {
+				if walk(c, depth+1) {
+					return true
+				}
+				continue
+			}
+			switch {
+			case x.isProse(c):
+				leads = append(leads, c)
+			case paragraphTags[c.Data] || !blockTags[c.Data]:
+				// Other text: a break in the run of prose.
+				leads = leads[:0]
+			default:
+				if walk(c, depth+1) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	walk(scope, 0)
+	if len(leads) == 0 {
+		return roots
+	}
+	return append(leads, roots...)
+}
+
+// isProse reports whether n is a paragraph of running text: enough
+// characters, few of them in links, ending like a sentence.
+func (x *extraction) isProse(n *html.Node) bool {
+	if n.Data != "p" && n.Data != "blockquote" {
+		return false
+	}
+	st := x.stats[n]
+	return st != nil && st.text >= proseChars && st.linkDensity() < 0.2 && endsSentence(n)
+}
+
+// withTrail appends to roots the prose paragraphs that follow the last
+// root inside its ancestor leadScopeLevels up, up to the first block of
+// other text.
+func (x *extraction) withTrail(roots []*html.Node, body *html.Node) []*html.Node {
+	last := roots[len(roots)-1]
+	if last == body {
+		return roots
+	}
+	scope := last
+	for i := 0; i < leadScopeLevels && scope.Parent != nil && scope.Parent != body && scope.Parent.Type == html.ElementNode; i++ {
+		scope = scope.Parent
+	}
+	var trail []*html.Node
+	seen := false
+	stop := false
+	var walk func(n *html.Node, depth int)
+	walk = func(n *html.Node, depth int) {
+		for c := n.FirstChild; c != nil && !stop; c = c.NextSibling {
+			if c == last {
+				seen = true
+				continue
+			}
+			if c.Type != html.ElementNode || depth > maxDepth {
+				continue
+			}
+			if !seen {
+				if isAncestor(c, last) {
+					walk(c, depth+1)
+				}
+				continue
+			}
+			st := x.stats[c]
+			if st == nil || st.text == 0 {
+				continue
+			}
+			switch {
+			case x.isProse(c):
+				trail = append(trail, c)
+			case paragraphTags[c.Data] || !blockTags[c.Data]:
+				stop = true
+			default:
+				walk(c, depth+1)
+			}
+		}
+	}
+	walk(scope, 0)
+	return append(roots, trail...)
+}
