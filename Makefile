@@ -25,9 +25,9 @@ fuzz-list:
 	done
 
 # A run that fails with only "context deadline exceeded" and writes no
-# failing input is the Go 1.26 fuzz coordinator's race at the -fuzztime
-# boundary (go.dev/issue/75804, fixed in Go 1.27), not a finding: it is
-# retried once. Any other failure, or a written input, fails the target.
+# failing input is the fuzz coordinator racing its own -fuzztime deadline,
+# not a finding: it is retried once. Any other failure, or a written input,
+# fails the target.
 fuzz:
 	@set -e; log=$$(mktemp); trap 'rm -f "$$log"' EXIT; \
 	$(MAKE) -s --no-print-directory fuzz-list | while read -r pkg target; do \
@@ -38,7 +38,7 @@ fuzz:
 			fi; \
 			cat "$$log"; \
 			if [ "$$attempt" = 1 ] && grep -q 'context deadline exceeded' "$$log" && ! grep -q 'Failing input written to' "$$log"; then \
-				echo "== $$target: fuzz-time boundary race (go.dev/issue/75804), retrying once"; continue; \
+				echo "== $$target: fuzz-time boundary race, retrying once"; continue; \
 			fi; \
 			exit 1; \
 		done; \
