@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/digestd/digestd/internal/shareddata"
 )
 
 // chromiumPath is Debian's Chromium, which the browser test drives.
@@ -69,7 +71,7 @@ func TestBrowser(t *testing.T) {
 	}
 
 	base := startServer(t, ctx, bin, filepath.Join(tmp, "archive"), filepath.Join(artifacts, "digestd.log"))
-	hostile := hostileFile(t, repoRoot, tmp)
+	hostile := hostileFile(t, tmp)
 	code := refusalCode(t, base, hostile)
 	t.Logf("the API refuses %s with %s", filepath.Base(hostile), code)
 
@@ -167,13 +169,9 @@ func startServer(t *testing.T, ctx context.Context, bin, archiveDir, logPath str
 
 // hostileFile is a PDF the service must refuse: a sample from the shared
 // hostile set, or, when the shared data is absent (outside CI), random bytes.
-func hostileFile(t *testing.T, repoRoot, tmp string) string {
+func hostileFile(t *testing.T, tmp string) string {
 	t.Helper()
-	shared := os.Getenv("DIGESTD_SHARED_DATA")
-	if shared == "" {
-		shared = filepath.Join(repoRoot, "..", "shared", "data")
-	}
-	sample := filepath.Join(shared, "hostile-pdf-samples", "xrefstream_size_1e9.pdf")
+	sample := filepath.Join(shareddata.Root(), "hostile-pdf-samples", "xrefstream_size_1e9.pdf")
 	if _, err := os.Stat(sample); err == nil {
 		return sample
 	}

@@ -21,30 +21,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/digestd/digestd/internal/shareddata"
+
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/archive/fsstore"
 	"github.com/digestd/digestd/batch"
 	"github.com/digestd/digestd/digest"
 )
 
-// sharedData locates the shared evaluation data: $DIGESTD_SHARED_DATA, or
-// ../shared/data beside the repository root. Absent data skips the test,
-// except under CI=true, where it fails.
-func sharedData(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("DIGESTD_SHARED_DATA")
-	if dir == "" {
-		_, file, _, _ := runtime.Caller(0)
-		dir = filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "data")
-	}
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("shared evaluation data missing at %s (CI=true)", dir)
-		}
-		t.Skipf("shared evaluation data not found at %s", dir)
-	}
-	return dir
-}
+// sharedData returns the evaluation data's folder (see shareddata.Set).
+func sharedData(t testing.TB) string { return shareddata.Set(t, "") }
 
 func TestBatchFatalProblems(t *testing.T) {
 	dir := t.TempDir()

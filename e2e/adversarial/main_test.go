@@ -26,6 +26,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/digestd/digestd/internal/shareddata"
 )
 
 // rssBound is the most resident memory the server process may ever hold
@@ -91,23 +93,8 @@ func buildBinaries(dir string) (binaries, error) {
 	return b, nil
 }
 
-// sharedData returns a folder of the evaluation data, skipping the test
-// when it is absent (failing under CI=true).
-func sharedData(t *testing.T, set string) string {
-	t.Helper()
-	root := os.Getenv("DIGESTD_SHARED_DATA")
-	if root == "" {
-		root = filepath.Join(repoRoot(), "..", "shared", "data")
-	}
-	dir := filepath.Join(root, set)
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("shared data %s missing: %v", set, err)
-		}
-		t.Skipf("shared data %s not present (set DIGESTD_SHARED_DATA): %v", set, err)
-	}
-	return dir
-}
+// sharedData returns an evaluation set's folder (see shareddata.Set).
+func sharedData(t *testing.T, set string) string { return shareddata.Set(t, set) }
 
 // Limits the test server runs with; the tests size their inputs from them.
 const (

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/digestd/digestd/internal/shareddata"
+
 	"github.com/digestd/digestd/ingest/pdftext"
 )
 
@@ -14,11 +16,7 @@ import (
 // through a one-worker pool (one child process per document, as in the
 // service) and in process, and reports pages per second.
 func BenchmarkPDFBoxSet(b *testing.B) {
-	root := os.Getenv("DIGESTD_SHARED_DATA")
-	if root == "" {
-		root = filepath.Join("..", "..", "..", "shared", "data")
-	}
-	files, _ := filepath.Glob(filepath.Join(root, "extract-pdf-pdfbox", "pdf", "*.pdf"))
+	files, _ := filepath.Glob(filepath.Join(shareddata.Root(), "extract-pdf-pdfbox", "pdf", "*.pdf"))
 	if len(files) == 0 {
 		b.Skip("pdfbox set not present")
 	}

@@ -13,27 +13,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/digestd/digestd/internal/shareddata"
+
 	"github.com/digestd/digestd/ingest/pdftext/textmetric"
 	"github.com/digestd/digestd/normalize"
 )
 
-// sharedData returns the evaluation data folder, skipping the test when it
-// is absent (failing under CI=true).
-func sharedData(t *testing.T, set string) string {
-	t.Helper()
-	root := os.Getenv("DIGESTD_SHARED_DATA")
-	if root == "" {
-		root = filepath.Join("..", "..", "..", "shared", "data")
-	}
-	dir := filepath.Join(root, set)
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("shared data %s missing: %v", set, err)
-		}
-		t.Skipf("shared data %s not present: %v", set, err)
-	}
-	return dir
-}
+// sharedData returns an evaluation set's folder (see shareddata.Set).
+func sharedData(t *testing.T, set string) string { return shareddata.Set(t, set) }
 
 type dataCase struct {
 	ID            string `json:"id"`
