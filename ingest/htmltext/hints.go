@@ -145,16 +145,27 @@ func boilerplateHint(n *html.Node) int {
 	if h == "" {
 		return 0
 	}
+	// Each class name and the id count on their own. A strong furniture
+	// word in a compound with a content word ("post-share",
+	// "content-sidebar") counts as a weak one; a content name of its own
+	// ("article") vetoes the furniture words.
 	level := 0
-	switch {
-	case containsAny(h, strongBoilerplateSubstrings) || hasToken(h, strongBoilerplateTokens):
-		level = 2
-	case containsAny(h, weakBoilerplateSubstrings) || hasToken(h, weakBoilerplateTokens):
-		level = 1
-	default:
-		return 0
+	content := false
+	for _, name := range strings.Fields(h) {
+		strong := containsAny(name, strongBoilerplateSubstrings) || hasToken(name, strongBoilerplateTokens)
+		contentWord := containsAny(name, contentSubstrings)
+		switch {
+		case strong && contentWord:
+			level = max(level, 1)
+		case strong:
+			level = 2
+		case contentWord:
+			content = true
+		case containsAny(name, weakBoilerplateSubstrings) || hasToken(name, weakBoilerplateTokens):
+			level = max(level, 1)
+		}
 	}
-	if containsAny(h, contentSubstrings) {
+	if content {
 		return 0
 	}
 	return level
