@@ -126,6 +126,7 @@ func (d *document) termID(tok []byte) int32 {
 func (d *document) queryTerms(query string) []int32 {
 	var ids []int32
 	seen := map[string]bool{}
+	seenID := map[int32]bool{}
 	tokenize(query, nil, func(tok []byte, stop bool, _ int) {
 		if stop || seen[string(tok)] {
 			return
@@ -138,6 +139,11 @@ func (d *document) queryTerms(query string) []int32 {
 		if !ok {
 			id = -1
 		}
+		// Two forms of one stem ("infection", "infections") are one term.
+		if id >= 0 && seenID[id] {
+			return
+		}
+		seenID[id] = true
 		ids = append(ids, id)
 	})
 	return ids

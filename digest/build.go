@@ -10,7 +10,7 @@ import (
 
 // DigesterVersion names the digester's rules. It changes whenever Build's
 // output may change for some input, and is part of the digest cache key.
-const DigesterVersion = "digester/2"
+const DigesterVersion = "digester/3"
 
 // Warning codes Build may return.
 const (
@@ -60,6 +60,7 @@ func Build(text, query string, opts Options) (*Payload, []Warning, error) {
 		warns = append(warns, Warning{Code: WarnQueryFallback, Message: "the query has no content words; the digest describes the whole document"})
 	}
 	q := newQueryModel(d, ids)
+	q.expandAbbreviations(d)
 	scores := scoreSentences(d, q)
 	ranked := order(scores)
 	if len(ranked) == 0 && len(d.sents) > 0 {
@@ -71,7 +72,7 @@ func Build(text, query string, opts Options) (*Payload, []Warning, error) {
 		ranked = order(scores)
 	}
 
-	p.EvidenceSnippets = selectEvidence(d, q, opts)
+	p.EvidenceSnippets = selectEvidence(d, q, query, opts)
 	p.Summary, p.KeyPoints = summarize(d, scores, opts)
 
 	n := utf8.RuneCountInString(p.Summary)
@@ -101,9 +102,9 @@ type window struct {
 
 // selectEvidence returns the best non-overlapping windows of at most
 // SnippetMaxChars as snippets, scored relative to the query's idf mass.
-func selectEvidence(d *document, q queryModel, opts Options) []EvidenceSnippet {
+func selectEvidence(d *document, q queryModel, question string, opts Options) []EvidenceSnippet {
 	out := []EvidenceSnippet{}
-	for _, c := range pickWindows(windowCandidates(d, q, opts.SnippetMaxChars), opts.MaxEvidence) {
+	for _, c := range pickWindows(d, windowCandidates(d, q, question, opts.SnippetMaxChars), opts.MaxEvidence) {
 		sn := EvidenceSnippet{
 			Text:           d.text[c.w.bstart:c.w.bend],
 			Locator:        locatorFor(d, c.w).String(),

@@ -2,6 +2,7 @@ package digest
 
 import (
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -45,6 +46,12 @@ func newQueryModel(d *document, ids []int32) queryModel {
 
 // scoreSentences returns the BM25 score of every sentence of d for q.
 func scoreSentences(d *document, q queryModel) []float64 {
+	return bm25Sentences(d, q, bm25B)
+}
+
+// bm25Sentences returns the BM25 score, with length normalisation b, of
+// every sentence of d for q.
+func bm25Sentences(d *document, q queryModel, b float64) []float64 {
 	scores := make([]float64, len(d.sents))
 	if len(q.terms) == 0 {
 		return scores
@@ -66,7 +73,7 @@ func scoreSentences(d *document, q queryModel) []float64 {
 		if !hit {
 			continue
 		}
-		norm := bm25K1 * (1 - bm25B + bm25B*float64(len(s.terms))/math.Max(d.avgdl, 1))
+		norm := bm25K1 * (1 - b + b*float64(len(s.terms))/math.Max(d.avgdl, 1))
 		var sc float64
 		for k := range tf {
 			if tf[k] == 0 {
@@ -103,4 +110,38 @@ func order(scores []float64) []int {
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return scores[idx[a]] > scores[idx[b]] })
 	return idx
+}
+
+// expandAbbreviations adds to q, for each abbreviation the text defines,
+// the short form when the query spells out every content word of the long
+// form, and the long form's words when the query uses the short form. An
+// added short form weighs its idf; added long-form words share the idf of
+// one term. mass is unchanged: it measures the query as asked.
+func (q *queryModel) expandAbbreviations(d *document) {
+	if len(q.terms) == 0 {
+		return
+	}
+	n := len(d.sents)
+	for _, a := range abbreviations(d) {
+		if !slices.Contains(q.terms, a.short) {
+			all := true
+			for _, t := range a.long {
+				if !slices.Contains(q.terms, t) {
+					all = false
+					break
+				}
+			}
+			if all {
+				q.terms = append(q.terms, a.short)
+				q.weight = append(q.weight, idf(int(d.df[a.short]), n))
+			}
+			continue
+		}
+		for _, t := range a.long {
+			if !slices.Contains(q.terms, t) {
+				q.terms = append(q.terms, t)
+				q.weight = append(q.weight, idf(int(d.df[t]), n)/float64(len(a.long)))
+			}
+		}
+	}
 }

@@ -3,18 +3,40 @@ package digest
 import (
 	"math"
 	"slices"
+	"strings"
 )
 
 // Passage scoring and selection constants.
 const (
-	// anchorWeight and anchorWeight2 add the BM25 scores of a window's
+	// anchorWeight and anchorWeight2 add the evidence scores of a window's
 	// first and second sentences to the window's own: answers tend to sit
 	// at or right after the sentence that matches the question.
 	anchorWeight  = 1.0
 	anchorWeight2 = 0.5
+	// evidenceB is BM25's length normalisation for sentence evidence
+	// scores; it is weaker than for documents because a long sentence
+	// that holds the query is usually the one that states the answer.
+	evidenceB = 0.5
+	// proximityWeight scales the bonus of query terms close together in a
+	// sentence (in content words, at most proximityReach apart).
+	proximityWeight = 0.5
+	proximityReach  = 4
+	// definitionBonus raises, for "what is X" questions, sentences where a
+	// query term is followed by a copula or an apposition.
+	definitionBonus = 0.3
 	// maxOverlap is the largest share of the shorter of two snippets that
 	// they may have in common; more is a near duplicate.
-	maxOverlap = 0.5
+	maxOverlap = 0.75
+	// overlapPenalty lowers a candidate's score in proportion to the share
+	// it has in common with snippets already chosen (maximal marginal
+	// relevance), so that the ten snippets cover more of the text.
+	overlapPenalty = 0.5
+	// continuationWeight passes part of a chosen window's score to the
+	// window that starts at the sentence it cuts: an answer often runs on
+	// past the end of the window that matched the question.
+	continuationWeight = 0.3
+	// rerankDepth is how many of the best candidates selection considers.
+	rerankDepth = 300
 )
 
 // candidate is a scored window of consecutive sentences [first, last] of one
@@ -32,11 +54,11 @@ type candidate struct {
 // code points, scored by BM25 over the window's terms. Sentences longer
 // than max become one clipped window. Windows without a query term are
 // left out.
-func windowCandidates(d *document, q queryModel, max int) []candidate {
+func windowCandidates(d *document, q queryModel, question string, max int) []candidate {
 	if len(q.terms) == 0 || len(d.sents) == 0 {
 		return nil
 	}
-	sentScore := scoreSentences(d, q)
+	sentScore := evidenceScores(d, q, question)
 	pos := make(map[int32]int, len(q.terms))
 	for k, id := range q.terms {
 		pos[id] = k
@@ -155,25 +177,143 @@ func windowCandidates(d *document, q queryModel, max int) []candidate {
 	return cands
 }
 
-// pickWindows chooses up to n candidates in score order, skipping any that
-// overlaps one already chosen.
-func pickWindows(cands []candidate, n int) []candidate {
+// pickWindows chooses up to n of the best rerankDepth candidates greedily
+// by score lowered in proportion to their overlap with those already chosen
+// (never more than maxOverlap). Choosing a window whose last sentence is
+// cut raises the window that starts at that sentence by
+// continuationWeight of the chosen window's score. Ties go to the earlier
+// candidate in cands' order, so the choice is deterministic.
+func pickWindows(d *document, cands []candidate, n int) []candidate {
+	lim := min(len(cands), rerankDepth)
+	startsAt := make(map[int]int, lim)
+	for k, c := range cands[:lim] {
+		startsAt[c.first] = k
+	}
+	used := make([]bool, lim)
+	bonus := make([]float64, lim)
 	var out []candidate
-	for _, c := range cands {
-		if len(out) == n {
-			break
-		}
-		clash := false
-		for _, o := range out {
-			ov := min(c.w.cend, o.w.cend) - max(c.w.cstart, o.w.cstart)
-			if ov > 0 && float64(ov) > maxOverlap*float64(min(c.w.cend-c.w.cstart, o.w.cend-o.w.cstart)) {
-				clash = true
-				break
+	for len(out) < n {
+		best, bestV := -1, 0.0
+		for k := range lim {
+			if used[k] {
+				continue
+			}
+			c := &cands[k]
+			share := 0.0
+			for _, o := range out {
+				ov := min(c.w.cend, o.w.cend) - max(c.w.cstart, o.w.cstart)
+				if ov > 0 {
+					share = math.Max(share, float64(ov)/float64(min(c.w.cend-c.w.cstart, o.w.cend-o.w.cstart)))
+				}
+			}
+			if share > maxOverlap {
+				continue
+			}
+			v := (c.score + bonus[k]) * (1 - overlapPenalty*share)
+			if best < 0 || v > bestV {
+				best, bestV = k, v
 			}
 		}
-		if !clash {
-			out = append(out, c)
+		if best < 0 {
+			break
+		}
+		used[best] = true
+		c := cands[best]
+		out = append(out, c)
+		if c.last > c.first && d.sents[c.last].end > c.w.bend {
+			if k, ok := startsAt[c.last]; ok {
+				bonus[k] = math.Max(bonus[k], continuationWeight*c.score)
+			}
 		}
 	}
 	return out
+}
+
+// evidenceScores returns each sentence's evidence score for q: BM25 with
+// evidenceB, plus a bonus for query terms close together, raised by
+// definitionBonus for a sentence that defines a query term when the
+// question asks what something is.
+func evidenceScores(d *document, q queryModel, question string) []float64 {
+	scores := bm25Sentences(d, q, evidenceB)
+	slot := make([]int32, len(d.df))
+	for i := range slot {
+		slot[i] = -1
+	}
+	for k, t := range q.terms {
+		slot[t] = int32(k)
+	}
+	last := make([]int, len(q.terms))
+	def := definitionQuestion(question)
+	for i, sc := range scores {
+		if sc == 0 {
+			continue
+		}
+		s := &d.sents[i]
+		scores[i] += proximityWeight * proximity(s, q, slot, last)
+		if def && defines(d, s, slot) {
+			scores[i] *= 1 + definitionBonus
+		}
+	}
+	return scores
+}
+
+// proximity returns the sum, over each occurrence of a query term and each
+// other query term seen at most proximityReach content words before it, of
+// the lesser idf of the two over the squared distance. slot maps term ids
+// to query positions (-1 for other terms); last is scratch space of one
+// int per query term.
+func proximity(s *sentence, q queryModel, slot []int32, last []int) float64 {
+	for k := range last {
+		last[k] = -proximityReach - 1
+	}
+	var b float64
+	for p, t := range s.terms {
+		k := slot[t]
+		if k < 0 {
+			continue
+		}
+		for j, lp := range last {
+			if j == int(k) {
+				continue
+			}
+			if dist := p - lp; dist <= proximityReach {
+				b += math.Min(q.weight[j], q.weight[k]) / float64(dist*dist)
+			}
+		}
+		last[k] = p
+	}
+	return b
+}
+
+// definitionQuestion reports questions that ask what something is.
+func definitionQuestion(question string) bool {
+	l := strings.ToLower(strings.TrimSpace(question))
+	for _, p := range []string{"what is ", "what are ", "what was ", "what were ", "who is ", "who are ", "define "} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// defines reports whether a query term in sentence s is followed by a
+// copula or an apposition that introduces a definition ("X is a", "X, a",
+// "X (", "X refers to").
+func defines(d *document, s *sentence, slot []int32) bool {
+	str := d.text[s.start:s.end]
+	for k, t := range s.terms {
+		if slot[t] < 0 {
+			continue
+		}
+		rest := str[s.ends[k]:]
+		if len(rest) > 24 {
+			rest = rest[:24]
+		}
+		for _, p := range [...]string{" is a ", " is an ", " is the ", " are a ", " are the ", " was a ", " was an ", " was the ", " were the ", ", a ", ", an ", " refers to", " is defined", " are defined", " is one of", " are one of", " is known as", " consists of", " is also known", " are also known", " (", ", also known", " are "} {
+			if len(rest) >= len(p) && strings.EqualFold(rest[:len(p)], p) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -1,0 +1,144 @@
+package digest
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// termNames returns the stems of ids, for readable failures.
+func termNames(d *document, ids []int32) []string {
+	inv := make(map[int32]string, len(d.vocab))
+	for k, v := range d.vocab {
+		inv[v] = k
+	}
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = inv[id]
+	}
+	return out
+}
+
+func TestAbbreviations(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       map[string][]string // short form stem → long form stems
+	}{
+		{"initials", "Mother-to-child transmission (MTCT) is common. MTCT is studied.",
+			map[string][]string{"mtct": {"mother", "child", "transmiss"}}},
+		{"plural short form", "Respiratory tract infections (RTIs) are frequent.",
+			map[string][]string{"rti": {"respiratori", "tract", "infect"}}},
+		{"inner letters", "The bovine coronavirus (BCoV) genome.",
+			map[string][]string{"bcov": {"bovin", "coronaviru"}}},
+		{"a name in parentheses is not a short form", "Cells were lysed (Promega) and spun.", map[string][]string{}},
+		{"letters that do not match", "The sample was frozen (PCR) overnight.", map[string][]string{}},
+		{"lower case only", "The value (abc) was kept.", map[string][]string{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := analyze(tt.text)
+			got := map[string][]string{}
+			for _, a := range abbreviations(d) {
+				got[termNames(d, []int32{a.short})[0]] = termNames(d, a.long)
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %v, want %v", got, tt.want)
+			}
+			for k, v := range tt.want {
+				if !slices.Equal(got[k], v) {
+					t.Errorf("%s: got %v, want %v", k, got[k], v)
+				}
+			}
+		})
+	}
+}
+
+func TestExpandAbbreviations(t *testing.T) {
+	text := "Mother-to-child transmission (MTCT) of the virus is frequent. MTCT rates fell in 2010. Other text follows here."
+	d := analyze(text)
+	tests := []struct {
+		query string
+		add   string
+	}{
+		{"How did mother to child transmission change?", "mtct"},
+		{"What is MTCT?", "transmiss"},
+	}
+	for _, tt := range tests {
+		q := newQueryModel(d, d.queryTerms(tt.query))
+		before := len(q.terms)
+		q.expandAbbreviations(d)
+		if !slices.Contains(termNames(d, q.terms[before:]), tt.add) {
+			t.Errorf("%q: added %v, want %s among them", tt.query, termNames(d, q.terms[before:]), tt.add)
+		}
+		if len(q.terms) != len(q.weight) {
+			t.Errorf("%q: %d terms, %d weights", tt.query, len(q.terms), len(q.weight))
+		}
+	}
+}
+
+func TestDefinitions(t *testing.T) {
+	tests := []struct {
+		question string
+		isDef    bool
+		sentence string
+		defines  bool
+	}{
+		{"What is hepcidin?", true, "Hepcidin is a peptide hormone.", true},
+		{"What are interferons?", true, "Interferons, a family of cytokines, act early.", true},
+		{"What is IFITM5?", true, "IFITM5 (also BRIL) is a protein.", true},
+		{"What is hepcidin?", true, "Levels of hepcidin rose.", false},
+		{"How does hepcidin act?", false, "Hepcidin is a peptide hormone.", true},
+	}
+	for _, tt := range tests {
+		if got := definitionQuestion(tt.question); got != tt.isDef {
+			t.Errorf("definitionQuestion(%q) = %v", tt.question, got)
+		}
+		d := analyze(tt.sentence)
+		q := newQueryModel(d, d.queryTerms(tt.question))
+		slot := make([]int32, len(d.df))
+		for i := range slot {
+			slot[i] = -1
+		}
+		for k, id := range q.terms {
+			slot[id] = int32(k)
+		}
+		if got := defines(d, &d.sents[0], slot); got != tt.defines {
+			t.Errorf("defines(%q, %q) = %v", tt.sentence, tt.question, got)
+		}
+	}
+}
+
+func TestProximityPrefersCloseTerms(t *testing.T) {
+	text := "Measles vaccine coverage was high. Measles cases were reported in towns far from any vaccine depot."
+	d := analyze(text)
+	q := newQueryModel(d, d.queryTerms("measles vaccine"))
+	s := evidenceScores(d, q, "measles vaccine")
+	if !(s[0] > s[1]) {
+		t.Errorf("adjacent terms score %.3f, distant terms %.3f", s[0], s[1])
+	}
+}
+
+// TestPickWindowsContinues checks that a chosen window whose last sentence
+// is cut lifts the window starting at that sentence above an unrelated
+// window of a little higher score.
+func TestPickWindowsContinues(t *testing.T) {
+	long := "The " + strings.Repeat("word ", 30)
+	text := "Alpha " + strings.Repeat("beta ", 30) + "gamma. " + long + "end. Other text here."
+	d := analyze(text)
+	if len(d.sents) != 3 {
+		t.Fatalf("%d sentences", len(d.sents))
+	}
+	w := func(i, j int, cut int) window {
+		a, b := d.sents[i], d.sents[j]
+		return window{bstart: a.start, bend: b.end - cut, cstart: a.cstart, cend: b.cend - cut, page: 1}
+	}
+	cands := []candidate{
+		{w: w(0, 1, 100), first: 0, last: 1, score: 10},
+		{w: w(2, 2, 0), first: 2, last: 2, score: 2.5},
+		{w: w(1, 1, 0), first: 1, last: 1, score: 2},
+	}
+	got := pickWindows(d, cands, 2)
+	if len(got) != 2 || got[0].first != 0 || got[1].first != 1 {
+		t.Errorf("picked %v, want windows at sentences 0 then 1", []int{got[0].first, got[1].first})
+	}
+}
