@@ -34,7 +34,7 @@ func (x *extraction) emit(roots []*html.Node, keepAll bool) []string {
 		e.walk(r, r, false, false, 0)
 		e.flush()
 	}
-	blocks := trimTail(dropOrphanHeadings(e.blocks))
+	blocks := trimHead(trimTail(dropOrphanHeadings(e.blocks)))
 	out := make([]string, len(blocks))
 	for i, b := range blocks {
 		out[i] = b.text
@@ -47,19 +47,66 @@ type block struct {
 	text  string
 	level int  // heading level, 0 for other blocks
 	data  bool // a table row or preformatted text
+	chars int  // visible characters
+	links int  // of which inside links
 }
+
+// tailLinkedChars is the length under which a trailing block with a link
+// is taken for a call to action or a credit ("Follow us on …").
+const tailLinkedChars = 150
 
 // trimTail drops short trailing fragments that are not sentences (dates,
 // credits, "Share:" lines) left after the end of the content proper.
 func trimTail(blocks []block) []block {
 	for n := 0; n < 5 && len(blocks) > 1; n++ {
-		last := blocks[len(blocks)-1].text
-		if blocks[len(blocks)-1].data || utf8.RuneCountInString(last) >= 40 || strings.HasSuffix(last, ".") || strings.HasSuffix(last, "!") {
+		b := blocks[len(blocks)-1]
+		last := b.text
+		linked := b.links > 0 && b.chars < tailLinkedChars
+		if !linked && (b.data || utf8.RuneCountInString(last) >= 40 || strings.HasSuffix(last, ".") || strings.HasSuffix(last, "!")) {
 			break
 		}
 		blocks = blocks[:len(blocks)-1]
 	}
 	return blocks
+}
+
+// trimHead drops short fragments that are not sentences (dates, bylines,
+// photo credits) between the headings at the start and the first text
+// block of the content; headings stay.
+func trimHead(blocks []block) []block {
+	out := blocks[:0]
+	body := false
+	for i, b := range blocks {
+		if !body && i < 6 && b.level == 0 && !b.data && isFragment(b.text) && hasDigit(b.text) && i < len(blocks)-1 {
+			continue
+		}
+		if b.level == 0 {
+			body = true
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+func hasDigit(s string) bool {
+	for _, r := range s {
+		if unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// isFragment reports whether s is a short line that is not a sentence.
+func isFragment(s string) bool {
+	if utf8.RuneCountInString(s) >= 40 {
+		return false
+	}
+	switch last, _ := utf8.DecodeLastRuneInString(s); last {
+	case '.', '!', '?', ':', '"', '”', '»', '“', '«':
+		return false
+	}
+	return true
 }
 
 // dropOrphanHeadings removes headings that introduce nothing: the last
@@ -81,7 +128,7 @@ func dropOrphanHeadings(blocks []block) []block {
 func (e *emitter) flush() {
 	if e.chars > 0 && (e.keepAll || e.links*2 <= e.chars) {
 		if s := strings.TrimSpace(e.cur.String()); s != "" {
-			e.blocks = append(e.blocks, block{text: s, level: e.level, data: e.data})
+			e.blocks = append(e.blocks, block{text: s, level: e.level, data: e.data, chars: e.chars, links: e.links})
 		}
 	}
 	e.data = false
