@@ -65,14 +65,15 @@ func analyze(text string) *document {
 	}
 	var buf []byte
 	total := 0
-	seen := make(map[int32]int32)
+	// lastSent[id] is 1 + the last sentence holding term id, so that each
+	// sentence counts once in df.
+	var lastSent []int32
 	for i, sp := range spans {
 		advance(sp.Start)
 		s := &d.sents[i]
 		s.start, s.cstart, s.page, s.block = sp.Start, cp, page, block
 		advance(sp.End)
 		s.end, s.cend = sp.End, cp
-		clear(seen)
 		buf = tokenize(text[sp.Start:sp.End], buf, func(tok []byte, stop bool, end int) {
 			s.words++
 			if stop {
@@ -81,8 +82,11 @@ func analyze(text string) *document {
 			id := d.termID(tok)
 			s.terms = append(s.terms, id)
 			s.ends = append(s.ends, int32(end))
-			if _, dup := seen[id]; !dup {
-				seen[id] = 1
+			for int(id) >= len(lastSent) {
+				lastSent = append(lastSent, 0)
+			}
+			if lastSent[id] != int32(i)+1 {
+				lastSent[id] = int32(i) + 1
 				d.df[id]++
 			}
 		})
@@ -109,14 +113,15 @@ func (d *document) termID(tok []byte) int32 {
 	if id, ok := d.forms[string(tok)]; ok {
 		return id
 	}
-	st := stem(string(tok))
+	form := string(tok)
+	st := stem(form)
 	id, ok := d.vocab[st]
 	if !ok {
 		id = int32(len(d.vocab))
 		d.vocab[st] = id
 		d.df = append(d.df, 0)
 	}
-	d.forms[string(tok)] = id
+	d.forms[form] = id
 	return id
 }
 

@@ -3,6 +3,7 @@ package digest
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -62,14 +63,12 @@ func Build(text, query string, opts Options) (*Payload, []Warning, error) {
 	q := newQueryModel(d, ids)
 	q.expandAbbreviations(d)
 	scores := scoreSentences(d, q)
-	ranked := order(scores)
-	if len(ranked) == 0 && len(d.sents) > 0 {
+	if !slices.ContainsFunc(scores, func(v float64) bool { return v > 0 }) && len(d.sents) > 0 {
 		if len(ids) > 0 {
 			warns = append(warns, Warning{Code: WarnNoQueryMatch, Message: "no sentence holds a query word; the digest describes the whole document"})
 		}
 		q = newQueryModel(d, centroidTerms(d, 12))
 		scores = scoreSentences(d, q)
-		ranked = order(scores)
 	}
 
 	p.EvidenceSnippets = selectEvidence(d, q, query, opts)

@@ -3,7 +3,6 @@ package digest
 import (
 	"math"
 	"slices"
-	"sort"
 )
 
 // BM25 parameters over sentences.
@@ -56,16 +55,13 @@ func bm25Sentences(d *document, q queryModel, b float64) []float64 {
 	if len(q.terms) == 0 {
 		return scores
 	}
-	pos := make(map[int32]int, len(q.terms))
-	for i, id := range q.terms {
-		pos[id] = i
-	}
+	slot := q.slots(len(d.df))
 	tf := make([]int, len(q.terms))
 	for i := range d.sents {
 		s := &d.sents[i]
 		hit := false
 		for _, t := range s.terms {
-			if k, ok := pos[t]; ok {
+			if k := slot[t]; k >= 0 {
 				tf[k]++
 				hit = true
 			}
@@ -99,18 +95,6 @@ func calibrate(raw, mass float64) float64 {
 	return math.Round(v*1e4) / 1e4
 }
 
-// order returns indexes of scores sorted by descending score, ties by
-// position, keeping only positive scores.
-func order(scores []float64) []int {
-	idx := make([]int, 0, len(scores))
-	for i, s := range scores {
-		if s > 0 {
-			idx = append(idx, i)
-		}
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return scores[idx[a]] > scores[idx[b]] })
-	return idx
-}
 
 // expandAbbreviations adds to q, for each abbreviation the text defines,
 // the short form when the query spells out every content word of the long
@@ -144,4 +128,16 @@ func (q *queryModel) expandAbbreviations(d *document) {
 			}
 		}
 	}
+}
+
+// slots returns, for each of n term ids, its index in q.terms or -1.
+func (q *queryModel) slots(n int) []int32 {
+	slot := make([]int32, n)
+	for i := range slot {
+		slot[i] = -1
+	}
+	for k, t := range q.terms {
+		slot[t] = int32(k)
+	}
+	return slot
 }

@@ -59,18 +59,15 @@ func windowCandidates(d *document, q queryModel, question string, max int) []can
 		return nil
 	}
 	sentScore := evidenceScores(d, q, question)
-	pos := make(map[int32]int, len(q.terms))
-	for k, id := range q.terms {
-		pos[id] = k
-	}
+	slot := q.slots(len(d.df))
 	nq := len(q.terms)
 	// Per-sentence query term frequencies, flattened.
 	tf := make([]int32, len(d.sents)*nq)
 	hits := make([]bool, len(d.sents))
 	for i := range d.sents {
 		for _, t := range d.sents[i].terms {
-			if k, ok := pos[t]; ok {
-				tf[i*nq+k]++
+			if k := slot[t]; k >= 0 {
+				tf[i*nq+int(k)]++
 				hits[i] = true
 			}
 		}
@@ -127,7 +124,7 @@ func windowCandidates(d *document, q queryModel, question string, max int) []can
 					break
 				}
 				length++
-				if x, ok := pos[id]; ok {
+				if x := slot[id]; x >= 0 {
 					wtf[x]++
 				}
 			}
@@ -235,13 +232,7 @@ func pickWindows(d *document, cands []candidate, n int) []candidate {
 // question asks what something is.
 func evidenceScores(d *document, q queryModel, question string) []float64 {
 	scores := bm25Sentences(d, q, evidenceB)
-	slot := make([]int32, len(d.df))
-	for i := range slot {
-		slot[i] = -1
-	}
-	for k, t := range q.terms {
-		slot[t] = int32(k)
-	}
+	slot := q.slots(len(d.df))
 	last := make([]int, len(q.terms))
 	def := definitionQuestion(question)
 	for i, sc := range scores {

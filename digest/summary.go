@@ -1,7 +1,9 @@
 package digest
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -43,7 +45,13 @@ func summarize(d *document, scores []float64, opts Options) (string, []string) {
 			cands = append(cands, i)
 		}
 	}
-	sort.SliceStable(cands, func(a, b int) bool { return scores[cands[a]] > scores[cands[b]] })
+	// Best score first, ties in document order.
+	slices.SortFunc(cands, func(a, b int) int {
+		if c := cmp.Compare(scores[b], scores[a]); c != 0 {
+			return c
+		}
+		return a - b
+	})
 	// One key point per block spreads them over the document's sections.
 	blocks := map[int]bool{}
 	picked := cands[:0:0]
@@ -92,13 +100,13 @@ func pickSummary(d *document, scores []float64, max int) []int {
 	}
 	cent := make([]float64, len(worthy))
 	maxCent, maxQ := 0.0, 0.0
-	seen := map[int32]bool{}
+	// seen[t] is 1 + the last worthy sentence counted for term t.
+	seen := make([]int32, len(d.df))
 	for k, i := range worthy {
-		clear(seen)
 		var c float64
 		for _, t := range d.sents[i].terms {
-			if !seen[t] {
-				seen[t] = true
+			if seen[t] != int32(k)+1 {
+				seen[t] = int32(k) + 1
 				c += tf[t]
 			}
 		}
@@ -121,7 +129,13 @@ func pickSummary(d *document, scores []float64, max int) []int {
 		}
 		all[k] = scored{i, v}
 	}
-	sort.SliceStable(all, func(a, b int) bool { return all[a].v > all[b].v })
+	// Best value first, ties in document order.
+	slices.SortFunc(all, func(a, b scored) int {
+		if c := cmp.Compare(b.v, a.v); c != 0 {
+			return c
+		}
+		return a.i - b.i
+	})
 	var picked []int
 	total := 0
 	for _, c := range all {

@@ -3,8 +3,6 @@
 // the rouge_score package, and the digester's term normaliser for English.
 package porter
 
-import "strings"
-
 // Stem stems a lower-case ASCII word with the Porter algorithm exactly
 // as NLTK's PorterStemmer does in its default NLTK_EXTENSIONS mode, the
 // stemmer the rouge_score package uses. Words of at most two letters are
@@ -110,7 +108,7 @@ func applyRules(w []byte, rules []porterRule) []byte {
 			}
 			continue
 		}
-		if strings.HasSuffix(string(w), r.suffix) {
+		if hasSuffixB(w, r.suffix) {
 			stem := w[:len(w)-len(r.suffix)]
 			if r.cond == nil || r.cond(stem) {
 				return append(stem[:len(stem):len(stem)], r.replacement...)
@@ -124,7 +122,10 @@ func applyRules(w []byte, rules []porterRule) []byte {
 func positiveMeasure(stem []byte) bool { return measure(stem) > 0 }
 func measureAbove1(stem []byte) bool   { return measure(stem) > 1 }
 
-func hasSuffixB(w []byte, s string) bool { return strings.HasSuffix(string(w), s) }
+// hasSuffixB reports whether w ends in s; the comparison does not copy w.
+func hasSuffixB(w []byte, s string) bool {
+	return len(w) >= len(s) && string(w[len(w)-len(s):]) == s
+}
 
 func replaceSuffix(w []byte, suffix, repl string) []byte {
 	stem := w[:len(w)-len(suffix)]
@@ -135,12 +136,7 @@ func porterStep1a(w []byte) []byte {
 	if hasSuffixB(w, "ies") && len(w) == 4 {
 		return replaceSuffix(w, "ies", "ie")
 	}
-	return applyRules(w, []porterRule{
-		{"sses", "ss", nil},
-		{"ies", "i", nil},
-		{"ss", "ss", nil},
-		{"s", "", nil},
-	})
+	return applyRules(w, step1aRules)
 }
 
 func porterStep1b(w []byte) []byte {
@@ -182,78 +178,56 @@ func porterStep1b(w []byte) []byte {
 }
 
 func porterStep1c(w []byte) []byte {
-	return applyRules(w, []porterRule{
-		{"y", "i", func(s []byte) bool { return len(s) > 1 && isConsonant(s, len(s)-1) }},
-	})
+	return applyRules(w, step1cRules)
 }
 
 func porterStep2(w []byte) []byte {
 	if hasSuffixB(w, "alli") && positiveMeasure(w[:len(w)-4]) {
 		return porterStep2(replaceSuffix(w, "alli", "al"))
 	}
-	word := w
-	return applyRules(w, []porterRule{
-		{"ational", "ate", positiveMeasure},
-		{"tional", "tion", positiveMeasure},
-		{"enci", "ence", positiveMeasure},
-		{"anci", "ance", positiveMeasure},
-		{"izer", "ize", positiveMeasure},
-		{"bli", "ble", positiveMeasure},
-		{"alli", "al", positiveMeasure},
-		{"entli", "ent", positiveMeasure},
-		{"eli", "e", positiveMeasure},
-		{"ousli", "ous", positiveMeasure},
-		{"ization", "ize", positiveMeasure},
-		{"ation", "ate", positiveMeasure},
-		{"ator", "ate", positiveMeasure},
-		{"alism", "al", positiveMeasure},
-		{"iveness", "ive", positiveMeasure},
-		{"fulness", "ful", positiveMeasure},
-		{"ousness", "ous", positiveMeasure},
-		{"aliti", "al", positiveMeasure},
-		{"iviti", "ive", positiveMeasure},
-		{"biliti", "ble", positiveMeasure},
-		{"fulli", "ful", positiveMeasure},
-		{"logi", "log", func([]byte) bool { return positiveMeasure(word[:len(word)-3]) }},
-	})
+	return applyRules(w, step2Rules)
 }
 
 func porterStep3(w []byte) []byte {
-	return applyRules(w, []porterRule{
-		{"icate", "ic", positiveMeasure},
-		{"ative", "", positiveMeasure},
-		{"alize", "al", positiveMeasure},
-		{"iciti", "ic", positiveMeasure},
-		{"ical", "ic", positiveMeasure},
-		{"ful", "", positiveMeasure},
-		{"ness", "", positiveMeasure},
-	})
+	return applyRules(w, step3Rules)
+}
+
+var step3Rules = []porterRule{
+	{"icate", "ic", positiveMeasure},
+	{"ative", "", positiveMeasure},
+	{"alize", "al", positiveMeasure},
+	{"iciti", "ic", positiveMeasure},
+	{"ical", "ic", positiveMeasure},
+	{"ful", "", positiveMeasure},
+	{"ness", "", positiveMeasure},
 }
 
 func porterStep4(w []byte) []byte {
-	return applyRules(w, []porterRule{
-		{"al", "", measureAbove1},
-		{"ance", "", measureAbove1},
-		{"ence", "", measureAbove1},
-		{"er", "", measureAbove1},
-		{"ic", "", measureAbove1},
-		{"able", "", measureAbove1},
-		{"ible", "", measureAbove1},
-		{"ant", "", measureAbove1},
-		{"ement", "", measureAbove1},
-		{"ment", "", measureAbove1},
-		{"ent", "", measureAbove1},
-		{"ion", "", func(s []byte) bool {
-			return measure(s) > 1 && len(s) > 0 && (s[len(s)-1] == 's' || s[len(s)-1] == 't')
-		}},
-		{"ou", "", measureAbove1},
-		{"ism", "", measureAbove1},
-		{"ate", "", measureAbove1},
-		{"iti", "", measureAbove1},
-		{"ous", "", measureAbove1},
-		{"ive", "", measureAbove1},
-		{"ize", "", measureAbove1},
-	})
+	return applyRules(w, step4Rules)
+}
+
+var step4Rules = []porterRule{
+	{"al", "", measureAbove1},
+	{"ance", "", measureAbove1},
+	{"ence", "", measureAbove1},
+	{"er", "", measureAbove1},
+	{"ic", "", measureAbove1},
+	{"able", "", measureAbove1},
+	{"ible", "", measureAbove1},
+	{"ant", "", measureAbove1},
+	{"ement", "", measureAbove1},
+	{"ment", "", measureAbove1},
+	{"ent", "", measureAbove1},
+	{"ion", "", func(s []byte) bool {
+		return measure(s) > 1 && len(s) > 0 && (s[len(s)-1] == 's' || s[len(s)-1] == 't')
+	}},
+	{"ou", "", measureAbove1},
+	{"ism", "", measureAbove1},
+	{"ate", "", measureAbove1},
+	{"iti", "", measureAbove1},
+	{"ous", "", measureAbove1},
+	{"ive", "", measureAbove1},
+	{"ize", "", measureAbove1},
 }
 
 func porterStep5a(w []byte) []byte {
@@ -268,8 +242,48 @@ func porterStep5a(w []byte) []byte {
 }
 
 func porterStep5b(w []byte) []byte {
-	word := w
-	return applyRules(w, []porterRule{
-		{"ll", "l", func([]byte) bool { return measure(word[:len(word)-1]) > 1 }},
-	})
+	return applyRules(w, step5bRules)
+}
+
+var step1aRules = []porterRule{
+	{"sses", "ss", nil},
+	{"ies", "i", nil},
+	{"ss", "ss", nil},
+	{"s", "", nil},
+}
+
+var step1cRules = []porterRule{
+	{"y", "i", func(s []byte) bool { return len(s) > 1 && isConsonant(s, len(s)-1) }},
+}
+
+// step2Rules and the other rule tables are read-only.
+var step2Rules = []porterRule{
+	{"ational", "ate", positiveMeasure},
+	{"tional", "tion", positiveMeasure},
+	{"enci", "ence", positiveMeasure},
+	{"anci", "ance", positiveMeasure},
+	{"izer", "ize", positiveMeasure},
+	{"bli", "ble", positiveMeasure},
+	{"alli", "al", positiveMeasure},
+	{"entli", "ent", positiveMeasure},
+	{"eli", "e", positiveMeasure},
+	{"ousli", "ous", positiveMeasure},
+	{"ization", "ize", positiveMeasure},
+	{"ation", "ate", positiveMeasure},
+	{"ator", "ate", positiveMeasure},
+	{"alism", "al", positiveMeasure},
+	{"iveness", "ive", positiveMeasure},
+	{"fulness", "ful", positiveMeasure},
+	{"ousness", "ous", positiveMeasure},
+	{"aliti", "al", positiveMeasure},
+	{"iviti", "ive", positiveMeasure},
+	{"biliti", "ble", positiveMeasure},
+	{"fulli", "ful", positiveMeasure},
+	// The stem before "logi" plus its "l", still in the word's array.
+	{"logi", "log", func(s []byte) bool { return positiveMeasure(s[:len(s)+1]) }},
+}
+
+// The stem before "ll" plus one "l", still in the word's array.
+var step5bRules = []porterRule{
+	{"ll", "l", func(s []byte) bool { return measure(s[:len(s)+1]) > 1 }},
 }

@@ -282,7 +282,14 @@ func enclosedRanges(block string) []enclosure {
 	var out []enclosure
 	var stack []int
 	var want []rune
-	for i, r := range block {
+	for next := 0; next < len(block); {
+		i := next
+		r := rune(block[i])
+		size := 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(block[i:])
+		}
+		next += size
 		var closeFor rune
 		switch r {
 		case '(':
