@@ -30,6 +30,7 @@ type document struct {
 	sents []sentence
 	vocab map[string]int32 // stemmed term → id
 	forms map[string]int32 // surface token → id of its stem
+	stems []string         // term id → stem
 	df    []int32          // number of sentences holding each term
 	avgdl float64          // mean sentence length in terms
 }
@@ -119,6 +120,7 @@ func (d *document) termID(tok []byte) int32 {
 	if !ok {
 		id = int32(len(d.vocab))
 		d.vocab[st] = id
+		d.stems = append(d.stems, st)
 		d.df = append(d.df, 0)
 	}
 	d.forms[form] = id

@@ -62,6 +62,7 @@ func Build(text, query string, opts Options) (*Payload, []Warning, error) {
 	}
 	q := newQueryModel(d, ids)
 	q.expandAbbreviations(d)
+	q.expandPrefixes(d)
 	scores := scoreSentences(d, q)
 	if !slices.ContainsFunc(scores, func(v float64) bool { return v > 0 }) && len(d.sents) > 0 {
 		if len(ids) > 0 {
@@ -178,7 +179,13 @@ func clip(d *document, s *sentence, max int) (window, bool) {
 // prefix returns the longest text starting at sentence s and ending at a
 // word boundary no later than byte offset limit, of at most max code points.
 func prefix(d *document, s *sentence, limit, max int) (window, bool) {
-	str := d.text[s.start:limit]
+	return prefixAt(d, s, s.start, s.cstart, limit, max)
+}
+
+// prefixAt is prefix starting at byte offset from (code point cfrom) inside
+// sentence s rather than at its start.
+func prefixAt(d *document, s *sentence, from, cfrom, limit, max int) (window, bool) {
+	str := d.text[from:limit]
 	n, lastSpace, lastSpaceCP := 0, -1, 0
 	cut := len(str)
 	for bi, r := range str {
@@ -202,8 +209,8 @@ func prefix(d *document, s *sentence, limit, max int) (window, bool) {
 		return window{}, false
 	}
 	return window{
-		bstart: s.start, bend: s.start + len(trimmed),
-		cstart: s.cstart, cend: s.cstart + cutCP,
+		bstart: from, bend: from + len(trimmed),
+		cstart: cfrom, cend: cfrom + cutCP,
 		page: s.page,
 	}, true
 }

@@ -141,3 +141,35 @@ func (q *queryModel) slots(n int) []int32 {
 	}
 	return slot
 }
+
+// prefixWeight is the share of its idf that a vocabulary stem sharing a
+// long prefix with a query stem ("transmiss" and "transmit", "diagnosi"
+// and "diagnos") adds to the query; Porter stems leave such pairs apart.
+// The shared prefix is at least prefixMin bytes and all but the last two
+// of the query stem, and the other stem at most prefixLonger bytes longer.
+const (
+	prefixWeight = 0.5
+	prefixMin    = 6
+	prefixLonger = 3
+)
+
+// expandPrefixes adds to q the stems of the text that share a long prefix
+// with a query stem (see prefixWeight), each once.
+func (q *queryModel) expandPrefixes(d *document) {
+	n := len(d.sents)
+	asked := len(q.terms)
+	for j := 0; j < asked; j++ {
+		st := d.stems[q.terms[j]]
+		if len(st) < prefixMin {
+			continue
+		}
+		need := max(prefixMin, len(st)-2)
+		for id, v := range d.stems {
+			if len(v) < need || len(v) > len(st)+prefixLonger || v[:need] != st[:need] || slices.Contains(q.terms, int32(id)) {
+				continue
+			}
+			q.terms = append(q.terms, int32(id))
+			q.weight = append(q.weight, prefixWeight*idf(int(d.df[id]), n))
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Passage scoring and selection constants.
@@ -35,6 +36,9 @@ const (
 	// window that starts at the sentence it cuts: an answer often runs on
 	// past the end of the window that matched the question.
 	continuationWeight = 0.3
+	// clauseGap is the least distance in code points between the starts
+	// of two windows inside one sentence longer than a window.
+	clauseGap = 250
 	// rerankDepth is how many of the best candidates selection considers.
 	rerankDepth = 300
 )
@@ -47,6 +51,7 @@ type candidate struct {
 	length      int     // terms in the window
 	tf          []int32 // frequency of each query term in the window
 	score       float64
+	mid         bool // starts inside sentence first
 }
 
 // windowCandidates returns, for every sentence that starts a window, the
@@ -85,6 +90,48 @@ func windowCandidates(d *document, q queryModel, question string, max int) []can
 	}
 	var cands []candidate
 	wtf := make([]int32, nq)
+	// buildWindow returns the candidate that starts in sentence i at byte
+	// from (code point cfrom), a word start.
+	buildWindow := func(i, from, cfrom int) (candidate, bool) {
+		s := &d.sents[i]
+		w, ok := prefixAt(d, s, from, cfrom, d.sents[pageLast[i]].end, max)
+		if !ok {
+			return candidate{}, false
+		}
+		clear(wtf)
+		length := 0
+		last := i
+		for k := i; k <= pageLast[i] && d.sents[k].start < w.bend; k++ {
+			last = k
+			sk := &d.sents[k]
+			if sk.end <= w.bend && sk.start >= from {
+				row := tf[k*nq : (k+1)*nq]
+				for x, v := range row {
+					wtf[x] += v
+				}
+				length += len(sk.terms)
+				continue
+			}
+			for t, id := range sk.terms {
+				if sk.start+int(sk.ends[t]) <= from {
+					continue
+				}
+				if sk.start+int(sk.ends[t]) > w.bend {
+					break
+				}
+				length++
+				if x := slot[id]; x >= 0 {
+					wtf[x]++
+				}
+			}
+		}
+		if length == 0 {
+			return candidate{}, false
+		}
+		c := candidate{w: w, first: i, last: last, length: length, tf: make([]int32, nq)}
+		copy(c.tf, wtf)
+		return c, true
+	}
 	for i := range d.sents {
 		s := &d.sents[i]
 		// Skip windows that cannot reach a query term.
@@ -99,42 +146,29 @@ func windowCandidates(d *document, q queryModel, question string, max int) []can
 			continue
 		}
 		// The window runs from sentence i to max code points within the
-		// block, cut at a word boundary: an answer that runs past a
+		// page, cut at a word boundary: an answer that runs past a
 		// sentence boundary stays whole.
-		w, ok := prefix(d, s, d.sents[pageLast[i]].end, max)
-		if !ok {
-			continue
+		if c, ok := buildWindow(i, s.start, s.cstart); ok {
+			cands = append(cands, c)
 		}
-		clear(wtf)
-		length := 0
-		last := i
-		for k := i; k <= pageLast[i] && d.sents[k].start < w.bend; k++ {
-			last = k
-			sk := &d.sents[k]
-			if sk.end <= w.bend {
-				row := tf[k*nq : (k+1)*nq]
-				for x, v := range row {
-					wtf[x] += v
-				}
-				length += len(sk.terms)
-				continue
-			}
-			for t, id := range sk.terms {
-				if sk.start+int(sk.ends[t]) > w.bend {
-					break
-				}
-				length++
-				if x := slot[id]; x >= 0 {
-					wtf[x]++
+		// A sentence too long for one window also starts windows at
+		// clause boundaries, so that its tail can be shown whole.
+		if s.chars() > max {
+			str := d.text[s.start:s.end]
+			lastC, cp := 0, 0
+			for b := 0; b < len(str); {
+				r, n := utf8.DecodeRuneInString(str[b:])
+				b += n
+				cp++
+				if (r == ',' || r == ';' || r == ':') && b < len(str) && str[b] == ' ' && cp-lastC >= clauseGap {
+					if c, ok := buildWindow(i, s.start+b+1, s.cstart+cp+1); ok {
+						c.mid = true
+						cands = append(cands, c)
+					}
+					lastC = cp + 1
 				}
 			}
 		}
-		if length == 0 {
-			continue
-		}
-		c := candidate{w: w, first: i, last: last, length: length, tf: make([]int32, nq)}
-		copy(c.tf, wtf)
-		cands = append(cands, c)
 	}
 	// Length normalisation is relative to the mean candidate window.
 	var sum float64
@@ -184,7 +218,9 @@ func pickWindows(d *document, cands []candidate, n int) []candidate {
 	lim := min(len(cands), rerankDepth)
 	startsAt := make(map[int]int, lim)
 	for k, c := range cands[:lim] {
-		startsAt[c.first] = k
+		if !c.mid {
+			startsAt[c.first] = k
+		}
 	}
 	used := make([]bool, lim)
 	bonus := make([]float64, lim)
@@ -217,10 +253,12 @@ func pickWindows(d *document, cands []candidate, n int) []candidate {
 		used[best] = true
 		c := cands[best]
 		out = append(out, c)
+		next := -1
 		if c.last > c.first && d.sents[c.last].end > c.w.bend {
-			if k, ok := startsAt[c.last]; ok {
-				bonus[k] = math.Max(bonus[k], continuationWeight*c.score)
-			}
+			next = c.last
+		}
+		if k, ok := startsAt[next]; ok && next >= 0 {
+			bonus[k] = math.Max(bonus[k], continuationWeight*c.score)
 		}
 	}
 	return out
@@ -308,3 +346,4 @@ func defines(d *document, s *sentence, slot []int32) bool {
 	}
 	return false
 }
+

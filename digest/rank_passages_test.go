@@ -142,3 +142,50 @@ func TestPickWindowsContinues(t *testing.T) {
 		t.Errorf("picked %v, want windows at sentences 0 then 1", []int{got[0].first, got[1].first})
 	}
 }
+
+func TestExpandPrefixes(t *testing.T) {
+	text := "Transmission of the virus is airborne. The virus transmits by droplets. Diagnosis is by PCR; cases were diagnosed early."
+	d := analyze(text)
+	tests := []struct {
+		query string
+		add   string
+	}{
+		{"How is the virus transmitted?", "transmiss"},
+		{"How was the diagnosis made?", "diagnos"},
+	}
+	for _, tt := range tests {
+		q := newQueryModel(d, d.queryTerms(tt.query))
+		before := len(q.terms)
+		q.expandPrefixes(d)
+		added := termNames(d, q.terms[before:])
+		if !slices.Contains(added, tt.add) {
+			t.Errorf("%q: added %v, want %s among them", tt.query, added, tt.add)
+		}
+		if slices.Contains(added, "viru") {
+			t.Errorf("%q: added a stem already asked: %v", tt.query, added)
+		}
+	}
+}
+
+// TestLongSentenceTail checks that the end of a sentence longer than a
+// window can be shown whole: windows also start at its clause boundaries.
+func TestLongSentenceTail(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("The cohort study of influenza in adults")
+	for i := 0; i < 40; i++ {
+		b.WriteString(", with follow up of the patients")
+	}
+	b.WriteString(", and the vaccine efficacy against influenza was 62 percent in adults.")
+	text := b.String()
+	p, _, err := Build(text, "What was the vaccine efficacy against influenza?", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPayload(t, text, "What was the vaccine efficacy against influenza?", Options{}, p)
+	for _, s := range p.EvidenceSnippets {
+		if strings.Contains(s.Text, "62 percent in adults.") {
+			return
+		}
+	}
+	t.Errorf("no snippet holds the end of the long sentence")
+}
