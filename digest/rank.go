@@ -95,7 +95,6 @@ func calibrate(raw, mass float64) float64 {
 	return math.Round(v*1e4) / 1e4
 }
 
-
 // expandAbbreviations adds to q, for each abbreviation the text defines,
 // the short form when the query spells out every content word of the long
 // form, and the long form's words when the query uses the short form. An

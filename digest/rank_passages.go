@@ -346,4 +346,3 @@ func defines(d *document, s *sentence, slot []int32) bool {
 	}
 	return false
 }
-
