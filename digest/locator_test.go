@@ -79,8 +79,8 @@ func TestSlicePages(t *testing.T) {
 		{Locator{1, 0, 4}, "page", true},
 		{Locator{2, 9, 13}, "page", true},
 		{Locator{2, 18, 19}, "é", true},
-		{Locator{1, 9, 13}, "", false},  // wrong page
-		{Locator{1, 5, 12}, "", false},  // crosses a page
+		{Locator{1, 9, 13}, "", false}, // wrong page
+		{Locator{1, 5, 12}, "", false}, // crosses a page
 		{Locator{3, 20, 25}, "three", true},
 		{Locator{0, 5, 12}, "one\fpag", true}, // char form has no page rule
 	} {

@@ -43,7 +43,10 @@ func TestValidate(t *testing.T) {
 				p.EvidenceSnippets = append(p.EvidenceSnippets, EvidenceSnippet{Text: "a", Locator: "char:0-1"})
 			}
 		}, "evidence_snippets: exceeds maximum of 10 items"},
-		{"snippet length", func(p *Payload) { p.EvidenceSnippets[0].Text = strings.Repeat("x", 501); p.EvidenceSnippets[0].Locator = "char:0-501" }, "evidence_snippets[0].text: exceeds maximum length of 500"},
+		{"snippet length", func(p *Payload) {
+			p.EvidenceSnippets[0].Text = strings.Repeat("x", 501)
+			p.EvidenceSnippets[0].Locator = "char:0-501"
+		}, "evidence_snippets[0].text: exceeds maximum length of 500"},
 		{"score range", func(p *Payload) { p.EvidenceSnippets[0].RelevanceScore = 1.5 }, "evidence_snippets[0].relevance_score: must be in [0, 1]"},
 		{"score order", func(p *Payload) { p.EvidenceSnippets[1].RelevanceScore = 0.95 }, "evidence_snippets[1].relevance_score: must not exceed"},
 		{"locator grammar", func(p *Payload) { p.EvidenceSnippets[0].Locator = "char:3-0" }, "evidence_snippets[0].locator: must match"},
