@@ -79,7 +79,7 @@ func (x *extraction) topCandidate(body *html.Node) *html.Node {
 	// into parts, take the ancestor.
 	var alts []*html.Node
 	for _, n := range ranked[1:min(len(ranked), 5)] {
-		if x.stats[n].score >= 0.75*topScore {
+		if x.stats[n].score >= splitShare*topScore {
 			alts = append(alts, n)
 		}
 	}
@@ -226,6 +226,10 @@ func endsSentence(n *html.Node) bool {
 	}
 	return false
 }
+
+// splitShare is the share of the best score from which another candidate
+// counts as a part of content split over several containers.
+const splitShare = 0.4
 
 // leadScopeLevels is how far above the chosen container prose that comes
 // before it (a lead paragraph, a standfirst) is looked for.
