@@ -11,9 +11,10 @@ import (
 // Tuning of the main-content search. Lengths are in visible characters
 // (white space not counted).
 const (
-	minRunChars       = 25  // shorter text runs do not vote for a container
-	minContentChars   = 250 // a shorter extraction is retried more leniently
-	maxAncestorLevels = 5   // how far up a paragraph's vote reaches
+	minRunChars       = 25   // shorter text runs do not vote for a container
+	minContentChars   = 250  // a shorter extraction falls back to the whole body
+	retryChars        = 1000 // a shorter extraction is retried more leniently
+	maxAncestorLevels = 5    // how far up a paragraph's vote reaches
 	maxDepth          = 1024
 	// figcaptionKeepChars is the length from which a figure caption is
 	// kept as content rather than dropped as a credit line.
@@ -50,11 +51,12 @@ type extraction struct {
 // without an article-like body yields the text of its whole body.
 func mainBlocks(doc *html.Node, reparse func() *html.Node) []string {
 	strict := findMain(doc, true)
-	if textLen(strict) >= minContentChars {
+	if textLen(strict) >= retryChars {
 		return strict
 	}
-	// The strict cleaning may have removed the content itself (a wrapper
-	// with a misleading class); redo it on a fresh tree without class hints.
+	// A short result may mean that the strict cleaning removed part of the
+	// content (a wrapper with a misleading class): redo it on a fresh tree
+	// without class hints and keep the longer result.
 	clone := reparse()
 	lenient := findMain(clone, false)
 	best := strict
