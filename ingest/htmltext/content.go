@@ -12,7 +12,7 @@ import (
 // (white space not counted).
 const (
 	minRunChars       = 25   // shorter text runs do not vote for a container
-	minContentChars   = 250  // a shorter extraction falls back to the whole body
+	minContentChars   = 400  // a shorter extraction falls back to the whole body
 	retryChars        = 1000 // a shorter extraction is retried more leniently
 	maxAncestorLevels = 5    // how far up a paragraph's vote reaches
 	maxDepth          = 1024
