@@ -1,6 +1,7 @@
 package digest
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -235,4 +236,83 @@ func isStopWord(w []byte) bool {
 		return true
 	}
 	return false
+}
+
+// Spelling tolerance for query words the text lacks: a word of at least
+// closeMin letters, without digits, matches a form of the text at edit
+// distance 1 (2 for words of at least closeMin2 letters) that starts with
+// the same letter.
+const (
+	closeMin  = 5
+	closeMin2 = 10
+)
+
+// closeForm returns the term id of the surface form of d closest in
+// spelling to the absent query word w (see closeMin), or -1. Ties go to
+// the form held by more sentences, then to the smaller id.
+func (d *document) closeForm(w string) int32 {
+	n := utf8.RuneCountInString(w)
+	if n < closeMin || strings.ContainsAny(w, "0123456789") {
+		return -1
+	}
+	limit := 1
+	if n >= closeMin2 {
+		limit = 2
+	}
+	rw := []rune(w)
+	best, bestD := int32(-1), limit+1
+	var scratch [3][]int
+	for f, id := range d.forms {
+		if len(f) < len(w)-limit || len(f) > len(w)+limit || f[0] != w[0] {
+			continue
+		}
+		dist := editDistance(rw, []rune(f), limit, &scratch)
+		if dist > limit {
+			continue
+		}
+		if dist < bestD || dist == bestD && (d.df[id] > d.df[best] || d.df[id] == d.df[best] && id < best) {
+			best, bestD = id, dist
+		}
+	}
+	return best
+}
+
+// editDistance returns the optimal string alignment distance between a
+// and b (insertions, deletions, substitutions and transpositions of
+// neighbours), or limit+1 when it exceeds limit. scratch is reused.
+func editDistance(a, b []rune, limit int, scratch *[3][]int) int {
+	if len(a)-len(b) > limit || len(b)-len(a) > limit {
+		return limit + 1
+	}
+	for k := range scratch {
+		if cap(scratch[k]) < len(b)+1 {
+			scratch[k] = make([]int, len(b)+1)
+		}
+		scratch[k] = scratch[k][:len(b)+1]
+	}
+	prev2, prev, cur := scratch[0], scratch[1], scratch[2]
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				v = min(v, prev2[j-2]+1)
+			}
+			cur[j] = v
+			rowMin = min(rowMin, v)
+		}
+		if rowMin > limit {
+			return limit + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
 }

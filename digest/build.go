@@ -11,7 +11,7 @@ import (
 
 // DigesterVersion names the digester's rules. It changes whenever Build's
 // output may change for some input, and is part of the digest cache key.
-const DigesterVersion = "digester/4"
+const DigesterVersion = "digester/5"
 
 // Warning codes Build may return.
 const (
@@ -61,6 +61,7 @@ func Build(text, query string, opts Options) (*Payload, []Warning, error) {
 		warns = append(warns, Warning{Code: WarnQueryFallback, Message: "the query has no content words; the digest describes the whole document"})
 	}
 	q := newQueryModel(d, ids)
+	q.expandSpelling(d, query)
 	q.expandAbbreviations(d)
 	q.expandPrefixes(d)
 	scores := scoreSentences(d, q)

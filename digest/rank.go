@@ -172,3 +172,31 @@ func (q *queryModel) expandPrefixes(d *document) {
 		}
 	}
 }
+
+// closeWeight is the share of its idf that a form of the text spelled
+// close to an absent query word (see closeForm) adds to the query.
+const closeWeight = 0.75
+
+// expandSpelling adds to q, for each content word of query that the text
+// lacks, the form of the text spelled closest to it, at closeWeight of its
+// idf. mass is unchanged.
+func (q *queryModel) expandSpelling(d *document, query string) {
+	n := len(d.sents)
+	tokenize(query, nil, func(tok []byte, stop bool, _ int) {
+		if stop {
+			return
+		}
+		if _, ok := d.forms[string(tok)]; ok {
+			return
+		}
+		if _, ok := d.vocab[stem(string(tok))]; ok {
+			return
+		}
+		id := d.closeForm(string(tok))
+		if id < 0 || slices.Contains(q.terms, id) {
+			return
+		}
+		q.terms = append(q.terms, id)
+		q.weight = append(q.weight, closeWeight*idf(int(d.df[id]), n))
+	})
+}

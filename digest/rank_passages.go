@@ -41,6 +41,12 @@ const (
 	clauseGap = 250
 	// rerankDepth is how many of the best candidates selection considers.
 	rerankDepth = 300
+	// leadWeight and leadDecay raise windows near the start of the text
+	// by a factor 1 + leadWeight·exp(−x/(leadDecay·L)) for a window that
+	// starts x code points into a text of L: long documents state their
+	// main points early (abstract, introduction, lead).
+	leadWeight = 0.4
+	leadDecay  = 0.3
 )
 
 // candidate is a scored window of consecutive sentences [first, last] of one
@@ -51,7 +57,8 @@ type candidate struct {
 	length      int     // terms in the window
 	tf          []int32 // frequency of each query term in the window
 	score       float64
-	mid         bool // starts inside sentence first
+	anchor      [2]float64 // parts of score from the first and second sentences
+	mid         bool       // starts inside sentence first
 }
 
 // windowCandidates returns, for every sentence that starts a window, the
@@ -176,6 +183,7 @@ func windowCandidates(d *document, q queryModel, question string, max int) []can
 		sum += float64(c.length)
 	}
 	avgw := math.Max(sum/math.Max(float64(len(cands)), 1), 1)
+	textChars := math.Max(float64(d.sents[len(d.sents)-1].cend), 1)
 	kept := cands[:0]
 	for _, c := range cands {
 		norm := bm25K1 * (1 - bm25B + bm25B*float64(c.length)/avgw)
@@ -186,10 +194,15 @@ func windowCandidates(d *document, q queryModel, question string, max int) []can
 			f := float64(v)
 			c.score += q.weight[x] * f * (bm25K1 + 1) / (f + norm)
 		}
-		c.score += anchorWeight * sentScore[c.first]
+		c.anchor[0] = anchorWeight * sentScore[c.first]
 		if c.first+1 <= c.last {
-			c.score += anchorWeight2 * sentScore[c.first+1]
+			c.anchor[1] = anchorWeight2 * sentScore[c.first+1]
 		}
+		c.score += c.anchor[0] + c.anchor[1]
+		lead := 1 + leadWeight*math.Exp(-float64(c.w.cstart)/(leadDecay*textChars))
+		c.score *= lead
+		c.anchor[0] *= lead
+		c.anchor[1] *= lead
 		if c.score > 0 {
 			kept = append(kept, c)
 		}
@@ -210,7 +223,8 @@ func windowCandidates(d *document, q queryModel, question string, max int) []can
 
 // pickWindows chooses up to n of the best rerankDepth candidates greedily
 // by score lowered in proportion to their overlap with those already chosen
-// (never more than maxOverlap). Choosing a window whose last sentence is
+// (never more than maxOverlap); a window whose first or second sentence is
+// already shown whole loses that sentence's anchor credit. Choosing a window whose last sentence is
 // cut raises the window that starts at that sentence by
 // continuationWeight of the chosen window's score. Ties go to the earlier
 // candidate in cands' order, so the choice is deterministic.
@@ -242,7 +256,13 @@ func pickWindows(d *document, cands []candidate, n int) []candidate {
 			if share > maxOverlap {
 				continue
 			}
-			v := (c.score + bonus[k]) * (1 - overlapPenalty*share)
+			sc := c.score
+			for a, w := range c.anchor {
+				if w > 0 && shown(out, &d.sents[c.first+a]) {
+					sc -= w
+				}
+			}
+			v := (sc + bonus[k]) * (1 - overlapPenalty*share)
 			if best < 0 || v > bestV {
 				best, bestV = k, v
 			}
@@ -342,6 +362,16 @@ func defines(d *document, s *sentence, slot []int32) bool {
 			if len(rest) >= len(p) && strings.EqualFold(rest[:len(p)], p) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// shown reports whether sentence s lies whole inside a chosen window.
+func shown(chosen []candidate, s *sentence) bool {
+	for _, o := range chosen {
+		if o.w.cstart <= s.cstart && s.cend <= o.w.cend {
+			return true
 		}
 	}
 	return false

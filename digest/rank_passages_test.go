@@ -189,3 +189,58 @@ func TestLongSentenceTail(t *testing.T) {
 	}
 	t.Errorf("no snippet holds the end of the long sentence")
 }
+
+func TestEditDistance(t *testing.T) {
+	tests := []struct {
+		a, b  string
+		limit int
+		want  int
+	}{
+		{"carageenan", "carrageenan", 2, 1},
+		{"zanamavir", "zanamivir", 2, 1},
+		{"infleunza", "influenza", 2, 1}, // transposed neighbours
+		{"immunoglobin", "immunoglobulin", 2, 2},
+		{"virus", "virus", 1, 0},
+		{"vector", "victory", 1, 2}, // over the limit reads limit+1
+		{"ab", "abcdef", 2, 3},
+	}
+	var scratch [3][]int
+	for _, tt := range tests {
+		if got := editDistance([]rune(tt.a), []rune(tt.b), tt.limit, &scratch); got != tt.want {
+			t.Errorf("editDistance(%q, %q, %d) = %d, want %d", tt.a, tt.b, tt.limit, got, tt.want)
+		}
+	}
+}
+
+func TestExpandSpelling(t *testing.T) {
+	text := "Carrageenan is a sulfated polymer from red seaweed. Zanamivir inhibits neuraminidase. " +
+		"The binding assay used cells. Funding came from a grant."
+	d := analyze(text)
+	tests := []struct {
+		query string
+		want  []string // stems added beyond the query's own terms
+	}{
+		{"What is carageenan?", []string{"carrageenan"}},
+		{"Does zanamavir work with carageenan?", []string{"zanamivir", "carrageenan"}},
+		{"What is carrageenan?", nil},             // spelled as in the text
+		{"What was the winding?", nil},            // a different first letter is another word
+		{"What about 19118 cases?", nil},          // numbers are never respelled
+		{"What is a polimer?", []string{"polym"}}, // five letters or more
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			q := newQueryModel(d, d.queryTerms(tt.query))
+			asked := len(q.terms)
+			q.expandSpelling(d, tt.query)
+			got := termNames(d, q.terms[asked:])
+			if len(got) != len(tt.want) || (len(got) > 0 && !slices.Equal(got, tt.want)) {
+				t.Fatalf("added %v, want %v", got, tt.want)
+			}
+			for _, w := range q.weight[asked:] {
+				if w <= 0 {
+					t.Errorf("added weight %v, want > 0", w)
+				}
+			}
+		})
+	}
+}
