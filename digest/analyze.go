@@ -39,7 +39,10 @@ type document struct {
 // analyze splits text into sentences and indexes their terms.
 func analyze(text string) *document {
 	d := &document{text: text, vocab: make(map[string]int32, 1024), forms: make(map[string]int32, 1024)}
-	spans := sentences.Split(text)
+	// Sentences and blocks run across soft line breaks (hard-wrapped
+	// text); the text itself keeps them.
+	flow := unwrap(text)
+	spans := sentences.Split(flow)
 	d.sents = make([]sentence, len(spans))
 	// One walk over the text converts byte offsets to code points and counts
 	// pages and blocks.
@@ -47,7 +50,7 @@ func analyze(text string) *document {
 	b := 0
 	advance := func(to int) {
 		for b < to {
-			c := text[b]
+			c := flow[b]
 			if c < utf8.RuneSelf {
 				switch c {
 				case '\f':
@@ -177,6 +180,10 @@ func tokenize(s string, buf []byte, emit func(tok []byte, stop bool, end int)) [
 				buf = append(buf, c)
 			case 'A' <= c && c <= 'Z':
 				buf = append(buf, c+'a'-'A')
+			case c == '-' && len(buf) > 0 && i+2 < len(s) && s[i+1] == '\n' && 'a' <= s[i+2] && s[i+2] <= 'z':
+				// A word hyphenated at a line break is one word.
+				i += 2
+				continue
 			default:
 				flush(i)
 			}
@@ -185,6 +192,9 @@ func tokenize(s string, buf []byte, emit func(tok []byte, stop bool, end int)) [
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
+		case 0xFB00 <= r && r <= 0xFB06:
+			// Latin ligatures, common in text from PDFs, are their letters.
+			buf = append(buf, ligature(r)...)
 		case isIdeographic(r):
 			flush(i)
 			buf = utf8.AppendRune(buf, r)
@@ -200,6 +210,23 @@ func tokenize(s string, buf []byte, emit func(tok []byte, stop bool, end int)) [
 	}
 	flush(len(s))
 	return buf
+}
+
+// ligature spells the Latin ligature r, U+FB00 to U+FB06.
+func ligature(r rune) string {
+	switch r {
+	case 0xFB00:
+		return "ff"
+	case 0xFB01:
+		return "fi"
+	case 0xFB02:
+		return "fl"
+	case 0xFB03:
+		return "ffi"
+	case 0xFB04:
+		return "ffl"
+	}
+	return "st"
 }
 
 // isIdeographic reports scripts written without spaces, indexed one
@@ -315,4 +342,47 @@ func editDistance(a, b []rune, limit int, scratch *[3][]int) int {
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)]
+}
+
+// unwrap returns text with each soft line break, one that only wraps a
+// line inside a sentence, replaced by a space (so byte offsets are kept):
+// a single "\n" after a line that does not end in terminal punctuation,
+// before a line that starts with a lower-case letter or digit, or after a
+// line that ends in a hyphen or comma. text is returned as is when it has
+// no soft break.
+func unwrap(text string) string {
+	var b []byte
+	for i := strings.IndexByte(text, '\n'); i >= 0; {
+		if softBreak(text, i) {
+			if b == nil {
+				b = []byte(text)
+			}
+			b[i] = ' '
+		}
+		j := strings.IndexByte(text[i+1:], '\n')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	if b == nil {
+		return text
+	}
+	return string(b)
+}
+
+// softBreak reports whether the "\n" at byte i of text wraps a sentence
+// (see unwrap).
+func softBreak(text string, i int) bool {
+	if i == 0 || i+1 >= len(text) {
+		return false
+	}
+	prev, next := text[i-1], text[i+1]
+	switch prev {
+	case '\n', '\f', '\r', ' ', '\t', '.', '!', '?', ':', ';':
+		return false
+	case '-', ',':
+		return next != '\n' && next != '\f' && next != ' ' && next != '\t'
+	}
+	return 'a' <= next && next <= 'z' || '0' <= next && next <= '9'
 }

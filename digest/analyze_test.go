@@ -1,0 +1,54 @@
+package digest
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestUnwrap(t *testing.T) {
+	tests := []struct {
+		name, text, want string
+	}{
+		{"wrapped sentence", "the virus spread was\nlimited in spring", "the virus spread was limited in spring"},
+		{"hyphen at the break", "lower environ-\nmental temperatures", "lower environ- mental temperatures"},
+		{"comma at the break", "fever, cough,\nSore throat", "fever, cough, Sore throat"},
+		{"sentence end", "It ended.\nthen more", "It ended.\nthen more"},
+		{"upper-case start", "Methods\nWe sampled", "Methods\nWe sampled"},
+		{"paragraph break", "first part\n\nsecond part", "first part\n\nsecond part"},
+		{"page break", "first part\fsecond", "first part\fsecond"},
+		{"no breaks", "one line", "one line"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := unwrap(tt.text)
+			if got != tt.want {
+				t.Errorf("unwrap(%q) = %q, want %q", tt.text, got, tt.want)
+			}
+			if len(got) != len(tt.text) {
+				t.Errorf("length changed: %d, want %d", len(got), len(tt.text))
+			}
+		})
+	}
+}
+
+func TestAnalyzeHardWrapped(t *testing.T) {
+	d := analyze("The ﬁrst wave of inﬂuenza was\nmild in most places. A sec-\nond wave followed.\nMethods\nWe counted cases.")
+	var got []string
+	for _, s := range d.sents {
+		got = append(got, d.text[s.start:s.end])
+	}
+	want := []string{"The ﬁrst wave of inﬂuenza was\nmild in most places.", "A sec-\nond wave followed.", "Methods", "We counted cases."}
+	if !slices.Equal(got, want) {
+		t.Fatalf("sentences %q, want %q", got, want)
+	}
+	// Ligatures and hyphenated line breaks index as plain words.
+	for _, w := range []string{"first", "influenza", "second"} {
+		if _, ok := d.vocab[stem(w)]; !ok {
+			t.Errorf("term %q missing from %v", w, d.stems)
+		}
+	}
+	// Blocks follow hard breaks only: the heading is a block of its own.
+	if d.sents[0].block != d.sents[1].block || d.sents[2].block == d.sents[1].block || d.sents[3].block == d.sents[2].block {
+		t.Errorf("blocks %d %d %d %d", d.sents[0].block, d.sents[1].block, d.sents[2].block, d.sents[3].block)
+	}
+}
