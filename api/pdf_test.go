@@ -1,8 +1,11 @@
 package api_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"mime/multipart"
+	"net/textproto"
 	"testing"
 
 	"github.com/digestd/digestd/api"
@@ -74,5 +77,55 @@ func TestPDFErrorsAreTyped(t *testing.T) {
 	resp, b := c.do(t, h, "POST", "/v1/digest?query=q", "application/pdf", []byte("%PDF-1.4"))
 	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") != "3" || errorOf(t, b).ErrorCode != "UNAVAILABLE" {
 		t.Errorf("busy pool: %d %v %s", resp.StatusCode, resp.Header, b)
+	}
+}
+
+func TestMultipartUpload(t *testing.T) {
+	h, pipe := newTestServer(t, api.Config{})
+	pipe.Ingester.PDF = fakePDF{pages: []string{"Placental transmission of HIV-1 was measured in Harare."}}
+	c := loadContract(t)
+	for _, tc := range []struct {
+		name, filename, ctype, content string
+		status                         int
+		kind, code                     string
+	}{
+		{"pdf", "paper.pdf", "application/pdf", "%PDF-1.4 fake", 200, "pdf", ""},
+		{"pdf by magic", "paper.bin", "application/octet-stream", "%PDF-1.7 fake", 200, "pdf", ""},
+		{"text", "notes.txt", "text/plain", "Tides rise twice a day.", 200, "text", ""},
+		{"image", "x.png", "image/png", "\x89PNG....", 422, "", "UNSUPPORTED_CONTENT_TYPE"},
+	} {
+		var buf bytes.Buffer
+		mw := multipart.NewWriter(&buf)
+		mw.WriteField("query", "placental transmission")
+		hdr := textproto.MIMEHeader{}
+		hdr.Set("Content-Disposition", `form-data; name="file"; filename="`+tc.filename+`"`)
+		hdr.Set("Content-Type", tc.ctype)
+		part, _ := mw.CreatePart(hdr)
+		part.Write([]byte(tc.content))
+		mw.Close()
+		resp, b := c.do(t, h, "POST", "/v1/digest", mw.FormDataContentType(), buf.Bytes())
+		if resp.StatusCode != tc.status {
+			t.Fatalf("%s: %d %s", tc.name, resp.StatusCode, b)
+		}
+		if tc.code != "" {
+			if got := errorOf(t, b).ErrorCode; got != tc.code {
+				t.Errorf("%s: %s, want %s", tc.name, got, tc.code)
+			}
+			continue
+		}
+		var data api.DigestData
+		json.Unmarshal(decodeEnvelope(t, b).Data, &data)
+		if data.Source.Kind != tc.kind {
+			t.Errorf("%s: kind %s, want %s", tc.name, data.Source.Kind, tc.kind)
+		}
+	}
+	// No file part.
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	mw.WriteField("query", "q")
+	mw.Close()
+	resp, b := c.do(t, h, "POST", "/v1/digest", mw.FormDataContentType(), buf.Bytes())
+	if resp.StatusCode != 400 || errorOf(t, b).ErrorCode != "MISSING_REQUIRED" {
+		t.Errorf("no file: %d %s", resp.StatusCode, b)
 	}
 }
