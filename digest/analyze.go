@@ -164,11 +164,17 @@ func (d *document) queryTerms(query string) []int32 {
 // reports a stop word and end is the byte offset in s just after the token.
 // buf is scratch space, returned for reuse.
 func tokenize(s string, buf []byte, emit func(tok []byte, stop bool, end int)) []byte {
+	var spelled []byte
 	flush := func(end int) {
 		if len(buf) == 0 {
 			return
 		}
-		emit(buf, isStopWord(buf), end)
+		if g, ok := spellGreek(buf, spelled[:0]); ok {
+			spelled = g
+			emit(g, false, end)
+		} else {
+			emit(buf, isStopWord(buf), end)
+		}
 		buf = buf[:0]
 	}
 	buf = buf[:0]
@@ -352,8 +358,11 @@ func editDistance(a, b []rune, limit int, scratch *[3][]int) int {
 // no soft break.
 func unwrap(text string) string {
 	var b []byte
+	breaks, soft := 0, 0
 	for i := strings.IndexByte(text, '\n'); i >= 0; {
+		breaks++
 		if softBreak(text, i) {
+			soft++
 			if b == nil {
 				b = []byte(text)
 			}
@@ -368,7 +377,34 @@ func unwrap(text string) string {
 	if b == nil {
 		return text
 	}
+	if soft >= hardWrapMin && soft*3 >= breaks {
+		// A hard-wrapped text also wraps before capitals: a long line
+		// that ends inside a sentence runs on.
+		last := -1
+		for i := range len(text) {
+			if text[i] != '\n' {
+				continue
+			}
+			if b[i] == '\n' && i-last > hardWrapLine && i+1 < len(text) && 'A' <= text[i+1] && text[i+1] <= 'Z' && wordEnd(text[i-1]) {
+				b[i] = ' '
+			}
+			last = i
+		}
+	}
 	return string(b)
+}
+
+// hardWrapMin soft breaks, a third of all line breaks or more, mark a
+// hard-wrapped text, in which a line of more than hardWrapLine bytes
+// that ends in a letter, digit or closing bracket runs on into the next.
+const (
+	hardWrapMin  = 20
+	hardWrapLine = 40
+)
+
+// wordEnd reports a byte that can end a word inside a sentence.
+func wordEnd(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == ')' || c == ']' || c >= 0x80
 }
 
 // softBreak reports whether the "\n" at byte i of text wraps a sentence
@@ -385,4 +421,56 @@ func softBreak(text string, i int) bool {
 		return next != '\n' && next != '\f' && next != ' ' && next != '\t'
 	}
 	return 'a' <= next && next <= 'z' || '0' <= next && next <= '9'
+}
+
+// greekName spells the lower-case Greek letter r, α (U+03B1) to ω (U+03C9).
+func greekName(r rune) string {
+	names := [...]string{"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu",
+		"nu", "xi", "omicron", "pi", "rho", "sigma", "sigma", "tau", "upsilon", "phi", "chi", "psi", "omega"}
+	return names[r-0x03B1]
+}
+
+// spellGreek returns tok with its Greek letters spelled out in Latin
+// ("il1β" → "il1beta", "α" → "alpha") when tok mixes Greek letters with
+// other characters or is one Greek letter, so that the symbol and its
+// name match; words written in Greek stay as they are. dst is scratch
+// space.
+func spellGreek(tok, dst []byte) ([]byte, bool) {
+	ascii := true
+	for _, c := range tok {
+		if c >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return nil, false
+	}
+	greek, other := 0, 0
+	for i := 0; i < len(tok); {
+		r, n := utf8.DecodeRune(tok[i:])
+		switch {
+		case 0x03B1 <= r && r <= 0x03C9:
+			greek++
+		case 0x0370 <= r && r <= 0x03FF || 0x1F00 <= r && r <= 0x1FFF:
+			// Other Greek letters (accented, capital) mark a Greek word.
+			greek += 2
+		default:
+			other++
+		}
+		i += n
+	}
+	if greek == 0 || other == 0 && greek > 1 {
+		return nil, false
+	}
+	for i := 0; i < len(tok); {
+		r, n := utf8.DecodeRune(tok[i:])
+		if 0x03B1 <= r && r <= 0x03C9 {
+			dst = append(dst, greekName(r)...)
+		} else {
+			dst = append(dst, tok[i:i+n]...)
+		}
+		i += n
+	}
+	return dst, true
 }

@@ -2,6 +2,7 @@ package digest
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -50,5 +51,50 @@ func TestAnalyzeHardWrapped(t *testing.T) {
 	// Blocks follow hard breaks only: the heading is a block of its own.
 	if d.sents[0].block != d.sents[1].block || d.sents[2].block == d.sents[1].block || d.sents[3].block == d.sents[2].block {
 		t.Errorf("blocks %d %d %d %d", d.sents[0].block, d.sents[1].block, d.sents[2].block, d.sents[3].block)
+	}
+}
+
+func TestTokenizeGreek(t *testing.T) {
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"IL-1β and TNF-α", []string{"il", "1beta", "tnf", "alpha"}},
+		{"interleukin-1beta", []string{"interleukin", "1beta"}},
+		{"IFNγ levels", []string{"ifngamma", "level"}},
+		{"λόγος", []string{"λόγος"}}, // a Greek word stays Greek
+	}
+	for _, tt := range tests {
+		d := analyze(tt.text)
+		var got []string
+		for _, s := range d.sents {
+			for _, id := range s.terms {
+				got = append(got, d.stems[id])
+			}
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%q: terms %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestUnwrapHardWrappedCapitals(t *testing.T) {
+	// Twenty wrapped lines make a hard-wrapped text; then a long line
+	// that ends inside a sentence runs on before a capital too, while a
+	// short line (a heading) stays a line of its own.
+	var text string
+	for range 20 {
+		text += "the first wave of the pandemic spread across the\nnorthern cities during the spring months. "
+	}
+	text += "\nsurveillance data from the health ministry of the\nUnited States showed three waves.\nResults\nThe waves were mild."
+	got := unwrap(text)
+	if want := "of the United States"; !strings.Contains(got, want) {
+		t.Errorf("capital after a long wrapped line not joined: %q", got[len(got)-120:])
+	}
+	if want := "waves.\nResults\nThe"; !strings.Contains(got, want) {
+		t.Errorf("heading joined: %q", got[len(got)-120:])
+	}
+	if len(got) != len(text) {
+		t.Errorf("length changed")
 	}
 }
