@@ -40,17 +40,36 @@ func (s *nodeStats) linkDensity() float64 {
 }
 
 // extraction is the state of one attempt at finding the main content.
+// Measurements live in one slice indexed through index, so that a page of
+// many elements costs one map entry and no allocation per element.
 type extraction struct {
-	stats      map[*html.Node]*nodeStats
+	index      map[*html.Node]int32
+	all        []nodeStats
 	runs       []run
+	pending    []run        // runs of the elements being measured, a stack
 	candidates []*html.Node // in order of first vote
+}
+
+// newExtraction prepares the measurement of a tree of about elems elements.
+func newExtraction(elems int) *extraction {
+	return &extraction{index: make(map[*html.Node]int32, elems), all: make([]nodeStats, 0, elems)}
+}
+
+// stat returns the measurements of element n, or nil for an element that
+// was not measured (one added after measuring, or beyond maxDepth).
+func (x *extraction) stat(n *html.Node) *nodeStats {
+	i, ok := x.index[n]
+	if !ok {
+		return nil
+	}
+	return &x.all[i]
 }
 
 // mainBlocks returns the main-content blocks of a parsed document. Attempts
 // go from strict to lenient, as long as the result stays short; a page
 // without an article-like body yields the text of its whole body.
-func mainBlocks(doc *html.Node, reparse func() *html.Node) []string {
-	strict := findMain(doc, true)
+func mainBlocks(doc *html.Node, elems int, reparse func() *html.Node) []string {
+	strict, _ := findMain(doc, elems, true)
 	if textLen(strict) >= retryChars {
 		return strict
 	}
@@ -58,7 +77,7 @@ func mainBlocks(doc *html.Node, reparse func() *html.Node) []string {
 	// content (a wrapper with a misleading class): redo it on a fresh tree
 	// without class hints and keep the longer result.
 	clone := reparse()
-	lenient := findMain(clone, false)
+	lenient, x := findMain(clone, elems, false)
 	best := strict
 	if textLen(lenient) > textLen(best) {
 		best = lenient
@@ -66,13 +85,14 @@ func mainBlocks(doc *html.Node, reparse func() *html.Node) []string {
 	if textLen(best) >= minContentChars {
 		return best
 	}
-	whole := wholeBody(clone, false)
+	// The lenient attempt measured this very tree: reuse it.
+	whole := x.wholeBody(clone, false)
 	if textLen(whole) > textLen(best) {
 		best = whole
 	}
 	if len(best) == 0 {
 		// Nothing but links (a list page, a site map): keep them.
-		best = wholeBody(clone, true)
+		best = x.wholeBody(clone, true)
 	}
 	return best
 }
@@ -86,27 +106,26 @@ func textLen(blocks []string) int {
 }
 
 // findMain cleans doc, scores its containers and emits the best one with
-// its related siblings. byHints enables removal by class and id hints.
-func findMain(doc *html.Node, byHints bool) []string {
+// its related siblings. byHints enables removal by class and id hints;
+// elems, the number of elements of doc, sizes the measurements. It also
+// returns the measurements of the cleaned body.
+func findMain(doc *html.Node, elems int, byHints bool) ([]string, *extraction) {
 	body := findBody(doc)
 	clean(body, byHints, 0)
-	x := &extraction{stats: make(map[*html.Node]*nodeStats, 256)}
+	x := newExtraction(elems)
 	x.measure(body, false, 0)
 	x.score(body, 0)
 	top := x.topCandidate(body)
 	if top == nil {
-		return x.emitAll([]*html.Node{body})
+		return x.emitAll([]*html.Node{body}), x
 	}
-	return x.emitAll(x.withTrail(x.withLead(x.withSiblings(top, body), body), body))
+	return x.emitAll(x.withTrail(x.withLead(x.withSiblings(top, body), body), body)), x
 }
 
-// wholeBody emits every block of the (already cleaned) body, with the
-// boilerplate filters of emission.
-func wholeBody(doc *html.Node, keepAll bool) []string {
-	body := findBody(doc)
-	x := &extraction{stats: make(map[*html.Node]*nodeStats, 256)}
-	x.measure(body, false, 0)
-	return x.emit([]*html.Node{body}, keepAll)
+// wholeBody emits every block of the body x measured (after cleaning), with
+// the boilerplate filters of emission unless keepAll.
+func (x *extraction) wholeBody(doc *html.Node, keepAll bool) []string {
+	return x.emit([]*html.Node{findBody(doc)}, keepAll)
 }
 
 func findBody(doc *html.Node) *html.Node {
@@ -299,57 +318,57 @@ type run struct {
 }
 
 // measure fills stats for n's subtree and returns n's visible text length,
-// link text length and commas. It records the runs of inline content with
+// link text length, commas and paragraphs. It records the runs of inline content with
 // enough text and few links, each voting for the element that holds it: a
 // paragraph-like element (or a leaf container) votes for its parent, text
 // beside block children votes for the element itself.
-func (x *extraction) measure(n *html.Node, inLink bool, depth int) (text, link, commas int) {
+func (x *extraction) measure(n *html.Node, inLink bool, depth int) (text, link, commas, paras int) {
 	if n.Type == html.TextNode {
 		t, c := runLen(n.Data)
 		if inLink {
-			return t, t, c
+			return t, t, c, 0
 		}
-		return t, 0, c
+		return t, 0, c, 0
 	}
 	if n.Type != html.ElementNode && n.Type != html.DocumentNode || depth > maxDepth {
-		return 0, 0, 0
+		return 0, 0, 0, 0
 	}
-	st := &nodeStats{}
-	x.stats[n] = st
+	i := int32(len(x.all))
+	x.index[n] = i
+	x.all = append(x.all, nodeStats{})
 	isLink := inLink || n.Data == "a"
 	var runText, runLink, runCommas int
-	var local []run
+	// This element's runs wait on the pending stack above those of its
+	// ancestors until its children are measured: they follow the
+	// children's runs in x.runs.
+	base := len(x.pending)
 	hasBlockChild := false
 	endRun := func() {
 		if runText >= minRunChars && runLink*2 < runText {
-			local = append(local, run{chars: runText, commas: runCommas})
+			x.pending = append(x.pending, run{chars: runText, commas: runCommas})
 		}
 		runText, runLink, runCommas = 0, 0, 0
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		t, l, cm := x.measure(c, isLink, depth+1)
-		st.text += t
-		st.link += l
+		t, l, cm, p := x.measure(c, isLink, depth+1)
+		text += t
+		link += l
 		commas += cm
-		if c.Type == html.ElementNode {
-			if cs := x.stats[c]; cs != nil {
-				st.paras += cs.paras
-			}
-			if blockTags[c.Data] {
-				hasBlockChild = true
-				endRun()
-				continue
-			}
+		paras += p
+		if c.Type == html.ElementNode && blockTags[c.Data] {
+			hasBlockChild = true
+			endRun()
+			continue
 		}
 		runText += t
 		runLink += l
 		runCommas += cm
 	}
 	endRun()
-	if paragraphTags[n.Data] && st.text > 0 {
-		st.paras++
+	if paragraphTags[n.Data] && text > 0 {
+		paras++
 	}
-	if len(local) > 0 && !headingTags[n.Data] {
+	if local := x.pending[base:]; len(local) > 0 && !headingTags[n.Data] {
 		voter := n
 		if !hasBlockChild || paragraphTags[n.Data] {
 			voter = n.Parent
@@ -359,5 +378,7 @@ func (x *extraction) measure(n *html.Node, inLink bool, depth int) (text, link, 
 			x.runs = append(x.runs, r)
 		}
 	}
-	return st.text, st.link, commas
+	x.pending = x.pending[:base]
+	x.all[i] = nodeStats{text: text, link: link, paras: paras}
+	return text, link, commas, paras
 }

@@ -233,7 +233,7 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 // content is mostly links (menus, related-article lists, teasers) or is
 // marked as furniture while holding links.
 func (x *extraction) isBoilerplateContainer(n *html.Node) bool {
-	st := x.stats[n]
+	st := x.stat(n)
 	if st == nil || st.text == 0 {
 		return false
 	}

@@ -5,8 +5,11 @@
 // elements, short captions and credits, and non-content markup left out. It also reads the page's metadata (title,
 // author, dates, language, canonical URL, site name).
 //
-// Input is untrusted: its size is capped (MaxInputBytes), parsing is linear
-// in the input, and pathological nesting falls back to a flat text scan
+// Input is untrusted: its size is capped (MaxInputBytes), and extraction is
+// linear in the size of the parsed tree: every element is measured once, in
+// one post-order pass, and selection and emission reuse those measurements.
+// Pathological nesting (beyond the parser's limit) and trees of more than
+// MaxElements elements fall back to a flat, linear scan of the text
 // instead of failing.
 package htmltext
 
@@ -31,6 +34,14 @@ const ExtractorVersion = "2"
 
 // MaxInputBytes is the largest input Extract accepts.
 const MaxInputBytes = 16 << 20
+
+// MaxElements bounds the element nodes of a parsed page that the
+// main-content search weighs. The parser can build many more elements than
+// the input has tags (each paragraph reopens the formatting elements left
+// open before it), so a page above the bound is extracted by the flat text
+// scan used for pathological nesting: its text in document order, without
+// the main-content search.
+const MaxElements = 200_000
 
 // ErrTooLarge is returned (wrapped) for input longer than MaxInputBytes.
 var ErrTooLarge = errors.New("html input too large")
@@ -86,7 +97,15 @@ func Extract(raw []byte, contentType string, pageURL string) (*Result, error) {
 		return res, nil
 	}
 	res.Meta = readMetadata(doc, pageURL)
-	res.Blocks = mainBlocks(doc, func() *html.Node {
+	elems := countElements(doc, MaxElements)
+	if elems > MaxElements {
+		// Too many elements to weigh (the parser multiplies reopened
+		// formatting elements): keep the text, lose the structure.
+		res.Blocks = flatBlocks(decoded)
+		res.Text = normalize.Blocks(res.Blocks)
+		return res, nil
+	}
+	res.Blocks = mainBlocks(doc, elems, func() *html.Node {
 		// The same bytes parsed once already, so this cannot fail.
 		d, err := parse(decoded)
 		if err != nil {
@@ -96,6 +115,30 @@ func Extract(raw []byte, contentType string, pageURL string) (*Result, error) {
 	})
 	res.Text = normalize.Blocks(res.Blocks)
 	return res, nil
+}
+
+// countElements counts the element nodes of the tree under n, stopping
+// once the count exceeds limit.
+func countElements(n *html.Node, limit int) int {
+	count := 0
+	// Iterative pre-order walk: the tree may be as deep as the parser allows.
+	for c := n; c != nil && count <= limit; {
+		if c.Type == html.ElementNode {
+			count++
+		}
+		if c.FirstChild != nil {
+			c = c.FirstChild
+			continue
+		}
+		for c != n && c.NextSibling == nil {
+			c = c.Parent
+		}
+		if c == n {
+			break
+		}
+		c = c.NextSibling
+	}
+	return count
 }
 
 // parse builds the tree as a browser without scripting would, so that

@@ -32,7 +32,7 @@ func (x *extraction) score(root *html.Node, _ int) {
 		value := 1 + float64(r.commas) + min(3, float64(r.chars/100))
 		n := r.voter
 		for level := 0; level < maxAncestorLevels && n != nil && n.Type == html.ElementNode; level++ {
-			st := x.stats[n]
+			st := x.stat(n)
 			if st == nil {
 				break
 			}
@@ -56,7 +56,7 @@ func (x *extraction) score(root *html.Node, _ int) {
 		}
 	}
 	for _, n := range x.candidates {
-		st := x.stats[n]
+		st := x.stat(n)
 		st.score *= 1 - st.linkDensity()
 	}
 }
@@ -68,9 +68,9 @@ func (x *extraction) topCandidate(body *html.Node) *html.Node {
 		return nil
 	}
 	ranked := append([]*html.Node(nil), x.candidates...)
-	sort.SliceStable(ranked, func(i, j int) bool { return x.stats[ranked[i]].score > x.stats[ranked[j]].score })
+	sort.SliceStable(ranked, func(i, j int) bool { return x.stat(ranked[i]).score > x.stat(ranked[j]).score })
 	top := ranked[0]
-	topScore := x.stats[top].score
+	topScore := x.stat(top).score
 	if top == body {
 		return top
 	}
@@ -79,7 +79,7 @@ func (x *extraction) topCandidate(body *html.Node) *html.Node {
 	// into parts, take the ancestor.
 	var alts []*html.Node
 	for _, n := range ranked[1:min(len(ranked), 5)] {
-		if x.stats[n].score >= splitShare*topScore {
+		if x.stat(n).score >= splitShare*topScore {
 			alts = append(alts, n)
 		}
 	}
@@ -99,10 +99,10 @@ func (x *extraction) topCandidate(body *html.Node) *html.Node {
 	}
 
 	// Climb while the parent scores higher (it holds more of the content).
-	last := x.stats[top].score
+	last := x.stat(top).score
 	threshold := last / 3
 	for p := top.Parent; p != nil && p != body; p = p.Parent {
-		st := x.stats[p]
+		st := x.stat(p)
 		if st == nil || !st.candidate {
 			continue
 		}
@@ -164,7 +164,7 @@ func (x *extraction) withSiblings(top, body *html.Node) []*html.Node {
 	if top == body || top.Parent == nil {
 		return []*html.Node{top}
 	}
-	topSt := x.stats[top]
+	topSt := x.stat(top)
 	threshold := max(10, topSt.score*0.2)
 	topClass := attr(top, "class")
 	var out []*html.Node
@@ -176,7 +176,7 @@ func (x *extraction) withSiblings(top, body *html.Node) []*html.Node {
 		if s.Type != html.ElementNode {
 			continue
 		}
-		st := x.stats[s]
+		st := x.stat(s)
 		if st == nil || st.text == 0 {
 			continue
 		}
@@ -259,7 +259,7 @@ func (x *extraction) withLead(roots []*html.Node, body *html.Node) []*html.Node 
 			if c.Type != html.ElementNode || depth > maxDepth {
 				continue
 			}
-			st := x.stats[c]
+			st := x.stat(c)
 			if st == nil || st.text == 0 {
 				continue
 			}
@@ -296,7 +296,7 @@ func (x *extraction) isProse(n *html.Node) bool {
 	if n.Data != "p" && n.Data != "blockquote" {
 		return false
 	}
-	st := x.stats[n]
+	st := x.stat(n)
 	return st != nil && st.text >= proseChars && st.linkDensity() < 0.2 && endsSentence(n)
 }
 
@@ -331,7 +331,7 @@ func (x *extraction) withTrail(roots []*html.Node, body *html.Node) []*html.Node
 				}
 				continue
 			}
-			st := x.stats[c]
+			st := x.stat(c)
 			if st == nil || st.text == 0 {
 				continue
 			}
