@@ -165,17 +165,19 @@ func (d *document) queryTerms(query string) []int32 {
 // buf is scratch space, returned for reuse.
 func tokenize(s string, buf []byte, emit func(tok []byte, stop bool, end int)) []byte {
 	var spelled []byte
+	greek := false // buf may hold a Greek letter
 	flush := func(end int) {
 		if len(buf) == 0 {
 			return
 		}
-		if g, ok := spellGreek(buf, spelled[:0]); ok {
+		if g, ok := spellGreekIf(greek, buf, spelled[:0]); ok {
 			spelled = g
 			emit(g, false, end)
 		} else {
 			emit(buf, isStopWord(buf), end)
 		}
 		buf = buf[:0]
+		greek = false
 	}
 	buf = buf[:0]
 	for i := 0; i < len(s); {
@@ -206,6 +208,7 @@ func tokenize(s string, buf []byte, emit func(tok []byte, stop bool, end int)) [
 			buf = utf8.AppendRune(buf, r)
 			flush(i + n)
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			greek = greek || 0x0370 <= r && r <= 0x03FF
 			buf = utf8.AppendRune(buf, unicode.ToLower(r))
 		case unicode.Is(unicode.Mn, r) && len(buf) > 0:
 			buf = utf8.AppendRune(buf, r)
@@ -430,22 +433,20 @@ func greekName(r rune) string {
 	return names[r-0x03B1]
 }
 
+// spellGreekIf is spellGreek when tok may hold a Greek letter.
+func spellGreekIf(may bool, tok, dst []byte) ([]byte, bool) {
+	if !may {
+		return nil, false
+	}
+	return spellGreek(tok, dst)
+}
+
 // spellGreek returns tok with its Greek letters spelled out in Latin
 // ("il1β" → "il1beta", "α" → "alpha") when tok mixes Greek letters with
 // other characters or is one Greek letter, so that the symbol and its
 // name match; words written in Greek stay as they are. dst is scratch
 // space.
 func spellGreek(tok, dst []byte) ([]byte, bool) {
-	ascii := true
-	for _, c := range tok {
-		if c >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		return nil, false
-	}
 	greek, other := 0, 0
 	for i := 0; i < len(tok); {
 		r, n := utf8.DecodeRune(tok[i:])

@@ -44,8 +44,9 @@ const (
 	// leadWeight and leadDecay raise windows near the start of the text
 	// by a factor 1 + leadWeight·exp(−x/(leadDecay·L)) for a window that
 	// starts x code points into a text of L: long documents state their
-	// main points early (abstract, introduction, lead).
-	leadWeight = 0.4
+	// main points early (abstract, introduction, lead). The first snippet
+	// is chosen without it: it is the best match wherever it stands.
+	leadWeight = 0.8
 	leadDecay  = 0.3
 )
 
@@ -59,6 +60,7 @@ type candidate struct {
 	score       float64
 	anchor      [2]float64 // parts of score from the first and second sentences
 	mid         bool       // starts inside sentence first
+	lead        float64    // the factor of score from the lead prior
 }
 
 // windowCandidates returns, for every sentence that starts a window, the
@@ -201,6 +203,7 @@ func windowCandidates(d *document, q queryModel, question string, max int) []can
 		c.score += c.anchor[0] + c.anchor[1]
 		lead := 1 + leadWeight*math.Exp(-float64(c.w.cstart)/(leadDecay*textChars))
 		c.score *= lead
+		c.lead = lead
 		c.anchor[0] *= lead
 		c.anchor[1] *= lead
 		if c.score > 0 {
@@ -224,7 +227,8 @@ func windowCandidates(d *document, q queryModel, question string, max int) []can
 // pickWindows chooses up to n of the best rerankDepth candidates greedily
 // by score lowered in proportion to their overlap with those already chosen
 // (never more than maxOverlap); a window whose first or second sentence is
-// already shown whole loses that sentence's anchor credit. Choosing a window whose last sentence is
+// already shown whole loses that sentence's anchor credit. The first
+// choice ignores the lead prior (see leadWeight). Choosing a window whose last sentence is
 // cut raises the window that starts at that sentence by
 // continuationWeight of the chosen window's score. Ties go to the earlier
 // candidate in cands' order, so the choice is deterministic.
@@ -261,6 +265,9 @@ func pickWindows(d *document, cands []candidate, n int) []candidate {
 				if w > 0 && shown(out, &d.sents[c.first+a]) {
 					sc -= w
 				}
+			}
+			if len(out) == 0 {
+				sc /= c.lead
 			}
 			v := (sc + bonus[k]) * (1 - overlapPenalty*share)
 			if best < 0 || v > bestV {

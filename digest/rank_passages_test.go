@@ -244,3 +244,26 @@ func TestExpandSpelling(t *testing.T) {
 		})
 	}
 }
+
+func TestLeadPrior(t *testing.T) {
+	// A weak match opens the text and the best match closes it, far
+	// apart: the best match still comes first, and the lead prior lifts
+	// the opening match over a slightly better one in the middle.
+	filler := strings.Repeat("Unrelated words about weather and travel fill this part of the text. ", 40)
+	text := "The measles vaccine was discussed at length by the committee members. " + filler +
+		"Measles vaccine discussed. " + filler +
+		"The measles vaccine schedule gives two measles vaccine doses to every child at one and four years."
+	p, _, err := Build(text, "measles vaccine schedule doses", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.EvidenceSnippets) < 3 {
+		t.Fatalf("got %d snippets, want at least 3", len(p.EvidenceSnippets))
+	}
+	if !strings.Contains(p.EvidenceSnippets[0].Text, "schedule") {
+		t.Errorf("first snippet %q, want the best match", p.EvidenceSnippets[0].Text)
+	}
+	if !strings.HasPrefix(p.EvidenceSnippets[1].Locator, "char:0-") {
+		t.Errorf("second snippet %q at %s, want the opening match", p.EvidenceSnippets[1].Text, p.EvidenceSnippets[1].Locator)
+	}
+}
