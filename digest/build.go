@@ -11,7 +11,7 @@ import (
 
 // DigesterVersion names the digester's rules. It changes whenever Build's
 // output may change for some input, and is part of the digest cache key.
-const DigesterVersion = "digester/5"
+const DigesterVersion = "digester/6"
 
 // Warning codes Build may return.
 const (
