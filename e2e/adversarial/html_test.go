@@ -38,9 +38,10 @@ func TestHTML(t *testing.T) {
 		{"30k nested tables", "", "<html><body>" + strings.Repeat("<table><tr><td>", 30_000) + "Deep text here.", htmlOutcomes},
 		{"50k nested select", "", "<html><body>" + strings.Repeat("<select><option>", 50_000) + "Deep text here.", htmlOutcomes},
 		{"50k nested svg foreignObject", "", "<html><body>" + strings.Repeat("<svg><foreignObject>", 50_000) + "Deep text here.", htmlOutcomes},
-		// Kept small: this shape is superlinear in the extractor (see
-		// TestHTMLFormattingInParagraphsScales).
 		{"12.5k paragraphs of reopened formatting", "", "<html><body>" + strings.Repeat("<p><i>", 12_500) + "Deep text here.", htmlOutcomes},
+		// 26 KB that the tree parser would multiply into millions of nodes by
+		// reopening 500 distinct formatting elements in every paragraph.
+		{"distinct formatting reopened 5000 times", "", "<html><body><p>" + reopening(500) + "</p>" + strings.Repeat("<p>x", 5000), htmlOutcomes},
 		{"3 MB attribute", "", `<html><body><p title="` + strings.Repeat("a", 3<<20) + `">Hello world in a paragraph.</p></body></html>`, htmlOutcomes},
 		{"50k attributes", "", "<html><body><p " + strings.Join(attrs, " ") + ">Hello world in a paragraph.</p></body></html>", htmlOutcomes},
 		{"3 MB word", "", "<html><body><p>" + strings.Repeat("x", 3<<20) + "</p><p>A short sentence here.</p></body></html>", htmlOutcomes},
@@ -104,4 +105,15 @@ func TestHTMLFormattingInParagraphsScales(t *testing.T) {
 		t.Errorf("600 KB of <p><i> took %v, want under 5s", el)
 	}
 	s.checkHealthy(t)
+}
+
+// reopening opens n formatting elements that differ in their attributes (so
+// the parser's limit of three identical ones never applies) and never
+// closes them.
+func reopening(n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "<b a%d>", i)
+	}
+	return b.String()
 }

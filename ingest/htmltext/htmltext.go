@@ -8,9 +8,12 @@
 // Input is untrusted: its size is capped (MaxInputBytes), and extraction is
 // linear in the size of the parsed tree: every element is measured once, in
 // one post-order pass, and selection and emission reuse those measurements.
-// Pathological nesting (beyond the parser's limit) and trees of more than
-// MaxElements elements fall back to a flat, linear scan of the text
-// instead of failing.
+// Pathological nesting (beyond the parser's limit), trees of more than
+// MaxElements elements, and inputs that would make the parser reopen more
+// than a bounded number of formatting elements (which it can multiply into
+// millions of nodes from a few kilobytes; a linear pre-scan of the tokens
+// estimates this before any tree is built) fall back to a flat, linear scan
+// of the text instead of failing.
 package htmltext
 
 import (
@@ -89,6 +92,13 @@ func Extract(raw []byte, contentType string, pageURL string) (*Result, error) {
 	}
 	decoded, name := decode(raw, contentType)
 	res := &Result{Charset: name}
+	if reopenedElements(decoded, maxReopened) > maxReopened {
+		// The parser would multiply reopened formatting elements into more
+		// nodes than memory allows: keep the text, never build the tree.
+		res.Blocks = flatBlocks(decoded)
+		res.Text = normalize.Blocks(res.Blocks)
+		return res, nil
+	}
 	doc, err := parse(decoded)
 	if err != nil {
 		// Nesting too deep for a tree: keep the text, lose the structure.

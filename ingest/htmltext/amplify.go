@@ -1,0 +1,149 @@
+package htmltext
+
+import (
+	"bytes"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// maxReopened bounds how many formatting elements the tree parser may be
+// expected to reopen (see reopenedElements) before a page is extracted by
+// the flat text scan instead. On the evaluation pages the estimate stays
+// under 7,000.
+const maxReopened = 100_000
+
+// reopenedElements estimates, in one linear pass over the tokens, how many
+// elements the HTML5 tree parser would create by reopening formatting
+// elements ("reconstruct the active formatting elements"): before every
+// text run and most start tags, the parser clones each formatting element
+// still on its list but no longer open. A small input that opens many
+// distinct formatting elements and never closes them makes the parser
+// build millions of nodes (19 KB can become 1.6 million), far beyond what
+// the input's size suggests, so the tree must not be built at all.
+//
+// The estimate errs high: it counts every listed element after the last
+// scope marker as reopened at every step, and an end tag whose element is
+// not among the last few listed leaves the list as it is. Like the parser,
+// it keeps at most three identical entries (same tag and attributes). It
+// stops counting once it passes limit.
+func reopenedElements(decoded []byte, limit int) int {
+	type entry struct {
+		tag   atom.Atom
+		key   string // tag and attributes, for the limit on identical entries
+		depth int    // scope depth (markers) it was listed at
+	}
+	const searchBack = 64 // how far back an end tag looks for its element
+	z := html.NewTokenizer(bytes.NewReader(decoded))
+	var list []entry
+	depth := 0   // open scope markers: td, th, caption, applet, marquee, object, template
+	current := 0 // entries listed at the current depth
+	total := 0
+	remove := func(tag atom.Atom) {
+		for i := len(list) - 1; i >= 0 && i >= len(list)-searchBack && list[i].depth == depth; i-- {
+			if list[i].tag == tag {
+				list = append(list[:i], list[i+1:]...)
+				current--
+				return
+			}
+		}
+	}
+	for total <= limit {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			return total
+		case html.TextToken:
+			total += current
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, _ := z.TagName()
+			name = append([]byte(nil), name...)
+			a := atom.Lookup(name)
+			switch {
+			case formatting(a):
+				total += current
+				if a == atom.A || a == atom.Nobr {
+					remove(a) // the parser closes an open one first
+				}
+				if tt == html.StartTagToken {
+					key := tagKey(z, name)
+					same, first := 0, -1
+					for i := len(list) - 1; i >= 0 && i >= len(list)-searchBack && list[i].depth == depth; i-- {
+						if list[i].key == key {
+							same++
+							first = i
+						}
+					}
+					if same >= 3 {
+						list = append(list[:first], list[first+1:]...)
+						current--
+					}
+					list = append(list, entry{a, key, depth})
+					current++
+				}
+			case scopeMarker(a):
+				total += current
+				depth++
+				current = 0
+			default:
+				total += current
+			}
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			a := atom.Lookup(name)
+			switch {
+			case formatting(a):
+				remove(a)
+			case scopeMarker(a) && depth > 0:
+				// Closing the scope clears the list back to its marker.
+				for len(list) > 0 && list[len(list)-1].depth == depth {
+					list = list[:len(list)-1]
+				}
+				depth--
+				current = 0
+				for i := len(list) - 1; i >= 0 && list[i].depth == depth; i-- {
+					current++
+				}
+			}
+		}
+	}
+	return total
+}
+
+// formatting reports whether a is one of the HTML5 formatting elements the
+// parser reopens.
+func formatting(a atom.Atom) bool {
+	switch a {
+	case atom.A, atom.B, atom.Big, atom.Code, atom.Em, atom.Font, atom.I, atom.Nobr,
+		atom.S, atom.Small, atom.Strike, atom.Strong, atom.Tt, atom.U:
+		return true
+	}
+	return false
+}
+
+// scopeMarker reports whether a's start inserts a marker into the list of
+// active formatting elements (and its end clears back to it).
+func scopeMarker(a atom.Atom) bool {
+	switch a {
+	case atom.Td, atom.Th, atom.Caption, atom.Applet, atom.Marquee, atom.Object, atom.Template:
+		return true
+	}
+	return false
+}
+
+// tagKey is a start tag's name and attributes, as the parser compares
+// entries for its limit of three identical ones.
+func tagKey(z *html.Tokenizer, name []byte) string {
+	var b bytes.Buffer
+	b.Write(name)
+	for {
+		k, v, more := z.TagAttr()
+		b.WriteByte(0)
+		b.Write(k)
+		b.WriteByte('=')
+		b.Write(v)
+		if !more {
+			return b.String()
+		}
+	}
+}

@@ -1,0 +1,59 @@
+package htmltext
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestReopenedElements(t *testing.T) {
+	distinctOpen := func(n int) string {
+		var b strings.Builder
+		b.WriteString("<p>")
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, `<b a%d>`, i)
+		}
+		b.WriteString("</p>")
+		return b.String()
+	}
+	tests := []struct {
+		name    string
+		html    string
+		atLeast int // the estimate must reach this
+		atMost  int // and stay under this
+	}{
+		{"closed formatting", strings.Repeat("<p><b>bold</b> and <i>it</i> text</p>", 2000), 0, 10_000},
+		{"unclosed inside cells", "<table>" + strings.Repeat("<tr><td><b>x<td><i>y", 2000) + "</table><p>after</p>", 0, 10_000},
+		{"identical unclosed tags", strings.Repeat(`<font color="red">`, 1000) + strings.Repeat("<p>text", 1000), 0, 10_000},
+		{"distinct unclosed tags reopened", distinctOpen(400) + strings.Repeat("<p>x", 4000), maxReopened, 1 << 62},
+		{"unclosed links", strings.Repeat(`<a href="/x">link `, 5000), 0, 20_000},
+	}
+	for _, tc := range tests {
+		got := reopenedElements([]byte(tc.html), maxReopened)
+		if got < tc.atLeast || got > tc.atMost {
+			t.Errorf("%s: estimate %d, want in [%d, %d]", tc.name, got, tc.atLeast, tc.atMost)
+		}
+	}
+}
+
+// The amplifying page is extracted by the flat scan: its text survives and
+// no tree is built.
+func TestAmplifyingPageFallsBack(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<html><body><p>")
+	for i := 0; i < 400; i++ {
+		fmt.Fprintf(&b, `<b a%d>`, i)
+	}
+	b.WriteString("</p>")
+	for i := 0; i < 4000; i++ {
+		b.WriteString("<p>x")
+	}
+	b.WriteString("<p>The last words.")
+	res, err := Extract([]byte(b.String()), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Text, "The last words.") {
+		t.Errorf("text lost: %.200q", res.Text)
+	}
+}
