@@ -38,7 +38,10 @@ type document struct {
 
 // analyze splits text into sentences and indexes their terms.
 func analyze(text string) *document {
-	d := &document{text: text, vocab: make(map[string]int32, 1024), forms: make(map[string]int32, 1024)}
+	// Sizing the maps by the text's length avoids most of their growth
+	// in long texts (about one distinct form per 64 bytes of prose).
+	hint := max(1024, len(text)/64)
+	d := &document{text: text, vocab: make(map[string]int32, hint), forms: make(map[string]int32, hint)}
 	// Sentences and blocks run across soft line breaks (hard-wrapped
 	// text); the text itself keeps them.
 	flow := unwrap(text)
@@ -73,6 +76,12 @@ func analyze(text string) *document {
 	// lastSent[id] is 1 + the last sentence holding term id, so that each
 	// sentence counts once in df.
 	var lastSent []int32
+	// terms and ends hold every sentence's terms in order; bounds[i] is
+	// the end of sentence i's.
+	terms := make([]int32, 0, len(text)/8)
+	ends := make([]int32, 0, len(text)/8)
+	bounds := make([]int32, len(spans))
+	from := 0
 	for i, sp := range spans {
 		advance(sp.Start)
 		s := &d.sents[i]
@@ -85,8 +94,8 @@ func analyze(text string) *document {
 				return
 			}
 			id := d.termID(tok)
-			s.terms = append(s.terms, id)
-			s.ends = append(s.ends, int32(end))
+			terms = append(terms, id)
+			ends = append(ends, int32(end))
 			for int(id) >= len(lastSent) {
 				lastSent = append(lastSent, 0)
 			}
@@ -95,7 +104,19 @@ func analyze(text string) *document {
 				d.df[id]++
 			}
 		})
-		total += len(s.terms)
+		total += len(terms) - from
+		from = len(terms)
+		bounds[i] = int32(from)
+	}
+	// The sentences share one backing array of terms and one of ends.
+	prev := 0
+	for i := range d.sents {
+		s := &d.sents[i]
+		to := int(bounds[i])
+		if to > prev {
+			s.terms, s.ends = terms[prev:to:to], ends[prev:to:to]
+		}
+		prev = to
 	}
 	if len(d.sents) > 0 {
 		d.avgdl = float64(total) / float64(len(d.sents))
