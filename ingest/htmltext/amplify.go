@@ -57,7 +57,6 @@ func reopenedElements(decoded []byte, limit int) int {
 			total += current
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, _ := z.TagName()
-			name = append([]byte(nil), name...)
 			a := atom.Lookup(name)
 			switch {
 			case formatting(a):
@@ -66,7 +65,10 @@ func reopenedElements(decoded []byte, limit int) int {
 					remove(a) // the parser closes an open one first
 				}
 				if tt == html.StartTagToken {
-					key := tagKey(z, name)
+					// The raw tag stands for its name and attributes: tags
+					// the parser deems identical but that are written
+					// differently count as distinct, which errs high.
+					key := string(z.Raw())
 					same, first := 0, -1
 					for i := len(list) - 1; i >= 0 && i >= len(list)-searchBack && list[i].depth == depth; i-- {
 						if list[i].key == key {
@@ -129,21 +131,4 @@ func scopeMarker(a atom.Atom) bool {
 		return true
 	}
 	return false
-}
-
-// tagKey is a start tag's name and attributes, as the parser compares
-// entries for its limit of three identical ones.
-func tagKey(z *html.Tokenizer, name []byte) string {
-	var b bytes.Buffer
-	b.Write(name)
-	for {
-		k, v, more := z.TagAttr()
-		b.WriteByte(0)
-		b.Write(k)
-		b.WriteByte('=')
-		b.Write(v)
-		if !more {
-			return b.String()
-		}
-	}
 }

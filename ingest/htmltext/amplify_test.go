@@ -57,3 +57,20 @@ func TestAmplifyingPageFallsBack(t *testing.T) {
 		t.Errorf("text lost: %.200q", res.Text)
 	}
 }
+
+// BenchmarkReopenedElementsTrafilatura measures the pre-scan alone on the
+// trafilatura pages, to compare with BenchmarkDecodeParseTrafilatura.
+func BenchmarkReopenedElementsTrafilatura(b *testing.B) {
+	pages := loadPages(b)
+	decoded := make([][]byte, len(pages))
+	for i, p := range pages {
+		decoded[i], _ = decode(p, "")
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, d := range decoded {
+			reopenedElements(d, maxReopened)
+		}
+	}
+	b.ReportMetric(float64(b.N*len(pages))/b.Elapsed().Seconds(), "docs/s")
+}
