@@ -33,7 +33,7 @@ const ExtractorName = "digestd-htmltext"
 
 // ExtractorVersion changes whenever Extract's output may change for some
 // input, so that stored extractions can be told apart.
-const ExtractorVersion = "2"
+const ExtractorVersion = "3"
 
 // MaxInputBytes is the largest input Extract accepts.
 const MaxInputBytes = 16 << 20
@@ -123,6 +123,11 @@ func Extract(raw []byte, contentType string, pageURL string) (*Result, error) {
 		}
 		return d
 	})
+	if textLen(res.Blocks) == 0 {
+		// The cleaning left nothing (a page built of forms or other
+		// furniture): its visible text in order beats an empty result.
+		res.Blocks = flatBlocks(decoded)
+	}
 	res.Text = normalize.Blocks(res.Blocks)
 	return res, nil
 }
