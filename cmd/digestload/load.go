@@ -10,12 +10,13 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/http"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/digestd/digestd/internal/procstat"
 )
 
 // Request kinds, in report order.
@@ -364,29 +365,7 @@ func (r *rssSampler) run(ctx context.Context, pid int) {
 }
 
 // readRSS returns a process's VmRSS and VmHWM in bytes.
-func readRSS(pid int) (rss, hwm int64, err error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, 0, err
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		f := strings.Fields(line)
-		if len(f) < 2 {
-			continue
-		}
-		kb, _ := strconv.ParseInt(f[1], 10, 64)
-		switch f[0] {
-		case "VmRSS:":
-			rss = kb << 10
-		case "VmHWM:":
-			hwm = kb << 10
-		}
-	}
-	if rss == 0 {
-		return 0, 0, fmt.Errorf("no VmRSS in /proc/%d/status", pid)
-	}
-	return rss, hwm, nil
-}
+func readRSS(pid int) (rss, hwm int64, err error) { return procstat.Memory(pid) }
 
 // WriteText prints the report as a human-readable table.
 func (r *Report) WriteText(w io.Writer) {

@@ -52,8 +52,7 @@ func TestHTML(t *testing.T) {
 		{"NUL bytes", "", "<html><body><p>hello\x00world. More\x00\x00 text here.</p></body></html>", htmlOutcomes},
 		{"control characters", "", "<html><body><p>a\x01b\x0bc\x1bd\x7f e\u0085f\u2028g text.\fpage</p></body></html>", htmlOutcomes},
 		{"unknown charset in header", "text/html; charset=x-no-such-charset", "<html><body><p>Hello world, this is text.</p></body></html>", htmlOutcomes},
-		// A Content-Type that does not parse is taken as JSON, which the
-		// body is not.
+		// A Content-Type header that does not parse is refused as such.
 		{"malformed Content-Type parameters", "text/html; charset=\"utf-8; ;;=", "<html><body><p>Hello world, this is text.</p></body></html>", want{"400 INVALID_FORMAT"}},
 		{"utf-7 meta", "", `<meta charset="utf-7"><p>Hello +ADw-script+AD4- world, this is text.</p>`, htmlOutcomes},
 		{"shift_jis meta with invalid bytes", "", "<html><head><meta charset=\"shift_jis\"></head><body><p>\xff\xfe\x80\x81 hello \xc3\x28 world. A sentence here.</p></body></html>", htmlOutcomes},

@@ -27,6 +27,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/digestd/digestd/internal/procstat"
+
 	"github.com/digestd/digestd/internal/shareddata"
 )
 
@@ -351,26 +353,7 @@ func (s *server) postJSON(t testing.TB, path string, v any) result {
 }
 
 // rss returns the server's VmRSS and VmHWM (peak) in bytes.
-func (s *server) rss() (cur, peak int64, err error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.pid))
-	if err != nil {
-		return 0, 0, err
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		f := strings.Fields(line)
-		if len(f) < 2 {
-			continue
-		}
-		kb, _ := strconv.ParseInt(f[1], 10, 64)
-		switch f[0] {
-		case "VmRSS:":
-			cur = kb << 10
-		case "VmHWM:":
-			peak = kb << 10
-		}
-	}
-	return cur, peak, nil
-}
+func (s *server) rss() (cur, peak int64, err error) { return procstat.Memory(s.pid) }
 
 // sampleRSS records the server's resident set every 50 ms until ctx ends.
 func (s *server) sampleRSS(ctx context.Context) {
