@@ -32,22 +32,7 @@ func validPDF() []byte {
 
 // pdfFile assembles a PDF from object bodies (object i+1 is objs[i]) with
 // a classic xref table and the given trailer entries.
-func pdfFile(objs []string, trailer string) []byte {
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-	offs := make([]int, len(objs))
-	for i, o := range objs {
-		offs[i] = b.Len()
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, o := range offs {
-		fmt.Fprintf(&b, "%010d 00000 n \n", o)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d %s >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, trailer, xref)
-	return b.Bytes()
-}
+func pdfFile(objs []string, trailer string) []byte { return pdfgen.Assemble("1.7", objs, trailer) }
 
 // zlibBomb returns a zlib stream that inflates to n MiB of spaces while
 // being about n KiB long. It compresses one MiB once and repeats that

@@ -63,8 +63,15 @@ func Build(title string, pages []Page) []byte {
 	objs[pagesObj-1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), len(kids))
 	info := add(fmt.Sprintf("<< /Title (%s) >>", escape(title)))
 
+	return Assemble("1.4", objs, fmt.Sprintf("/Root %d 0 R /Info %d 0 R", catalog, info))
+}
+
+// Assemble writes a PDF of the given version from object bodies (object
+// i+1 is objs[i]) with a classic cross-reference table and the given
+// trailer entries (besides /Size). Tests use it to build damaged files.
+func Assemble(version string, objs []string, trailer string) []byte {
 	var out bytes.Buffer
-	out.WriteString("%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+	fmt.Fprintf(&out, "%%PDF-%s\n%%\xe2\xe3\xcf\xd3\n", version)
 	offs := make([]int, len(objs))
 	for i, o := range objs {
 		offs[i] = out.Len()
@@ -75,7 +82,7 @@ func Build(title string, pages []Page) []byte {
 	for _, o := range offs {
 		fmt.Fprintf(&out, "%010d 00000 n \n", o)
 	}
-	fmt.Fprintf(&out, "trailer\n<< /Size %d /Root %d 0 R /Info %d 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, catalog, info, xref)
+	fmt.Fprintf(&out, "trailer\n<< /Size %d %s >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, trailer, xref)
 	return out.Bytes()
 }
 
