@@ -216,9 +216,9 @@ func (p *Pipeline) putOnce(ctx context.Context, b []byte) (archive.Digest, error
 // Archived returns an archived canonical text and, when known, its source
 // record and the record's hash.
 func (p *Pipeline) Archived(ctx context.Context, d archive.Digest) (string, *ingest.Record, archive.Digest, error) {
-	b, err := archive.ReadAll(ctx, p.Store, d, p.MaxTextBytes())
+	b, err := p.Blob(ctx, d)
 	if err != nil {
-		return "", nil, archive.Digest{}, archiveFault("read the archived text", err)
+		return "", nil, archive.Digest{}, err
 	}
 	if !utf8.Valid(b) {
 		return "", nil, archive.Digest{}, fault.E(fault.InvalidFormat, "the archived blob is not a canonical text")
@@ -328,15 +328,15 @@ func (p *Pipeline) cached(ctx context.Context, key, textHash string) (*Result, b
 	if err != nil {
 		return nil, false
 	}
-	sd, err := p.StoredDigest(ctx, d)
+	sd, err := p.readDigest(ctx, d)
 	if err != nil || sd.Payload.SourceTextHash != textHash {
 		return nil, false
 	}
 	return &Result{Payload: sd.Payload, DigestHash: d, CacheHit: true, Warnings: sd.Warnings}, true
 }
 
-// StoredDigest reads an archived digest blob and validates its payload.
-func (p *Pipeline) StoredDigest(ctx context.Context, d archive.Digest) (*storedDigest, error) {
+// readDigest reads an archived digest blob and validates its payload.
+func (p *Pipeline) readDigest(ctx context.Context, d archive.Digest) (*storedDigest, error) {
 	b, err := archive.ReadAll(ctx, p.Store, d, 1<<20)
 	if err != nil {
 		return nil, archiveFault("read the digest", err)
