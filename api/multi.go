@@ -122,7 +122,7 @@ func (b *DigestsRequest) pipelineRequest() (pipeline.ManyRequest, []string, erro
 	seen := map[string]bool{}
 	for i, spec := range b.Sources {
 		if spec.ID == "" {
-			spec.ID = fmt.Sprintf("source-%d", i+1)
+			spec.ID = pipeline.DefaultSourceID(i)
 		}
 		if seen[spec.ID] {
 			return req, nil, fault.E(fault.ValidationError, fmt.Sprintf("sources[%d].id: %q is used twice", i, spec.ID))

@@ -191,8 +191,12 @@ func sourceID(r Request, i int) string {
 	if r.ID != "" {
 		return r.ID
 	}
-	return fmt.Sprintf("source-%d", i+1)
+	return DefaultSourceID(i)
 }
+
+// DefaultSourceID names the i-th (0-based) source of a request that gave it
+// no id.
+func DefaultSourceID(i int) string { return fmt.Sprintf("source-%d", i+1) }
 
 // answerScore ranks a digest by how well it answers the query: its best
 // snippet's calibrated relevance, lifted a little by the next ones, so a
