@@ -6,12 +6,13 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
 // DigesterVersion names the digester's rules. It changes whenever Build's
 // output may change for some input, and is part of the digest cache key.
-const DigesterVersion = "digester/6"
+const DigesterVersion = "digester/7"
 
 // Warning codes Build may return.
 const (
@@ -60,10 +61,7 @@ func Build(text, query string, opts Options) (*Payload, []Warning, error) {
 	if len(ids) == 0 {
 		warns = append(warns, Warning{Code: WarnQueryFallback, Message: "the query has no content words; the digest describes the whole document"})
 	}
-	q := newQueryModel(d, ids)
-	q.expandSpelling(d, query)
-	q.expandAbbreviations(d)
-	q.expandPrefixes(d)
+	q := expandedQuery(d, ids, query)
 	scores := scoreSentences(d, q)
 	if !slices.ContainsFunc(scores, func(v float64) bool { return v > 0 }) && len(d.sents) > 0 {
 		if len(ids) > 0 {
@@ -91,6 +89,16 @@ func Build(text, query string, opts Options) (*Payload, []Warning, error) {
 		return nil, warns, fmt.Errorf("digest: built payload is invalid: %w", err)
 	}
 	return p, warns, nil
+}
+
+// expandedQuery returns the query model of query, whose terms in d are ids,
+// with the forms of d that the query means but does not spell.
+func expandedQuery(d *document, ids []int32, query string) queryModel {
+	q := newQueryModel(d, ids)
+	q.expandSpelling(d, query)
+	q.expandAbbreviations(d)
+	q.expandPrefixes(d)
+	return q
 }
 
 // window is a candidate snippet: sentences [first, last] of one block, or a
@@ -216,6 +224,13 @@ func prefixAt(d *document, s *sentence, from, cfrom, limit, max int) (window, bo
 	}, true
 }
 
+// wordLike reports a term of at least three characters that holds a
+// letter: symbols, numbers and variable names ("p", "2", "h1") say little
+// of what a text is about.
+func wordLike(t string) bool {
+	return utf8.RuneCountInString(t) >= 3 && strings.IndexFunc(t, unicode.IsLetter) >= 0
+}
+
 // centroidTerms returns the k terms that best describe d as a whole: the
 // highest total frequency times idf among terms in at least two sentences.
 func centroidTerms(d *document, k int) []int32 {
@@ -232,7 +247,7 @@ func centroidTerms(d *document, k int) []int32 {
 	}
 	var cs []cand
 	for id, f := range tf {
-		if d.df[id] < 2 && n > 2 {
+		if d.df[id] < 2 && n > 2 || !wordLike(d.stems[id]) {
 			continue
 		}
 		cs = append(cs, cand{int32(id), float64(f) * idf(int(d.df[id]), n)})

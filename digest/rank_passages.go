@@ -33,8 +33,9 @@ const (
 	// relevance), so that the ten snippets cover more of the text.
 	overlapPenalty = 0.5
 	// continuationWeight passes part of a chosen window's score to the
-	// window that starts at the sentence it cuts: an answer often runs on
-	// past the end of the window that matched the question.
+	// windows that start at the sentence it cuts and at the one before:
+	// an answer often runs on past the end of the window that matched the
+	// question, and one that starts in the last whole sentence needs both.
 	continuationWeight = 0.3
 	// clauseGap is the least distance in code points between the starts
 	// of two windows inside one sentence longer than a window.
@@ -228,8 +229,9 @@ func windowCandidates(d *document, q queryModel, question string, max int) []can
 // by score lowered in proportion to their overlap with those already chosen
 // (never more than maxOverlap); a window whose first or second sentence is
 // already shown whole loses that sentence's anchor credit. The first
-// choice ignores the lead prior (see leadWeight). Choosing a window whose last sentence is
-// cut raises the window that starts at that sentence by
+// choice ignores the lead prior (see leadWeight). Choosing a window whose
+// last sentence is cut raises the windows that start at that sentence and
+// at the one before it (when not the window's first) by
 // continuationWeight of the chosen window's score. Ties go to the earlier
 // candidate in cands' order, so the choice is deterministic.
 func pickWindows(d *document, cands []candidate, n int) []candidate {
@@ -280,12 +282,12 @@ func pickWindows(d *document, cands []candidate, n int) []candidate {
 		used[best] = true
 		c := cands[best]
 		out = append(out, c)
-		next := -1
 		if c.last > c.first && d.sents[c.last].end > c.w.bend {
-			next = c.last
-		}
-		if k, ok := startsAt[next]; ok && next >= 0 {
-			bonus[k] = math.Max(bonus[k], continuationWeight*c.score)
+			for _, next := range []int{c.last - 1, c.last} {
+				if k, ok := startsAt[next]; ok && next > c.first {
+					bonus[k] = math.Max(bonus[k], continuationWeight*c.score)
+				}
+			}
 		}
 	}
 	return out
@@ -341,10 +343,12 @@ func proximity(s *sentence, q queryModel, slot []int32, last []int) float64 {
 	return b
 }
 
-// definitionQuestion reports questions that ask what something is.
+// definitionQuestion reports questions that ask what something is or
+// what kind of thing it is.
 func definitionQuestion(question string) bool {
 	l := strings.ToLower(strings.TrimSpace(question))
-	for _, p := range []string{"what is ", "what are ", "what was ", "what were ", "who is ", "who are ", "define "} {
+	for _, p := range []string{"what is ", "what are ", "what was ", "what were ", "who is ", "who are ", "define ",
+		"what type of ", "what types of ", "what kind of ", "what kinds of ", "what sort of ", "what class of "} {
 		if strings.HasPrefix(l, p) {
 			return true
 		}

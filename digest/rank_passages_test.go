@@ -143,6 +143,30 @@ func TestPickWindowsContinues(t *testing.T) {
 	}
 }
 
+// TestPickWindowsContinuesFromLastWhole checks that a chosen window of
+// three sentences whose last is cut also lifts the window that starts at
+// its second sentence, which holds the last whole sentence and the cut one.
+func TestPickWindowsContinuesFromLastWhole(t *testing.T) {
+	text := "Alpha " + strings.Repeat("beta ", 20) + "gamma. Delta " + strings.Repeat("word ", 20) + "end. Epsilon " + strings.Repeat("more ", 30) + "stop. Other text here."
+	d := analyze(text)
+	if len(d.sents) != 4 {
+		t.Fatalf("%d sentences", len(d.sents))
+	}
+	w := func(i, j int, cut int) window {
+		a, b := d.sents[i], d.sents[j]
+		return window{bstart: a.start, bend: b.end - cut, cstart: a.cstart, cend: b.cend - cut, page: 1}
+	}
+	cands := []candidate{
+		{w: w(0, 2, 100), first: 0, last: 2, score: 10},
+		{w: w(3, 3, 0), first: 3, last: 3, score: 2.5},
+		{w: w(1, 2, 0), first: 1, last: 2, score: 2},
+	}
+	got := pickWindows(d, cands, 2)
+	if len(got) != 2 || got[0].first != 0 || got[1].first != 1 {
+		t.Errorf("picked %v, want windows at sentences 0 then 1", []int{got[0].first, got[1].first})
+	}
+}
+
 func TestExpandPrefixes(t *testing.T) {
 	text := "Transmission of the virus is airborne. The virus transmits by droplets. Diagnosis is by PCR; cases were diagnosed early."
 	d := analyze(text)
