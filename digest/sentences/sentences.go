@@ -2,7 +2,9 @@
 // punctuation followed by space and a plausible sentence start, with
 // exceptions for abbreviations, initials, numbers, ellipses, URLs and e-mail
 // addresses. Line breaks and page separators always end a sentence, so
-// headings and list items without a stop are sentences of their own.
+// headings and list items without a stop are sentences of their own; so
+// does a bullet between spaces, which starts an item of a list run
+// together on one line.
 package sentences
 
 import (
@@ -47,11 +49,60 @@ func Strings(text string) []string {
 func splitBlock(text string, lo, hi int, spans []Span) []Span {
 	block := text[lo:hi]
 	start := 0
-	for _, cut := range boundaries(block) {
+	for _, cut := range mergeCuts(boundaries(block), bulletCuts(block)) {
 		spans = appendTrimmed(spans, block, start, cut, lo)
 		start = cut
 	}
 	return appendTrimmed(spans, block, start, len(block), lo)
+}
+
+// isBullet reports list bullets: a list written on one line ("• first
+// • second") has an item, a sentence, after each.
+func isBullet(r rune) bool {
+	switch r {
+	case '•', '◦', '▪', '▫', '‣', '●', '○', '■', '□', '⁃':
+		return true
+	}
+	return false
+}
+
+// bulletCuts returns the offsets of the bullets of block that stand
+// between spaces (or open it), each the start of a list item.
+func bulletCuts(block string) []int {
+	var cuts []int
+	for i, r := range block {
+		if !isBullet(r) || i == 0 {
+			continue
+		}
+		prev, _ := utf8.DecodeLastRuneInString(block[:i])
+		next, _ := utf8.DecodeRuneInString(block[i+utf8.RuneLen(r):])
+		if unicode.IsSpace(prev) && (unicode.IsSpace(next) || i+utf8.RuneLen(r) == len(block)) {
+			cuts = append(cuts, i)
+		}
+	}
+	return cuts
+}
+
+// mergeCuts merges two increasing lists of offsets into one without
+// repeats.
+func mergeCuts(a, b []int) []int {
+	if len(b) == 0 {
+		return a
+	}
+	out := make([]int, 0, len(a)+len(b))
+	for len(a) > 0 || len(b) > 0 {
+		var v int
+		switch {
+		case len(b) == 0 || len(a) > 0 && a[0] <= b[0]:
+			v, a = a[0], a[1:]
+		default:
+			v, b = b[0], b[1:]
+		}
+		if len(out) == 0 || out[len(out)-1] != v {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // appendTrimmed appends block[a:b] without surrounding white space, shifted

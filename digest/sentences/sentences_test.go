@@ -32,6 +32,9 @@ func TestStrings(t *testing.T) {
 		{"東京は大きい。大阪も大きい。", []string{"東京は大きい。", "大阪も大きい。"}},
 		{"Ça va. Élodie est là.", []string{"Ça va.", "Élodie est là."}},
 		{"Really?! Yes.", []string{"Really?!", "Yes."}},
+		{"Findings [25] • The assay is fast • It is cheap. • Done", []string{"Findings [25]", "• The assay is fast", "• It is cheap.", "• Done"}},
+		{"• Only item", []string{"• Only item"}},
+		{"Items A•B and C ● D", []string{"Items A•B and C", "● D"}},
 	}
 	for _, tt := range tests {
 		got := Strings(tt.text)
