@@ -159,7 +159,7 @@ func (d *document) queryTerms(query string) []int32 {
 	var ids []int32
 	seen := map[string]bool{}
 	seenID := map[int32]bool{}
-	tokenize(query, nil, func(tok []byte, stop bool, _ int) {
+	tokenize(asked(query), nil, func(tok []byte, stop bool, _ int) {
 		if stop || seen[string(tok)] {
 			return
 		}
@@ -179,6 +179,29 @@ func (d *document) queryTerms(query string) []int32 {
 		ids = append(ids, id)
 	})
 	return ids
+}
+
+// asked returns query without the words of an interrogative phrase that
+// asks for a category ("what type of", "which kinds of"): type and kind
+// there say what the answer is, not what it is about.
+func asked(query string) string {
+	words := strings.Fields(query)
+	changed := false
+	for i := 0; i+2 < len(words); i++ {
+		w := strings.ToLower(words[i])
+		if w != "what" && w != "which" || !strings.EqualFold(words[i+2], "of") {
+			continue
+		}
+		switch strings.ToLower(words[i+1]) {
+		case "type", "types", "kind", "kinds", "sort", "sorts", "class", "classes", "form", "forms":
+			words[i+1] = ""
+			changed = true
+		}
+	}
+	if !changed {
+		return query
+	}
+	return strings.Join(words, " ")
 }
 
 // tokenize calls emit for each token of s: a lower-cased run of letters, digits and marks, or a single ideograph or kana; stop

@@ -98,3 +98,21 @@ func TestUnwrapHardWrappedCapitals(t *testing.T) {
 		t.Errorf("length changed")
 	}
 }
+
+func TestAskedDropsCategoryWords(t *testing.T) {
+	tests := []struct{ query, want string }{
+		{"What type of virus is 2019-nCoV?", "What  of virus is 2019-nCoV?"},
+		{"Which kinds of cells express it?", "Which  of cells express it?"},
+		{"What is the blood type of the patients?", "What is the blood type of the patients?"},
+		{"type of virus", "type of virus"},
+	}
+	for _, tt := range tests {
+		if got := asked(tt.query); got != tt.want {
+			t.Errorf("asked(%q) = %q, want %q", tt.query, got, tt.want)
+		}
+	}
+	d := analyze("The virus is a betacoronavirus of a new type.")
+	if got := termNames(d, d.queryTerms("What type of virus is it?")); slices.Contains(got, "type") {
+		t.Errorf("query terms %v hold the category word", got)
+	}
+}

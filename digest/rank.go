@@ -182,7 +182,7 @@ const closeWeight = 0.75
 // idf. mass is unchanged.
 func (q *queryModel) expandSpelling(d *document, query string) {
 	n := len(d.sents)
-	tokenize(query, nil, func(tok []byte, stop bool, _ int) {
+	tokenize(asked(query), nil, func(tok []byte, stop bool, _ int) {
 		if stop {
 			return
 		}

@@ -365,7 +365,8 @@ func defines(d *document, s *sentence, slot []int32) bool {
 		if slot[t] < 0 {
 			continue
 		}
-		rest := str[s.ends[k]:]
+		// A term that ends a bracket ("X (Y), a Z") is defined after it.
+		rest := strings.TrimLeft(str[s.ends[k]:], ")]")
 		if len(rest) > 24 {
 			rest = rest[:24]
 		}

@@ -88,6 +88,8 @@ func TestDefinitions(t *testing.T) {
 		{"What is IFITM5?", true, "IFITM5 (also BRIL) is a protein.", true},
 		{"What is hepcidin?", true, "Levels of hepcidin rose.", false},
 		{"How does hepcidin act?", false, "Hepcidin is a peptide hormone.", true},
+		{"What type of virus is 2019-nCoV?", true, "The novel coronavirus (2019-nCoV), a betacoronavirus, spread.", true},
+		{"What kind of protein is IFITM5?", true, "Levels of IFITM5 rose.", false},
 	}
 	for _, tt := range tests {
 		if got := definitionQuestion(tt.question); got != tt.isDef {
