@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"time"
 
 	"github.com/digestd/digestd/fault"
 )
@@ -52,4 +53,18 @@ func classify(code fault.Code) errorClass {
 		return c
 	}
 	return errorTable[fault.Internal]
+}
+
+// RetryAdvice reports whether the error table calls err retryable and, when
+// err names one (details.retry_after, in seconds), the least wait before
+// trying again.
+func RetryAdvice(err error) (retry bool, after time.Duration) {
+	fe := fault.As(err)
+	if !classify(fe.Code).Retryable {
+		return false, 0
+	}
+	if s, ok := fe.Details["retry_after"].(int); ok && s > 0 {
+		after = time.Duration(s) * time.Second
+	}
+	return true, after
 }

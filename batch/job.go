@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	mrand "math/rand/v2"
 	"os"
 	"runtime"
 	"sort"
@@ -57,6 +58,13 @@ type Job struct {
 	// SyncInterval is the longest a written line stays unsynced (0: fsync
 	// after every line).
 	SyncInterval time.Duration
+	// Retries is how many more times a source is tried after a retryable
+	// failure (the service busy, a fetch that failed or timed out), waiting
+	// RetryBackoff, doubled for each later attempt and at least the
+	// error's retry_after, in between. 0: each source is tried once.
+	Retries int
+	// RetryBackoff is the wait before the first retry (0: 1s).
+	RetryBackoff time.Duration
 	// Progress reports progress while the job runs (nil: none).
 	Progress Progress
 	// Logger receives the internal cause of every INTERNAL_ERROR line and
@@ -93,11 +101,12 @@ var ErrInterrupted = errors.New("interrupted")
 
 // result is one digested source, ready to write.
 type result struct {
-	id      string
-	line    []byte
-	outcome Outcome
-	elapsed time.Duration
-	err     error // the pipeline's error, for deciding whether to keep the line
+	id       string
+	attempts int // times the source was tried
+	line     []byte
+	outcome  Outcome
+	elapsed  time.Duration
+	err      error // the pipeline's error, for deciding whether to keep the line
 }
 
 // Run digests every entry of the shard that the output does not already
@@ -215,6 +224,12 @@ func (j *Job) runPending(ctx context.Context, pending []Entry, out *Output, sum 
 		}
 		sum.Ran++
 		sum.count(r.outcome, true)
+		if r.attempts > 1 {
+			sum.Retried++
+			if r.outcome.Success {
+				sum.RetriedSucceeded++
+			}
+		}
 		durations = append(durations, r.elapsed)
 		progress.Finished(r.outcome.Success)
 	}
@@ -224,14 +239,24 @@ func (j *Job) runPending(ctx context.Context, pending []Entry, out *Output, sum 
 
 // digestEntry runs one source through the pipeline and encodes its line.
 func (j *Job) digestEntry(ctx context.Context, gate *hostGate, e Entry) result {
-	start := time.Now()
+	first := time.Now()
+	start := first
 	requestID := newRequestID()
 	res, err := j.digest(ctx, gate, e)
+	attempts := 1
+	for ; err != nil && attempts <= j.Retries; attempts++ {
+		retry, after := api.RetryAdvice(err)
+		if !retry || ctx.Err() != nil || !sleep(ctx, max(after, j.backoff(attempts))) {
+			break
+		}
+		start = time.Now()
+		res, err = j.digest(ctx, gate, e)
+	}
 	env, status := api.ResultEnvelope(res, err, requestID, start)
 	if err != nil && fault.CodeOf(err) == fault.Internal && ctx.Err() == nil && j.Logger != nil {
 		j.Logger.Error("source failed", "id", e.ID, "request_id", requestID, "code", fault.CodeOf(err), "err", err)
 	}
-	r := result{id: e.ID, elapsed: time.Since(start), err: err, outcome: Outcome{Success: err == nil}}
+	r := result{id: e.ID, attempts: attempts, elapsed: time.Since(first), err: err, outcome: Outcome{Success: err == nil}}
 	if err != nil {
 		r.outcome.Code = string(fault.CodeOf(err))
 	}
@@ -244,6 +269,32 @@ func (j *Job) digestEntry(ctx context.Context, gate *hostGate, e Entry) result {
 	}
 	r.line = line
 	return r
+}
+
+// backoff is the wait before the given retry (1 for the first): a quarter
+// more or less than RetryBackoff·2^(retry-1), at most maxBackoff.
+func (j *Job) backoff(retry int) time.Duration {
+	base := j.RetryBackoff
+	if base <= 0 {
+		base = time.Second
+	}
+	d := min(base<<min(retry-1, 16), maxBackoff)
+	return d - d/4 + time.Duration(mrand.Int64N(int64(d/2)+1))
+}
+
+// maxBackoff caps the wait between two attempts at a source.
+const maxBackoff = time.Minute
+
+// sleep waits d or until ctx ends, and reports whether it waited d.
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 func (j *Job) digest(ctx context.Context, gate *hostGate, e Entry) (*pipeline.Result, error) {
@@ -345,6 +396,9 @@ type Summary struct {
 	Succeeded, Failed int
 	// RanSucceeded and RanFailed count this run's lines.
 	RanSucceeded, RanFailed int
+	// Retried counts this run's sources tried more than once, and
+	// RetriedSucceeded those of them that then succeeded.
+	Retried, RetriedSucceeded int
 	// Codes counts error lines of the shard by error_code.
 	Codes map[string]int
 	// Foreign counts output lines whose ids are not in this shard.
@@ -413,6 +467,9 @@ func (s *Summary) Print(w io.Writer) {
 	fmt.Fprintf(w, "batch: this run: %d ok, %d failed in %s (%.1f docs/s); per source p50 %s, p95 %s\n",
 		s.RanSucceeded, s.RanFailed, s.Elapsed.Round(time.Millisecond), s.DocsPerSecond(),
 		s.P50.Round(time.Microsecond*100), s.P95.Round(time.Microsecond*100))
+	if s.Retried > 0 {
+		fmt.Fprintf(w, "batch: this run: %d sources were retried after a retryable error, %d of them then succeeded\n", s.Retried, s.RetriedSucceeded)
+	}
 	fmt.Fprintf(w, "batch: output: %d ok, %d failed", s.Succeeded, s.Failed)
 	if len(s.Codes) > 0 {
 		codes := make([]string, 0, len(s.Codes))

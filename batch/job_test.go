@@ -314,3 +314,77 @@ func TestInterleaveByHost(t *testing.T) {
 		t.Fatalf("order %q, want %q", strings.Join(got, " "), want)
 	}
 }
+
+// flakyDigester fails each id with its code for the first fails[id] calls,
+// then passes the request on.
+type flakyDigester struct {
+	next  Digester
+	code  map[string]fault.Code
+	fails map[string]int
+	mu    sync.Mutex
+	calls map[string]int
+}
+
+func (f *flakyDigester) Digest(ctx context.Context, req pipeline.Request) (*pipeline.Result, error) {
+	f.mu.Lock()
+	f.calls[req.ID]++
+	n := f.calls[req.ID]
+	f.mu.Unlock()
+	if n <= f.fails[req.ID] {
+		return nil, fault.E(f.code[req.ID], "flaky").With("retry_after", 0)
+	}
+	return f.next.Digest(ctx, req)
+}
+
+// TestJobRetries checks that retryable failures are tried again up to
+// Retries times and non-retryable ones are not, and that the summary
+// counts the retried sources.
+func TestJobRetries(t *testing.T) {
+	p, _ := newPipeline(t)
+	text := "Placental DC-SIGNR plays a crucial role in mother-to-child transmission."
+	entries := []Entry{
+		{ID: "busy-once", Text: text, Line: 1},
+		{ID: "timeout-always", Text: text, Line: 2},
+		{ID: "invalid", Text: text, Line: 3},
+		{ID: "fine", Text: text, Line: 4},
+	}
+	f := &flakyDigester{
+		next:  p,
+		code:  map[string]fault.Code{"busy-once": fault.Unavailable, "timeout-always": fault.FetchTimeout, "invalid": fault.InvalidFormat},
+		fails: map[string]int{"busy-once": 1, "timeout-always": 100, "invalid": 100},
+		calls: map[string]int{},
+	}
+	out := filepath.Join(t.TempDir(), "out.jsonl")
+	job := &Job{Digester: f, Entries: entries, Query: "transmission", Output: out, Workers: 2, Retries: 2, RetryBackoff: time.Millisecond}
+	sum, err := job.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"busy-once": 2, "timeout-always": 3, "invalid": 1, "fine": 1}
+	for id, n := range want {
+		if f.calls[id] != n {
+			t.Errorf("%s: tried %d times, want %d", id, f.calls[id], n)
+		}
+	}
+	lines := readOutput(t, out)
+	if lines["busy-once"]["success"] != true {
+		t.Errorf("busy-once: %v, want success after a retry", lines["busy-once"])
+	}
+	if got := errorCode(lines["timeout-always"]); got != string(fault.FetchTimeout) {
+		t.Errorf("timeout-always: error_code %q, want %s", got, fault.FetchTimeout)
+	}
+	if sum.Retried != 2 || sum.RetriedSucceeded != 1 || sum.Failed != 2 {
+		t.Errorf("summary: retried %d (%d then ok), failed %d; want 2 (1), 2", sum.Retried, sum.RetriedSucceeded, sum.Failed)
+	}
+}
+
+func TestJobBackoff(t *testing.T) {
+	j := &Job{RetryBackoff: 100 * time.Millisecond}
+	for retry, want := range map[int]time.Duration{1: 100 * time.Millisecond, 2: 200 * time.Millisecond, 3: 400 * time.Millisecond, 40: maxBackoff} {
+		for range 20 {
+			if got := j.backoff(retry); got < want*3/4 || got > want*5/4 {
+				t.Fatalf("backoff(%d) = %v, want within a quarter of %v", retry, got, want)
+			}
+		}
+	}
+}

@@ -37,6 +37,12 @@ with exactly one source field; a line's query overrides --query; relative file p
 resolve against the manifest's directory; "-" reads the manifest from stdin. A bad line
 or a repeated id is fatal before anything runs (every repeated id is listed).
 
+Retries: a source that fails with a retryable error (error table: the service or a PDF
+worker busy, a fetch that failed or timed out, an internal error) is tried up to
+--retries more times, after --retry-backoff doubled for each later try (a quarter more or
+less, at least the error's retry_after, at most a minute); only the last outcome is
+written.
+
 Resuming: lines are written whole and fsynced (at most --fsync-interval after writing);
 on start a torn last line is cut off and ids already in --out are skipped, so running
 the same command again after a crash finishes the rest and every id appears once.
@@ -64,6 +70,8 @@ func runBatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	maxFile := fs.Int64("max-file-bytes", 32<<20, "largest file source; larger ones are TOO_LARGE lines")
 	fsyncEvery := fs.Duration("fsync-interval", 100*time.Millisecond, "longest a written line stays unsynced (0: fsync every line)")
 	failedStatus := fs.Int("failed-status", 2, "exit status when some sources failed (0 in a Kubernetes Job, where any other status restarts the pod)")
+	retries := fs.Int("retries", 2, "more tries for a source that failed with a retryable error (0: none)")
+	retryBackoff := fs.Duration("retry-backoff", time.Second, "wait before the first retry, doubled for each later one")
 	progressEvery := fs.Duration("progress-interval", 5*time.Second, "how often to print a progress line when stderr is not a terminal")
 	var opts digest.Options
 	fs.IntVar(&opts.MaxEvidence, "max-evidence", 0, "evidence snippets, 1-10 (default 10)")
@@ -88,6 +96,8 @@ func runBatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return fatal("give exactly one of --manifest and --dir")
 	case *workers < 1:
 		return fatal("-j must be at least 1")
+	case *retries < 0 || *retryBackoff < 0:
+		return fatal("--retries and --retry-backoff must not be negative")
 	case *failedStatus < 0 || *failedStatus > 125 || *failedStatus == 1:
 		return fatal("--failed-status must be 0 or 2-125 (1 means a fatal problem)")
 	}
@@ -126,6 +136,8 @@ func runBatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		FileSource:   func(raw []byte, name string) ingest.Source { return sourceFromBytes(raw, name, "") },
 		MaxFileBytes: *maxFile,
 		SyncInterval: *fsyncEvery,
+		Retries:      *retries,
+		RetryBackoff: *retryBackoff,
 		Progress:     progressFor(stderr, *progressEvery),
 		Logger:       logger,
 	}
