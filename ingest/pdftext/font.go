@@ -28,6 +28,8 @@ type font struct {
 	defWidth  float64            // width for codes without one
 	estimated bool               // no widths in the file: advances are guesses
 
+	glyphs *glyphMap // Type0 TrueType: text from the embedded font's cmap
+
 	vertical bool    // vertical writing mode (Identity-V and other -V CMaps)
 	scale    float64 // Type3: em size relative to the font size
 }
@@ -99,6 +101,23 @@ func parseCMap(data []byte) *cmap {
 						r.list = append(r.list, s)
 					}
 				default:
+					continue
+				}
+				seenLen[len(lo)] = true
+				m.ranges = append(m.ranges, r)
+			}
+		case "endcidrange":
+			// A CID CMap given as ToUnicode (often Identity-H itself):
+			// its CIDs are read as code points, as other readers do.
+			for i := 0; i+2 < len(o.args) && len(m.ranges) < maxCMapEntries; i += 3 {
+				lo, ok1 := o.args[i].(string)
+				hi, ok2 := o.args[i+1].(string)
+				cid, ok3 := o.args[i+2].(float64)
+				if !ok1 || !ok2 || !ok3 || len(lo) == 0 || len(lo) > 4 || len(hi) != len(lo) || cid < 0 || cid > 0xFFFF {
+					continue
+				}
+				r := cmapRange{lo: codeOf(lo), hi: codeOf(hi), n: len(lo), dst: string([]byte{byte(int(cid) >> 8), byte(int(cid))})}
+				if r.hi < r.lo {
 					continue
 				}
 				seenLen[len(lo)] = true
@@ -275,6 +294,9 @@ func (f *font) loadType0(fv pdf.Value, budget *streamBudget) {
 			f.utf16 = true
 		}
 	}
+	if !f.utf16 {
+		f.glyphs = newGlyphMap(desc, budget)
+	}
 }
 
 // loadSimpleEncoding fills f.simple from the base encoding and Differences.
@@ -398,6 +420,11 @@ func (f *font) decode(code uint32, n int) (string, bool) {
 	if f.utf16 {
 		s := decodeUTF16BE(string([]byte{byte(code >> 8), byte(code)}))
 		return s, usable(s)
+	}
+	if f.glyphs != nil {
+		if s, ok := f.glyphs.lookup(code); ok {
+			return s, usable(s)
+		}
 	}
 	return "", false
 }
