@@ -61,7 +61,10 @@ func Build(text, query string, opts Options) (*Payload, []Warning, error) {
 	if len(ids) == 0 {
 		warns = append(warns, Warning{Code: WarnQueryFallback, Message: "the query has no content words; the digest describes the whole document"})
 	}
-	q := expandedQuery(d, ids, query)
+	q := newQueryModel(d, ids)
+	q.expandSpelling(d, query)
+	q.expandAbbreviations(d)
+	q.expandPrefixes(d)
 	scores := scoreSentences(d, q)
 	if !slices.ContainsFunc(scores, func(v float64) bool { return v > 0 }) && len(d.sents) > 0 {
 		if len(ids) > 0 {
@@ -89,16 +92,6 @@ func Build(text, query string, opts Options) (*Payload, []Warning, error) {
 		return nil, warns, fmt.Errorf("digest: built payload is invalid: %w", err)
 	}
 	return p, warns, nil
-}
-
-// expandedQuery returns the query model of query, whose terms in d are ids,
-// with the forms of d that the query means but does not spell.
-func expandedQuery(d *document, ids []int32, query string) queryModel {
-	q := newQueryModel(d, ids)
-	q.expandSpelling(d, query)
-	q.expandAbbreviations(d)
-	q.expandPrefixes(d)
-	return q
 }
 
 // window is a candidate snippet: sentences [first, last] of one block, or a

@@ -121,51 +121,41 @@ func TestProximityPrefersCloseTerms(t *testing.T) {
 }
 
 // TestPickWindowsContinues checks that a chosen window whose last sentence
-// is cut lifts the window starting at that sentence above an unrelated
-// window of a little higher score.
+// is cut lifts, above an unrelated window of a little higher score, the
+// window starting at that sentence and, when the chosen window has a whole
+// sentence before it, the window starting there (which holds both).
 func TestPickWindowsContinues(t *testing.T) {
-	long := "The " + strings.Repeat("word ", 30)
-	text := "Alpha " + strings.Repeat("beta ", 30) + "gamma. " + long + "end. Other text here."
-	d := analyze(text)
-	if len(d.sents) != 3 {
-		t.Fatalf("%d sentences", len(d.sents))
+	// span is a window over sentences [first, last], the last cut short
+	// by cut bytes.
+	type span struct {
+		first, last, cut int
+		score            float64
 	}
-	w := func(i, j int, cut int) window {
-		a, b := d.sents[i], d.sents[j]
-		return window{bstart: a.start, bend: b.end - cut, cstart: a.cstart, cend: b.cend - cut, page: 1}
+	tests := []struct {
+		name  string
+		text  string
+		cands []span
+	}{
+		{"cut sentence", "Alpha " + strings.Repeat("beta ", 30) + "gamma. The " + strings.Repeat("word ", 30) + "end. Other text here.",
+			[]span{{0, 1, 100, 10}, {2, 2, 0, 2.5}, {1, 1, 0, 2}}},
+		{"last whole sentence", "Alpha " + strings.Repeat("beta ", 20) + "gamma. Delta " + strings.Repeat("word ", 20) + "end. Epsilon " + strings.Repeat("more ", 30) + "stop. Other text here.",
+			[]span{{0, 2, 100, 10}, {3, 3, 0, 2.5}, {1, 2, 0, 2}}},
 	}
-	cands := []candidate{
-		{w: w(0, 1, 100), first: 0, last: 1, score: 10},
-		{w: w(2, 2, 0), first: 2, last: 2, score: 2.5},
-		{w: w(1, 1, 0), first: 1, last: 1, score: 2},
-	}
-	got := pickWindows(d, cands, 2)
-	if len(got) != 2 || got[0].first != 0 || got[1].first != 1 {
-		t.Errorf("picked %v, want windows at sentences 0 then 1", []int{got[0].first, got[1].first})
-	}
-}
-
-// TestPickWindowsContinuesFromLastWhole checks that a chosen window of
-// three sentences whose last is cut also lifts the window that starts at
-// its second sentence, which holds the last whole sentence and the cut one.
-func TestPickWindowsContinuesFromLastWhole(t *testing.T) {
-	text := "Alpha " + strings.Repeat("beta ", 20) + "gamma. Delta " + strings.Repeat("word ", 20) + "end. Epsilon " + strings.Repeat("more ", 30) + "stop. Other text here."
-	d := analyze(text)
-	if len(d.sents) != 4 {
-		t.Fatalf("%d sentences", len(d.sents))
-	}
-	w := func(i, j int, cut int) window {
-		a, b := d.sents[i], d.sents[j]
-		return window{bstart: a.start, bend: b.end - cut, cstart: a.cstart, cend: b.cend - cut, page: 1}
-	}
-	cands := []candidate{
-		{w: w(0, 2, 100), first: 0, last: 2, score: 10},
-		{w: w(3, 3, 0), first: 3, last: 3, score: 2.5},
-		{w: w(1, 2, 0), first: 1, last: 2, score: 2},
-	}
-	got := pickWindows(d, cands, 2)
-	if len(got) != 2 || got[0].first != 0 || got[1].first != 1 {
-		t.Errorf("picked %v, want windows at sentences 0 then 1", []int{got[0].first, got[1].first})
+	for _, tt := range tests {
+		d := analyze(tt.text)
+		if want := tt.cands[1].first + 1; len(d.sents) != want {
+			t.Fatalf("%s: %d sentences, want %d", tt.name, len(d.sents), want)
+		}
+		var cands []candidate
+		for _, c := range tt.cands {
+			a, b := d.sents[c.first], d.sents[c.last]
+			w := window{bstart: a.start, bend: b.end - c.cut, cstart: a.cstart, cend: b.cend - c.cut, page: 1}
+			cands = append(cands, candidate{w: w, first: c.first, last: c.last, score: c.score})
+		}
+		got := pickWindows(d, cands, 2)
+		if len(got) != 2 || got[0].first != 0 || got[1].first != 1 {
+			t.Errorf("%s: picked %v, want windows at sentences 0 then 1", tt.name, []int{got[0].first, got[1].first})
+		}
 	}
 }
 

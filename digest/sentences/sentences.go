@@ -8,6 +8,7 @@
 package sentences
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -49,7 +50,11 @@ func Strings(text string) []string {
 func splitBlock(text string, lo, hi int, spans []Span) []Span {
 	block := text[lo:hi]
 	start := 0
-	for _, cut := range mergeCuts(boundaries(block), bulletCuts(block)) {
+	cuts := boundaries(block)
+	if bullets := bulletCuts(block); len(bullets) > 0 {
+		cuts = slices.Compact(slices.Sorted(slices.Values(append(cuts, bullets...))))
+	}
+	for _, cut := range cuts {
 		spans = appendTrimmed(spans, block, start, cut, lo)
 		start = cut
 	}
@@ -67,42 +72,22 @@ func isBullet(r rune) bool {
 }
 
 // bulletCuts returns the offsets of the bullets of block that stand
-// between spaces (or open it), each the start of a list item.
+// after a space and before a space or the block's end, each the start of
+// a list item (a bullet opening the block needs no cut).
 func bulletCuts(block string) []int {
 	var cuts []int
 	for i, r := range block {
 		if !isBullet(r) || i == 0 {
 			continue
 		}
+		after := i + utf8.RuneLen(r)
 		prev, _ := utf8.DecodeLastRuneInString(block[:i])
-		next, _ := utf8.DecodeRuneInString(block[i+utf8.RuneLen(r):])
-		if unicode.IsSpace(prev) && (unicode.IsSpace(next) || i+utf8.RuneLen(r) == len(block)) {
+		next, _ := utf8.DecodeRuneInString(block[after:])
+		if unicode.IsSpace(prev) && (unicode.IsSpace(next) || after == len(block)) {
 			cuts = append(cuts, i)
 		}
 	}
 	return cuts
-}
-
-// mergeCuts merges two increasing lists of offsets into one without
-// repeats.
-func mergeCuts(a, b []int) []int {
-	if len(b) == 0 {
-		return a
-	}
-	out := make([]int, 0, len(a)+len(b))
-	for len(a) > 0 || len(b) > 0 {
-		var v int
-		switch {
-		case len(b) == 0 || len(a) > 0 && a[0] <= b[0]:
-			v, a = a[0], a[1:]
-		default:
-			v, b = b[0], b[1:]
-		}
-		if len(out) == 0 || out[len(out)-1] != v {
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 // appendTrimmed appends block[a:b] without surrounding white space, shifted
