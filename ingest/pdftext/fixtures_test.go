@@ -39,7 +39,13 @@ func fixtures() []fixture {
 			pdfgen.Text{X: 300, Y: 40, Size: 9, S: string(rune('1' + i))})
 		running = append(running, p)
 	}
+	var oneLine []pdfgen.Page
+	for i := range 3 {
+		oneLine = append(oneLine, pdfgen.Page{Texts: []pdfgen.Text{{X: 72, Y: 760, Size: 12, S: "Page " + string(rune('1'+i)) + " hello world"}}})
+	}
 	return []fixture{
+		{name: "one-line-pages", pages: oneLine,
+			want: []string{"Page 1 hello world", "Page 2 hello world", "Page 3 hello world"}, pages0: 3},
 		{name: "one-column", pages: []pdfgen.Page{{Texts: pdfgen.Paragraph(72, 700, 10, 12, l1, l2, l3)}},
 			want: []string{l1 + " " + l2 + " " + l3}, pages0: 1},
 		{name: "two-column", pages: []pdfgen.Page{twoCol},

@@ -13,7 +13,9 @@ const (
 )
 
 // removeFurniture drops running titles and page numbers from the pages'
-// blocks in place.
+// blocks in place. A repeated block is furniture only beside a body: a page
+// whose every block repeats keeps them all, so a document whose pages hold
+// one line each never loses its text.
 func removeFurniture(pages []pageLayout) {
 	if len(pages) < 2 {
 		return
@@ -32,11 +34,21 @@ func removeFurniture(pages []pageLayout) {
 			}
 		}
 	}
+	furniture := func(k string) bool { return k != "" && count[k] >= 2 && count[k]*3 >= len(pages) }
 	for i := range pages {
+		body := false
+		for j := range pages[i].blocks {
+			if !furniture(keys[i][j]) {
+				body = true
+				break
+			}
+		}
+		if !body {
+			continue
+		}
 		kept := pages[i].blocks[:0]
 		for j, b := range pages[i].blocks {
-			k := keys[i][j]
-			if k != "" && count[k] >= 2 && count[k]*3 >= len(pages) {
+			if furniture(keys[i][j]) {
 				continue
 			}
 			kept = append(kept, b)
