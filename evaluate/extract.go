@@ -27,6 +27,9 @@ type ExtractCase struct {
 	MustContain    []string `json:"must_contain,omitempty"`
 	MustNotContain []string `json:"must_not_contain,omitempty"`
 	Encrypted      bool     `json:"encrypted,omitempty"`
+	// PageType is the kind of page (WCXB: article, forum, product, ...);
+	// cases that carry it are also scored with WCXB's word metric.
+	PageType string `json:"page_type,omitempty"`
 }
 
 // ReadExtractCases reads dir/cases.jsonl.
@@ -130,6 +133,7 @@ func RunExtract(ctx context.Context, dir string, fn ExtractFunc) (ExtractRun, er
 func scoreExtract(dir string, run *ExtractRun) error {
 	var shingleMatches, pdfMatches []Match
 	var wordF1Sum float64
+	var pageWords []typedPRF
 	var snippets SnippetCounts
 	hasSnippets := false
 	for _, o := range run.Outputs {
@@ -147,6 +151,9 @@ func scoreExtract(dir string, run *ExtractRun) error {
 		ref, err := ReadCaseFile(dir, c.ReferenceFile)
 		if err != nil {
 			return fmt.Errorf("case %s: reference: %w", c.ID, err)
+		}
+		if c.PageType != "" {
+			pageWords = append(pageWords, typedPRF{c.PageType, LowerWordPRF(o.Text, string(ref))})
 		}
 		m := ShingleMatch(o.Text, string(ref))
 		shingleMatches = append(shingleMatches, m)
@@ -176,5 +183,39 @@ func scoreExtract(dir string, run *ExtractRun) error {
 		metrics["word_f1"] = wordF1Sum / float64(len(pdfMatches))
 		metrics["word_shingle_f1"] = sum / float64(len(pdfMatches))
 	}
+	addPageTypeWords(metrics, pageWords)
 	return nil
+}
+
+// typedPRF is one page's WCXB word metric with its page type.
+type typedPRF struct {
+	pageType string
+	PRF
+}
+
+// addPageTypeWords sets WCXB's word metric from per-page scores: the mean
+// per-page precision, recall and F1 over all pages (word_precision_lc,
+// word_recall_lc, word_f1_lc) and the mean F1 per page type
+// (word_f1_lc_<type>).
+func addPageTypeWords(metrics map[string]float64, pages []typedPRF) {
+	if len(pages) == 0 {
+		return
+	}
+	var all PRF
+	sums := map[string]float64{}
+	counts := map[string]int{}
+	for _, p := range pages {
+		all.Precision += p.Precision
+		all.Recall += p.Recall
+		all.F1 += p.F1
+		sums[p.pageType] += p.F1
+		counts[p.pageType]++
+	}
+	n := float64(len(pages))
+	metrics["word_precision_lc"] = all.Precision / n
+	metrics["word_recall_lc"] = all.Recall / n
+	metrics["word_f1_lc"] = all.F1 / n
+	for t, s := range sums {
+		metrics["word_f1_lc_"+t] = s / float64(counts[t])
+	}
 }

@@ -110,3 +110,39 @@ func TestExtractCancelled(t *testing.T) {
 		t.Error("missing set: no error")
 	}
 }
+
+func TestExtractPageTypeWords(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "cases.jsonl"), []byte(
+		`{"id":"a","kind":"html","file":"a.html","page_type":"forum","reference_file":"a.txt"}`+"\n"+
+			`{"id":"b","kind":"html","file":"b.html","page_type":"forum","reference_file":"b.txt"}`+"\n"+
+			`{"id":"c","kind":"html","file":"c.html","page_type":"product","reference_file":"c.txt"}`+"\n"+
+			`{"id":"d","kind":"html","file":"d.html","reference_file":"d.txt"}`+"\n"))
+	for name, s := range map[string]string{
+		"a.html": "One Two", "a.txt": "one two",
+		"b.html": "a b c d", "b.txt": "a b",
+		"c.html": "x", "c.txt": "y",
+		"d.html": "z", "d.txt": "q",
+	} {
+		writeFile(t, filepath.Join(dir, name), []byte(s))
+	}
+	r, err := Extract(context.Background(), dir, func(_ context.Context, _ string, raw []byte, _ string) (string, error) {
+		return string(raw), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Pages a (1,1,1), b (1/2,1,2/3), c (0,0,0); d has no page type.
+	want := map[string]float64{
+		"word_precision_lc": 0.5, "word_recall_lc": 2.0 / 3, "word_f1_lc": (1 + 2.0/3) / 3,
+		"word_f1_lc_forum": (1 + 2.0/3) / 2, "word_f1_lc_product": 0,
+	}
+	for k, v := range want {
+		if got, ok := r.Metrics[k]; !ok || !near(got, v) {
+			t.Errorf("metric %s = %v (present %v), want %v", k, got, ok, v)
+		}
+	}
+	if _, ok := r.Metrics["word_f1_lc_"]; ok {
+		t.Error("a case without page_type got a type of its own")
+	}
+}

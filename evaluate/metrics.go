@@ -232,3 +232,88 @@ func WordF1(pred, ref string) float64 {
 	m := matchCounts(pc, rc)
 	return f1(m.TP/float64(len(pt)), m.TP/float64(len(rt)))
 }
+
+// LowerTokens splits text into the tokens of WCXB's word metric: Python's
+// str.lower() of the text, then maximal runs of Python re's Unicode \w
+// (characters that are str.isalnum() or '_': letters and numbers of every
+// kind, not combining marks, the same set as Tokens).
+func LowerTokens(text string) []string {
+	return Tokens(pythonLower(text))
+}
+
+// pythonLower lower-cases s as Python's str.lower() does: the simple
+// mappings Go knows, plus the full mapping of U+0130 (to "i" and a
+// combining dot above, which then splits a token) and a capital sigma at
+// the end of a word, which becomes the final form ς.
+func pythonLower(s string) string {
+	if !strings.ContainsAny(s, "\u0130\u03a3") {
+		return strings.ToLower(s)
+	}
+	rs := []rune(s)
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i, r := range rs {
+		switch r {
+		case '\u0130':
+			b.WriteString("i\u0307")
+		case '\u03a3':
+			if finalSigma(rs, i) {
+				b.WriteRune('ς')
+			} else {
+				b.WriteRune('σ')
+			}
+		default:
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
+// finalSigma is Unicode's Final_Sigma condition as Python applies it: a
+// cased letter before (skipping case-ignorable characters) and none after.
+func finalSigma(rs []rune, i int) bool {
+	cased := func(r rune) bool { return unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r) }
+	ignorable := func(r rune) bool {
+		return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk) || r == '\'' || r == '.' || r == ':' || r == '\u00b7' || r == '\u2019'
+	}
+	j := i - 1
+	for j >= 0 && ignorable(rs[j]) {
+		j--
+	}
+	if j < 0 || !cased(rs[j]) {
+		return false
+	}
+	k := i + 1
+	for k < len(rs) && ignorable(rs[k]) {
+		k++
+	}
+	return k >= len(rs) || !cased(rs[k])
+}
+
+// LowerWordPRF is one page's WCXB word metric: multisets of LowerTokens,
+// P = Σmin/|extracted|, R = Σmin/|reference| and their F1. A page whose
+// reference has no tokens scores 1 on all three when the output has none
+// either, else 0; an output without tokens scores 0.
+func LowerWordPRF(pred, ref string) PRF {
+	pt, rt := LowerTokens(pred), LowerTokens(ref)
+	if len(rt) == 0 {
+		if len(pt) == 0 {
+			return PRF{1, 1, 1}
+		}
+		return PRF{}
+	}
+	if len(pt) == 0 {
+		return PRF{}
+	}
+	pc := make(map[string]int, len(pt))
+	for _, t := range pt {
+		pc[t]++
+	}
+	rc := make(map[string]int, len(rt))
+	for _, t := range rt {
+		rc[t]++
+	}
+	m := matchCounts(pc, rc)
+	p, r := m.TP/float64(len(pt)), m.TP/float64(len(rt))
+	return PRF{Precision: p, Recall: r, F1: f1(p, r)}
+}

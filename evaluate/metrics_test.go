@@ -97,3 +97,45 @@ func TestWordF1(t *testing.T) {
 		}
 	}
 }
+
+func TestLowerTokens(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"Grüße, NAÏVE x_1 ½ ²", []string{"grüße", "naïve", "x_1", "½", "²"}},
+		// Python's \w holds no combining marks: a virama splits the word.
+		{"नमस्ते", []string{"नमस", "त"}},
+		// str.lower() maps İ to i + combining dot, which splits the token.
+		{"İSTANBUL", []string{"i", "stanbul"}},
+		{"ΟΔΟΣ ΣΑ Σ", []string{"οδος", "σα", "σ"}},
+	}
+	for _, tt := range tests {
+		if got := LowerTokens(tt.in); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("LowerTokens(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	if got := pythonLower("ΟΔΟΣ"); got != "οδος" {
+		t.Errorf("final sigma: %q", got)
+	}
+}
+
+func TestLowerWordPRF(t *testing.T) {
+	tests := []struct {
+		name, pred, ref string
+		want            PRF
+	}{
+		{"case folded", "The cat sat", "the CAT sat", PRF{1, 1, 1}},
+		{"extra words", "a b c d", "a b", PRF{0.5, 1, 2.0 / 3}},
+		{"multiset", "a a a", "a b", PRF{1.0 / 3, 0.5, 0.4}},
+		{"empty both", "", " ... ", PRF{1, 1, 1}},
+		{"empty reference", "x", "", PRF{}},
+		{"empty output", "", "a", PRF{}},
+	}
+	for _, tt := range tests {
+		got := LowerWordPRF(tt.pred, tt.ref)
+		if !near(got.Precision, tt.want.Precision) || !near(got.Recall, tt.want.Recall) || !near(got.F1, tt.want.F1) {
+			t.Errorf("%s: LowerWordPRF = %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+}
