@@ -4,7 +4,8 @@
 // Canonical text is UTF-8 in Unicode NFC. Inside a block, every run of
 // Unicode white space is one U+0020 SPACE; blocks (paragraphs, headings, list
 // items, table rows) are separated by exactly one "\n"; a PDF's pages are
-// joined by exactly one U+000C FORM FEED, which appears nowhere else. No other
+// joined by exactly one U+000C FORM FEED, which appears nowhere else: only
+// Pages makes pages, and a form feed in any other text is a block break. No other
 // control characters survive, and no block is empty or has leading or
 // trailing spaces. Offsets into canonical text are Unicode code points.
 package normalize
@@ -13,31 +14,25 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"golang.org/x/text/unicode/norm"
 )
 
 // Version names the canonicalization rules. Any change in the output of
 // Canonical for some input is a new Version.
-const Version = "canon/1"
+const Version = "canon/2"
 
 // PageSeparator joins the pages of a paginated source (a PDF). It is the only
 // place U+000C appears in canonical text.
 const PageSeparator = '\f'
 
-// Canonical returns the canonical form of s, treating "\n" (and any other
-// line or paragraph separator) as a block boundary and "\f" as a page
-// boundary. Canonical is idempotent: Canonical(Canonical(s)) == Canonical(s).
+// Canonical returns the canonical form of an unpaginated text s, treating
+// "\n", "\f" and every other line or paragraph separator as a block
+// boundary: its result has no page separator, because only a paginated
+// source has pages (see Pages). Canonical is idempotent:
+// Canonical(Canonical(s)) == Canonical(s).
 func Canonical(s string) string {
-	pages := splitPages(s)
 	var b strings.Builder
 	b.Grow(len(s))
-	for i, p := range pages {
-		if i > 0 {
-			b.WriteRune(PageSeparator)
-		}
-		writeBlocks(&b, p)
-	}
+	writeBlocks(&b, s)
 	return b.String()
 }
 
@@ -51,21 +46,16 @@ func Blocks(blocks []string) string {
 // Pages returns the canonical text of a paginated source whose pages are
 // given in order, each as its own text. Empty pages are kept (so page N of
 // the source is page N of the text); a page's own form feeds are treated as
-// block boundaries.
+// block boundaries. It is the only producer of PageSeparator.
 func Pages(pages []string) string {
 	var b strings.Builder
 	for i, p := range pages {
 		if i > 0 {
 			b.WriteRune(PageSeparator)
 		}
-		writeBlocks(&b, strings.ReplaceAll(p, "\f", "\n"))
+		writeBlocks(&b, p)
 	}
 	return b.String()
-}
-
-// splitPages splits on form feeds. A text with no form feed is one page.
-func splitPages(s string) []string {
-	return strings.Split(s, string(PageSeparator))
 }
 
 // writeBlocks writes the canonical blocks of one page: invisible characters
@@ -73,7 +63,7 @@ func splitPages(s string) []string {
 // dropped before composing, so that removing one can never leave a
 // composable pair behind (which would break idempotence).
 func writeBlocks(b *strings.Builder, page string) {
-	page = norm.NFC.String(dropInvisible(sanitizeUTF8(page)))
+	page = nfc(dropInvisible(sanitizeUTF8(page)))
 	first := true
 	for len(page) > 0 {
 		var line string
@@ -118,7 +108,7 @@ func dropInvisible(s string) string {
 
 func isLineBreak(r rune) bool {
 	switch r {
-	case '\n', '\r', '\v', '\u0085', '\u2028', '\u2029':
+	case '\n', '\r', '\v', '\f', '\u0085', '\u2028', '\u2029':
 		return true
 	}
 	return false
