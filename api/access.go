@@ -132,12 +132,8 @@ func (s *Server) noteRateLimit(w http.ResponseWriter, r *http.Request) {
 	st := stateOf(r)
 	st.meta.RateLimit = &RateLimitMeta{Limit: limit, Remaining: remaining, ResetAt: time.Unix(reset, 0).UTC().Format(time.RFC3339)}
 	if remaining <= limit/10 {
-		st.meta.Warnings = append(st.meta.Warnings, "RATE_LIMIT_APPROACHING")
-		st.meta.WarningDetails = append(st.meta.WarningDetails, WarningDetail{
-			Code:    "RATE_LIMIT_APPROACHING",
-			Message: "fewer than 10% of this window's requests remain",
-			Context: map[string]any{"remaining": remaining, "limit": limit},
-		})
+		st.meta.AddWarning("RATE_LIMIT_APPROACHING", "fewer than 10% of this window's requests remain",
+			map[string]any{"remaining": remaining, "limit": limit})
 	}
 }
 

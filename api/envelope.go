@@ -12,9 +12,51 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/digestd/digestd"
+	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/ingest/htmltext"
+	"github.com/digestd/digestd/ingest/pdftext"
+	"github.com/digestd/digestd/normalize"
 	"github.com/digestd/digestd/pipeline"
 )
+
+// Tool ids (meta.tool_id): the operation an answer comes from, named as
+// the MCP tool that runs it where there is one.
+const (
+	ToolDigestSource    = "digest_source"
+	ToolDigestSources   = "digest_sources"
+	ToolGetArchivedText = "get_archived_text"
+	ToolVerifyDigest    = "verify_digest"
+	ToolListSources     = "list_sources"
+	ToolGetSource       = "get_source"
+	ToolGetArchiveBlob  = "get_archive_blob"
+	ToolServiceHealth   = "get_service_health"
+	ToolCacheStats      = "get_cache_stats"
+	// ToolService is the tool id of answers that belong to no operation
+	// (an unknown route, a liveness probe, a request refused before routing).
+	ToolService = "digestd"
+)
+
+// Capabilities returns meta.capabilities: the features and versions an
+// agent can detect and cache by. The envelope and fidelity schema
+// versions, verified locators, and the canonicalizer's, extractors' and
+// digester's versions.
+func Capabilities() []string {
+	return []string{
+		EnvelopeVersion,
+		"fidelity-" + FidelitySchemaVersion,
+		"verified-locators",
+		"signed-cursors",
+		normalize.Version,
+		"html-extractor/" + htmltext.ExtractorVersion,
+		"pdf-extractor/" + pdftext.ExtractorVersion,
+		digest.DigesterVersion,
+	}
+}
+
+// FidelitySchemaVersion is meta.content_fidelity_schema_version.
+const FidelitySchemaVersion = "1.0"
 
 // EnvelopeVersion is meta.version of every JSON response.
 const EnvelopeVersion = "response-v2"
@@ -29,18 +71,21 @@ type Envelope struct {
 
 // Meta is the envelope's metadata.
 type Meta struct {
-	Version                      string          `json:"version"`
-	RequestID                    string          `json:"request_id"`
-	Timestamp                    string          `json:"timestamp"`
-	Telemetry                    Telemetry       `json:"telemetry"`
-	Warnings                     []string        `json:"warnings,omitempty"`
-	WarningDetails               []WarningDetail `json:"warning_details,omitempty"`
-	ContentFidelity              string          `json:"content_fidelity,omitempty"`
-	ContentFidelitySchemaVersion string          `json:"content_fidelity_schema_version,omitempty"`
-	DroppedContentIDs            *[]string       `json:"dropped_content_ids,omitempty"`
-	ContentArchiveHashes         map[string]any  `json:"content_archive_hashes,omitempty"`
-	Pagination                   *Pagination     `json:"pagination,omitempty"`
-	RateLimit                    *RateLimitMeta  `json:"rate_limit,omitempty"`
+	Version                      string            `json:"version"`
+	RequestID                    string            `json:"request_id"`
+	Timestamp                    string            `json:"timestamp"`
+	ToolID                       string            `json:"tool_id"`
+	ToolVersion                  string            `json:"tool_version"`
+	Capabilities                 []string          `json:"capabilities"`
+	Telemetry                    Telemetry         `json:"telemetry"`
+	Warnings                     []string          `json:"warnings,omitempty"`
+	WarningDetails               []WarningDetail   `json:"warning_details,omitempty"`
+	ContentFidelity              string            `json:"content_fidelity,omitempty"`
+	ContentFidelitySchemaVersion string            `json:"content_fidelity_schema_version,omitempty"`
+	DroppedContentIDs            *[]string         `json:"dropped_content_ids,omitempty"`
+	ContentArchiveHashes         map[string]string `json:"content_archive_hashes,omitempty"`
+	Pagination                   *Pagination       `json:"pagination,omitempty"`
+	RateLimit                    *RateLimitMeta    `json:"rate_limit,omitempty"`
 }
 
 // Telemetry reports how the request was served.
@@ -50,11 +95,21 @@ type Telemetry struct {
 	TokensEstimated *int    `json:"tokens_estimated,omitempty"`
 }
 
-// WarningDetail is a structured warning; Warnings holds their codes.
+// WarningDetail is a structured warning; Warnings holds their messages.
+// Severity comes from the warning table (WarningSeverity).
 type WarningDetail struct {
-	Code    string         `json:"code"`
-	Message string         `json:"message"`
-	Context map[string]any `json:"context,omitempty"`
+	Code     string         `json:"code"`
+	Severity string         `json:"severity"`
+	Message  string         `json:"message"`
+	Context  map[string]any `json:"context,omitempty"`
+}
+
+// AddWarning appends a warning to m: its message to Warnings, and its code,
+// severity (from the warning table), message and context to
+// WarningDetails. Every warning of every answer goes through it.
+func (m *Meta) AddWarning(code, msg string, ctx map[string]any) {
+	m.Warnings = append(m.Warnings, msg)
+	m.WarningDetails = append(m.WarningDetails, WarningDetail{Code: code, Severity: WarningSeverity(code), Message: msg, Context: ctx})
 }
 
 // Pagination describes a page of a listing.
@@ -91,6 +146,7 @@ type requestState struct {
 	id     string
 	start  time.Time
 	client string // the authenticated client, for rate limiting
+	tool   string // meta.tool_id: the operation this request runs
 	meta   Meta   // fields a handler or middleware set before writing
 }
 
@@ -131,6 +187,14 @@ func (st *requestState) finishMeta() Meta {
 	m.Version = EnvelopeVersion
 	m.RequestID = st.id
 	m.Timestamp = time.Now().UTC().Format(time.RFC3339Nano)
+	if m.ToolID == "" {
+		m.ToolID = st.tool
+	}
+	if m.ToolID == "" {
+		m.ToolID = ToolService
+	}
+	m.ToolVersion = digestd.Version
+	m.Capabilities = Capabilities()
 	m.Telemetry.DurationMS = math.Round(float64(time.Since(st.start).Microseconds())/10) / 100
 	return m
 }
@@ -187,7 +251,7 @@ func errorEnvelope(err error, st *requestState) (Envelope, int) {
 // one digest outcome (a result or an error): the batch job and the one-shot
 // command write exactly what POST /v1/digest would.
 func ResultEnvelope(res *pipeline.Result, err error, requestID string, start time.Time) (Envelope, int) {
-	st := &requestState{id: requestID, start: start}
+	st := &requestState{id: requestID, start: start, tool: ToolDigestSource}
 	if err != nil {
 		return errorEnvelope(err, st)
 	}
@@ -199,8 +263,7 @@ func digestEnvelope(res *pipeline.Result, st *requestState) Envelope {
 	tokens := estimateTokens(res.Payload)
 	st.meta.Telemetry.TokensEstimated = &tokens
 	for _, w := range res.Warnings {
-		st.meta.Warnings = append(st.meta.Warnings, w.Code)
-		st.meta.WarningDetails = append(st.meta.WarningDetails, WarningDetail{Code: w.Code, Message: w.Message})
+		st.meta.AddWarning(w.Code, w.Message, nil)
 	}
 	data := DigestData{Digest: res.Payload, Source: res.Source, DigestHash: res.DigestHash.String()}
 	return Envelope{Success: true, Data: data, Meta: st.finishMeta()}

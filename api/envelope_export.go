@@ -49,7 +49,7 @@ func (b *DigestsRequest) PipelineRequest() (pipeline.ManyRequest, []string, erro
 // with the content fidelity, dropped ids, archive hashes, truncation and
 // partial-failure warnings and telemetry. req is the request res answers.
 func DigestsEnvelope(body *DigestsRequest, req pipeline.ManyRequest, fields []string, res *pipeline.ManyResult, requestID string, start time.Time) Envelope {
-	return digestsEnvelope(&requestState{id: requestID, start: start}, body, req, fields, res)
+	return digestsEnvelope(&requestState{id: requestID, start: start, tool: ToolDigestSources}, body, req, fields, res)
 }
 
 // digestsEnvelope builds the envelope of a multi-source result on st, which
@@ -71,22 +71,24 @@ func digestsEnvelope(st *requestState, body *DigestsRequest, req pipeline.ManyRe
 		data.Digests = append(data.Digests, selectFields(it, fields))
 	}
 	st.meta.ContentFidelity = res.Fidelity
-	st.meta.ContentFidelitySchemaVersion = "1.0"
+	st.meta.ContentFidelitySchemaVersion = FidelitySchemaVersion
 	dropped := []string{}
 	for _, it := range res.Dropped {
 		dropped = append(dropped, it.ID)
 	}
 	st.meta.DroppedContentIDs = &dropped
-	st.meta.ContentArchiveHashes = map[string]any{}
+	// Each value retrieves the source's full digest (GET /v1/archive/{hash});
+	// its payload names the canonical text by source_text_hash.
+	st.meta.ContentArchiveHashes = map[string]string{}
 	for id, ref := range res.ArchiveHashes {
-		st.meta.ContentArchiveHashes[id] = ref
+		st.meta.ContentArchiveHashes[id] = ref.DigestHash
 	}
 	if res.Fidelity != pipeline.FidelityFull && (len(res.Dropped) > 0 || req.Budget != (pipeline.Budget{})) {
 		reason := "budget"
 		if req.Detail != pipeline.FidelityFull && len(res.Dropped) == 0 {
 			reason = "detail"
 		}
-		st.addWarning("CONTENT_TRUNCATED",
+		st.meta.AddWarning("CONTENT_TRUNCATED",
 			fmt.Sprintf("%d of %d digests were left out and others may be cut down to fit; fetch them by content_archive_hashes", len(res.Dropped), len(res.Items)+len(res.Dropped)),
 			map[string]any{"dropped_count": len(res.Dropped), "total_count": len(res.Items) + len(res.Dropped), "reason": reason})
 	}
@@ -95,7 +97,7 @@ func digestsEnvelope(st *requestState, body *DigestsRequest, req pipeline.ManyRe
 		for i, f := range res.Failed {
 			ids[i] = f.ID
 		}
-		st.addWarning("PARTIAL_FAILURE", fmt.Sprintf("%d source(s) failed: %s", len(ids), strings.Join(ids, ", ")),
+		st.meta.AddWarning("PARTIAL_FAILURE", fmt.Sprintf("%d source(s) failed: %s", len(ids), strings.Join(ids, ", ")),
 			map[string]any{"failed_ids": ids})
 	}
 	hit := res.AllCached

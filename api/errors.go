@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"sort"
 	"time"
 
 	"github.com/digestd/digestd/fault"
@@ -33,7 +34,7 @@ var errorTable = map[fault.Code]errorClass{
 	fault.UnsupportedMediaType:   {http.StatusUnsupportedMediaType, "validation", false, "Send application/json, text/plain, text/html, application/pdf or multipart/form-data."},
 	fault.UnsupportedContentType: {http.StatusUnprocessableEntity, "unsupported", false, "Give a source that is HTML, PDF or plain text."},
 	fault.FeatureDisabled:        {http.StatusNotImplemented, "unsupported", false, "This kind of source is not enabled on this server; send the content as text instead."},
-	fault.Unauthorized:           {http.StatusUnauthorized, "auth", false, "Send a valid API key in the Authorization: Bearer header."},
+	fault.Unauthorized:           {http.StatusUnauthorized, "authentication", false, "Send a valid API key in the Authorization: Bearer header or the X-API-Key header."},
 	fault.RateLimitExceeded:      {http.StatusTooManyRequests, "rate_limit", true, "Wait for the time in Retry-After, then retry."},
 	fault.FetchBlocked:           {http.StatusUnprocessableEntity, "fetch", false, "The URL points at an address this service may not reach (private, loopback, link-local or metadata); give a public http(s) URL, or send the content itself."},
 	fault.FetchFailed:            {http.StatusBadGateway, "fetch", true, "The remote server did not return the page (see details.upstream_status); check the URL or send the content itself."},
@@ -67,4 +68,57 @@ func RetryAdvice(err error) (retry bool, after time.Duration) {
 		after = time.Duration(s) * time.Second
 	}
 	return true, after
+}
+
+// Warning severities, from least to most serious.
+const (
+	SeverityInfo    = "info"
+	SeverityWarning = "warning"
+	SeverityError   = "error"
+)
+
+// warningTable is the one place where a warning code gets its severity:
+// info for a remark about how the answer was made, warning for content a
+// client asked for and did not get whole, error for a part that failed.
+var warningTable = map[string]string{
+	"CONTENT_TRUNCATED":      SeverityInfo,
+	"QUERY_FALLBACK":         SeverityInfo,
+	"NO_QUERY_MATCH":         SeverityInfo,
+	"UNMAPPED_GLYPHS":        SeverityWarning,
+	"RATE_LIMIT_APPROACHING": SeverityWarning,
+	"PARTIAL_FAILURE":        SeverityWarning,
+}
+
+// WarningSeverity returns the severity of a warning code; a code missing
+// from the table is a warning.
+func WarningSeverity(code string) string {
+	if s, ok := warningTable[code]; ok {
+		return s
+	}
+	return SeverityWarning
+}
+
+// WarningCodes returns every warning code the service emits, sorted.
+func WarningCodes() []string {
+	codes := make([]string, 0, len(warningTable))
+	for c := range warningTable {
+		codes = append(codes, c)
+	}
+	sort.Strings(codes)
+	return codes
+}
+
+// ErrorTypes returns every error_type of the error table, sorted and
+// without repeats.
+func ErrorTypes() []string {
+	seen := map[string]bool{}
+	var types []string
+	for _, c := range errorTable {
+		if !seen[c.Type] {
+			seen[c.Type] = true
+			types = append(types, c.Type)
+		}
+	}
+	sort.Strings(types)
+	return types
 }

@@ -83,11 +83,6 @@ func (s *Server) postDigests(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, env)
 }
 
-func (st *requestState) addWarning(code, msg string, ctx map[string]any) {
-	st.meta.Warnings = append(st.meta.Warnings, code)
-	st.meta.WarningDetails = append(st.meta.WarningDetails, WarningDetail{Code: code, Message: msg, Context: ctx})
-}
-
 // pipelineRequest checks the request and converts it.
 func (b *DigestsRequest) pipelineRequest() (pipeline.ManyRequest, []string, error) {
 	var req pipeline.ManyRequest

@@ -32,17 +32,16 @@ type digestsData struct {
 
 type fidelityMeta struct {
 	Meta struct {
-		ContentFidelity      string   `json:"content_fidelity"`
-		SchemaVersion        string   `json:"content_fidelity_schema_version"`
-		DroppedContentIDs    []string `json:"dropped_content_ids"`
-		ContentArchiveHashes map[string]struct {
-			TextHash   string `json:"text_hash"`
-			DigestHash string `json:"digest_hash"`
-		} `json:"content_archive_hashes"`
-		Warnings       []string `json:"warnings"`
-		WarningDetails []struct {
-			Code    string         `json:"code"`
-			Context map[string]any `json:"context"`
+		ContentFidelity      string            `json:"content_fidelity"`
+		SchemaVersion        string            `json:"content_fidelity_schema_version"`
+		DroppedContentIDs    []string          `json:"dropped_content_ids"`
+		ContentArchiveHashes map[string]string `json:"content_archive_hashes"`
+		Warnings             []string          `json:"warnings"`
+		WarningDetails       []struct {
+			Code     string         `json:"code"`
+			Severity string         `json:"severity"`
+			Message  string         `json:"message"`
+			Context  map[string]any `json:"context"`
 		} `json:"warning_details"`
 	} `json:"meta"`
 }
@@ -125,9 +124,16 @@ func TestDigestsBudgetPartialFidelity(t *testing.T) {
 	if len(fm.Meta.DroppedContentIDs) != data.Dropped || data.Dropped == 0 {
 		t.Fatalf("dropped ids %v for %d dropped", fm.Meta.DroppedContentIDs, data.Dropped)
 	}
-	for _, w := range []string{"CONTENT_TRUNCATED", "PARTIAL_FAILURE"} {
-		if !strings.Contains(strings.Join(fm.Meta.Warnings, ","), w) {
-			t.Errorf("no %s warning in %v", w, fm.Meta.Warnings)
+	severity := map[string]string{}
+	for i, wd := range fm.Meta.WarningDetails {
+		severity[wd.Code] = wd.Severity
+		if i >= len(fm.Meta.Warnings) || fm.Meta.Warnings[i] != wd.Message {
+			t.Errorf("warnings[%d] is not the message of warning_details[%d] (%q)", i, i, wd.Message)
+		}
+	}
+	for w, sev := range map[string]string{"CONTENT_TRUNCATED": "info", "PARTIAL_FAILURE": "warning"} {
+		if severity[w] != sev {
+			t.Errorf("%s warning has severity %q, want %q (details %+v)", w, severity[w], sev, fm.Meta.WarningDetails)
 		}
 	}
 	for _, wd := range fm.Meta.WarningDetails {
@@ -142,24 +148,25 @@ func TestDigestsBudgetPartialFidelity(t *testing.T) {
 		t.Errorf("content_archive_hashes has %d entries, want 19", len(fm.Meta.ContentArchiveHashes))
 	}
 	for _, id := range fm.Meta.DroppedContentIDs {
-		ref, ok := fm.Meta.ContentArchiveHashes[id]
+		digestHash, ok := fm.Meta.ContentArchiveHashes[id]
 		if !ok {
 			t.Errorf("dropped %s has no archive hashes", id)
 			continue
 		}
-		resp, blob := c.do(t, h, "GET", "/v1/archive/"+ref.DigestHash, "", nil)
+		resp, blob := c.do(t, h, "GET", "/v1/archive/"+digestHash, "", nil)
 		var stored struct {
 			Payload *digest.Payload `json:"payload"`
 		}
 		if resp.StatusCode != 200 || json.Unmarshal(blob, &stored) != nil || stored.Payload == nil {
-			t.Fatalf("dropped %s: digest %s not fetchable: %d", id, ref.DigestHash, resp.StatusCode)
+			t.Fatalf("dropped %s: digest %s not fetchable: %d", id, digestHash, resp.StatusCode)
 		}
-		if err := digest.Validate(stored.Payload); err != nil || stored.Payload.SourceTextHash != ref.TextHash {
-			t.Errorf("dropped %s: stored digest invalid (%v) or for another text", id, err)
+		if err := digest.Validate(stored.Payload); err != nil {
+			t.Errorf("dropped %s: stored digest invalid (%v)", id, err)
 		}
-		resp, _ = c.do(t, h, "HEAD", "/v1/archive/"+ref.TextHash, "", nil)
+		// The digest names its text, which is archived too.
+		resp, _ = c.do(t, h, "HEAD", "/v1/archive/"+stored.Payload.SourceTextHash, "", nil)
 		if resp.StatusCode != 200 {
-			t.Errorf("dropped %s: text %s not archived", id, ref.TextHash)
+			t.Errorf("dropped %s: text %s not archived", id, stored.Payload.SourceTextHash)
 		}
 	}
 	// The same request again is served from the cache with identical data.
@@ -247,7 +254,7 @@ func TestAuth(t *testing.T) {
 	h, _ := newTestServer(t, api.Config{APIKeyHashes: []string{api.HashAPIKey("s3cret-key")}})
 	c := loadContract(t)
 	resp, body := c.do(t, h, "GET", "/v1/sources", "", nil)
-	if resp.StatusCode != 401 || errorOf(t, body).ErrorCode != "UNAUTHORIZED" || resp.Header.Get("WWW-Authenticate") == "" {
+	if resp.StatusCode != 401 || errorOf(t, body).ErrorCode != "UNAUTHORIZED" || errorOf(t, body).ErrorType != "authentication" || resp.Header.Get("WWW-Authenticate") == "" {
 		t.Errorf("no key: %d %s", resp.StatusCode, body)
 	}
 	resp, _ = c.do(t, h, "GET", "/v1/sources", "", nil, "Authorization", "Bearer wrong")
@@ -292,8 +299,8 @@ func TestRateLimit(t *testing.T) {
 	if m.Meta.RateLimit == nil || m.Meta.RateLimit.Limit != 5 || m.Meta.RateLimit.Remaining != 0 {
 		t.Errorf("meta.rate_limit = %+v", m.Meta.RateLimit)
 	}
-	if !strings.Contains(strings.Join(m.Meta.Warnings, ","), "RATE_LIMIT_APPROACHING") {
-		t.Errorf("no RATE_LIMIT_APPROACHING warning: %v", m.Meta.Warnings)
+	if !strings.Contains(string(last), `{"code":"RATE_LIMIT_APPROACHING","severity":"warning"`) {
+		t.Errorf("no RATE_LIMIT_APPROACHING warning of severity warning: %v", m.Meta.Warnings)
 	}
 	resp, body := c.do(t, h, "GET", "/v1/sources", "", nil)
 	if resp.StatusCode != 429 || errorOf(t, body).ErrorCode != "RATE_LIMIT_EXCEEDED" {

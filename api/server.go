@@ -100,7 +100,7 @@ func (s *Server) log() *slog.Logger {
 // Handler returns the HTTP handler with every route.
 func (s *Server) Handler() http.Handler {
 	r := chi.NewRouter()
-	r.Use(withRequest, s.observe, s.recoverer, s.authenticate, s.rateLimit)
+	r.Use(withRequest, identify(r), s.observe, s.recoverer, s.authenticate, s.rateLimit)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, fault.E(fault.NotFound, "no such route"))
 	})
@@ -129,6 +129,37 @@ func (s *Server) Handler() http.Handler {
 		r.Get("/", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/ui/", http.StatusFound) })
 	}
 	return r
+}
+
+// routeTools names the operation (meta.tool_id) of each route, by method
+// and chi pattern.
+var routeTools = map[string]string{
+	"POST /v1/digest":              ToolDigestSource,
+	"POST /v1/digests":             ToolDigestSources,
+	"POST /v1/verify":              ToolVerifyDigest,
+	"GET /v1/sources":              ToolListSources,
+	"GET /v1/sources/{hash}":       ToolGetSource,
+	"GET /v1/archive/{hash}":       ToolGetArchiveBlob,
+	"HEAD /v1/archive/{hash}":      ToolGetArchiveBlob,
+	"GET /v1/archive/{hash}/slice": ToolGetArchivedText,
+	"GET /v1/health":               ToolServiceHealth,
+	"GET /v1/stats":                ToolCacheStats,
+}
+
+// identify sets the request's tool id from the route it will take, before
+// any middleware can answer, so a refusal names the operation too.
+func identify(mux chi.Routes) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			rctx := chi.NewRouteContext()
+			if mux.Match(rctx, r.Method, r.URL.Path) {
+				if tool, ok := routeTools[r.Method+" "+rctx.RoutePattern()]; ok {
+					stateOf(r).tool = tool
+				}
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
 }
 
 // recoverer turns a panic in a handler into a 500 envelope, never a crash.

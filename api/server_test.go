@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -46,7 +47,10 @@ type envelope struct {
 			DurationMS *float64 `json:"duration_ms"`
 			CacheHit   *bool    `json:"cache_hit"`
 		} `json:"telemetry"`
-		Warnings []string `json:"warnings"`
+		Warnings     []string `json:"warnings"`
+		ToolID       string   `json:"tool_id"`
+		ToolVersion  string   `json:"tool_version"`
+		Capabilities []string `json:"capabilities"`
 	} `json:"meta"`
 }
 
@@ -65,6 +69,9 @@ func decodeEnvelope(t testing.TB, body []byte) envelope {
 	}
 	if env.Meta.Version != "response-v2" || env.Meta.RequestID == "" || env.Meta.Telemetry.DurationMS == nil {
 		t.Fatalf("meta incomplete: %.300s", body)
+	}
+	if env.Meta.ToolID == "" || env.Meta.ToolVersion != digestd.Version || !slices.Contains(env.Meta.Capabilities, "verified-locators") {
+		t.Fatalf("meta lacks tool_id, tool_version or capabilities: %.400s", body)
 	}
 	return env
 }

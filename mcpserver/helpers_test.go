@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/digestd/digestd/api"
 	"github.com/digestd/digestd/archive/fsstore"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/ingest"
@@ -73,17 +75,22 @@ type envelope struct {
 	Data    json.RawMessage `json:"data"`
 	Error   *string         `json:"error"`
 	Meta    struct {
-		Version        string `json:"version"`
-		RequestID      string `json:"request_id"`
-		Timestamp      string `json:"timestamp"`
+		Version        string   `json:"version"`
+		RequestID      string   `json:"request_id"`
+		Timestamp      string   `json:"timestamp"`
+		ToolID         string   `json:"tool_id"`
+		ToolVersion    string   `json:"tool_version"`
+		Capabilities   []string `json:"capabilities"`
 		Warnings       []string
 		WarningDetails []struct {
-			Code    string         `json:"code"`
-			Context map[string]any `json:"context"`
+			Code     string         `json:"code"`
+			Severity string         `json:"severity"`
+			Message  string         `json:"message"`
+			Context  map[string]any `json:"context"`
 		} `json:"warning_details"`
-		ContentFidelity      string                         `json:"content_fidelity"`
-		DroppedContentIDs    []string                       `json:"dropped_content_ids"`
-		ContentArchiveHashes map[string]pipeline.ArchiveRef `json:"content_archive_hashes"`
+		ContentFidelity      string            `json:"content_fidelity"`
+		DroppedContentIDs    []string          `json:"dropped_content_ids"`
+		ContentArchiveHashes map[string]string `json:"content_archive_hashes"`
 		Pagination           *struct {
 			Cursor     *string `json:"cursor"`
 			HasMore    bool    `json:"has_more"`
@@ -135,6 +142,19 @@ func call(t testing.TB, cs *mcp.ClientSession, tool string, args any) (*mcp.Call
 	if env.Meta.Version != "response-v2" || env.Meta.RequestID == "" || env.Meta.Timestamp == "" {
 		t.Fatalf("%s: envelope meta incomplete: %s", tool, b)
 	}
+	// The contract's meta holds over MCP: the tool, the service version,
+	// the capabilities, and a severity and message for every warning.
+	if env.Meta.ToolID != tool || env.Meta.ToolVersion == "" || !slices.Contains(env.Meta.Capabilities, "response-v2") {
+		t.Fatalf("%s: meta.tool_id %q, tool_version %q, capabilities %v", tool, env.Meta.ToolID, env.Meta.ToolVersion, env.Meta.Capabilities)
+	}
+	if len(env.Meta.Warnings) != len(env.Meta.WarningDetails) {
+		t.Fatalf("%s: %d warnings for %d details", tool, len(env.Meta.Warnings), len(env.Meta.WarningDetails))
+	}
+	for i, wd := range env.Meta.WarningDetails {
+		if wd.Severity != api.WarningSeverity(wd.Code) || env.Meta.Warnings[i] != wd.Message || wd.Message == wd.Code {
+			t.Fatalf("%s: warning %d: %+v / %q", tool, i, wd, env.Meta.Warnings[i])
+		}
+	}
 	if env.Success == res.IsError {
 		t.Fatalf("%s: success %t but isError %t", tool, env.Success, res.IsError)
 	}
@@ -142,6 +162,16 @@ func call(t testing.TB, cs *mcp.ClientSession, tool string, args any) (*mcp.Call
 		t.Fatalf("%s: no text content", tool)
 	}
 	return res, env
+}
+
+// hasWarning reports whether env carries a warning with code.
+func hasWarning(env envelope, code string) bool {
+	for _, wd := range env.Meta.WarningDetails {
+		if wd.Code == code {
+			return true
+		}
+	}
+	return false
 }
 
 // mustSucceed calls a tool that must succeed and decodes its data into v.

@@ -44,6 +44,9 @@ func envelopeInputErrors(next mcp.MethodHandler) mcp.MethodHandler {
 			msg = "the arguments do not match the tool's input schema"
 		}
 		env, _ := api.ErrorEnvelope(fault.E(fault.ValidationError, msg), api.NewRequestID(), time.Now())
+		if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok {
+			env.Meta.ToolID = p.Name
+		}
 		r.StructuredContent = env
 		r.Content = []mcp.Content{&mcp.TextContent{Text: renderError(env)}}
 		return r, nil

@@ -179,6 +179,7 @@ func newCall(tool string) call { return call{id: api.NewRequestID(), start: time
 // ok answers a successful call: the envelope as structured content, text
 // (and any links) as content.
 func (c call) ok(env api.Envelope, text string, links ...mcp.Content) (*mcp.CallToolResult, api.Envelope, error) {
+	env.Meta.ToolID = c.tool
 	content := append([]mcp.Content{&mcp.TextContent{Text: text}}, links...)
 	return &mcp.CallToolResult{Content: content}, env, nil
 }
@@ -187,6 +188,7 @@ func (c call) ok(env api.Envelope, text string, links ...mcp.Content) (*mcp.Call
 // send, as a tool error. Internal causes are logged, never sent.
 func (c call) fail(log *slog.Logger, err error) (*mcp.CallToolResult, api.Envelope, error) {
 	env, status := api.ErrorEnvelope(err, c.id, c.start)
+	env.Meta.ToolID = c.tool
 	code := env.Data.(api.ErrorData).ErrorCode
 	if status >= 500 {
 		log.Error("tool call failed", "tool", c.tool, "request_id", c.id, "code", code, "err", err)
@@ -264,12 +266,9 @@ func (t *tools) getArchivedText(ctx context.Context, _ *mcp.CallToolRequest, in 
 	out.ResourceURI = ArchiveURI(d.String())
 	var meta api.Meta
 	if out.Truncated {
-		meta.Warnings = []string{"CONTENT_TRUNCATED"}
-		meta.WarningDetails = []api.WarningDetail{{
-			Code:    "CONTENT_TRUNCATED",
-			Message: fmt.Sprintf("only %d code points are returned at once; ask for the next span with start=%d", MaxTextChars, out.End),
-			Context: map[string]any{"text_chars": out.TextChars, "returned": out.Locator},
-		}}
+		meta.AddWarning("CONTENT_TRUNCATED",
+			fmt.Sprintf("only %d code points are returned at once; ask for the next span with start=%d", MaxTextChars, out.End),
+			map[string]any{"text_chars": out.TextChars, "returned": out.Locator})
 	}
 	return c.ok(api.SuccessEnvelope(out, meta, c.id, c.start), renderSlice(out))
 }

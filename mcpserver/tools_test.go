@@ -233,7 +233,7 @@ func TestGetArchivedTextTruncatesLongTexts(t *testing.T) {
 	if !whole.Truncated || whole.End != mcpserver.MaxTextChars || utf8.RuneCountInString(whole.Text) != mcpserver.MaxTextChars {
 		t.Fatalf("whole text: truncated %t, end %d, %d code points", whole.Truncated, whole.End, utf8.RuneCountInString(whole.Text))
 	}
-	if whole.TextChars <= mcpserver.MaxTextChars || !slices.Contains(env.Meta.Warnings, "CONTENT_TRUNCATED") {
+	if whole.TextChars <= mcpserver.MaxTextChars || !hasWarning(env, "CONTENT_TRUNCATED") {
 		t.Errorf("text_chars %d, warnings %v", whole.TextChars, env.Meta.Warnings)
 	}
 	// The next span continues exactly where the first stopped.
@@ -441,7 +441,7 @@ func TestDigestSourcesPacksIntoTheBudget(t *testing.T) {
 
 	var tight data
 	res, env := mustSucceed(t, cs, "digest_sources", map[string]any{"query": testQuery, "sources": sources, "budget": map[string]any{"max_tokens": 250}}, &tight)
-	if env.Meta.ContentFidelity == "full" || !slices.Contains(env.Meta.Warnings, "CONTENT_TRUNCATED") {
+	if env.Meta.ContentFidelity == "full" || !hasWarning(env, "CONTENT_TRUNCATED") {
 		t.Errorf("a tight budget gives fidelity %q, warnings %v", env.Meta.ContentFidelity, env.Meta.Warnings)
 	}
 	if tight.Included+tight.Dropped != len(paras) || len(env.Meta.DroppedContentIDs) != tight.Dropped {
@@ -450,7 +450,7 @@ func TestDigestSourcesPacksIntoTheBudget(t *testing.T) {
 	// Every digested source, included or not, can be fetched later.
 	for i := range paras {
 		ref, ok := env.Meta.ContentArchiveHashes[fmt.Sprintf("p%d", i)]
-		if !ok || !strings.HasPrefix(ref.TextHash, "sha256:") {
+		if !ok || !strings.HasPrefix(ref, "sha256:") {
 			t.Errorf("p%d: no archive hashes", i)
 		}
 	}

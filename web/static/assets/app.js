@@ -110,6 +110,18 @@ async function callJSON(url, init) {
   return env;
 }
 
+/** textHashOfDigest reads an archived digest and returns the hash of its text, or null. */
+async function textHashOfDigest(digestHash) {
+  try {
+    const res = await send(blobURL(digestHash));
+    if (!res.ok) return null;
+    const stored = await res.json();
+    return stored?.payload?.source_text_hash ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** texts caches archived texts and their code points by hash (they never change). */
 const texts = new Map();
 
@@ -456,15 +468,20 @@ function multiView() {
       if (!data.digests.length) included.replaceChildren(el("li", { class: "empty" }, "None fit the budget."));
 
       const dropped = $("#multi-dropped");
+      // content_archive_hashes maps an id to its full digest's hash; the
+      // digest's payload names the canonical text (source_text_hash).
       const refs = meta.content_archive_hashes ?? {};
-      dropped.replaceChildren(...(meta.dropped_content_ids ?? []).map((id) => {
-        const ref = refs[id] ?? {};
+      const droppedIDs = meta.dropped_content_ids ?? [];
+      const textHashes = await Promise.all(droppedIDs.map((id) => refs[id] ? textHashOfDigest(refs[id]) : null));
+      dropped.replaceChildren(...droppedIDs.map((id, i) => {
+        const digestHash = refs[id];
+        const textHash = textHashes[i];
         return el("li", { class: "item", dataset: { id } },
           el("div", { class: "item-head" }, el("strong", { class: "item-id" }, id), el("span", { class: "badge dropped" }, "dropped")),
           el("p", { class: "item-label" }, labels[id] ?? ""),
           el("p", { class: "links" },
-            ref.digest_hash ? el("a", { href: blobURL(ref.digest_hash), class: "dropped-digest" }, "Archived digest (JSON)") : null,
-            ref.text_hash ? el("a", { href: archiveViewURL(ref.text_hash), "data-route": "", class: "dropped-text" }, "Archived text") : null));
+            digestHash ? el("a", { href: blobURL(digestHash), class: "dropped-digest" }, "Archived digest (JSON)") : null,
+            textHash ? el("a", { href: archiveViewURL(textHash), "data-route": "", class: "dropped-text" }, "Archived text") : null));
       }));
       if (!dropped.children.length) dropped.replaceChildren(el("li", { class: "empty" }, "None."));
 

@@ -1,0 +1,78 @@
+package api_test
+
+import (
+	"os"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/digestd/digestd"
+	"github.com/digestd/digestd/api"
+)
+
+// openapiEnum returns the enum of a component schema's property in
+// openapi.yaml, by the schema name and a path of property names ("[]"
+// steps into array items).
+func openapiEnum(t *testing.T, schema string, path ...string) []string {
+	t.Helper()
+	doc, err := openapi3.NewLoader().LoadFromData(digestd.OpenAPI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := doc.Components.Schemas[schema]
+	for _, k := range path {
+		if ref == nil || ref.Value == nil {
+			break
+		}
+		if k == "[]" {
+			ref = ref.Value.Items
+		} else {
+			ref = ref.Value.Properties[k]
+		}
+	}
+	if ref == nil || ref.Value == nil {
+		t.Fatalf("openapi.yaml: no %s.%s", schema, strings.Join(path, "."))
+	}
+	var out []string
+	for _, v := range ref.Value.Enum {
+		out = append(out, v.(string))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestDocsAgreeWithTables ties openapi.yaml and the README to the error and
+// warning tables: every error_type, every warning code and its severity.
+func TestDocsAgreeWithTables(t *testing.T) {
+	if got := openapiEnum(t, "ErrorData", "error_type"); !slices.Equal(got, api.ErrorTypes()) {
+		t.Errorf("openapi.yaml error_type enum %v, the error table has %v", got, api.ErrorTypes())
+	}
+	if got := openapiEnum(t, "Meta", "warning_details", "[]", "code"); !slices.Equal(got, api.WarningCodes()) {
+		t.Errorf("openapi.yaml warning code enum %v, the warning table has %v", got, api.WarningCodes())
+	}
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, typ := range api.ErrorTypes() {
+		if !strings.Contains(string(readme), "`"+typ+"`") {
+			t.Errorf("README does not list error_type %s", typ)
+		}
+	}
+	for _, code := range api.WarningCodes() {
+		row := regexp.MustCompile("(?m)^\\| `" + code + "` \\| " + api.WarningSeverity(code) + " \\|")
+		if !row.Match(readme) {
+			t.Errorf("README has no row `| %s | %s |` in its warning table", code, api.WarningSeverity(code))
+		}
+	}
+	for _, capability := range api.Capabilities() {
+		name := strings.SplitN(capability, "/", 2)[0]
+		if !strings.Contains(string(readme), name) {
+			t.Errorf("README does not mention capability %s", name)
+		}
+	}
+}
