@@ -115,6 +115,8 @@ func (s *Server) Handler() http.Handler {
 	r.Post("/v1/digest", s.bounded(s.postDigest))
 	r.Post("/v1/digests", s.bounded(s.postDigests))
 	r.Post("/v1/verify", s.postVerify)
+	r.Post("/v1/locate", s.bounded(s.postLocate))
+	r.Post("/v1/check", s.bounded(s.postCheck))
 	r.Get("/v1/sources", s.listSources)
 	r.Get("/v1/sources/{hash}", s.getSource)
 	r.Get("/v1/archive/{hash}", s.getArchive)

@@ -20,6 +20,7 @@ import (
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/ingest"
+	"github.com/digestd/digestd/locate"
 	"github.com/digestd/digestd/normalize"
 )
 
@@ -38,6 +39,8 @@ type Pipeline struct {
 	Now func() time.Time
 
 	cacheHits, cacheMisses atomic.Int64
+	// indexes caches the locate indexes of archived texts by hash.
+	indexes locate.Cache
 }
 
 // Stats counts what the pipeline has done since it started.

@@ -1,0 +1,192 @@
+package api_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/digestd/digestd/api"
+)
+
+// checkText is a small paper of several sentences about one topic.
+const checkText = sampleText + `Transmission to children happens in the womb, during delivery, or through breastfeeding.
+Antiretroviral therapy during pregnancy lowers the transmission rate to below two percent.
+Breastfeeding children of treated mothers had a lower rate of infection than expected.
+The risk of MTCT rises with the mother's viral load at delivery.
+`
+
+type locateData struct {
+	Results []struct {
+		QuoteIndex int      `json:"quote_index"`
+		Match      string   `json:"match"`
+		SourceID   *string  `json:"source_id"`
+		Locator    *string  `json:"locator"`
+		Text       *string  `json:"text"`
+		Similarity *float64 `json:"similarity"`
+	} `json:"results"`
+	Counts map[string]int `json:"counts"`
+}
+
+func TestLocate(t *testing.T) {
+	h, _ := newTestServer(t, api.Config{})
+	c := loadContract(t)
+	quotes := []string{
+		"Placental DC-SIGNR expression plays a crucial role in MTCT",                               // exact
+		"placental dc‐signr EXPRESSION plays a crucial\nrole in MTCT",                              // normalized
+		"The study enrolled 197 mother and child pairs in Harare, Zimbabwe, between 2002 and 2005", // fuzzy
+		"Quantum chromodynamics describes the strong interaction of quarks",                        // not found
+	}
+	body, _ := json.Marshal(map[string]any{
+		"sources": []map[string]string{{"id": "other", "text": "Nothing relevant is written here at all."}, {"id": "paper", "text": sampleText}},
+		"quotes":  quotes,
+	})
+	resp, b := c.do(t, h, "POST", "/v1/locate", "application/json", body)
+	if resp.StatusCode != 200 {
+		t.Fatalf("locate: %d %s", resp.StatusCode, b)
+	}
+	env := decodeEnvelope(t, b)
+	var d locateData
+	json.Unmarshal(env.Data, &d)
+	want := []string{"exact", "normalized", "fuzzy", "not_found"}
+	if len(d.Results) != len(quotes) {
+		t.Fatalf("%d results for %d quotes", len(d.Results), len(quotes))
+	}
+	for i, r := range d.Results {
+		if r.QuoteIndex != i || r.Match != want[i] {
+			t.Errorf("quote %d: %+v, want %s", i, r, want[i])
+			continue
+		}
+		if r.Match == "not_found" {
+			if r.Locator != nil || r.Text != nil || r.SourceID != nil {
+				t.Errorf("not_found with a span: %+v", r)
+			}
+			continue
+		}
+		var s, e int
+		fmt.Sscanf(*r.Locator, "char:%d-%d", &s, &e)
+		if *r.SourceID != "paper" || *r.Text != pyslice(sampleText, s, e) {
+			t.Errorf("quote %d: %s %q is not the text's span", i, *r.Locator, *r.Text)
+		}
+	}
+	if d.Counts["exact"] != 1 || d.Counts["normalized"] != 1 || d.Counts["fuzzy"] != 1 || d.Counts["not_found"] != 1 {
+		t.Errorf("counts %v", d.Counts)
+	}
+	if !strings.Contains(string(b), `"QUOTES_NOT_FOUND"`) {
+		t.Errorf("no QUOTES_NOT_FOUND warning: %s", b)
+	}
+
+	for _, bad := range []string{
+		`{"sources":[{"text":"x"}],"quotes":[]}`,
+		`{"sources":[],"quotes":["x"]}`,
+		`{"sources":[{"text":"x"}],"quotes":["x"],"min_similarity":2}`,
+		`{"sources":[{"id":"a","text":"x"},{"id":"a","text":"y"}],"quotes":["x"]}`,
+		`{"sources":[{"archive":"sha256:` + strings.Repeat("0", 64) + `"}],"quotes":["x"]}`,
+		fmt.Sprintf(`{"sources":[{"text":"x"}],"quotes":[%s]}`, strings.TrimSuffix(strings.Repeat(`"q",`, 101), ",")),
+	} {
+		resp, b := c.do(t, h, "POST", "/v1/locate", "application/json", []byte(bad))
+		if resp.StatusCode != 400 && resp.StatusCode != 404 {
+			t.Errorf("%s: %d %s", bad, resp.StatusCode, b)
+		}
+		errorOf(t, b)
+	}
+}
+
+// TestCheckReportFromDigest builds a report from a real digest — snippets
+// cited at their place, at another snippet's place, a quote the source
+// lacks, unknown sources, footnotes and an unquoted sentence — and checks
+// that every citation is classified as built.
+func TestCheckReportFromDigest(t *testing.T) {
+	h, _ := newTestServer(t, api.Config{})
+	c := loadContract(t)
+	_, b := c.do(t, h, "POST", "/v1/digest?query=MTCT+transmission+children", "text/plain", []byte(checkText))
+	var d api.DigestData
+	json.Unmarshal(decodeEnvelope(t, b).Data, &d)
+	sn := d.Digest.EvidenceSnippets
+	one := func(i int) string { return strings.ReplaceAll(sn[i].Text, "\n", " ") }
+	if len(sn) < 3 {
+		t.Fatalf("want ≥ 3 snippets, got %d", len(sn))
+	}
+	hash := d.Source.ArchiveHash
+	missing := "sha256:" + strings.Repeat("ab", 32)
+	type want struct{ status, locator string }
+	var report strings.Builder
+	var wants []want
+	add := func(line string, w ...want) {
+		report.WriteString(line + "\n")
+		wants = append(wants, w...)
+	}
+	add(fmt.Sprintf("The paper says “%s” [p#%s].", sn[0].Text, sn[0].Locator), want{"supported", sn[0].Locator})
+	add(fmt.Sprintf("It also says “%s” [p#%s].", sn[1].Text, sn[0].Locator), want{"moved", sn[1].Locator})
+	add(fmt.Sprintf("By hash: “%s” [%s#%s].", sn[2].Text, hash, sn[2].Locator), want{"supported", sn[2].Locator})
+	add(fmt.Sprintf("Lower-cased, “%s” [p].", strings.ToLower(sn[1].Text)), want{"supported", sn[1].Locator})
+	add("It claims “vaccines were distributed by drones in Antarctica” [p].", want{"not_found", ""})
+	add(fmt.Sprintf("Another source says “%s” [nobody].", sn[0].Text), want{"unknown_source", ""})
+	add(fmt.Sprintf("An unarchived hash says “%s” [%s].", sn[0].Text, missing), want{"unknown_source", ""})
+	add("A footnote cites it.[^1] A second one moved.[^2]", want{"supported", sn[2].Locator}, want{"moved", sn[2].Locator})
+	add("Placental DC-SIGNR expression is crucial for MTCT of HIV-1 [p].", want{"supported", ""})
+	add("Budget airlines dominate transatlantic leisure travel markets [p].", want{"not_found", ""})
+	add("")
+	add(fmt.Sprintf("[^1]: %s#%s “%s”", hash, sn[2].Locator, one(2)))
+	add(fmt.Sprintf("[^2]: [p#%s] \"%s\"", sn[0].Locator, one(2)))
+
+	body, _ := json.Marshal(map[string]any{"report": report.String(), "sources": []map[string]string{{"id": "p", "archive": hash}}})
+	resp, b := c.do(t, h, "POST", "/v1/check", "application/json", body)
+	if resp.StatusCode != 200 {
+		t.Fatalf("check: %d %s", resp.StatusCode, b)
+	}
+	var cd struct {
+		Citations []struct {
+			Marker, Status string
+			Locator        *string
+			Text           *string
+			Support        *struct {
+				Locator string
+				Score   float64
+			}
+		}
+		Counts map[string]int
+	}
+	json.Unmarshal(decodeEnvelope(t, b).Data, &cd)
+	if len(cd.Citations) != len(wants) {
+		t.Fatalf("%d citations, want %d: %s", len(cd.Citations), len(wants), b)
+	}
+	for i, w := range wants {
+		got := cd.Citations[i]
+		if got.Status != w.status {
+			t.Errorf("citation %d %s: %s, want %s", i, got.Marker, got.Status, w.status)
+			continue
+		}
+		if w.locator != "" && (got.Locator == nil || *got.Locator != w.locator) {
+			t.Errorf("citation %d %s: locator %v, want %s", i, got.Marker, deref(got.Locator), w.locator)
+		}
+	}
+	unq := cd.Citations[len(wants)-2]
+	if unq.Support == nil || unq.Support.Score < 0.5 || !strings.Contains(*unq.Text, "DC-SIGNR") {
+		t.Errorf("unquoted sentence: support %+v", unq.Support)
+	}
+	if cd.Counts["supported"] != 5 || cd.Counts["moved"] != 2 || cd.Counts["not_found"] != 2 || cd.Counts["unknown_source"] != 2 {
+		t.Errorf("counts %v", cd.Counts)
+	}
+	for _, code := range []string{"CITATIONS_MOVED", "CITATIONS_NOT_FOUND", "CITATIONS_UNKNOWN_SOURCE"} {
+		if strings.Count(string(b), `"code":"`+code+`"`) != 1 {
+			t.Errorf("want one %s warning: %s", code, b)
+		}
+	}
+
+	resp, b = c.do(t, h, "POST", "/v1/check", "application/json", []byte(`{"report":"No citations here."}`))
+	if resp.StatusCode != 200 || !strings.Contains(string(b), "NO_CITATIONS") {
+		t.Errorf("no citations: %d %s", resp.StatusCode, b)
+	}
+	resp, b = c.do(t, h, "POST", "/v1/check", "application/json", []byte(`{"report":""}`))
+	if resp.StatusCode != 400 {
+		t.Errorf("empty report: %d %s", resp.StatusCode, b)
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return "<nil>"
+	}
+	return *s
+}
