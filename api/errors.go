@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/pipeline"
 )
 
 // errorClass is what the envelope and HTTP layer say about one error code.
@@ -87,6 +88,12 @@ var warningTable = map[string]string{
 	"UNMAPPED_GLYPHS":        SeverityWarning,
 	"RATE_LIMIT_APPROACHING": SeverityWarning,
 	"PARTIAL_FAILURE":        SeverityWarning,
+
+	pipeline.WarnQuotesNotFound:         SeverityWarning,
+	pipeline.WarnCitationsMoved:         SeverityWarning,
+	pipeline.WarnCitationsNotFound:      SeverityWarning,
+	pipeline.WarnCitationsUnknownSource: SeverityWarning,
+	pipeline.WarnNoCitations:            SeverityInfo,
 }
 
 // WarningSeverity returns the severity of a warning code; a code missing

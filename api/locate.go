@@ -72,7 +72,7 @@ func (s *Server) postLocate(w http.ResponseWriter, r *http.Request) {
 	}
 	st := stateOf(r)
 	for _, wn := range res.Warnings {
-		st.addWarning(wn.Code, wn.Message, nil)
+		st.meta.AddWarning(wn.Code, wn.Message, nil)
 	}
 	success(w, r, http.StatusOK, res)
 }
@@ -100,7 +100,7 @@ func (s *Server) postCheck(w http.ResponseWriter, r *http.Request) {
 	}
 	st := stateOf(r)
 	for _, wn := range res.Warnings {
-		st.addWarning(wn.Code, wn.Message, nil)
+		st.meta.AddWarning(wn.Code, wn.Message, nil)
 	}
 	success(w, r, http.StatusOK, res)
 }
