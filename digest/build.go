@@ -12,7 +12,7 @@ import (
 
 // DigesterVersion names the digester's rules. It changes whenever Build's
 // output may change for some input, and is part of the digest cache key.
-const DigesterVersion = "digester/9"
+const DigesterVersion = "digester/10"
 
 // Warning codes Build may return.
 const (
@@ -75,7 +75,7 @@ func Build(text, query string, opts Options) (*Payload, []Warning, error) {
 	}
 
 	p.EvidenceSnippets = selectEvidence(d, q, query, opts)
-	p.Summary, p.KeyPoints = summarize(d, scores, opts)
+	p.Summary, p.KeyPoints = summarize(d, scores, opts, p.EvidenceSnippets)
 
 	n := utf8.RuneCountInString(p.Summary)
 	for _, k := range p.KeyPoints {

@@ -23,11 +23,22 @@ const (
 // key points; shorter ones are headings, captions and labels.
 const minSummaryWords = 3
 
+// minKeyPointWords is the fewest words a key point needs: shorter
+// sentences are labels and fragments more often than statements.
+const minKeyPointWords = 5
+
+// duplicateShare is the share of the smaller of two texts' content terms
+// the other must hold for the two to say the same thing.
+const duplicateShare = 0.8
+
 // summarize returns an extractive summary of at most SummaryMaxChars code
 // points (see pickSummary) and up to MaxKeyPoints key points: the
 // highest-scoring remaining sentences, at most one per block, in document
-// order. No sentence appears twice; every one is a complete sentence.
-func summarize(d *document, scores []float64, opts Options) (string, []string) {
+// order. A key point is a complete sentence that repeats neither another
+// key point, nor the summary, nor an evidence snippet. A text with words
+// always gets a summary and, when MaxKeyPoints > 0, a key point: when no
+// sentence qualifies, the longest prefix of the lead that fits.
+func summarize(d *document, scores []float64, opts Options, evidence []EvidenceSnippet) (string, []string) {
 	used := make([]bool, len(d.sents))
 	chosen := pickSummary(d, scores, opts.SummaryMaxChars)
 	var b strings.Builder
@@ -38,10 +49,30 @@ func summarize(d *document, scores []float64, opts Options) (string, []string) {
 		b.WriteString(d.text[d.sents[i].start:d.sents[i].end])
 		used[i] = true
 	}
+	summary := b.String()
+	if summary == "" {
+		summary = leadPrefix(d, used, opts.SummaryMaxChars)
+	}
+	if opts.MaxKeyPoints <= 0 {
+		return summary, []string{}
+	}
 
+	// Texts a key point must not repeat: the summary's sentences and the
+	// evidence snippets.
+	var said [][]string
+	for _, i := range chosen {
+		said = append(said, contentTerms(d.text[d.sents[i].start:d.sents[i].end]))
+	}
+	if len(chosen) == 0 {
+		said = append(said, contentTerms(summary))
+	}
+	for _, e := range evidence {
+		said = append(said, contentTerms(e.Text))
+	}
+	cased := hasUpper(d.text)
 	var cands []int
 	for i := range d.sents {
-		if !used[i] && summaryWorthy(d, &d.sents[i]) && d.sents[i].chars() <= MaxKeyPointChars {
+		if !used[i] && keyPointWorthy(d, &d.sents[i], cased) {
 			cands = append(cands, i)
 		}
 	}
@@ -54,7 +85,7 @@ func summarize(d *document, scores []float64, opts Options) (string, []string) {
 	})
 	// One key point per block spreads them over the document's sections.
 	blocks := map[int]bool{}
-	picked := cands[:0:0]
+	var picked []int
 	for _, i := range cands {
 		if len(picked) == opts.MaxKeyPoints {
 			break
@@ -62,16 +93,193 @@ func summarize(d *document, scores []float64, opts Options) (string, []string) {
 		if blocks[d.sents[i].block] {
 			continue
 		}
+		terms := contentTerms(d.text[d.sents[i].start:d.sents[i].end])
+		if repeats(terms, said) {
+			continue
+		}
 		blocks[d.sents[i].block] = true
+		said = append(said, terms)
 		picked = append(picked, i)
 	}
-	cands = picked
-	sort.Ints(cands)
-	kps := make([]string, 0, len(cands))
-	for _, i := range cands {
+	sort.Ints(picked)
+	kps := make([]string, 0, len(picked))
+	for _, i := range picked {
 		kps = append(kps, d.text[d.sents[i].start:d.sents[i].end])
 	}
-	return b.String(), kps
+	if len(kps) == 0 {
+		// Nothing qualifies: the lead not in the summary, else the lead.
+		if kp := leadPrefix(d, used, MaxKeyPointChars); kp != "" {
+			kps = append(kps, kp)
+		} else if kp := leadPrefix(d, nil, MaxKeyPointChars); kp != "" {
+			kps = append(kps, kp)
+		}
+	}
+	return summary, kps
+}
+
+// keyPointWorthy reports whether s can stand as a key point: a sentence
+// (see summaryWorthy) of at least minKeyPointWords words that does not
+// lean on the sentence before it, is not a title-cased label, and in a
+// cased text starts with a capital, as a sentence does (a lower-case
+// start is a fragment left by a wrong split).
+func keyPointWorthy(d *document, s *sentence, cased bool) bool {
+	if s.words < minKeyPointWords || s.chars() > MaxKeyPointChars || !summaryWorthy(d, s) {
+		return false
+	}
+	str := d.text[s.start:s.end]
+	if anaphoric(str) {
+		return false
+	}
+	first, _ := utf8.DecodeRuneInString(strings.TrimLeftFunc(str, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
+	if cased && unicode.IsLower(first) {
+		return false
+	}
+	return !titleCased(str)
+}
+
+// titleCased reports a text whose every word of letters starts with a
+// capital: a heading or a name, not a statement.
+func titleCased(s string) bool {
+	words := 0
+	for _, w := range strings.Fields(s) {
+		r, _ := utf8.DecodeRuneInString(strings.TrimLeftFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
+		if !unicode.IsLetter(r) {
+			continue
+		}
+		if !unicode.IsUpper(r) {
+			return false
+		}
+		words++
+	}
+	return words > 0
+}
+
+// hasUpper reports whether s holds an upper-case letter.
+func hasUpper(s string) bool {
+	return strings.IndexFunc(s, unicode.IsUpper) >= 0
+}
+
+// contentTerms returns the distinct lower-cased content words of s.
+func contentTerms(s string) []string {
+	var out []string
+	tokenize(s, nil, func(tok []byte, stop bool, _ int) {
+		if stop {
+			return
+		}
+		if !slices.Contains(out, string(tok)) {
+			out = append(out, string(tok))
+		}
+	})
+	return out
+}
+
+// repeats reports whether the text with content terms t says what one of
+// said does: at least duplicateShare of the smaller term set is shared.
+func repeats(t []string, said [][]string) bool {
+	if len(t) == 0 {
+		return false
+	}
+	for _, o := range said {
+		if len(o) == 0 {
+			continue
+		}
+		shared := 0
+		for _, w := range t {
+			if slices.Contains(o, w) {
+				shared++
+			}
+		}
+		if float64(shared) >= duplicateShare*float64(min(len(t), len(o))) {
+			return true
+		}
+	}
+	return false
+}
+
+// leadPrefix returns the text's opening that fits in max code points, for
+// when no sentence qualifies: from the first sentence not in skip (nil
+// skips none) that holds words, preferring one of at least minSummaryWords
+// words, whole sentences while they fit, else the longest prefix of that
+// sentence ending at a clause or word boundary. It returns "" only for a
+// text without words.
+func leadPrefix(d *document, skip []bool, max int) string {
+	first := -1
+	for i := range d.sents {
+		if skip != nil && skip[i] || d.sents[i].words == 0 {
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		if d.sents[i].words >= minSummaryWords {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return ""
+	}
+	var b strings.Builder
+	total := 0
+	for i := first; i < len(d.sents); i++ {
+		s := &d.sents[i]
+		if skip != nil && skip[i] || s.words == 0 {
+			continue
+		}
+		sep := min(total, 1)
+		if total+sep+s.chars() > max {
+			break
+		}
+		if sep > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(d.text[s.start:s.end])
+		total += sep + s.chars()
+	}
+	if b.Len() > 0 {
+		return b.String()
+	}
+	return clausePrefix(d.text[d.sents[first].start:d.sents[first].end], max)
+}
+
+// clausePrefix returns the longest prefix of s of at most max code points
+// that ends at a word boundary, or at a clause boundary (a comma,
+// semicolon, colon or dash) when that keeps most of it; a first word longer
+// than max is cut at max.
+func clausePrefix(s string, max int) string {
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	cut, n := 0, 0
+	word, clause := -1, -1
+	for i, r := range s {
+		if n == max {
+			cut = i
+			break
+		}
+		if unicode.IsSpace(r) {
+			word = i
+			if i > 0 {
+				if p, _ := utf8.DecodeLastRuneInString(s[:i]); p == ',' || p == ';' || p == ':' || p == '—' || p == '–' {
+					clause = i
+				}
+			}
+		}
+		n++
+	}
+	// A space right after the limit makes the whole limit a word.
+	if r, _ := utf8.DecodeRuneInString(s[cut:]); unicode.IsSpace(r) {
+		word = cut
+	}
+	switch {
+	case clause > 0 && clause*3 >= word*2:
+		cut = clause
+	case word > 0:
+		cut = word
+	}
+	return strings.TrimRightFunc(s[:cut], func(r rune) bool {
+		return unicode.IsSpace(r) || r == ',' || r == ';' || r == ':' || r == '—' || r == '–'
+	})
 }
 
 // pickSummary chooses the summary's sentences, returned in document order:
@@ -167,4 +375,60 @@ func summaryWorthy(d *document, s *sentence) bool {
 	}
 	last, _ := utf8.DecodeLastRuneInString(strings.TrimRight(str, "\"'”’)]"))
 	return last == '.' || last == '!' || last == '?' || last == '。' || last == '！' || last == '？'
+}
+
+// anaphoric reports a sentence that opens by pointing back at the one
+// before it ("However, …", "Similarly, …", "These results …", "It …"),
+// so that it does not read on its own.
+func anaphoric(s string) bool {
+	w := strings.ToLower(strings.TrimRight(firstWords(s, 1), ",;:"))
+	switch w {
+	case "however", "similarly", "likewise", "moreover", "furthermore", "additionally", "also", "thus", "hence",
+		"therefore", "consequently", "nevertheless", "nonetheless", "besides", "instead", "otherwise", "meanwhile",
+		"accordingly", "conversely", "still", "then", "yet", "but", "and", "or", "so", "it", "its", "they", "their",
+		"them", "he", "she", "his", "her", "such", "both", "second", "secondly", "third", "thirdly", "finally", "lastly":
+		return true
+	case "this", "these", "those", "that":
+		return !namesDocument(firstWords(s, 2))
+	case "in", "on", "as", "for", "by":
+		// "In addition, …", "On the other hand, …", "As a result, …",
+		// "For example, …", "By contrast, …", "In this case, …".
+		two := strings.ToLower(strings.TrimRight(firstWords(s, 2), ","))
+		three := strings.ToLower(strings.TrimRight(firstWords(s, 3), ","))
+		switch two {
+		case "in addition", "in contrast", "by contrast":
+			return !strings.HasSuffix(three, " to")
+		case "in turn", "as such", "for example", "for instance", "in particular":
+			return true
+		case "in this", "in these", "on this", "for this", "for these", "as this":
+			return !namesDocument(firstWords(s, 3)[len(firstWords(s, 1))+1:])
+		}
+		return three == "as a result" || strings.ToLower(strings.TrimRight(firstWords(s, 4), ",")) == "on the other hand"
+	}
+	return false
+}
+
+// namesDocument reports a demonstrative phrase ("this paper", "these
+// guidelines") that names the document itself rather than something said
+// before.
+func namesDocument(phrase string) bool {
+	f := strings.Fields(strings.ToLower(phrase))
+	if len(f) < 2 {
+		return false
+	}
+	switch strings.TrimRight(f[1], ",;:.") {
+	case "paper", "study", "report", "article", "work", "document", "chapter", "review", "thesis", "book",
+		"survey", "guide", "manual", "letter", "note", "section", "analysis", "testimony", "statement", "guidance", "guidelines", "publication":
+		return true
+	}
+	return false
+}
+
+// firstWords returns the first n space-separated words of s.
+func firstWords(s string, n int) string {
+	f := strings.Fields(s)
+	if len(f) > n {
+		f = f[:n]
+	}
+	return strings.Join(f, " ")
 }

@@ -37,7 +37,8 @@ const EvidenceK = 10
 // in dir and scores the snippets: answer_recall_at_10, hit_at_1 and
 // mrr_at_10 over cases with answers (a snippet hits when its SQuAD-normalised
 // text contains a normalised answer), and evidence_hit_at_10 over cases with
-// gold evidence paragraphs. A case whose document cannot be read or whose
+// gold evidence paragraphs, and duplicate_key_points, the number of digests
+// with a key point that repeats another (see DuplicateKeyPoints). A case whose document cannot be read or whose
 // digest fails counts as a miss and in Report.Errors; only cancellation of
 // ctx stops the run. Seconds and DocsPerSec time fn alone.
 func Evidence(ctx context.Context, dir string, fn DigestFunc) (Report, error) {
@@ -50,6 +51,7 @@ func Evidence(ctx context.Context, dir string, fn DigestFunc) (Report, error) {
 	var elapsed time.Duration
 	var answered, evidenced int
 	var recall, hit1, mrr, evHit float64
+	dupKeyPoints := 0
 	for _, c := range cases {
 		if err := ctx.Err(); err != nil {
 			return Report{}, fmt.Errorf("evidence run %s: %w", rep.Set, err)
@@ -76,6 +78,9 @@ func Evidence(ctx context.Context, dir string, fn DigestFunc) (Report, error) {
 				}
 				rep.Errors++
 			} else {
+				if DuplicateKeyPoints(p.KeyPoints) {
+					dupKeyPoints++
+				}
 				for i, s := range p.EvidenceSnippets {
 					if i == EvidenceK {
 						break
@@ -109,11 +114,28 @@ func Evidence(ctx context.Context, dir string, fn DigestFunc) (Report, error) {
 	if evidenced > 0 {
 		rep.Metrics["evidence_hit_at_10"] = evHit / float64(evidenced)
 	}
+	rep.Metrics["duplicate_key_points"] = float64(dupKeyPoints)
 	rep.Seconds = elapsed.Seconds()
 	if elapsed > 0 {
 		rep.DocsPerSec = float64(len(cases)) / elapsed.Seconds()
 	}
 	return rep, nil
+}
+
+// DuplicateKeyPoints reports whether two key points say the same thing:
+// after SQuAD normalisation one equals or contains the other.
+func DuplicateKeyPoints(kps []string) bool {
+	norm := make([]string, 0, len(kps))
+	for _, k := range kps {
+		n := SQuADNormalize(k)
+		for _, o := range norm {
+			if n != "" && o != "" && (strings.Contains(o, n) || strings.Contains(n, o)) {
+				return true
+			}
+		}
+		norm = append(norm, n)
+	}
+	return false
 }
 
 // AnswerRank returns the 1-based rank of the first of the first ten

@@ -81,6 +81,7 @@ func TestEvidence(t *testing.T) {
 		switch q {
 		case "q1":
 			p.EvidenceSnippets = []digest.EvidenceSnippet{{Text: "Alpha, beta!"}}
+			p.KeyPoints = []string{"The rain fell.", "Snow fell too.", "the rain fell"}
 		case "q2":
 			p.EvidenceSnippets = []digest.EvidenceSnippet{{Text: "no"}, {Text: "Gamma " + strings.Repeat("g", 60)}}
 		case "fail":
@@ -95,7 +96,7 @@ func TestEvidence(t *testing.T) {
 	if rep.Kind != "evidence" || rep.Set != "ev-set" || rep.Cases != 4 || rep.Errors != 2 {
 		t.Errorf("report %+v", rep)
 	}
-	want := map[string]float64{"answer_recall_at_10": 0.5, "hit_at_1": 0.25, "mrr_at_10": (1 + 0.5) / 4, "evidence_hit_at_10": 1}
+	want := map[string]float64{"answer_recall_at_10": 0.5, "hit_at_1": 0.25, "mrr_at_10": (1 + 0.5) / 4, "evidence_hit_at_10": 1, "duplicate_key_points": 1}
 	for k, v := range want {
 		if !near(rep.Metrics[k], v) {
 			t.Errorf("%s = %v, want %v", k, rep.Metrics[k], v)
@@ -112,29 +113,40 @@ func TestSummaryRun(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "sum-set")
 	writeFile(t, filepath.Join(dir, "cases.jsonl"), []byte(
 		`{"id":"s1","doc":"docs/a.txt","reference":"one two three"}`+"\n"+
-			`{"id":"s2","doc":"docs/b.txt","reference":"four five"}`+"\n"))
+			`{"id":"s2","doc":"docs/b.txt","reference":"four five"}`+"\n"+
+			`{"id":"s3","doc":"docs/c.txt","reference":"four five"}`+"\n"+
+			`{"id":"s4","doc":"docs/d.txt","reference":"four five"}`+"\n"))
 	writeFile(t, filepath.Join(dir, "docs", "a.txt"), []byte("a"))
 	writeFile(t, filepath.Join(dir, "docs", "b.txt"), []byte("b"))
+	writeFile(t, filepath.Join(dir, "docs", "c.txt"), []byte("words without a summary"))
+	writeFile(t, filepath.Join(dir, "docs", "d.txt"), []byte(" . "))
 	fn := func(_ context.Context, text, q string) (*digest.Payload, error) {
 		if q != "" {
 			t.Errorf("query %q, want empty", q)
 		}
-		if text == "a" {
+		switch text {
+		case "a":
 			return &digest.Payload{Summary: "One two three."}, nil
+		case "b":
+			return &digest.Payload{Summary: "Nothing alike."}, nil
 		}
-		return &digest.Payload{Summary: "Nothing alike."}, nil
+		return &digest.Payload{}, nil
 	}
 	rep, err := Summary(context.Background(), dir, fn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Kind != "summary" || rep.Cases != 2 || rep.Errors != 0 {
+	if rep.Kind != "summary" || rep.Cases != 4 || rep.Errors != 0 {
 		t.Errorf("report %+v", rep)
 	}
 	for _, k := range []string{"rouge1", "rouge2", "rougeL", "rouge1_lead3", "rouge2_lead3", "rougeL_lead3"} {
-		if !near(rep.Metrics[k], 0.5) {
-			t.Errorf("%s = %v, want 0.5", k, rep.Metrics[k])
+		if !near(rep.Metrics[k], 0.25) {
+			t.Errorf("%s = %v, want 0.25", k, rep.Metrics[k])
 		}
+	}
+	// Only the document with words counts as an empty summary.
+	if got := rep.Metrics["empty_summaries"]; got != 1 {
+		t.Errorf("empty_summaries = %v, want 1", got)
 	}
 }
 

@@ -14,7 +14,8 @@ import (
 
 // Report is the result of evaluating one set. Its JSON form is the one line
 // per set that `digestd eval ... --json` prints. Metrics are fractions in
-// [0,1]; a metric is present only when the set supports it.
+// [0,1], except the counts empty_summaries and duplicate_key_points; a
+// metric is present only when the set supports it.
 type Report struct {
 	Set        string             `json:"set"`
 	Kind       string             `json:"kind"`

@@ -21,7 +21,8 @@ type SummaryCase struct {
 // empty query and scores each payload's summary against the reference:
 // rouge1, rouge2 and rougeL F1 on the whole summary and rouge1_lead3,
 // rouge2_lead3 and rougeL_lead3 on its first three sentences, each the mean
-// over cases. A case whose document cannot be read or whose digest fails
+// over cases, and empty_summaries, the number of cases whose document has
+// words but whose summary is empty (a count, not a fraction). A case whose document cannot be read or whose digest fails
 // scores 0 and counts in Report.Errors; only cancellation of ctx stops the
 // run. Seconds and DocsPerSec time fn alone.
 func Summary(ctx context.Context, dir string, fn DigestFunc) (Report, error) {
@@ -32,6 +33,7 @@ func Summary(ctx context.Context, dir string, fn DigestFunc) (Report, error) {
 	rep := Report{Set: filepath.Base(filepath.Clean(dir)), Kind: "summary", Cases: len(cases), Metrics: map[string]float64{}}
 	var elapsed time.Duration
 	sums := map[string]float64{}
+	empty := 0
 	for _, c := range cases {
 		if err := ctx.Err(); err != nil {
 			return Report{}, fmt.Errorf("summary run %s: %w", rep.Set, err)
@@ -52,6 +54,9 @@ func Summary(ctx context.Context, dir string, fn DigestFunc) (Report, error) {
 			} else {
 				summary = p.Summary
 			}
+			if strings.TrimSpace(summary) == "" && len(RougeTokens(string(b))) > 0 {
+				empty++
+			}
 		}
 		for k, v := range SummaryScores(summary, c.Reference) {
 			sums[k] += v
@@ -62,6 +67,7 @@ func Summary(ctx context.Context, dir string, fn DigestFunc) (Report, error) {
 			rep.Metrics[k] = v / float64(len(cases))
 		}
 	}
+	rep.Metrics["empty_summaries"] = float64(empty)
 	rep.Seconds = elapsed.Seconds()
 	if elapsed > 0 {
 		rep.DocsPerSec = float64(len(cases)) / elapsed.Seconds()

@@ -20,8 +20,10 @@ Measures quality on evaluation sets (folders with cases.jsonl, see the README):
   extract    main-content extraction of HTML and PDF cases (shingle, snippet and
              word F1; WCXB's word_f1_lc overall and per page type where
              cases carry page_type)
-  evidence   evidence selection (answer_recall_at_10, hit_at_1, mrr_at_10)
-  summary    summaries (ROUGE-1/2/L of the summary and of its first 3 sentences)
+  evidence   evidence selection (answer_recall_at_10, hit_at_1, mrr_at_10;
+             duplicate_key_points counts digests whose key points repeat)
+  summary    summaries (ROUGE-1/2/L of the summary and of its first 3
+             sentences; empty_summaries counts empty summaries)
   sbd        sentence boundaries (sbd_accuracy)
 
 Sources go through the same code paths as the service: HTML through the

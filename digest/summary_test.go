@@ -1,0 +1,133 @@
+package digest
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// TestSummaryNeverEmpty: a text with words always gets a summary and a key
+// point, within the bounds, whatever its punctuation.
+func TestSummaryNeverEmpty(t *testing.T) {
+	long := strings.Repeat("the storm moved north , officials said , and the roads stayed closed ", 40)
+	tests := []struct {
+		name string
+		text string
+		opts Options
+	}{
+		{"one line without a stop", "hello there, this is a text about cats", Options{}},
+		{"lines without stops", "cats sleep a lot\nthey like warm places\ndogs bark", Options{}},
+		{"two words", "hello cats", Options{}},
+		{"one long sentence", long, Options{}},
+		{"a short summary bound", "The committee met on Tuesday to discuss the budget, and it approved the plan.", Options{SummaryMaxChars: 40}},
+		{"a bound shorter than the first word", "Extraordinarily long words come first here.", Options{SummaryMaxChars: 5}},
+		{"headings only", "Introduction\nMethods\nResults", Options{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, _, err := Build(tt.text, "", tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkPayload(t, tt.text, "", tt.opts, p)
+			if strings.TrimSpace(p.Summary) == "" {
+				t.Fatalf("empty summary for %q", tt.text)
+			}
+			if len(p.KeyPoints) == 0 {
+				t.Fatalf("no key point for %q", tt.text)
+			}
+			// The summary is the text's own words: a prefix of some
+			// sentence run, cut at a word boundary.
+			if !strings.Contains(strings.Join(strings.Fields(tt.text), " "), strings.Join(strings.Fields(p.Summary), " ")) {
+				t.Errorf("summary %q is not text of the source", p.Summary)
+			}
+			if max := tt.opts.WithDefaults().SummaryMaxChars; utf8.RuneCountInString(p.Summary) > max {
+				t.Errorf("summary longer than %d", max)
+			}
+		})
+	}
+}
+
+func TestClausePrefix(t *testing.T) {
+	tests := []struct {
+		s    string
+		max  int
+		want string
+	}{
+		{"short enough", 20, "short enough"},
+		{"one two three four", 12, "one two"},
+		{"one two three four", 13, "one two three"},
+		{"alpha beta, gamma delta epsilon", 24, "alpha beta, gamma delta"},
+		{"first clause here, then a much longer tail of words", 24, "first clause here"},
+		{"x, then many more words in one run", 30, "x, then many more words in one"},
+		{"Unbreakable", 4, "Unbr"},
+	}
+	for _, tt := range tests {
+		if got := clausePrefix(tt.s, tt.max); got != tt.want {
+			t.Errorf("clausePrefix(%q, %d) = %q, want %q", tt.s, tt.max, got, tt.want)
+		}
+	}
+}
+
+// TestKeyPointsDistinct: key points never repeat one another, the summary or
+// an evidence snippet, and are complete sentences.
+func TestKeyPointsDistinct(t *testing.T) {
+	text := strings.Join([]string{
+		"The river flooded the lower town after three days of heavy rain.",
+		"Emergency crews moved two hundred families to the school on the hill.",
+		"The mayor said the water treatment plant would stay closed for a week.",
+		"Space Vizzion Concept.",
+		"Farmers upstream lost most of the wheat they had planted in spring.",
+		"The mayor said the water treatment plant would stay closed for a week.",
+		"however the bridge on the north road reopened on Friday morning.",
+		"Insurance claims are expected to reach record levels this year.",
+		"Farmers upstream lost most of the wheat they had planted in the spring.",
+	}, "\n")
+	p, _, err := Build(text, "water treatment plant", Options{MaxEvidence: 1, SummaryMaxChars: 70})
+	if err != nil {
+		t.Fatal(err)
+	}
+	said := [][]string{contentTerms(p.Summary)}
+	for _, e := range p.EvidenceSnippets {
+		said = append(said, contentTerms(e.Text))
+	}
+	if len(p.KeyPoints) < 2 {
+		t.Fatalf("want several key points, got %q", p.KeyPoints)
+	}
+	for _, k := range p.KeyPoints {
+		if repeats(contentTerms(k), said) {
+			t.Errorf("key point %q repeats the summary, a snippet or another key point (%q)", k, p.KeyPoints)
+		}
+		if k == "Space Vizzion Concept." || strings.HasPrefix(k, "however") {
+			t.Errorf("fragment %q chosen as a key point", k)
+		}
+		said = append(said, contentTerms(k))
+	}
+}
+
+func TestAnaphoric(t *testing.T) {
+	tests := []struct {
+		s    string
+		want bool
+	}{
+		{"However, the effect was small.", true},
+		{"Similarly, if you run the tool twice it fails.", true},
+		{"These results suggest a link.", true},
+		{"This is why it failed.", true},
+		{"This paper presents a new method.", false},
+		{"In this paper we present a method.", false},
+		{"In this case the model fails.", true},
+		{"In addition, costs rose.", true},
+		{"In addition to costs, delays grew.", false},
+		{"As a result, prices fell.", true},
+		{"As a rule, prices fall in winter.", false},
+		{"On the other hand, demand grew.", true},
+		{"The agency reported a loss.", false},
+		{"Here we show a new result.", false},
+	}
+	for _, tt := range tests {
+		if got := anaphoric(tt.s); got != tt.want {
+			t.Errorf("anaphoric(%q) = %v, want %v", tt.s, got, tt.want)
+		}
+	}
+}
