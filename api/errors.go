@@ -29,7 +29,6 @@ var errorTable = map[fault.Code]errorClass{
 	fault.InvalidCursor:          {http.StatusBadRequest, "validation", false, "Start the listing again without a cursor; cursors are opaque and bound to the listing that issued them."},
 	fault.NotFound:               {http.StatusNotFound, "not_found", false, "Check the hash or path; archived content is addressed by sha256:<64 hex digits>."},
 	fault.MethodNotAllowed:       {http.StatusMethodNotAllowed, "validation", false, "Use a method this route supports (see /openapi.yaml)."},
-	fault.Conflict:               {http.StatusConflict, "conflict", false, "Re-read the resource and retry with the current state."},
 	fault.TooLarge:               {http.StatusRequestEntityTooLarge, "too_large", false, "Send a smaller input, or split it into several sources."},
 	fault.RangeNotSatisfiable:    {http.StatusRequestedRangeNotSatisfiable, "validation", false, "Ask for a range inside the text; details.text_chars gives its length in code points."},
 	fault.UnsupportedMediaType:   {http.StatusUnsupportedMediaType, "validation", false, "Send application/json, text/plain, text/html, application/pdf or multipart/form-data."},

@@ -24,7 +24,6 @@ const (
 	InvalidCursor          Code = "INVALID_CURSOR"
 	NotFound               Code = "NOT_FOUND"
 	MethodNotAllowed       Code = "METHOD_NOT_ALLOWED"
-	Conflict               Code = "CONFLICT"
 	TooLarge               Code = "TOO_LARGE"
 	RangeNotSatisfiable    Code = "RANGE_NOT_SATISFIABLE"
 	UnsupportedMediaType   Code = "UNSUPPORTED_MEDIA_TYPE"

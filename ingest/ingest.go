@@ -188,11 +188,7 @@ func fetchFault(err error) error {
 	if !errors.As(err, &fe) {
 		return fault.Wrap(fault.FetchFailed, "the URL could not be fetched", err)
 	}
-	code := fault.Code(fe.Code)
-	if fe.Code == fetch.CodeInvalidURL {
-		code = fault.InvalidURL
-	}
-	f := fault.Wrap(code, fe.Msg, err)
+	f := fault.Wrap(fe.Code, fe.Msg, err)
 	if fe.Status != 0 {
 		f.With("upstream_status", fe.Status)
 	}

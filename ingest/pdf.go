@@ -2,10 +2,14 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"github.com/digestd/digestd/normalize"
+	"time"
 
 	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/ingest/pdftext"
+	"github.com/digestd/digestd/ingest/pdfworker"
+	"github.com/digestd/digestd/normalize"
 )
 
 // PDFExtractor extracts a PDF's text where hostile files cannot hurt the
@@ -69,4 +73,34 @@ func pageOffsets(text string) []int {
 		}
 	}
 	return offs
+}
+
+// PoolExtractor extracts PDFs in the isolated worker processes of a
+// pdfworker.Pool. Its failures are fault errors with the pool's codes, and a
+// busy pool's error carries retry_after.
+type PoolExtractor struct{ Pool *pdfworker.Pool }
+
+// Extract implements PDFExtractor.
+func (p PoolExtractor) Extract(ctx context.Context, pdf []byte) (*PDFText, error) {
+	res, err := p.Pool.Extract(ctx, pdf)
+	if err != nil {
+		var we *pdfworker.Error
+		if !errors.As(err, &we) {
+			return nil, fault.Wrap(fault.PDFUnreadable, "the PDF could not be parsed", err)
+		}
+		f := fault.Wrap(we.Code, we.Msg, err)
+		if we.RetryAfter > 0 {
+			f.With("retry_after", int((we.RetryAfter+time.Second-1)/time.Second))
+		}
+		return nil, f
+	}
+	return &PDFText{
+		Pages:         res.Pages,
+		Title:         res.Title,
+		Author:        res.Author,
+		EmptyPages:    res.EmptyPages,
+		UnmappedPages: res.UnmappedPages,
+		Extractor:     pdftext.ExtractorName,
+		Version:       pdftext.ExtractorVersion,
+	}, nil
 }

@@ -2,13 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"github.com/digestd/digestd/mcpserver"
 	"io"
 	"net/http"
 	"os"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -18,10 +16,8 @@ import (
 	"github.com/digestd/digestd/archive/s3store"
 	"github.com/digestd/digestd/digest/sentences"
 	"github.com/digestd/digestd/evaluate"
-	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/ingest/fetch"
-	"github.com/digestd/digestd/ingest/pdftext"
 	"github.com/digestd/digestd/ingest/pdfworker"
 	"github.com/digestd/digestd/pipeline"
 	"github.com/digestd/digestd/web"
@@ -64,36 +60,8 @@ func (a *app) wireIngest(c *config, in *ingest.Ingester) error {
 		return fmt.Errorf("start the PDF worker pool: %w", err)
 	}
 	a.pool = pool
-	in.PDF = pdfPool{pool}
+	in.PDF = ingest.PoolExtractor{Pool: pool}
 	return nil
-}
-
-// pdfPool adapts the worker pool to the ingester, turning its typed errors
-// into client errors with the same stable codes.
-type pdfPool struct{ pool *pdfworker.Pool }
-
-func (p pdfPool) Extract(ctx context.Context, pdf []byte) (*ingest.PDFText, error) {
-	res, err := p.pool.Extract(ctx, pdf)
-	if err != nil {
-		var we *pdfworker.Error
-		if !errors.As(err, &we) {
-			return nil, fault.Wrap(fault.PDFUnreadable, "the PDF could not be parsed", err)
-		}
-		f := fault.Wrap(fault.Code(we.Code), we.Msg, err)
-		if we.RetryAfter > 0 {
-			f.With("retry_after", int((we.RetryAfter+time.Second-1)/time.Second))
-		}
-		return nil, f
-	}
-	return &ingest.PDFText{
-		Pages:         res.Pages,
-		Title:         res.Title,
-		Author:        res.Author,
-		EmptyPages:    res.EmptyPages,
-		UnmappedPages: res.UnmappedPages,
-		Extractor:     pdftext.ExtractorName,
-		Version:       pdftext.ExtractorVersion,
-	}, nil
 }
 
 // probes report the PDF workers and the fetcher for GET /v1/health.

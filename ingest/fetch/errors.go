@@ -3,31 +3,32 @@ package fetch
 import (
 	"errors"
 	"fmt"
+
+	"github.com/digestd/digestd/fault"
 )
 
-// Error codes carried by *Error. They are stable: the API maps each one to a
-// response error_code, so a code is never renamed or reused.
+// Error codes carried by *Error: the fault codes a fetch can fail with.
 const (
 	// CodeBlocked means the destination (the URL's host or any address it
 	// resolved to, on the first request or on a redirect) is not a permitted
 	// public address.
-	CodeBlocked = "FETCH_BLOCKED"
+	CodeBlocked = fault.FetchBlocked
 	// CodeFailed means the fetch did not produce a usable response: a network
 	// error, a TLS failure, too many redirects, or a non-2xx upstream status
 	// (then Error.Status holds that status).
-	CodeFailed = "FETCH_FAILED"
+	CodeFailed = fault.FetchFailed
 	// CodeTimeout means a connect, response-header or total deadline passed.
-	CodeTimeout = "FETCH_TIMEOUT"
+	CodeTimeout = fault.FetchTimeout
 	// CodeTooLarge means the body (after content decoding) exceeds
 	// Config.MaxBytes, either by its declared Content-Length or while reading.
-	CodeTooLarge = "TOO_LARGE"
+	CodeTooLarge = fault.TooLarge
 	// CodeUnsupportedContentType means the response is neither HTML, PDF nor
 	// plain text, by its Content-Type header and by sniffing its first bytes.
-	CodeUnsupportedContentType = "UNSUPPORTED_CONTENT_TYPE"
+	CodeUnsupportedContentType = fault.UnsupportedContentType
 	// CodeInvalidURL means the URL is malformed or not fetchable: a scheme
 	// other than http or https, userinfo, no host, a bad port, or a host
 	// written in a non-canonical numeric IPv4 form.
-	CodeInvalidURL = "INVALID_URL"
+	CodeInvalidURL = fault.InvalidURL
 )
 
 // Error is the only error type Fetch returns. Code is one of the Code*
@@ -36,7 +37,7 @@ const (
 // never holds resolved addresses or body content); Err is the underlying
 // cause, for logs and errors.Is/As, and may name addresses.
 type Error struct {
-	Code   string
+	Code   fault.Code
 	Status int
 	Msg    string
 	Err    error
@@ -45,7 +46,7 @@ type Error struct {
 // Error returns "CODE: Msg" followed by the cause, if any. It is meant for
 // logs; use Code and Msg for client-facing output.
 func (e *Error) Error() string {
-	s := e.Code + ": " + e.Msg
+	s := string(e.Code) + ": " + e.Msg
 	if e.Status != 0 {
 		s += fmt.Sprintf(" (status %d)", e.Status)
 	}
@@ -78,7 +79,7 @@ var (
 
 // CodeOf returns the Code of the first *Error in err's chain, or "" when
 // there is none.
-func CodeOf(err error) string {
+func CodeOf(err error) fault.Code {
 	var fe *Error
 	if errors.As(err, &fe) {
 		return fe.Code
@@ -96,6 +97,6 @@ func StatusOf(err error) int {
 	return 0
 }
 
-func newError(code, msg string, cause error) *Error {
+func newError(code fault.Code, msg string, cause error) *Error {
 	return &Error{Code: code, Msg: msg, Err: cause}
 }

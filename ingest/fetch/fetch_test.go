@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/digestd/digestd/fault"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -30,7 +31,7 @@ func newServer(t *testing.T, cfg fetch.Config, h http.Handler) (*httptest.Server
 }
 
 // wantCode fails unless err is a *fetch.Error with the given code.
-func wantCode(t *testing.T, err error, code string) *fetch.Error {
+func wantCode(t *testing.T, err error, code fault.Code) *fetch.Error {
 	t.Helper()
 	var fe *fetch.Error
 	if !errors.As(err, &fe) {
@@ -121,7 +122,7 @@ func TestFetchRedirects(t *testing.T) {
 		maxRedirects  int
 		path          string
 		wantRedirects int
-		wantCode      string
+		wantCode      fault.Code
 	}{
 		{"no redirect", 3, "/hop/0", 0, ""},
 		{"at the cap", 3, "/hop/3", 3, ""},

@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"github.com/digestd/digestd/fault"
 	"net/netip"
 	"strings"
 	"testing"
@@ -9,7 +10,7 @@ import (
 func TestValidateURL(t *testing.T) {
 	tests := []struct {
 		raw  string
-		code string // "" means accepted
+		code fault.Code // "" means accepted
 	}{
 		{"http://example.com/", ""},
 		{"https://example.com:8443/a/b?c=d#e", ""},

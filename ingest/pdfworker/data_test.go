@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"github.com/digestd/digestd/fault"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -96,7 +97,7 @@ func TestHostileSamples(t *testing.T) {
 				res, err := p.Extract(context.Background(), raw)
 				el := time.Since(start)
 				name := filepath.Base(path)
-				code := "OK"
+				code := fault.Code("OK")
 				if err != nil {
 					code = codeOf(err)
 					if !knownCode(code) {
@@ -109,7 +110,7 @@ func TestHostileSamples(t *testing.T) {
 					t.Errorf("%s: took %v", name, el)
 				}
 				mu.Lock()
-				outcome[name] = append(outcome[name], code)
+				outcome[name] = append(outcome[name], string(code))
 				mu.Unlock()
 				t.Logf("%-30s %-16s %v", name, code, el.Round(time.Millisecond))
 			}
@@ -144,7 +145,7 @@ func TestRobustnessSet(t *testing.T) {
 			t.Fatal(err)
 		}
 		res, err := p.Extract(context.Background(), raw)
-		code := "OK"
+		code := fault.Code("OK")
 		if err != nil {
 			code = codeOf(err)
 			if !knownCode(code) {

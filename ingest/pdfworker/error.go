@@ -1,29 +1,33 @@
 package pdfworker
 
-import "time"
+import (
+	"time"
 
-// Error codes of a failed extraction, in the service's SCREAMING_SNAKE_CASE.
+	"github.com/digestd/digestd/fault"
+)
+
+// Error codes of a failed extraction: the fault codes a PDF can fail with.
 const (
-	CodeUnreadable    = "PDF_UNREADABLE"      // damaged file, parser crash, out of memory, killed by a signal
-	CodeTimeout       = "PDF_TIMEOUT"         // the worker passed its wall-clock deadline
-	CodeEncrypted     = "PDF_ENCRYPTED"       // password protected
-	CodeNoText        = "NO_EXTRACTABLE_TEXT" // no text layer, or glyphs that map to no characters
-	CodeInvalidFormat = "INVALID_FORMAT"      // not a PDF at all
-	CodeTooLarge      = "TOO_LARGE"           // input, pages, characters or decompressed data over a cap
-	CodeUnavailable   = "UNAVAILABLE"         // every worker busy for the whole queue wait
+	CodeUnreadable    = fault.PDFUnreadable     // damaged file, parser crash, out of memory, killed by a signal
+	CodeTimeout       = fault.PDFTimeout        // the worker passed its wall-clock deadline
+	CodeEncrypted     = fault.PDFEncrypted      // password protected
+	CodeNoText        = fault.NoExtractableText // no text layer, or glyphs that map to no characters
+	CodeInvalidFormat = fault.InvalidFormat     // not a PDF at all
+	CodeTooLarge      = fault.TooLarge          // input, pages, characters or decompressed data over a cap
+	CodeUnavailable   = fault.Unavailable       // every worker busy for the whole queue wait
 )
 
 // Error is a typed extraction failure. Msg is safe to show to clients: it
 // never holds document content, paths or worker output.
 type Error struct {
-	Code string `json:"code"`
-	Msg  string `json:"msg"`
+	Code fault.Code `json:"code"`
+	Msg  string     `json:"msg"`
 	// RetryAfter hints when to try again (set with CodeUnavailable).
 	RetryAfter time.Duration `json:"-"`
 }
 
 // Error returns "CODE: message".
-func (e *Error) Error() string { return e.Code + ": " + e.Msg }
+func (e *Error) Error() string { return string(e.Code) + ": " + e.Msg }
 
 // Is reports whether target is an *Error with the same Code, so that
 // errors.Is(err, ErrBusy) holds for any busy error.

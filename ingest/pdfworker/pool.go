@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/digestd/digestd/fault"
 	"log/slog"
 	"os/exec"
 	"sync"
@@ -119,9 +120,9 @@ func (p *Pool) Stats() PoolStats {
 	return PoolStats{InUse: len(p.sem), Capacity: cap(p.sem), Outcomes: out}
 }
 
-func (p *Pool) count(code string) {
+func (p *Pool) count(code fault.Code) {
 	p.mu.Lock()
-	p.outcomes[code]++
+	p.outcomes[string(code)]++
 	p.mu.Unlock()
 }
 
@@ -223,7 +224,7 @@ func (p *Pool) run(ctx context.Context, pdf []byte) (*pdftext.Result, error) {
 	return ans.Result, nil
 }
 
-func knownCode(c string) bool {
+func knownCode(c fault.Code) bool {
 	switch c {
 	case CodeUnreadable, CodeTimeout, CodeEncrypted, CodeNoText, CodeInvalidFormat, CodeTooLarge:
 		return true
@@ -231,7 +232,7 @@ func knownCode(c string) bool {
 	return false
 }
 
-func (p *Pool) logFailure(code string, start time.Time, stderr *cappedBuffer, waitErr error) {
+func (p *Pool) logFailure(code fault.Code, start time.Time, stderr *cappedBuffer, waitErr error) {
 	attrs := []any{"code", code, "elapsed", time.Since(start).Round(time.Millisecond)}
 	if waitErr != nil {
 		attrs = append(attrs, "exit", waitErr.Error())

@@ -3,6 +3,7 @@ package pdfworker
 import (
 	"context"
 	"errors"
+	"github.com/digestd/digestd/fault"
 	"io"
 	"log/slog"
 	"os"
@@ -60,7 +61,7 @@ func shellPool(t *testing.T, script string, cfg PoolConfig) *Pool {
 
 var minimalPDF = []byte("%PDF-1.4\n%%EOF\n")
 
-func codeOf(err error) string {
+func codeOf(err error) fault.Code {
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Code
@@ -95,7 +96,7 @@ func TestPoolTypedErrors(t *testing.T) {
 	tests := []struct {
 		name string
 		in   []byte
-		code string
+		code fault.Code
 	}{
 		{"not a pdf", []byte("<html>nope</html>"), CodeInvalidFormat},
 		{"too large input", append([]byte("%PDF-1.4\n"), make([]byte, 2<<20)...), CodeTooLarge},
@@ -118,7 +119,7 @@ func TestPoolProcessFailures(t *testing.T) {
 		name     string
 		script   string
 		deadline time.Duration
-		code     string
+		code     fault.Code
 	}{
 		{"crash", "exit 3", time.Second, CodeUnreadable},
 		{"killed by signal", "kill -9 $$", time.Second, CodeUnreadable},
@@ -165,7 +166,7 @@ func TestPoolBusy(t *testing.T) {
 		t.Errorf("busy error without retry hint: %#v", err)
 	}
 	<-done
-	if got := p.Stats().Outcomes[CodeUnavailable]; got != 1 {
+	if got := p.Stats().Outcomes[string(CodeUnavailable)]; got != 1 {
 		t.Errorf("unavailable outcomes = %d", got)
 	}
 }
