@@ -11,6 +11,8 @@ import (
 
 	"github.com/ledongthuc/pdf"
 	"golang.org/x/text/encoding/charmap"
+
+	"github.com/digestd/digestd/ingest/pdftext/glyphlist"
 )
 
 // font is what text extraction needs from a PDF font: how to split a string
@@ -204,7 +206,7 @@ func loadFont(fv pdf.Value, budget *streamBudget) *font {
 		f.loadType0(fv, budget)
 		return f
 	}
-	f.loadSimpleEncoding(fv)
+	f.loadSimpleEncoding(fv, budget)
 	f.firstChar = int(fv.Key("FirstChar").Int64())
 	if w := fv.Key("Widths"); w.Kind() == pdf.Array {
 		n := min(w.Len(), 256)
@@ -300,35 +302,52 @@ func (f *font) loadType0(fv pdf.Value, budget *streamBudget) {
 }
 
 // loadSimpleEncoding fills f.simple from the base encoding and Differences.
-func (f *font) loadSimpleEncoding(fv pdf.Value) {
+// The base is the encoding named in the font dictionary, else the one built
+// into the embedded font program (Type 1 and CFF fonts made by TeX and many
+// others carry their own), else WinAnsi.
+func (f *font) loadSimpleEncoding(fv pdf.Value, budget *streamBudget) {
 	base := charmap.Windows1252
 	enc := fv.Key("Encoding")
 	baseName := enc.Name()
 	if enc.Kind() == pdf.Dict {
 		baseName = enc.Key("BaseEncoding").Name()
 	}
+	var builtin *[256]string
 	standard := false
 	switch baseName {
 	case "MacRomanEncoding":
 		base = charmap.Macintosh
 	case "WinAnsiEncoding":
+	case "StandardEncoding":
+		standard = true
 	default:
-		standard = baseName == "StandardEncoding"
-	}
-	for c := range 256 {
-		if c < 32 {
-			continue
-		}
-		r := base.DecodeByte(byte(c))
-		if r != utf8.RuneError {
-			f.simple[c] = string(r)
+		if f.toUnicode == nil {
+			builtin = builtinEncoding(fv.Key("FontDescriptor"), budget)
 		}
 	}
-	if standard {
-		f.simple['\''] = "\u2019"
-		f.simple['`'] = "\u2018"
-		f.simple[0xAE] = "fi"
-		f.simple[0xAF] = "fl"
+	switch {
+	case builtin != nil:
+		for c, name := range builtin {
+			if name != "" && name != ".notdef" {
+				f.simple[c] = glyphNameText(name)
+			}
+		}
+	case standard:
+		for c, name := range standardEncoding {
+			if name != "" {
+				f.simple[c] = glyphNameText(name)
+			}
+		}
+	default:
+		for c := range 256 {
+			if c < 32 {
+				continue
+			}
+			r := base.DecodeByte(byte(c))
+			if r != utf8.RuneError {
+				f.simple[c] = string(r)
+			}
+		}
 	}
 	if enc.Kind() != pdf.Dict {
 		return
@@ -360,6 +379,9 @@ func glyphNameText(name string) string {
 	}
 	if utf8.RuneCountInString(name) == 1 {
 		return name
+	}
+	if s, ok := glyphlist.LookupVariant(name); ok {
+		return s
 	}
 	if strings.HasPrefix(name, "uni") && len(name) >= 7 && (len(name)-3)%4 == 0 {
 		var b strings.Builder
@@ -486,7 +508,7 @@ var glyphNames = map[string]string{
 	"Scaron": "Š", "zcaron": "ž", "Zcaron": "Ž", "circumflex": "ˆ", "tilde": "˜", "dieresis": "¨",
 	"acute": "´", "cedilla": "¸", "macron": "¯", "ring": "˚", "caron": "ˇ", "breve": "˘",
 	"dotaccent": "˙", "hungarumlaut": "˝", "ogonek": "˛", "lslash": "ł", "Lslash": "Ł",
-	"eth": "ð", "Eth": "Ð", "thorn": "þ", "Thorn": "Þ", "mu": "µ", "plusminus": "±",
+	"eth": "ð", "Eth": "Ð", "thorn": "þ", "Thorn": "Þ", "plusminus": "±",
 	"logicalnot": "¬", "onehalf": "½", "onequarter": "¼", "threequarters": "¾",
 	"ordfeminine": "ª", "ordmasculine": "º", "brokenbar": "¦", "currency": "¤",
 	"twosuperior": "²", "threesuperior": "³", "onesuperior": "¹", "fraction": "\u2044",
