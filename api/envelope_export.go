@@ -68,7 +68,7 @@ func digestsEnvelope(st *requestState, body *DigestsRequest, req pipeline.ManyRe
 		data.Failed = []pipeline.Failure{}
 	}
 	for _, it := range res.Items {
-		data.Digests = append(data.Digests, selectFields(it, fields))
+		data.Digests = append(data.Digests, it.Render(fields))
 	}
 	st.meta.ContentFidelity = res.Fidelity
 	st.meta.ContentFidelitySchemaVersion = FidelitySchemaVersion

@@ -25,7 +25,7 @@ var errorTable = map[fault.Code]errorClass{
 	fault.InvalidFormat:          {http.StatusBadRequest, "validation", false, "Send the input in the documented format (see /openapi.yaml)."},
 	fault.InvalidURL:             {http.StatusBadRequest, "validation", false, "Give an absolute http:// or https:// URL without credentials."},
 	fault.MissingRequired:        {http.StatusBadRequest, "validation", false, "Add the required field named in the message."},
-	fault.InvalidFields:          {http.StatusBadRequest, "validation", false, "Ask only for fields listed in details.allowed."},
+	fault.InvalidFields:          {http.StatusBadRequest, "validation", false, "Ask only for fields listed in details.allowed_fields (the detail level's whitelist)."},
 	fault.InvalidCursor:          {http.StatusBadRequest, "validation", false, "Start the listing again without a cursor; cursors are opaque and bound to the listing that issued them."},
 	fault.NotFound:               {http.StatusNotFound, "not_found", false, "Check the hash or path; archived content is addressed by sha256:<64 hex digits>."},
 	fault.MethodNotAllowed:       {http.StatusMethodNotAllowed, "validation", false, "Use a method this route supports (see /openapi.yaml)."},

@@ -3,6 +3,8 @@ package api
 import (
 	"fmt"
 	"net/http"
+	"slices"
+	"strings"
 
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
@@ -41,23 +43,17 @@ type DigestsData struct {
 	Failed       []pipeline.Failure `json:"failed"`
 }
 
-// detailAliases maps every accepted detail name to a fidelity level.
-var detailAliases = map[string]string{
-	"":               pipeline.FidelityFull,
-	"full":           pipeline.FidelityFull,
-	"summary":        pipeline.FidelitySummary,
-	"preview":        pipeline.FidelitySummary,
-	"reference_only": pipeline.FidelityReferenceOnly,
-	"metadata":       pipeline.FidelityReferenceOnly,
-	"ids_only":       pipeline.FidelityReferenceOnly,
-}
-
-// fieldsByLevel is the whitelist of item fields a client may select at
-// each detail level.
-var fieldsByLevel = map[string][]string{
-	pipeline.FidelityReferenceOnly: {"id", "fidelity", "rank", "score", "archive_hash", "digest_hash", "kind", "title"},
-	pipeline.FidelitySummary:       {"id", "fidelity", "rank", "score", "archive_hash", "digest_hash", "kind", "title", "summary"},
-	pipeline.FidelityFull:          {"id", "fidelity", "rank", "score", "archive_hash", "digest_hash", "kind", "title", "summary", "digest", "source"},
+// detailNames maps every accepted detail name to its disclosure level:
+// preview is summary, and reference_only (the level's former name) is
+// metadata.
+var detailNames = map[string]string{
+	"":               pipeline.DetailFull,
+	"full":           pipeline.DetailFull,
+	"summary":        pipeline.DetailSummary,
+	"preview":        pipeline.DetailSummary,
+	"metadata":       pipeline.DetailMetadata,
+	"reference_only": pipeline.DetailMetadata,
+	"ids_only":       pipeline.DetailIDsOnly,
 }
 
 func (s *Server) postDigests(w http.ResponseWriter, r *http.Request) {
@@ -92,16 +88,24 @@ func (b *DigestsRequest) pipelineRequest() (pipeline.ManyRequest, []string, erro
 	if len(b.Sources) > MaxSources {
 		return req, nil, fault.E(fault.ValidationError, fmt.Sprintf("sources: at most %d sources per request", MaxSources)).With("max_sources", MaxSources)
 	}
-	level, ok := detailAliases[b.Detail]
+	level, ok := detailNames[b.Detail]
 	if !ok {
-		return req, nil, fault.E(fault.ValidationError, "detail: must be one of full, summary, reference_only (or ids_only, metadata, preview)")
+		return req, nil, fault.E(fault.ValidationError, "detail: must be one of ids_only, metadata, summary (or preview), full").With("field", "detail")
 	}
-	allowed := fieldsByLevel[level]
+	allowed := pipeline.DetailFields[level]
+	var bad []string
 	for _, f := range b.Fields {
-		if !contains(allowed, f) {
-			return req, nil, fault.E(fault.InvalidFields, fmt.Sprintf("fields: %q is not available at detail %q", f, level)).
-				With("allowed", allowed).With("field", f)
+		if !slices.Contains(allowed, f) {
+			bad = append(bad, f)
 		}
+	}
+	if len(bad) > 0 {
+		return req, nil, fault.E(fault.InvalidFields, fmt.Sprintf("fields: %s not available at detail %q", strings.Join(bad, ", "), level)).
+			With("invalid_fields", bad).With("allowed_fields", allowed).With("detail", level)
+	}
+	fields := b.Fields
+	if len(fields) == 0 && (level == pipeline.DetailIDsOnly || level == pipeline.DetailMetadata) {
+		fields = allowed
 	}
 	if b.Budget != nil {
 		if b.Budget.MaxChars < 0 || b.Budget.MaxTokens < 0 {
@@ -113,7 +117,8 @@ func (b *DigestsRequest) pipelineRequest() (pipeline.ManyRequest, []string, erro
 		req.Options = *b.Options
 	}
 	req.Query = b.Query
-	req.Detail = level
+	req.Detail = pipeline.DetailFidelity[level]
+	req.Fields = fields
 	seen := map[string]bool{}
 	for i, spec := range b.Sources {
 		if spec.ID == "" {
@@ -131,46 +136,5 @@ func (b *DigestsRequest) pipelineRequest() (pipeline.ManyRequest, []string, erro
 		}
 		req.Sources = append(req.Sources, one)
 	}
-	return req, b.Fields, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
-
-// selectFields renders an item, keeping only the chosen fields (all when
-// none are chosen); id and fidelity are always kept.
-func selectFields(it pipeline.Item, fields []string) map[string]any {
-	m := map[string]any{
-		"id": it.ID, "fidelity": it.Fidelity, "rank": it.Rank, "score": it.Score,
-		"archive_hash": it.ArchiveHash, "digest_hash": it.DigestHash, "kind": it.Kind,
-	}
-	if it.Title != "" {
-		m["title"] = it.Title
-	}
-	if it.Summary != nil {
-		m["summary"] = *it.Summary
-	}
-	if it.Digest != nil {
-		m["digest"] = it.Digest
-		m["summary"] = it.Digest.Summary
-	}
-	if it.Source != nil {
-		m["source"] = it.Source
-	}
-	if len(fields) == 0 {
-		return m
-	}
-	keep := map[string]any{"id": it.ID, "fidelity": it.Fidelity}
-	for _, f := range fields {
-		if v, ok := m[f]; ok {
-			keep[f] = v
-		}
-	}
-	return keep
+	return req, fields, nil
 }

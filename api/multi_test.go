@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"unicode/utf8"
 	"time"
 
 	"github.com/digestd/digestd/api"
@@ -214,12 +215,35 @@ func TestDigestsDetailAndFields(t *testing.T) {
 				t.Errorf("item %v", items[0])
 			}
 		}},
-		{"ids_only alias", map[string]any{"query": "tides", "sources": src, "detail": "ids_only", "fields": []string{"archive_hash"}}, 200, "", func(t *testing.T, items []map[string]any) {
-			if len(items[0]) != 3 || items[0]["archive_hash"] == nil {
-				t.Errorf("item %v, want id, fidelity, archive_hash", items[0])
+		{"preview is summary", map[string]any{"query": "tides", "sources": src, "detail": "preview"}, 200, "", func(t *testing.T, items []map[string]any) {
+			if items[0]["fidelity"] != "summary" || items[0]["digest"] != nil || items[0]["summary"] == nil {
+				t.Errorf("item %v", items[0])
 			}
 		}},
-		{"field outside level", map[string]any{"query": "tides", "sources": src, "detail": "summary", "fields": []string{"digest"}}, 400, "INVALID_FIELDS", nil},
+		{"ids_only", map[string]any{"query": "tides", "sources": src, "detail": "ids_only"}, 200, "", func(t *testing.T, items []map[string]any) {
+			if !sameKeys(items[0], "id", "rank", "score", "archive_hash", "digest_hash") {
+				t.Errorf("ids_only item %v, want id, rank, score and hashes", items[0])
+			}
+		}},
+		{"metadata", map[string]any{"query": "tides", "sources": src, "detail": "metadata"}, 200, "", func(t *testing.T, items []map[string]any) {
+			if !sameKeys(items[0], "id", "rank", "score", "archive_hash", "digest_hash", "fidelity", "kind", "original_chars") {
+				t.Errorf("metadata item %v", items[0])
+			}
+			if items[0]["original_chars"] != float64(47) || items[0]["fidelity"] != "reference_only" {
+				t.Errorf("metadata item %v", items[0])
+			}
+		}},
+		{"full sends the summary once", map[string]any{"query": "tides", "sources": src}, 200, "", func(t *testing.T, items []map[string]any) {
+			if items[0]["digest"] == nil || items[0]["summary"] != nil {
+				t.Errorf("full item carries its summary twice: %v", items[0])
+			}
+		}},
+		{"fields pick", map[string]any{"query": "tides", "sources": src, "detail": "ids_only", "fields": []string{"archive_hash"}}, 200, "", func(t *testing.T, items []map[string]any) {
+			if !sameKeys(items[0], "id", "archive_hash") {
+				t.Errorf("item %v, want id, archive_hash", items[0])
+			}
+		}},
+		{"field outside level", map[string]any{"query": "tides", "sources": src, "detail": "summary", "fields": []string{"digest", "rank", "colour"}}, 400, "INVALID_FIELDS", nil},
 		{"unknown detail", map[string]any{"query": "tides", "sources": src, "detail": "everything"}, 400, "VALIDATION_ERROR", nil},
 		{"no sources", map[string]any{"query": "tides", "sources": []any{}}, 400, "MISSING_REQUIRED", nil},
 		{"duplicate ids", map[string]any{"query": "tides", "sources": append(src, src[0])}, 400, "VALIDATION_ERROR", nil},
@@ -236,8 +260,8 @@ func TestDigestsDetailAndFields(t *testing.T) {
 				if ed.ErrorCode != tc.code {
 					t.Errorf("code %s, want %s", ed.ErrorCode, tc.code)
 				}
-				if tc.code == "INVALID_FIELDS" && ed.Details["allowed"] == nil {
-					t.Errorf("INVALID_FIELDS without the allowed fields: %s", body)
+				if tc.code == "INVALID_FIELDS" && (fmt.Sprint(ed.Details["invalid_fields"]) != "[digest colour]" || ed.Details["allowed_fields"] == nil) {
+					t.Errorf("INVALID_FIELDS must name every bad field and the allowed ones: %s", body)
 				}
 				return
 			}
@@ -473,5 +497,50 @@ func TestHealthStatsMetrics(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(string(body), `digestd_http_requests_total{method="POST",route="/v1/digest",status="200"} 2`) ||
 		!strings.Contains(string(body), `digestd_digests_total{outcome="cached"} 1`) {
 		t.Errorf("metrics: %d %.2000s", resp.StatusCode, body)
+	}
+}
+
+// sameKeys reports whether m has exactly keys.
+func sameKeys(m map[string]any, keys ...string) bool {
+	if len(m) != len(keys) {
+		return false
+	}
+	for _, k := range keys {
+		if _, ok := m[k]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// TestDigestsBudgetIsACeiling: the items sent never exceed the budget, at
+// any detail level (a full item once carried its summary twice, and one
+// copy was not counted).
+func TestDigestsBudgetIsACeiling(t *testing.T) {
+	h, _ := newTestServer(t, api.Config{MaxBodyBytes: 8 << 20})
+	c := loadContract(t)
+	var srcs []map[string]string
+	for i := 0; i < 8; i++ {
+		srcs = append(srcs, map[string]string{"id": fmt.Sprintf("t%d", i), "text": "Tides rise twice a day because the moon pulls the sea.\n" + syntheticDocument(3000, uint64(i+1))})
+	}
+	for _, detail := range []string{"full", "summary", "metadata", "ids_only"} {
+		for _, budget := range []int{16000, 6000, 900} {
+			b, _ := json.Marshal(map[string]any{"query": "why do tides rise", "sources": srcs, "detail": detail, "budget": map[string]int{"max_chars": budget}})
+			resp, body := c.do(t, h, "POST", "/v1/digests", "application/json", b)
+			if resp.StatusCode != 200 {
+				t.Fatalf("%s %d: status %d %s", detail, budget, resp.StatusCode, body)
+			}
+			var data struct {
+				Digests []json.RawMessage `json:"digests"`
+			}
+			json.Unmarshal(decodeEnvelope(t, body).Data, &data)
+			sent := 0
+			for _, it := range data.Digests {
+				sent += utf8.RuneCount(it)
+			}
+			if sent > budget || len(data.Digests) == 0 && detail == "ids_only" {
+				t.Errorf("detail %s, max_chars %d: %d characters of items sent (%d items)", detail, budget, sent, len(data.Digests))
+			}
+		}
 	}
 }

@@ -96,7 +96,14 @@ func digestSourcesBounds(s *jsonschema.Schema) {
 	srcs.Types, srcs.Type = nil, "array" // a nil slice is not an answer here
 	sourceBounds(at(s, "sources.[]"))
 	optionsBounds(at(s, "options"))
-	at(s, "detail").Enum = []any{pipeline.FidelityFull, pipeline.FidelitySummary, pipeline.FidelityReferenceOnly}
+	at(s, "detail").Enum = []any{pipeline.DetailIDsOnly, pipeline.DetailMetadata, pipeline.DetailSummary, "preview", pipeline.DetailFull, pipeline.FidelityReferenceOnly}
+	fields := at(s, "fields")
+	fields.Types, fields.Type = nil, "array"
+	var names []any
+	for _, f := range pipeline.DetailFields[pipeline.DetailFull] {
+		names = append(names, f)
+	}
+	fields.Items.Enum = names
 	zero := 0.0
 	at(s, "budget.max_chars").Minimum = &zero
 	at(s, "budget.max_tokens").Minimum = &zero

@@ -86,7 +86,8 @@ type DigestSourcesInput struct {
 	Query   string        `json:"query" jsonschema:"The research question the digests are for (at most 2000 code points)."`
 	Sources []SourceInput `json:"sources" jsonschema:"The sources, 1-50; each is exactly one of url, html, pdf_base64, text or archive. Give each an id to recognise it in the answer (default source-1, source-2, ... in this order)."`
 	Budget  *BudgetInput  `json:"budget,omitempty" jsonschema:"Size bound of the answer. Digests are ranked by how well they answer the query and packed best first; one that does not fit whole is cut to its summary, then to a reference (hashes only), then dropped. Dropped sources keep their archive hashes in meta.content_archive_hashes."`
-	Detail  string        `json:"detail,omitempty" jsonschema:"The most each digest may carry: full (default: summary, key points, evidence), summary (summary only) or reference_only (hashes and score only)."`
+	Detail  string        `json:"detail,omitempty" jsonschema:"The disclosure level, the most each digest may carry: full (default: summary, key points, evidence, source), summary or preview (the summary), metadata (title, url, kind, counts, fidelity) or ids_only (id, rank, score and hashes)."`
+	Fields  []string      `json:"fields,omitempty" jsonschema:"The item fields to return, from the detail level's whitelist (optional); others give INVALID_FIELDS with details.allowed_fields."`
 	Options *OptionsInput `json:"options,omitempty" jsonschema:"Size bounds of each digest (optional)."`
 }
 
@@ -133,10 +134,10 @@ func (t *tools) register(srv *mcp.Server) {
 		Name:  "digest_sources",
 		Title: "Digest several sources within a budget",
 		Description: "Digest up to 50 sources for one research question, rank them by how well they answer it, and pack the best into a size budget. " +
-			"data.digests lists the included sources best first, each with fidelity full, summary or reference_only; data.failed lists sources that could not be digested, with their error_code. " +
-			"meta.content_fidelity is full when nothing was cut; meta.dropped_content_ids names sources left out, and meta.content_archive_hashes gives every digested source's text_hash and digest_hash so it can be fetched later.",
+			"data.digests lists the included sources best first, with the fields of the detail level (ids_only, metadata, summary, full); data.failed lists sources that could not be digested, with their error_code. " +
+			"meta.content_fidelity is full when nothing was cut; meta.dropped_content_ids names sources left out, and meta.content_archive_hashes maps every digested source's id to the sha256 hash of its full digest (read it with the HTTP API's GET /v1/archive/{hash}; its payload names the text by source_text_hash).",
 		InputSchema:  mustSchema[DigestSourcesInput](digestSourcesBounds),
-		OutputSchema: envelopeSchema("{query, query_hash, digests: [{id, fidelity, rank, score, archive_hash, digest_hash, kind, title, summary?, digest?, source?}], total_sources, included, dropped, failed: [{id, error_code, message}]}"),
+		OutputSchema: envelopeSchema("{query, query_hash, digests: [{id, rank, score, archive_hash, digest_hash, fidelity?, kind?, title?, url?, original_chars?, page_count?, summary?, digest?, source?} (the fields of the detail level)], total_sources, included, dropped, failed: [{id, error_code, message}]}"),
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: false, IdempotentHint: true, OpenWorldHint: &yes},
 	}, t.digestSources)
 	mcp.AddTool(srv, &mcp.Tool{
@@ -214,7 +215,7 @@ func (t *tools) digestSource(ctx context.Context, _ *mcp.CallToolRequest, in Dig
 
 func (t *tools) digestSources(ctx context.Context, _ *mcp.CallToolRequest, in DigestSourcesInput) (*mcp.CallToolResult, api.Envelope, error) {
 	c := newCall("digest_sources")
-	body := &api.DigestsRequest{Query: in.Query, Detail: in.Detail}
+	body := &api.DigestsRequest{Query: in.Query, Detail: in.Detail, Fields: in.Fields}
 	for _, s := range in.Sources {
 		body.Sources = append(body.Sources, *s.spec())
 	}

@@ -2,10 +2,8 @@ package pipeline
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sort"
-	"unicode/utf8"
 
 	"golang.org/x/sync/errgroup"
 
@@ -54,7 +52,10 @@ type ManyRequest struct {
 	Budget  Budget
 	// Detail is the most an item may carry: FidelityFull (default),
 	// FidelitySummary or FidelityReferenceOnly.
-	Detail  string
+	Detail string
+	// Fields are the item fields sent (empty: all an item has); the budget
+	// counts items as rendered with them.
+	Fields  []string
 	Options digest.Options
 	// Concurrency bounds how many sources are ingested at once (default 4).
 	Concurrency int
@@ -62,18 +63,22 @@ type ManyRequest struct {
 
 // Item is one source's place in a multi-source response.
 type Item struct {
-	ID          string          `json:"id"`
-	Fidelity    string          `json:"fidelity"`
-	Rank        int             `json:"rank"`
-	Score       float64         `json:"score"`
-	ArchiveHash string          `json:"archive_hash,omitempty"`
-	DigestHash  string          `json:"digest_hash,omitempty"`
-	Kind        string          `json:"kind,omitempty"`
-	Title       string          `json:"title,omitempty"`
-	Summary     *string         `json:"summary,omitempty"`
-	Digest      *digest.Payload `json:"digest,omitempty"`
-	Source      *SourceInfo     `json:"source,omitempty"`
-	CacheHit    bool            `json:"-"`
+	ID          string  `json:"id"`
+	Fidelity    string  `json:"fidelity"`
+	Rank        int     `json:"rank"`
+	Score       float64 `json:"score"`
+	ArchiveHash string  `json:"archive_hash,omitempty"`
+	DigestHash  string  `json:"digest_hash,omitempty"`
+	Kind        string  `json:"kind,omitempty"`
+	Title       string  `json:"title,omitempty"`
+	URL         string  `json:"url,omitempty"`
+	// OriginalChars and PageCount describe the source's canonical text.
+	OriginalChars int             `json:"original_chars"`
+	PageCount     int             `json:"page_count,omitempty"`
+	Summary       *string         `json:"summary,omitempty"`
+	Digest        *digest.Payload `json:"digest,omitempty"`
+	Source        *SourceInfo     `json:"source,omitempty"`
+	CacheHit      bool            `json:"-"`
 }
 
 // Failure is a source that could not be digested.
@@ -165,15 +170,16 @@ func (p *Pipeline) DigestMany(ctx context.Context, req ManyRequest) (*ManyResult
 		out.ArchiveHashes[id] = ArchiveRef{TextHash: res.Source.ArchiveHash, DigestHash: res.DigestHash.String()}
 		src := res.Source
 		items = append(items, Item{
-			ID:          id,
-			Score:       answerScore(res.Payload),
-			ArchiveHash: res.Source.ArchiveHash,
-			DigestHash:  res.DigestHash.String(),
-			Kind:        res.Source.Kind,
-			Title:       res.Source.Title,
-			Digest:      res.Payload,
-			Source:      &src,
-			CacheHit:    res.CacheHit,
+			ID:            id,
+			Score:         answerScore(res.Payload),
+			ArchiveHash:   res.Source.ArchiveHash,
+			DigestHash:    res.DigestHash.String(),
+			Kind:          res.Source.Kind,
+			Title:         res.Source.Title,
+			OriginalChars: res.Payload.OriginalChars,
+			Digest:        res.Payload,
+			Source:        &src,
+			CacheHit:      res.CacheHit,
 		})
 	}
 	if len(items) == 0 {
@@ -183,7 +189,12 @@ func (p *Pipeline) DigestMany(ctx context.Context, req ManyRequest) (*ManyResult
 	}
 	// Best answer first; ties keep the request's order.
 	sort.SliceStable(items, func(a, b int) bool { return items[a].Score > items[b].Score })
-	out.pack(items, detail)
+	for i := range items {
+		if rec := items[i].Source.Record; rec != nil {
+			items[i].URL, items[i].PageCount = rec.FinalURL, rec.PageCount
+		}
+	}
+	out.pack(items, detail, req.Fields)
 	return out, nil
 }
 
@@ -214,7 +225,7 @@ func answerScore(p *digest.Payload) float64 {
 }
 
 // pack fits items into the budget in rank order, degrading before dropping.
-func (out *ManyResult) pack(items []Item, detail string) {
+func (out *ManyResult) pack(items []Item, detail string, fields []string) {
 	levels := []string{FidelityFull, FidelitySummary, FidelityReferenceOnly}
 	switch detail {
 	case FidelitySummary:
@@ -229,7 +240,7 @@ func (out *ManyResult) pack(items []Item, detail string) {
 		placed := false
 		for _, level := range levels {
 			cand := at(it, level)
-			cost := itemChars(cand)
+			cost := renderedChars(cand, fields)
 			if out.BudgetChars == 0 || cost <= remaining {
 				remaining -= cost
 				out.UsedChars += cost
@@ -275,11 +286,4 @@ func at(it Item, level string) Item {
 		it.Digest, it.Source = nil, nil
 	}
 	return it
-}
-
-// itemChars is what an item costs against a budget: the characters of its
-// JSON form.
-func itemChars(it Item) int {
-	b, _ := json.Marshal(it)
-	return utf8.RuneCount(b)
 }

@@ -422,7 +422,7 @@ function multiView() {
         d.score !== undefined ? scoreBar(d.score) : null,
         d.kind ? el("span", { class: "muted" }, d.kind) : null),
       el("p", { class: "item-label" }, d.title || label),
-      d.summary ? el("p", { class: "item-summary" }, d.summary) : null,
+      (d.summary ?? d.digest?.summary) ? el("p", { class: "item-summary" }, d.summary ?? d.digest.summary) : null,
       snippets.length ? el("ol", { class: "mini-snippets" }, snippets.slice(0, 3).map((s) =>
         el("li", {}, el("a", { href: archiveViewURL(d.archive_hash, s.locator), "data-route": "" }, s.text)))) : null,
       el("p", { class: "links" },
