@@ -136,28 +136,3 @@ func (s *Server) noteRateLimit(w http.ResponseWriter, r *http.Request) {
 			map[string]any{"remaining": remaining, "limit": limit})
 	}
 }
-
-// bounded admits at most cfg.MaxInFlight requests to expensive routes at
-// once; a request that cannot get a slot within cfg.QueueWait is answered
-// 503 UNAVAILABLE with retry_after.
-func (s *Server) bounded(next http.HandlerFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if s.inflight == nil {
-			next(w, r)
-			return
-		}
-		t := time.NewTimer(s.cfg.QueueWait)
-		defer t.Stop()
-		select {
-		case s.inflight <- struct{}{}:
-		case <-t.C:
-			s.fail(w, r, fault.E(fault.Unavailable, "the server is at capacity").With("retry_after", 1))
-			return
-		case <-r.Context().Done():
-			s.fail(w, r, fault.E(fault.Unavailable, "the request was cancelled while queued"))
-			return
-		}
-		defer func() { <-s.inflight }()
-		next(w, r)
-	}
-}

@@ -197,7 +197,8 @@ func (s *Server) stats(w http.ResponseWriter, r *http.Request) {
 	data.Archive.Blobs, data.Archive.Bytes = c.blobs, c.bytes
 	data.Archive.CountedAt = c.at.UTC().Format(time.RFC3339)
 	c.mu.Unlock()
-	data.InFlight.InUse, data.InFlight.Capacity = len(s.inflight), cap(s.inflight)
+	st := s.adm.state()
+	data.InFlight.InUse, data.InFlight.Capacity = st.InUse, st.Capacity
 	for _, p := range s.cfg.Probes {
 		_, details := p.Check(r.Context())
 		if details != nil {

@@ -15,6 +15,7 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -42,10 +43,20 @@ type Config struct {
 	// RateWindow; 0 disables rate limiting.
 	RateLimit  int
 	RateWindow time.Duration
-	// MaxInFlight bounds digest requests served at once; a request that
-	// waits longer than QueueWait for a slot gets 503. 0: unbounded.
-	MaxInFlight int
-	QueueWait   time.Duration
+	// MaxInFlight bounds the requests that do work (digests, verification,
+	// archive reads, listings, MCP) served at once, and MemoryBudget the
+	// bytes they may expect to hold together; a request that would wait
+	// longer than QueueWait is shed at once with 503 and Retry-After (see
+	// admission.go). 0: unbounded.
+	MaxInFlight  int
+	MemoryBudget int64
+	QueueWait    time.Duration
+	// BodyTimeout bounds the time to read one request body, which is read
+	// before the request is admitted; BodyBudget bounds the bytes of bodies
+	// being read at once (more: 503). 0: only the server's read timeout, no
+	// budget.
+	BodyTimeout time.Duration
+	BodyBudget  int64
 	// CursorKey signs listing cursors; replicas behind one balancer share
 	// it. Empty: a random key per process.
 	CursorKey []byte
@@ -65,7 +76,8 @@ type Server struct {
 	pipe      *pipeline.Pipeline
 	cfg       Config
 	started   time.Time
-	inflight  chan struct{}
+	adm       *admission
+	bodies    atomic.Int64
 	cursorKey []byte
 	metrics   *metrics
 	count     archiveCount
@@ -81,12 +93,8 @@ func New(pipe *pipeline.Pipeline, cfg Config) *Server {
 		s.cursorKey = make([]byte, 32)
 		rand.Read(s.cursorKey)
 	}
-	if cfg.MaxInFlight > 0 {
-		s.inflight = make(chan struct{}, cfg.MaxInFlight)
-		if s.cfg.QueueWait <= 0 {
-			s.cfg.QueueWait = 2 * time.Second
-		}
-	}
+	s.adm = newAdmission(cfg.MaxInFlight, cfg.MemoryBudget, cfg.QueueWait)
+	s.cfg.Probes = append([]Probe{{Name: "admission", Check: s.admissionProbe}}, s.cfg.Probes...)
 	return s
 }
 
@@ -112,18 +120,18 @@ func (s *Server) Handler() http.Handler {
 	r.Get("/v1/health", s.health)
 	r.Get("/v1/stats", s.stats)
 	r.Handle("/metrics", s.metricsHandler())
-	r.Post("/v1/digest", s.bounded(s.postDigest))
-	r.Post("/v1/digests", s.bounded(s.postDigests))
-	r.Post("/v1/verify", s.postVerify)
-	r.Post("/v1/locate", s.bounded(s.postLocate))
-	r.Post("/v1/check", s.bounded(s.postCheck))
-	r.Get("/v1/sources", s.listSources)
-	r.Get("/v1/sources/{hash}", s.getSource)
-	r.Get("/v1/archive/{hash}", s.getArchive)
-	r.Head("/v1/archive/{hash}", s.getArchive)
-	r.Get("/v1/archive/{hash}/slice", s.getSlice)
+	r.Post("/v1/digest", s.admit(bodyWeight, http.HandlerFunc(s.postDigest)))
+	r.Post("/v1/digests", s.admit(bodyWeight, http.HandlerFunc(s.postDigests)))
+	r.Post("/v1/verify", s.admit(bodyWeight, http.HandlerFunc(s.postVerify)))
+	r.Post("/v1/locate", s.admit(bodyWeight, http.HandlerFunc(s.postLocate)))
+	r.Post("/v1/check", s.admit(bodyWeight, http.HandlerFunc(s.postCheck)))
+	r.Get("/v1/sources", s.admit(lightWeight, http.HandlerFunc(s.listSources)))
+	r.Get("/v1/sources/{hash}", s.admit(lightWeight, http.HandlerFunc(s.getSource)))
+	r.Get("/v1/archive/{hash}", s.admit(readWeight, http.HandlerFunc(s.getArchive)))
+	r.Head("/v1/archive/{hash}", s.admit(lightWeight, http.HandlerFunc(s.getArchive)))
+	r.Get("/v1/archive/{hash}/slice", s.admit(readWeight, http.HandlerFunc(s.getSlice)))
 	if s.cfg.MCP != nil {
-		r.Handle("/mcp", s.cfg.MCP)
+		r.Handle("/mcp", s.mcpAdmission(s.cfg.MCP))
 	}
 	if s.cfg.UI != nil {
 		r.Handle("/ui/*", s.cfg.UI)

@@ -1,6 +1,7 @@
 package digest
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -66,7 +67,9 @@ func Validate(p *Payload) error {
 	if len(p.KeyPoints) > MaxKeyPoints {
 		bad("key_points: exceeds maximum of %d items (has %d)", MaxKeyPoints, len(p.KeyPoints))
 	}
-	for i, kp := range p.KeyPoints {
+	// Over the item bound the payload is already invalid: its items are
+	// not examined one by one, so an oversized payload costs no more.
+	for i, kp := range p.KeyPoints[:min(len(p.KeyPoints), MaxKeyPoints)] {
 		tooLong(fmt.Sprintf("key_points[%d]", i), kp, MaxKeyPointChars)
 		if kp == "" {
 			bad("key_points[%d]: must not be empty", i)
@@ -78,7 +81,7 @@ func Validate(p *Payload) error {
 	if len(p.EvidenceSnippets) > MaxEvidence {
 		bad("evidence_snippets: exceeds maximum of %d items (has %d)", MaxEvidence, len(p.EvidenceSnippets))
 	}
-	for i, s := range p.EvidenceSnippets {
+	for i, s := range p.EvidenceSnippets[:min(len(p.EvidenceSnippets), MaxEvidence)] {
 		field := fmt.Sprintf("evidence_snippets[%d]", i)
 		tooLong(field+".text", s.Text, MaxSnippetChars)
 		if s.Text == "" {
@@ -134,13 +137,18 @@ func Verify(p *Payload, text string) ([]SnippetCheck, error) {
 		return nil, fmt.Errorf("source_text_hash: does not match the text")
 	}
 	checks := make([]SnippetCheck, len(p.EvidenceSnippets))
+	locs := make([]Locator, len(p.EvidenceSnippets))
+	snips := make([]string, len(p.EvidenceSnippets))
+	for i, s := range p.EvidenceSnippets {
+		locs[i], _ = ParseLocator(s.Locator) // Validate parsed it
+		snips[i] = s.Text
+	}
+	errs, _ := VerifySpans(context.Background(), text, locs, snips)
 	var failed error
 	for i, s := range p.EvidenceSnippets {
-		checks[i] = SnippetCheck{Index: i, Locator: s.Locator, Verified: true}
-		loc, _ := ParseLocator(s.Locator) // Validate parsed it
-		if err := loc.Verify(text, s.Text); err != nil {
-			checks[i].Verified = false
-			checks[i].Problem = err.Error()
+		checks[i] = SnippetCheck{Index: i, Locator: s.Locator, Verified: errs[i] == nil}
+		if errs[i] != nil {
+			checks[i].Problem = errs[i].Error()
 			failed = ErrNotVerified
 		}
 	}

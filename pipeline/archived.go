@@ -104,18 +104,27 @@ func (p *Pipeline) Verify(ctx context.Context, pl *digest.Payload) (*VerifyRepor
 	text := string(b)
 	rep.TextFound = true
 	rep.HashMatches = digest.SourceTextHash(text) == pl.SourceTextHash
+	if !rep.Valid {
+		// Validation failed: the locators are not checked, so a payload
+		// over its bounds costs no more than a valid one.
+		return rep, nil
+	}
+	locs := make([]digest.Locator, len(pl.EvidenceSnippets))
+	snips := make([]string, len(pl.EvidenceSnippets))
+	for i, s := range pl.EvidenceSnippets {
+		locs[i], _ = digest.ParseLocator(s.Locator) // Validate parsed it
+		snips[i] = s.Text
+	}
+	errs, err := digest.VerifySpans(ctx, text, locs, snips)
+	if err != nil {
+		return nil, fault.Wrap(fault.Unavailable, "the verification was cancelled", err)
+	}
 	all := true
 	for i, s := range pl.EvidenceSnippets {
-		c := digest.SnippetCheck{Index: i, Locator: s.Locator}
-		loc, err := digest.ParseLocator(s.Locator)
-		if err == nil {
-			err = loc.Verify(text, s.Text)
-		}
-		if err != nil {
-			c.Problem = err.Error()
+		c := digest.SnippetCheck{Index: i, Locator: s.Locator, Verified: errs[i] == nil}
+		if errs[i] != nil {
+			c.Problem = errs[i].Error()
 			all = false
-		} else {
-			c.Verified = true
 		}
 		rep.Snippets = append(rep.Snippets, c)
 	}

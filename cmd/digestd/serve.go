@@ -33,8 +33,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	keyHashes := fs.String("api-key-hashes", "", "comma-separated hex sha256 hashes of accepted API keys (added to --api-keys-file)")
 	rateLimit := fs.Int("rate-limit", 600, "requests one client (API key, else IP) may make per --rate-window; 0 disables")
 	rateWindow := fs.Duration("rate-window", time.Minute, "rate limit window")
-	maxInFlight := fs.Int("max-in-flight", 32, "digest requests served at once; more wait --queue-wait, then get 503")
-	queueWait := fs.Duration("queue-wait", 2*time.Second, "how long a digest request waits for a slot")
+	maxInFlight := fs.Int("max-in-flight", 32, "requests that do work (digests, verify, archive reads, listings, MCP) served at once; more wait, or get 503 with Retry-After")
+	memoryBudget := fs.Int64("memory-budget-bytes", 768<<20, "memory the requests served at once may expect to hold together, each weighed by its body or blob; more wait, or get 503")
+	queueWait := fs.Duration("queue-wait", time.Second, "longest a request waits for admission; one that would wait longer is answered 503 with Retry-After at once")
+	bodyTimeout := fs.Duration("body-timeout", 20*time.Second, "time to read one request body, which is read before the request is admitted")
+	bodyBudget := fs.Int64("body-budget-bytes", 256<<20, "request body bytes being read at once; more: 503")
 	cursorKey := fs.String("cursor-key", "", "secret that signs listing cursors; give replicas the same one (empty: random per process)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -59,7 +62,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		RateLimit:    *rateLimit,
 		RateWindow:   *rateWindow,
 		MaxInFlight:  *maxInFlight,
+		MemoryBudget: *memoryBudget,
 		QueueWait:    *queueWait,
+		BodyTimeout:  *bodyTimeout,
+		BodyBudget:   *bodyBudget,
 		CursorKey:    []byte(*cursorKey),
 		Probes:       a.probes(),
 		Collectors:   a.collectors(),
