@@ -1,0 +1,127 @@
+package api_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/digestd/digestd/api"
+)
+
+// TestAdmissionSheds fills the one slot with a request that does not finish
+// and checks that the next one is shed at once with 503 and Retry-After, and
+// that health reports degraded while requests are shed.
+func TestAdmissionSheds(t *testing.T) {
+	hold := make(chan struct{})
+	started := make(chan struct{}, 1)
+	work := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		started <- struct{}{}
+		<-hold
+		w.WriteHeader(http.StatusOK)
+	})
+	h, _ := newTestServer(t, api.Config{MaxInFlight: 1, QueueWait: time.Millisecond, MCP: work})
+	done := make(chan struct{})
+	go func() {
+		serve(h, httptest.NewRequest("POST", "/mcp", strings.NewReader(`{}`)))
+		close(done)
+	}()
+	<-started
+	for _, path := range []string{"/mcp", "/v1/digest?query=q", "/v1/sources", "/v1/verify"} {
+		req := httptest.NewRequest("POST", path, strings.NewReader(`{}`))
+		if path == "/v1/sources" {
+			req = httptest.NewRequest("GET", path, nil)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		resp, body := serve(h, req)
+		if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || !bytes.Contains(body, []byte("UNAVAILABLE")) {
+			t.Errorf("%s while the only slot is held: %d Retry-After %q %s", path, resp.StatusCode, resp.Header.Get("Retry-After"), body)
+		}
+	}
+	resp, body := serve(h, httptest.NewRequest("GET", "/v1/health", nil))
+	if resp.StatusCode != 200 || !bytes.Contains(body, []byte(`"admission":{"status":"degraded"`)) || !bytes.Contains(body, []byte(`"status":"degraded"`)) {
+		t.Errorf("health while shedding: %d %s", resp.StatusCode, body)
+	}
+	close(hold)
+	<-done
+	resp, _ = serve(h, httptest.NewRequest("POST", "/mcp", strings.NewReader(`{}`)))
+	if resp.StatusCode != 200 {
+		t.Errorf("after the slot is free: %d", resp.StatusCode)
+	}
+}
+
+// TestTricklingBodyHoldsNoSlot keeps a request body half sent on a real
+// connection while the one slot is free for others: bodies are read before
+// admission.
+func TestTricklingBodyHoldsNoSlot(t *testing.T) {
+	h, _ := newTestServer(t, api.Config{MaxInFlight: 1, QueueWait: time.Millisecond})
+	ts := httptest.NewServer(h)
+	defer ts.Close()
+	var conns []net.Conn
+	for range 3 {
+		c, err := net.Dial("tcp", ts.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		fmt.Fprintf(c, "POST /v1/digest?query=q HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\n\r\nA")
+		conns = append(conns, c)
+	}
+	for i := range 3 {
+		resp, err := http.Post(ts.URL+"/v1/digest?query=MTCT", "text/plain", strings.NewReader(sampleText))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Fatalf("digest %d beside trickling bodies: %d", i, resp.StatusCode)
+		}
+	}
+}
+
+// TestVerifyOversizedPayloadStops sends a payload of 20,000 snippets: it is
+// invalid by its count, and no locator is sliced.
+func TestVerifyOversizedPayloadStops(t *testing.T) {
+	h, _ := newTestServer(t, api.Config{MaxBodyBytes: 8 << 20})
+	req := httptest.NewRequest("POST", "/v1/digest?query=MTCT", strings.NewReader(sampleText))
+	req.Header.Set("Content-Type", "text/plain")
+	resp, body := serve(h, req)
+	if resp.StatusCode != 200 {
+		t.Fatalf("digest: %d %s", resp.StatusCode, body)
+	}
+	hash := decodeEnvelopeData(t, body)
+	var sb strings.Builder
+	sb.WriteString(`{"digest":{"version":"1.0","content_type":"digest/v1","query_hash":"00000000","source_text_hash":"` + hash + `","summary":"s","key_points":[],"original_chars":1,"digest_chars":1,"compression_ratio":1,"evidence_snippets":[`)
+	for i := range 20000 {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(`{"text":"Mother","locator":"char:0-6","relevance_score":0.5}`)
+	}
+	sb.WriteString(`]}}`)
+	resp, body = serve(h, httptest.NewRequest("POST", "/v1/verify", strings.NewReader(sb.String())))
+	if resp.StatusCode != 200 || !bytes.Contains(body, []byte(`"valid":false`)) || !bytes.Contains(body, []byte(`"snippets":[]`)) ||
+		!bytes.Contains(body, []byte("exceeds maximum of 10 items")) || bytes.Count(body, []byte("evidence_snippets[")) > 10 {
+		t.Errorf("verify of 20,000 snippets: %d %.600s", resp.StatusCode, body)
+	}
+}
+
+func decodeEnvelopeData(t *testing.T, body []byte) string {
+	t.Helper()
+	var env struct {
+		Data struct {
+			Source struct {
+				ArchiveHash string `json:"archive_hash"`
+			} `json:"source"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(body, &env); err != nil || env.Data.Source.ArchiveHash == "" {
+		t.Fatalf("no archive hash in %s", body)
+	}
+	return env.Data.Source.ArchiveHash
+}
