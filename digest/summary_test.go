@@ -48,6 +48,25 @@ func TestSummaryNeverEmpty(t *testing.T) {
 	}
 }
 
+// TestSummaryLowerCasedTokenised: lower-cased, tokenised news text gets
+// a summary of whole sentences, not one run-on prefix.
+func TestSummaryLowerCasedTokenised(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 30; i++ {
+		b.WriteString("the council voted on the new bridge plan , and residents said the cost was too high . ")
+		b.WriteString("work on the road will start next spring , officials said . ")
+	}
+	text := b.String()
+	p, _, err := Build(text, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPayload(t, text, "", Options{}, p)
+	if !strings.HasSuffix(p.Summary, " .") || utf8.RuneCountInString(p.Summary) > 2000 || strings.Count(p.Summary, " . ") < 1 {
+		t.Errorf("summary is not whole sentences: %q", p.Summary)
+	}
+}
+
 func TestClausePrefix(t *testing.T) {
 	tests := []struct {
 		s    string

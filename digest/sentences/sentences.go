@@ -50,9 +50,17 @@ func Strings(text string) []string {
 func splitBlock(text string, lo, hi int, spans []Span) []Span {
 	block := text[lo:hi]
 	start := 0
-	cuts := boundaries(block)
-	if bullets := bulletCuts(block); len(bullets) > 0 {
-		cuts = slices.Compact(slices.Sorted(slices.Values(append(cuts, bullets...))))
+	markers := listMarkers(block)
+	cuts := boundaries(block, markers)
+	extra := bulletCuts(block)
+	for _, m := range markers {
+		// A label after a bullet starts its item with the bullet.
+		if prev, _ := utf8.DecodeLastRuneInString(strings.TrimRight(block[:m.start], " ")); m.chained && m.start > 0 && !isBullet(prev) {
+			extra = append(extra, m.start)
+		}
+	}
+	if len(extra) > 0 {
+		cuts = slices.Compact(slices.Sorted(slices.Values(append(cuts, extra...))))
 	}
 	for _, cut := range cuts {
 		spans = appendTrimmed(spans, block, start, cut, lo)
@@ -72,8 +80,9 @@ func isBullet(r rune) bool {
 }
 
 // bulletCuts returns the offsets of the bullets of block that stand
-// after a space and before a space or the block's end, each the start of
-// a list item (a bullet opening the block needs no cut).
+// after a space and before a space, a digit ("⁃9. item") or the block's
+// end, each the start of a list item (a bullet opening the block needs no
+// cut).
 func bulletCuts(block string) []int {
 	var cuts []int
 	for i, r := range block {
@@ -83,7 +92,7 @@ func bulletCuts(block string) []int {
 		after := i + utf8.RuneLen(r)
 		prev, _ := utf8.DecodeLastRuneInString(block[:i])
 		next, _ := utf8.DecodeRuneInString(block[after:])
-		if unicode.IsSpace(prev) && (unicode.IsSpace(next) || after == len(block)) {
+		if unicode.IsSpace(prev) && (unicode.IsSpace(next) || after == len(block) || unicode.IsDigit(next)) {
 			cuts = append(cuts, i)
 		}
 	}
@@ -151,10 +160,19 @@ func isOpener(r rune) bool {
 	return false
 }
 
+// caselessWords is the fewest words a block without capitals needs to be
+// taken for lower-cased text; a shorter one is as likely a fragment.
+const caselessWords = 25
+
 // boundaries returns the byte offsets in block where a new sentence starts.
-func boundaries(block string) []int {
+// The stops of list markers never end a sentence.
+func boundaries(block string, markers []listMarker) []int {
 	var cuts []int
 	enclosed := enclosedRanges(block)
+	// A block of some length without capitals (lower-cased text) gives
+	// no case cue: a stop before a lower-case word may end a sentence
+	// there.
+	caseless := strings.IndexFunc(block, unicode.IsUpper) < 0 && strings.Count(block, " ") >= caselessWords
 	i := 0
 	for i < len(block) {
 		r, n := utf8.DecodeRuneInString(block[i:])
@@ -163,6 +181,10 @@ func boundaries(block string) []int {
 			continue
 		}
 		termStart := i
+		if inMarker(markers, i) {
+			i += n
+			continue
+		}
 		// Take the whole run of terminals, spaced runs (". . .", "! ? !")
 		// included.
 		j := i + n
@@ -208,8 +230,10 @@ func boundaries(block string) []int {
 			continue
 		}
 		// A detached closing quote (" '' ", " ' ") belongs to the sentence it
-		// follows when no closer is attached already.
-		if end == j {
+		// follows when no closer is attached already, unless the stop is
+		// detached too: in tokenised text ("wrote . '' Why") the quote
+		// token opens the next sentence.
+		if end == j && !opensQuote(block, termStart, j) {
 			if k := skipDetachedQuote(block, end); k > end {
 				end = k
 				end = skipSpacedTerminals(block, end)
@@ -222,12 +246,30 @@ func boundaries(block string) []int {
 		if len(cuts) > 0 {
 			sentStart = cuts[len(cuts)-1]
 		}
-		if isBoundary(block, sentStart, termStart, j, end) {
+		if isBoundary(block, sentStart, termStart, j, end, caseless) {
 			cuts = append(cuts, end)
 		}
 		i = end
 	}
 	return cuts
+}
+
+// opensQuote reports whether the detached quote token after the full stop
+// block[ts:te] opens the next sentence rather than closing this one: in
+// tokenised text ("wrote . ” Why"), where the stop is detached too, a
+// quote token that follows an even number of quote tokens opens a
+// quotation.
+func opensQuote(block string, ts, te int) bool {
+	if ts == 0 || block[ts-1] != ' ' || block[ts:te] != "." {
+		return false
+	}
+	n := 0
+	for _, f := range strings.Fields(block[:ts]) {
+		if strings.Trim(f, "'\"`") == "" {
+			n++
+		}
+	}
+	return n%2 == 0
 }
 
 // skipClosers returns the offset after any closing quotes and brackets at i.
@@ -410,11 +452,13 @@ func isGluedBoundary(block string, ts, te, end int) bool {
 }
 
 // isBoundary decides whether the terminal run block[ts:te], followed by
-// closers up to end and then white space, ends a sentence.
-func isBoundary(block string, start, ts, te, end int) bool {
+// closers up to end and then white space, ends a sentence that began at
+// start. In a caseless block a lower-case next word does not rule a
+// boundary out.
+func isBoundary(block string, start, ts, te, end int, caseless bool) bool {
 	nextWord := firstWord(block[end:])
 	nr, _ := utf8.DecodeRuneInString(nextWord)
-	lowerNext := unicode.IsLower(nr)
+	lowerNext := unicode.IsLower(nr) && !caseless
 	if nr == ',' || nr == ';' || nr == ':' || nr == ')' || nr == ']' {
 		return false
 	}
@@ -440,10 +484,11 @@ func isBoundary(block string, start, ts, te, end int) bool {
 		// A stop inside quotes or brackets before a capital is a boundary.
 		return true
 	}
-	word := lastWord(block[:ts])
-	if ts > 0 && block[ts-1] == ' ' {
+	sentence := block[start:ts]
+	word := lastWord(sentence)
+	if ts > start && block[ts-1] == ' ' {
 		// A detached stop ("Mr . Smith"): judge the token before it.
-		word = lastWord(strings.TrimRight(block[:ts], " "))
+		word = lastWord(strings.TrimRight(sentence, " "))
 		if i := strings.LastIndexByte(word, '/'); i >= 0 {
 			word = word[i+1:]
 		}
@@ -451,27 +496,211 @@ func isBoundary(block string, start, ts, te, end int) bool {
 	if word == "" {
 		return true
 	}
-	if endsSentences(word) {
-		if isPrepositionalPhrase(block[start:ts]) {
-			return false // "At 6 a.m. Mr. Smith left": no verb yet
+	if caseless && utf8.RuneCountInString(word) == 1 && word != "i" {
+		return false // "5 a. m.", "j. smith"
+	}
+	if w := strings.TrimLeftFunc(word, unicode.IsDigit); w != "" && endsSentences(w) {
+		// "5 p.m. The", "7a.m . All"; but "A.D. 79" (the era leads the
+		// year) and "at 6 a.m. Mr. Smith left", where the sentence has
+		// no verb yet.
+		if unicode.IsDigit(nr) {
+			return strings.ToLower(strings.TrimSuffix(w, ".")) != "a.d"
 		}
-		return unicode.IsUpper(nr) || unicode.IsDigit(nr) || isOpener(nr)
+		if isPrepositionalPhrase(afterColon(sentence)) {
+			return startsSentence(nextWord)
+		}
+		if caseless {
+			return startsSentence(nextWord)
+		}
+		return unicode.IsUpper(nr) || isOpener(nr)
 	}
 	if isAbbreviation(word) {
-		return false
+		// "Co.", "Inc." and acronyms ("U.S.") may close a sentence: they
+		// do before a word that opens one ("… in the U.S. How about you?").
+		return closesSentences(word) && startsSentence(nextWord)
 	}
 	// Initials: "J. R. R. Tolkien", "George W. Bush" — a single capital
-	// followed by a capitalised word. A lone "I" is a pronoun.
+	// followed by a capitalised word. A lone "I" is a pronoun, unless it
+	// follows a name ("Albert I. Jones").
 	if utf8.RuneCountInString(word) == 1 {
 		wr, _ := utf8.DecodeRuneInString(word)
-		if unicode.IsUpper(wr) && word != "I" {
-			return false
+		if unicode.IsUpper(wr) && (word != "I" || followsName(sentence)) {
+			return startsSentence(nextWord) && word != "I"
 		}
 	}
 	if unicode.IsDigit(nr) && isNumberAbbrev(word) {
 		return false
 	}
 	return true
+}
+
+// afterColon returns the part of s after its last colon: "He noted: In
+// 44 B.C" starts a new clause at the colon.
+func afterColon(s string) string {
+	if i := strings.LastIndex(s, ": "); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// followsName reports whether the last word of s before its final word
+// is capitalised, as a first name before an initial is.
+func followsName(s string) bool {
+	f := strings.Fields(s)
+	if len(f) < 2 {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(f[len(f)-2])
+	return unicode.IsUpper(r)
+}
+
+// startsSentence reports function words that open sentences (articles,
+// pronouns, determiners, conjunctions, common adverbs and prepositions),
+// capitalised: after an abbreviation that may close a sentence, such a
+// word shows that it did, where a name ("U.S. Government") shows that it
+// did not.
+func startsSentence(word string) bool {
+	if len(word) == 2 && word[1] == '.' {
+		return false // an initial: "U. A. E."
+	}
+	word = strings.TrimRightFunc(word, func(r rune) bool { return unicode.IsPunct(r) })
+	r, _ := utf8.DecodeRuneInString(word)
+	if !unicode.IsUpper(r) && !unicode.IsLower(r) {
+		return false
+	}
+	switch strings.ToLower(word) {
+	case "the", "a", "an", "this", "that", "these", "those", "it", "its", "it's", "he", "she", "they", "we", "i", "you",
+		"there", "here", "his", "her", "their", "our", "my", "your", "how", "what", "when", "where", "why", "who", "which",
+		"but", "and", "or", "so", "yet", "however", "if", "as", "after", "before", "then", "thus", "also", "some", "many",
+		"most", "all", "no", "one", "each", "both", "such", "in", "on", "at", "for", "with", "while", "although", "though",
+		"because", "since", "during", "today", "yesterday", "now", "later", "meanwhile", "there's", "let's",
+		"every", "other", "another":
+		return true
+	}
+	return false
+}
+
+// closesSentences reports abbreviations that may stand last in a sentence:
+// company suffixes, "et al.", name suffixes, street types, units and dotted
+// acronyms, unlike titles ("Dr."), "e.g." or "Fig.", which always lead into
+// what follows.
+func closesSentences(word string) bool {
+	lw := strings.ToLower(strings.TrimSuffix(word, "."))
+	switch lw {
+	case "e.g", "i.e", "cf", "vs", "viz", "n°":
+		return false
+	case "inc", "ltd", "co", "corp", "bros", "al", "jr", "sr", "dept", "ave", "blvd", "rd", "hwy", "min", "max", "misc",
+		"ed", "eds", "phd", "md", "esq":
+		return true
+	}
+	return strings.Contains(lw, ".")
+}
+
+// listMarker is the label of an item of a list written inline: "1.",
+// "2)", "b.)" standing where an item starts.
+type listMarker struct {
+	start, end int  // byte offsets of the label, its delimiter included
+	chained    bool // one of a run 1, 2, … (a, b, …) in the block
+}
+
+// listMarkers returns the item labels of block: a number of one or two
+// digits or a single letter, then ".", ")" or ".)", then a space, standing
+// at the block's start, after a bullet, or — when labels count up from 1
+// or "a" in the same style — after a space. Those of a counting run are
+// chained: each starts a new sentence.
+func listMarkers(block string) []listMarker {
+	type cand struct {
+		listMarker
+		value int
+		style string
+		head  bool
+	}
+	var cands []cand
+	for i := 0; i < len(block); i++ {
+		head := false
+		if i > 0 {
+			prev, _ := utf8.DecodeLastRuneInString(block[:i])
+			before := strings.TrimRight(block[:i], " ")
+			last, _ := utf8.DecodeLastRuneInString(before)
+			switch {
+			case isBullet(last) || last == '-':
+				head = true
+			case prev != ' ':
+				continue
+			}
+			if before == "" {
+				head = true
+			}
+		} else {
+			head = true
+		}
+		j, value, kind := i, 0, ""
+		for j < len(block) && j-i < 2 && block[j] >= '0' && block[j] <= '9' {
+			value = value*10 + int(block[j]-'0')
+			j++
+		}
+		if j > i {
+			kind = "digit"
+			if j < len(block) && block[j] >= '0' && block[j] <= '9' {
+				continue
+			}
+		} else if c := block[i]; 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' {
+			kind = "lower"
+			if c <= 'Z' {
+				kind, c = "upper", c+'a'-'A'
+			}
+			value = int(c-'a') + 1
+			j++
+		} else {
+			continue
+		}
+		delim := ""
+		switch {
+		case strings.HasPrefix(block[j:], ".) "):
+			delim = ".)"
+		case strings.HasPrefix(block[j:], ") "):
+			delim = ")"
+		case strings.HasPrefix(block[j:], ". "):
+			delim = "."
+		default:
+			continue
+		}
+		if kind == "upper" && delim == "." && !head {
+			continue // initials: "J. Smith"
+		}
+		cands = append(cands, cand{listMarker{start: i, end: j + len(delim)}, value, kind + delim, head})
+		i = j + len(delim) - 1
+	}
+	// Chain each label to the nearest earlier one of its style with the
+	// value before it, when that one heads a list or is chained itself.
+	for k := range cands {
+		for p := k - 1; p >= 0; p-- {
+			c := &cands[p]
+			if c.style == cands[k].style && c.value == cands[k].value-1 {
+				if c.value == 1 || c.head || c.chained {
+					c.chained, cands[k].chained = true, true
+				}
+				break
+			}
+		}
+	}
+	var out []listMarker
+	for _, c := range cands {
+		if c.chained || c.head {
+			out = append(out, c.listMarker)
+		}
+	}
+	return out
+}
+
+// inMarker reports whether byte offset i lies inside a list label.
+func inMarker(ms []listMarker, i int) bool {
+	for _, m := range ms {
+		if i >= m.start && i < m.end {
+			return true
+		}
+	}
+	return false
 }
 
 // firstWord returns the text after leading white space up to the next space.

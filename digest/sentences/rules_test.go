@@ -1,0 +1,98 @@
+package sentences
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestRuleCategories covers the kinds of hard boundaries English text
+// has (abbreviations that do or do not end a sentence, initials, numbered
+// and lettered lists, ellipses, quotations, parentheses, addresses,
+// numbers, missing spaces), each with cases written for this project.
+func TestRuleCategories(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		want []string
+	}{
+		{"stops", "The sun rose. Birds sang.", []string{"The sun rose.", "Birds sang."}},
+		{"question", "Where is the key? It is here.", []string{"Where is the key?", "It is here."}},
+		{"exclamation", "Look out! The car stopped.", []string{"Look out!", "The car stopped."}},
+		{"doubled marks", "Really?? Nobody came. Wow!! That hurt. What?! No way.", []string{"Really??", "Nobody came.", "Wow!!", "That hurt.", "What?!", "No way."}},
+		{"middle initial", "The letter came from Maria K. Lopez today.", []string{"The letter came from Maria K. Lopez today."}},
+		{"initials", "It was written by T. S. Eliot in London.", []string{"It was written by T. S. Eliot in London."}},
+		{"page abbreviation", "The table is on p. 12 of the report.", []string{"The table is on p. 12 of the report."}},
+		{"lower abbreviation inside", "Did Tom and co. come to the show?", []string{"Did Tom and co. come to the show?"}},
+		{"company inside", "They signed with Hale, Dunn & Co. last week.", []string{"They signed with Hale, Dunn & Co. last week."}},
+		{"lower abbreviation at the end", "Ask Tom and co. They were there.", []string{"Ask Tom and co.", "They were there."}},
+		{"company at the end", "They signed with Hale, Dunn & Co. It took a year.", []string{"They signed with Hale, Dunn & Co.", "It took a year."}},
+		{"title before a name", "We could see Mt. Rainier from the hotel.", []string{"We could see Mt. Rainier from the hotel."}},
+		{"saint and street", "St. Anne's school is on 3rd st. near the park.", []string{"St. Anne's school is on 3rd st. near the park."}},
+		{"possessive abbreviation", "That is Ken Griffey Jr.'s glove.", []string{"That is Ken Griffey Jr.'s glove."}},
+		{"dotted acronym inside", "She toured the U.K. last spring.", []string{"She toured the U.K. last spring."}},
+		{"dotted acronym at the end", "Prices rose in the U.K. What comes next?", []string{"Prices rose in the U.K.", "What comes next?"}},
+		{"U.S. at the end", "They moved to the U.S. The move was hard.", []string{"They moved to the U.S.", "The move was hard."}},
+		{"U.S. before a name", "He served in the U.S. Navy for years.", []string{"He served in the U.S. Navy for years."}},
+		{"U.S. before lower case", "She has worked in the U.S. since 2010.", []string{"She has worked in the U.S. since 2010."}},
+		{"times", "At 7 a.m. Dr. Reed opened the lab. She closed it at 9 P.M. Dr. Reed then drove home.",
+			[]string{"At 7 a.m. Dr. Reed opened the lab.", "She closed it at 9 P.M.", "Dr. Reed then drove home."}},
+		{"money inside", "The ticket cost $12.50 at the door.", []string{"The ticket cost $12.50 at the door."}},
+		{"money at the end", "The ticket cost $12.50. We paid cash.", []string{"The ticket cost $12.50.", "We paid cash."}},
+		{"parenthesis", "She studied law (She had wanted to be a doctor.) at the state college.", []string{"She studied law (She had wanted to be a doctor.) at the state college."}},
+		{"e-mail", "Write to ana.silva@example.org. She answers fast.", []string{"Write to ana.silva@example.org.", "She answers fast."}},
+		{"web address", "Read it at https://docs.example.net/v2/guide.html. It is short.", []string{"Read it at https://docs.example.net/v2/guide.html.", "It is short."}},
+		{"single quotes inside", "He looked up, 'That was close.' he said.", []string{"He looked up, 'That was close.' he said."}},
+		{"double quotes inside", "He looked up, \"That was close.\" he said.", []string{"He looked up, \"That was close.\" he said."}},
+		{"double quotes at the end", "He looked up, \"That was close.\" Then he ran.", []string{"He looked up, \"That was close.\"", "Then he ran."}},
+		{"list with .) and no stops", "1.) Buy milk 2.) Feed the cat 3.) Call home", []string{"1.) Buy milk", "2.) Feed the cat", "3.) Call home"}},
+		{"list with .) and stops", "1.) Buy milk. 2.) Feed the cat.", []string{"1.) Buy milk.", "2.) Feed the cat."}},
+		{"list with ) and no stops", "1) Buy milk 2) Feed the cat", []string{"1) Buy milk", "2) Feed the cat"}},
+		{"list with ) and stops", "1) Buy milk. 2) Feed the cat.", []string{"1) Buy milk.", "2) Feed the cat."}},
+		{"list with . and no stops", "1. Buy milk 2. Feed the cat", []string{"1. Buy milk", "2. Feed the cat"}},
+		{"list with . and stops", "1. Buy milk. 2. Feed the cat.", []string{"1. Buy milk.", "2. Feed the cat."}},
+		{"bulleted numbers", "• 4. Buy milk • 5. Feed the cat", []string{"• 4. Buy milk", "• 5. Feed the cat"}},
+		{"hyphen bullets", "⁃4. Buy milk ⁃5. Feed the cat", []string{"⁃4. Buy milk", "⁃5. Feed the cat"}},
+		{"lettered list", "a. Buy milk b. Feed the cat c. Call home", []string{"a. Buy milk", "b. Feed the cat", "c. Call home"}},
+		{"numbered heading", "3. Results", []string{"3. Results"}},
+		{"number sign", "It is at No. 12 on the map. Look there.", []string{"It is at No. 12 on the map.", "Look there."}},
+		{"brand with !", "He works at Yahoo! in sales.", []string{"He works at Yahoo! in sales."}},
+		{"pronoun I and an initial", "It was just Sam and I. Have you met Henry I. Ford?", []string{"It was just Sam and I.", "Have you met Henry I. Ford?"}},
+		{"ellipsis in a quotation", "She wrote that “the river will rise again. . . .”", []string{"She wrote that “the river will rise again. . . .”"}},
+		{"bracketed ellipsis", "\"The plan [...] was never tested [...]\" (Lee 12).", []string{"\"The plan [...] was never tested [...]\" (Lee 12)."}},
+		{"spaced ellipsis ending", "It trailed off at the end . . . . Then a new line began.", []string{"It trailed off at the end . . . .", "Then a new line began."}},
+		{"four dots", "I never said that.... He walked out.", []string{"I never said that....", "He walked out."}},
+		{"ellipsis inside", "I was just ... well, you know . . . I mean it.", []string{"I was just ... well, you know . . . I mean it."}},
+		{"no spaces", "It rained.Then it stopped.Mr. Lee counted 2,000.That was all.", []string{"It rained.", "Then it stopped.", "Mr. Lee counted 2,000.", "That was all."}},
+	}
+	for _, tt := range tests {
+		got := Strings(tt.text)
+		if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("%s: Strings(%q)\n got  %q\n want %q", tt.name, tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestLowerCasedTokenised: lower-cased, tokenised text (`word , word .`,
+// no capitals) still splits into sentences.
+func TestLowerCasedTokenised(t *testing.T) {
+	text := "-lrb- cnn -rrb- the storm hit the coast on monday , officials said . " +
+		"more than 2,000 homes lost power , and roads were closed in three counties . " +
+		"`` we have never seen anything like it , '' said one resident . " +
+		"crews from the u.s. army corps of engineers arrived on tuesday . " +
+		"they expect repairs to take weeks ... but nobody knows for sure !"
+	want := []string{
+		"-lrb- cnn -rrb- the storm hit the coast on monday , officials said .",
+		"more than 2,000 homes lost power , and roads were closed in three counties .",
+		"`` we have never seen anything like it , '' said one resident .",
+		"crews from the u.s. army corps of engineers arrived on tuesday .",
+		"they expect repairs to take weeks ... but nobody knows for sure !",
+	}
+	got := Strings(text)
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	// A short lower-case fragment gives no evidence of lower-casing.
+	if got := Strings("the meeting starts at 5 a. m. sharp"); len(got) != 1 {
+		t.Errorf("short lower-case text split: %q", got)
+	}
+}
