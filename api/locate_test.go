@@ -32,10 +32,10 @@ func TestLocate(t *testing.T) {
 	h, _ := newTestServer(t, api.Config{})
 	c := loadContract(t)
 	quotes := []string{
-		"Placental DC-SIGNR expression plays a crucial role in MTCT",                               // exact
-		"placental dc‐signr EXPRESSION plays a crucial\nrole in MTCT",                              // normalized
-		"The study enrolled 197 mother and child pairs in Harare, Zimbabwe, between 2002 and 2005", // fuzzy
-		"Quantum chromodynamics describes the strong interaction of quarks",                        // not found
+		"Placental DC-SIGNR expression plays a crucial role in MTCT",                        // exact
+		"placental dc‐signr EXPRESSION plays a crucial\nrole in MTCT",                       // normalized
+		"The study enrolled 197 mother-child pairs in Harare, Zimbabwe, from 2002 and 2005", // fuzzy
+		"Quantum chromodynamics describes the strong interaction of quarks",                 // not found
 	}
 	body, _ := json.Marshal(map[string]any{
 		"sources": []map[string]string{{"id": "other", "text": "Nothing relevant is written here at all."}, {"id": "paper", "text": sampleText}},

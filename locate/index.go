@@ -77,6 +77,7 @@ type Index struct {
 	fStart, fEnd []int32
 	tokens       []token
 	vocab        map[string]int32 // ids from 1
+	words        []string         // words[id]: the word's key
 	postings     [][]int32        // postings[id]: token positions
 	pageStarts   []int32          // code point offset where each page begins
 
@@ -116,12 +117,14 @@ func NewIndex(text string) *Index {
 	ix.folded = sb.String()
 
 	ix.postings = [][]int32{nil}
+	ix.words = []string{""}
 	ix.tokens = tokenize(f, func(w string) int32 {
 		id, ok := ix.vocab[w]
 		if !ok {
 			id = int32(len(ix.postings))
 			ix.vocab[w] = id
 			ix.postings = append(ix.postings, nil)
+			ix.words = append(ix.words, w)
 		}
 		return id
 	})
@@ -132,20 +135,30 @@ func NewIndex(text string) *Index {
 	return ix
 }
 
-// tokenize splits a folded text into words (runs of letters and digits),
-// naming each with id(word).
+// tokenize splits a folded text into words: runs of non-space runes
+// holding at least one letter or digit, each keyed by its letters and
+// digits alone ("(rsv)," is the word "rsv", "well-tolerated" the word
+// "welltolerated"), named with id(key). A word's span covers its first to
+// its last letter or digit; frune is where the whole run starts.
 func tokenize(f folded, id func(string) int32) []token {
 	var toks []token
-	var w []rune
+	var key []rune
+	first, last, runStart := -1, -1, 0
 	for k := 0; k <= len(f.runes); k++ {
-		if k < len(f.runes) && isWordRune(f.runes[k]) {
-			w = append(w, f.runes[k])
+		if k < len(f.runes) && f.runes[k] != ' ' {
+			if isWordRune(f.runes[k]) {
+				key = append(key, f.runes[k])
+				if first < 0 {
+					first = k
+				}
+				last = k
+			}
 			continue
 		}
-		if len(w) > 0 {
-			toks = append(toks, token{id: id(string(w)), start: f.src[k-len(w)], end: f.src[k-1] + 1, frune: int32(k - len(w))})
-			w = w[:0]
+		if len(key) > 0 {
+			toks = append(toks, token{id: id(string(key)), start: f.src[first], end: f.src[last] + 1, frune: int32(runStart)})
 		}
+		key, first, last, runStart = key[:0], -1, -1, k+1
 	}
 	return toks
 }
@@ -220,8 +233,7 @@ func (ix *Index) Locate(quote string, minSim float64) Match {
 // (not its first or last, which may be parts of words) is looked for only
 // where the rarest such word occurs; others by scanning the text.
 func (ix *Index) exactOrNormalized(quote string, fq folded, fs string) (Match, bool) {
-	var qtoks []token
-	qtoks = tokenize(fq, func(w string) int32 { return ix.vocab[w] })
+	qtoks := tokenize(fq, func(w string) int32 { return ix.vocab[w] })
 	if len(qtoks) < 3 {
 		if b := strings.Index(ix.text, quote); b >= 0 {
 			s := ix.cpOfByte(b)

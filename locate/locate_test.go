@@ -3,8 +3,10 @@ package locate
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -32,7 +34,7 @@ func TestLocateKinds(t *testing.T) {
 		{"the efficient fixation of the virus", Normalized, "The efficient ﬁxation of the virus"},
 		{"the transmission of the virus across", Normalized, "the trans- mission of the virus across"},
 		{"crucial role in MTCT, as previous", Normalized + "", ""},
-		{"Placental DC-SIGNR plays an important role in MTCT, as previous studies have shown", Fuzzy, "Placental DC-SIGNR plays a crucial role in MTCT, as “previous studies” have shown"},
+		{"Placental DC-SIGNR plays a major role in MTCT, as previous studies have shown", Fuzzy, "Placental DC-SIGNR plays a crucial role in MTCT, as “previous studies” have shown"},
 		{"The efficient fixation of the bacteria is studied in detail by the authors of this review", Fuzzy, "The efficient ﬁxation of the virus is studied in detail by the authors of this review"},
 		{"Quantum chromodynamics describes the strong interaction between quarks and gluons", NotFound, ""},
 		{"", NotFound, ""},
@@ -242,16 +244,31 @@ func TestCacheBoundsAndReuse(t *testing.T) {
 	}
 }
 
+// BenchmarkLocate100Quotes500k locates 100 quotes (a third exact, a third
+// upper-cased, a third with one word in ten changed) in a 500k-character
+// text whose index is built: the cached case. It reports the 95th
+// percentile of one request's wall time as p95-ms, and the CPU time of
+// one request as cpu-ms/op.
 func BenchmarkLocate100Quotes500k(b *testing.B) {
 	text := synthText(500_000, 1)
 	ix := NewIndex(text)
 	quotes := quotesOf(text, 100, 5)
+	var times []time.Duration
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
+		start := time.Now()
 		for _, q := range quotes {
 			ix.Locate(q, 0)
 		}
+		times = append(times, time.Since(start))
 	}
+	cpu := cpuTime() - cpu0
+	slices.Sort(times)
+	b.ReportMetric(float64(times[(len(times)*95)/100])/1e6, "p95-ms")
+	// CPU time per request: on a loaded machine wall time measures the
+	// queue for a core as much as the work.
+	b.ReportMetric(float64(cpu)/1e6/float64(b.N), "cpu-ms/op")
 }
 
 func BenchmarkIndex500k(b *testing.B) {

@@ -25,6 +25,9 @@ Measures quality on evaluation sets (folders with cases.jsonl, see the README):
   summary    summaries (ROUGE-1/2/L of the summary and of its first 3
              sentences; empty_summaries counts empty summaries)
   sbd        sentence boundaries (sbd_accuracy)
+  locate     quote location on evidence sets: gold answers and evidence sentences
+             exact and perturbed, sentences of other documents as negatives
+             (located_<kind>, match_<kind>, false_locator_rate)
 
 Sources go through the same code paths as the service: HTML through the
 extractor, PDFs through the isolated worker pool, documents through the text

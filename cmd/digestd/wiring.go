@@ -124,8 +124,10 @@ func evalKind(ctx context.Context, kind, dir string, p *pipeline.Pipeline, rep *
 		*rep, err = evaluate.Summary(ctx, dir, digestFunc(p))
 	case "sbd":
 		*rep, err = evaluate.SBD(ctx, dir, sentences.Strings)
+	case "locate":
+		*rep, err = evaluate.Locate(ctx, dir, locateFuncs(p))
 	default:
-		err = fmt.Errorf("unknown evaluation kind %q (want extract, evidence, summary or sbd)", kind)
+		err = fmt.Errorf("unknown evaluation kind %q (want extract, evidence, summary, sbd or locate)", kind)
 	}
 	return err
 }
