@@ -34,6 +34,11 @@ type font struct {
 
 	vertical bool    // vertical writing mode (Identity-V and other -V CMaps)
 	scale    float64 // Type3: em size relative to the font size
+
+	// drop lowers the glyphs' origin to where the surrounding text's
+	// baseline is, in ems: fonts whose glyphs hang below their origin
+	// (TeX's math extension font) are placed by their top.
+	drop float64
 }
 
 // cmap is a parsed ToUnicode CMap.
@@ -215,7 +220,11 @@ func loadFont(fv pdf.Value, budget *streamBudget) *font {
 			f.widths[i] = w.Index(i).Float64() / 1000
 		}
 	}
-	f.defWidth = fv.Key("FontDescriptor").Key("MissingWidth").Float64() / 1000
+	desc := fv.Key("FontDescriptor")
+	f.defWidth = desc.Key("MissingWidth").Float64() / 1000
+	if asc, dsc := desc.Key("Ascent").Float64(), desc.Key("Descent").Float64(); asc >= 0 && asc <= 100 && dsc <= -400 {
+		f.drop = 0.75
+	}
 	if subtype == "Type3" {
 		fm := fv.Key("FontMatrix")
 		a := fm.Index(0).Float64()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/ledongthuc/pdf"
@@ -292,14 +293,16 @@ func (p *pageInterp) show(raw string, gs *gstate, tm *mat) {
 		w0 := f.width(code)
 		trm := mat{fs * gs.hScale, 0, 0, fs, 0, gs.rise}.mul(*tm).mul(gs.ctm)
 		s, mapped := f.decode(code, n)
-		isSpace := n == 1 && code == 32 || s == " " || s == "\u00a0"
+		// Code 32 is a space unless the font names another glyph there
+		// (TeX math fonts put ψ there).
+		isSpace := n == 1 && code == 32 && (!mapped || strings.TrimSpace(s) == "") || s == " " || s == "\u00a0"
 		if len(p.glyphs) >= p.maxGlph {
 			p.err = fmt.Errorf("%w: more than %d glyphs", ErrTooLarge, p.maxGlph)
 			return
 		}
 		size := math.Hypot(trm[2], trm[3]) * f.scale
 		xlen := math.Hypot(trm[0], trm[1])
-		g := glyph{s: s, x: trm[4], y: trm[5], size: size, space: isSpace}
+		g := glyph{s: s, x: trm[4] - f.drop*trm[2], y: trm[5] - f.drop*trm[3], size: size, space: isSpace}
 		if !mapped {
 			g.s = ""
 		} else if utf8.RuneCountInString(s) > 1 && hasRTL(s) {

@@ -10,16 +10,20 @@ import (
 
 // Layout parameters, in units of the font size (em) of the text involved.
 const (
-	wordGap      = 0.15 // a gap wider than this between glyphs separates words
-	spacedGap    = 0.3  // the same where the producer writes space characters
-	spacedRatio  = 0.08 // share of space glyphs that marks such a producer
-	sameBaseline = 0.4  // baselines closer than this are one row
-	fragmentGap  = 1.2  // a gap wider than this splits a row into fragments (columns, table cells)
-	minLeading   = 1.45 // lines closer than this (baseline to baseline) may form one block
-	maxLeading   = 3.0  // lines further apart than this never form one block
-	columnWidth  = 6.0  // both sides of a column cut must be at least this wide
-	indentMin    = 0.8  // a first-line indent is at least this deep
-	maxLayoutBlk = 4000 // pages with more blocks than this are ordered top to bottom only
+	wordGap       = 0.15 // a gap wider than this between glyphs separates words
+	spacedGap     = 0.3  // the same where the producer writes space characters
+	spacedRatio   = 0.08 // share of space glyphs that marks such a producer
+	sameBaseline  = 0.65 // a lighter run this close to a row's baseline joins it (exponents, indices)
+	tightBaseline = 0.15 // baselines closer than this are one row
+	maxRowLook    = 12   // rows searched on each side for a heavier neighbour
+	gutterGap     = 0.6  // narrowest gap that can be a column gutter
+	gutterRows    = 6    // rows on each side that must agree on a gutter
+	fragmentGap   = 1.2  // a gap wider than this splits a row into fragments (columns, table cells)
+	minLeading    = 1.45 // lines closer than this (baseline to baseline) may form one block
+	maxLeading    = 3.0  // lines further apart than this never form one block
+	columnWidth   = 6.0  // both sides of a column cut must be at least this wide
+	indentMin     = 0.8  // a first-line indent is at least this deep
+	maxLayoutBlk  = 4000 // pages with more blocks than this are ordered top to bottom only
 )
 
 // ligatures expands the Latin ligature characters.
@@ -183,30 +187,156 @@ func dedupe(words []*word) []*word {
 }
 
 // buildLines groups words into rows by baseline and splits each row into
-// fragments at wide gaps.
+// fragments at wide gaps and at column gutters.
 func buildLines(words []*word, wordGap float64) []*line {
+	rows := buildRows(words)
+	var lines []*line
+	for i, row := range rows {
+		lines = append(lines, splitRow(row, wordGap, gutters(rows, i))...)
+	}
+	return lines
+}
+
+// row is one baseline of words, left to right.
+type row struct {
+	words  []*word
+	y      float64 // baseline of its heaviest words
+	size   float64
+	weight float64 // letters times size: how much text sets the baseline
+}
+
+// buildRows clusters words by baseline: first words on the same baseline,
+// then small raised or lowered runs (exponents, indices, inline math) join
+// the heavier row they sit beside.
+func buildRows(words []*word) []*row {
 	sort.SliceStable(words, func(i, j int) bool {
 		if words[i].y != words[j].y {
 			return words[i].y > words[j].y
 		}
 		return words[i].x0 < words[j].x0
 	})
-	var lines []*line
+	var rows []*row
 	for i := 0; i < len(words); {
 		anchor := words[i]
 		j := i + 1
-		for j < len(words) && anchor.y-words[j].y < sameBaseline*math.Max(anchor.size, words[j].size) {
+		for j < len(words) && anchor.y-words[j].y < tightBaseline*math.Max(anchor.size, words[j].size) {
 			j++
 		}
-		row := append([]*word(nil), words[i:j]...)
-		sort.SliceStable(row, func(a, b int) bool { return row[a].x0 < row[b].x0 })
-		lines = append(lines, splitRow(row, wordGap)...)
+		r := &row{words: append([]*word(nil), words[i:j]...), y: anchor.y}
+		for _, w := range r.words {
+			r.size = math.Max(r.size, w.size)
+			r.weight += float64(utf8.RuneCountInString(w.text)) * w.size
+		}
+		rows = append(rows, r)
 		i = j
 	}
-	return lines
+	// Light rows join heavier neighbours, lightest first.
+	order := make([]int, len(rows))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return rows[order[a]].weight < rows[order[b]].weight })
+	merged := make([]bool, len(rows))
+	for _, i := range order {
+		g := rows[i]
+		var best *row
+		bestD := math.Inf(1)
+		for k := i - 1; k >= 0 && k >= i-maxRowLook; k-- {
+			if h := rows[k]; !merged[k] && h.y-g.y <= sameBaseline*h.size && h.y-g.y < bestD && attaches(g, h) {
+				best, bestD = h, h.y-g.y
+			}
+		}
+		for k := i + 1; k < len(rows) && k <= i+maxRowLook; k++ {
+			if h := rows[k]; !merged[k] && g.y-h.y <= sameBaseline*h.size && g.y-h.y < bestD && attaches(g, h) {
+				best, bestD = h, g.y-h.y
+			}
+		}
+		if best != nil {
+			merged[i] = true
+			best.words = append(best.words, g.words...)
+			best.weight += g.weight
+		}
+	}
+	out := rows[:0]
+	for i, r := range rows {
+		if merged[i] {
+			continue
+		}
+		sort.SliceStable(r.words, func(a, b int) bool { return r.words[a].x0 < r.words[b].x0 })
+		out = append(out, r)
+	}
+	return out
 }
 
-func splitRow(row []*word, wordGap float64) []*line {
+// attaches reports whether row g can join row h: g is lighter, no larger,
+// lies beside h's words and overlaps none of them.
+func attaches(g, h *row) bool {
+	if g.weight > h.weight || g.size > h.size*1.05 {
+		return false
+	}
+	x0, x1 := math.Inf(1), math.Inf(-1)
+	for _, w := range h.words {
+		x0, x1 = math.Min(x0, w.x0), math.Max(x1, w.x1)
+	}
+	reach := 1.5 * h.size
+	for _, w := range g.words {
+		if w.x1 < x0-reach || w.x0 > x1+reach {
+			return false
+		}
+		for _, v := range h.words {
+			if overlap(w.x0, w.x1, v.x0, v.x1) > 0.25*math.Min(w.size, v.size) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// gutters returns the x positions in row i where a gap between words is a
+// column gutter: the rows around it have white space there too and no word
+// crosses it.
+func gutters(rows []*row, i int) []float64 {
+	r := rows[i]
+	var out []float64
+	for k := 1; k < len(r.words); k++ {
+		a, b := r.words[k-1], r.words[k]
+		s := math.Max(a.size, b.size)
+		gap := b.x0 - a.x1
+		if gap < gutterGap*s || gap > fragmentGap*s {
+			continue
+		}
+		mid := (a.x1 + b.x0) / 2
+		gapped, crossed := 0, 0
+		for j := max(0, i-gutterRows); j < len(rows) && j <= i+gutterRows; j++ {
+			if j == i || math.Abs(rows[j].y-r.y) > gutterRows*1.5*s {
+				continue
+			}
+			left, right, cross := false, false, false
+			for _, w := range rows[j].words {
+				switch {
+				case w.x1 <= mid:
+					left = true
+				case w.x0 >= mid:
+					right = true
+				default:
+					cross = true
+				}
+			}
+			if cross {
+				crossed++
+			} else if left && right {
+				gapped++
+			}
+		}
+		if gapped >= 2 && crossed*4 <= gapped {
+			out = append(out, mid)
+		}
+	}
+	return out
+}
+
+func splitRow(r *row, wordGap float64, cuts []float64) []*line {
+	row := r.words
 	var out []*line
 	var cur *line
 	var b strings.Builder
@@ -224,7 +354,13 @@ func splitRow(row []*word, wordGap float64) []*line {
 			prev := row[i-1]
 			s := math.Max(w.size, prev.size)
 			gap := w.x0 - cur.x1
-			if gap > fragmentGap*s {
+			cut := false
+			for _, c := range cuts {
+				if prev.x1 <= c && w.x0 >= c {
+					cut = true
+				}
+			}
+			if gap > fragmentGap*s || cut {
 				flush()
 				cur = nil
 			} else {
