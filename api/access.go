@@ -30,8 +30,6 @@ func openPath(p string) bool {
 		p == "/" || p == "/ui" || strings.HasPrefix(p, "/ui/")
 }
 
-type clientKey struct{}
-
 // authenticate requires a valid API key (Authorization: Bearer KEY or
 // X-API-Key) on every route but the health endpoints, when keys are
 // configured. Keys are compared by hash in constant time.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/digestd/digestd/archive"
@@ -44,7 +45,7 @@ func newMetrics(extra []prometheus.Collector) *metrics {
 		}, []string{"outcome"}),
 	}
 	m.registry.MustRegister(m.requests, m.latency, m.digests,
-		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	for _, c := range extra {
 		m.registry.MustRegister(c)
 	}
@@ -171,7 +172,6 @@ type archiveCount struct {
 	at     time.Time
 	blobs  int64
 	bytes  int64
-	stored error
 }
 
 func (s *Server) stats(w http.ResponseWriter, r *http.Request) {

@@ -14,7 +14,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"sort"
 	"strings"
 	"syscall"
@@ -106,7 +105,7 @@ func buildDigestd(t *testing.T) string {
 	t.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+		t.Fatalf("the go tool is not on PATH: %v", err)
 	}
 	bin := filepath.Join(t.TempDir(), "digestd")
 	cmd := exec.Command(goTool, "build", "-o", bin, ".")

@@ -222,7 +222,8 @@ func TestGeneratedInputsDiffer(t *testing.T) {
 	if htmlPage(1, 1) == htmlPage(1, 2) || bytes.Equal(pdfDocument(1, 1), pdfDocument(1, 2)) || document(1, 1, 100) == document(1, 2, 100) {
 		t.Error("generated documents repeat: the html and pdf kinds would be cache hits")
 	}
-	if htmlPage(1, 1) != htmlPage(1, 1) || !bytes.Equal(pdfDocument(5, 9), pdfDocument(5, 9)) {
+	page1, page2 := htmlPage(1, 1), htmlPage(1, 1)
+	if page1 != page2 || !bytes.Equal(pdfDocument(5, 9), pdfDocument(5, 9)) {
 		t.Error("generated documents are not deterministic")
 	}
 	if !bytes.HasPrefix(pdfDocument(1, 1), []byte("%PDF-")) || len(htmlPage(1, 1)) < 20_000 {

@@ -19,7 +19,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -76,10 +75,8 @@ func repoRoot() string {
 
 // goTool finds the go command that runs these tests.
 func goTool() string {
-	if p, err := exec.LookPath("go"); err == nil {
-		return p
-	}
-	return filepath.Join(runtime.GOROOT(), "bin", "go")
+	// go test runs with the go tool on PATH.
+	return "go"
 }
 
 // buildBinaries builds digestd and digestload into dir.
@@ -499,7 +496,6 @@ type attackCase struct {
 // order. Each must get an accepted outcome, and the same one every time.
 func runStable(t *testing.T, s *server, cases []attackCase, repeat, workers int) {
 	t.Helper()
-	type job struct{ i int }
 	jobs := make(chan int)
 	var mu sync.Mutex
 	seen := make([]map[string]int, len(cases))

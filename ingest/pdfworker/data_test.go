@@ -78,7 +78,6 @@ func TestHostileSamples(t *testing.T) {
 	}
 	const deadline = 5 * time.Second
 	p := testPool(t, PoolConfig{Workers: 4, Deadline: deadline, QueueWait: time.Minute})
-	type job struct{ path string }
 	jobs := make(chan string)
 	var mu sync.Mutex
 	outcome := map[string][]string{}
