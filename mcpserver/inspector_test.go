@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -72,7 +73,7 @@ func TestInspectorCLI(t *testing.T) {
 		names = append(names, tool.(map[string]any)["name"].(string))
 	}
 	slices.Sort(names)
-	if want := []string{"digest_source", "digest_sources", "get_archived_text", "list_sources", "verify_digest"}; !slices.Equal(names, want) {
+	if want := []string{"check_citations", "digest_source", "digest_sources", "get_archived_text", "list_sources", "locate_quotes", "verify_digest"}; !slices.Equal(names, want) {
 		t.Fatalf("tools = %v, want %v", names, want)
 	}
 
@@ -115,6 +116,19 @@ func TestInspectorCLI(t *testing.T) {
 	remarshal(t, env.Data, &sl)
 	if sl.Text != s0.Text {
 		t.Errorf("get_archived_text %s = %q, want %q", s0.Locator, sl.Text, s0.Text)
+	}
+
+	srcs, _ := json.Marshal([]map[string]any{{"id": "t", "archive": d.Digest.SourceTextHash}})
+	quotes, _ := json.Marshal([]string{strings.ToUpper(s0.Text)})
+	lq := inspect(t, bin, url, "--method", "tools/call", "--tool-name", "locate_quotes",
+		"--tool-arg", "sources="+string(srcs), "--tool-arg", "quotes="+string(quotes))
+	remarshal(t, lq["structuredContent"], &env)
+	var located struct {
+		Results []struct{ Match, Locator, Text string }
+	}
+	remarshal(t, env.Data, &located)
+	if len(located.Results) != 1 || located.Results[0].Match != "normalized" || located.Results[0].Text != s0.Text {
+		t.Errorf("locate_quotes: %v", lq)
 	}
 
 	bad := inspect(t, bin, url, "--method", "tools/call", "--tool-name", "get_archived_text",

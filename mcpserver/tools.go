@@ -166,6 +166,7 @@ func (t *tools) register(srv *mcp.Server) {
 		OutputSchema: envelopeSchema("{sources: [{archive_hash, record_hash, kind, title, url, text_chars, page_count, fetched_at, resource_uri}]}; meta.pagination has the cursor of the next page"),
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: false, OpenWorldHint: &no},
 	}, t.listSources)
+	t.registerLocate(srv)
 }
 
 // call is one tool call's request id and start time.

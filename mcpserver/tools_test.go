@@ -47,7 +47,7 @@ func TestListTools(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	want := []string{"digest_source", "digest_sources", "get_archived_text", "list_sources", "verify_digest"}
+	want := []string{"check_citations", "digest_source", "digest_sources", "get_archived_text", "list_sources", "locate_quotes", "verify_digest"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools = %v, want %v", names, want)
 	}
@@ -66,6 +66,9 @@ func TestListTools(t *testing.T) {
 		{"get_archived_text", "locator", "pattern", digest.LocatorPattern},
 		{"get_archived_text", "context", "maximum", float64(pipeline.MaxSliceContext)},
 		{"list_sources", "limit", "maximum", float64(mcpserver.MaxListLimit)},
+		{"locate_quotes", "quotes", "maxItems", float64(pipeline.MaxQuotes)},
+		{"locate_quotes", "sources", "maxItems", float64(pipeline.MaxLocateSources)},
+		{"check_citations", "report", "maxLength", float64(pipeline.MaxReportChars)},
 	} {
 		got := property(schemas[c.tool], c.path)[c.key]
 		if fmt.Sprint(got) != fmt.Sprint(c.want) {
