@@ -6,6 +6,7 @@
 package ingest
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -91,6 +92,10 @@ type Ingester struct {
 	PDF PDFExtractor
 	// MaxTextChars caps the canonical text of any source (0: no cap).
 	MaxTextChars int
+	// MaxHTMLNodes bounds the nodes of an HTML page's tree, and with them
+	// the memory of extracting it; a page over it is TOO_LARGE before its
+	// tree is built (0: htmltext.DefaultMaxNodes).
+	MaxHTMLNodes int
 	// Now returns the time recorded as fetched_at; nil means time.Now.
 	Now func() time.Time
 }
@@ -127,8 +132,11 @@ func (in *Ingester) text(raw string) (*Document, error) {
 
 // html extracts a page's main content.
 func (in *Ingester) html(raw []byte, contentType, pageURL string, rec Record) (*Document, error) {
-	res, err := htmltext.Extract(raw, contentType, pageURL)
+	res, err := htmltext.Extract(raw, contentType, pageURL, htmltext.Limits{MaxNodes: in.MaxHTMLNodes})
 	switch {
+	case errors.Is(err, htmltext.ErrTooManyNodes):
+		return nil, fault.Wrap(fault.TooLarge, "the HTML page has more elements and text runs than the server extracts", err).
+			With("limit_nodes", cmp.Or(in.MaxHTMLNodes, htmltext.DefaultMaxNodes))
 	case errors.Is(err, htmltext.ErrTooLarge):
 		return nil, fault.Wrap(fault.TooLarge, "the HTML page exceeds the size limit", err).With("limit_bytes", htmltext.MaxInputBytes)
 	case errors.Is(err, htmltext.ErrNotHTML):

@@ -13,6 +13,7 @@ import (
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/archive/fsstore"
 	"github.com/digestd/digestd/ingest"
+	"github.com/digestd/digestd/ingest/htmltext"
 	"github.com/digestd/digestd/ingest/pdfworker"
 	"github.com/digestd/digestd/pipeline"
 )
@@ -22,6 +23,7 @@ type config struct {
 	archive      string
 	maxTextChars int
 	maxTextBytes int64
+	htmlMaxNodes int
 	pdfWorkers   int
 	pdfDeadline  time.Duration
 	pdfMemory    int64
@@ -34,6 +36,7 @@ type config struct {
 func (c *config) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.archive, "archive", "./digestd-data", "archive location: a directory, or s3://bucket/prefix")
 	fs.IntVar(&c.maxTextChars, "max-text-chars", 5_000_000, "largest canonical text of one source, in code points")
+	fs.IntVar(&c.htmlMaxNodes, "html-max-nodes", htmltext.DefaultMaxNodes, "most elements and text runs of one HTML page; a larger page is TOO_LARGE before it is parsed (bounds extraction memory, about 300 bytes a node)")
 	fs.Int64Var(&c.maxTextBytes, "max-text-bytes", 64<<20, "largest archived blob read back, in bytes")
 	fs.IntVar(&c.pdfWorkers, "pdf-workers", 2, "PDF worker processes that may run at once")
 	fs.DurationVar(&c.pdfDeadline, "pdf-deadline", 20*time.Second, "wall-clock limit for parsing one PDF")
@@ -97,7 +100,7 @@ func openApp(ctx context.Context, c *config, logger *slog.Logger) (*app, error) 
 	if err != nil {
 		return nil, fmt.Errorf("open archive %s: %w", c.archive, err)
 	}
-	in := &ingest.Ingester{MaxTextChars: c.maxTextChars}
+	in := &ingest.Ingester{MaxTextChars: c.maxTextChars, MaxHTMLNodes: c.htmlMaxNodes}
 	a := &app{logger: logger, pipe: &pipeline.Pipeline{
 		Ingester: in,
 		Store:    store,

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -115,4 +117,35 @@ func reopening(n int) string {
 		fmt.Fprintf(&b, "<b a%d>", i)
 	}
 	return b.String()
+}
+
+// TestHTMLHugeListPagesConcurrently sends four 16 MiB pages of "<li>x" at
+// once, which the tree parser would expand about seventy times: each must
+// be refused TOO_LARGE by the node budget before a tree is built, and the
+// server's peak resident set must stay under 1 GiB.
+func TestHTMLHugeListPagesConcurrently(t *testing.T) {
+	s := startServer(t, "--max-body-bytes", strconv.Itoa(20<<20))
+	page := []byte("<html><body><ul>" + strings.Repeat("<li>x", (16<<20-64)/5))
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := append([]byte(fmt.Sprintf("<!--%d-->", i)), page...)
+			r := s.do(t, "POST", "/v1/digest?query=what+is+listed", "text/html", p)
+			if r.outcome() != "413 TOO_LARGE" {
+				t.Errorf("page %d: %s, want 413 TOO_LARGE", i, r.outcome())
+			}
+		}()
+	}
+	wg.Wait()
+	_, peak, err := s.rss()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("peak RSS %d MiB", peak>>20)
+	if peak >= 1<<30 {
+		t.Errorf("peak RSS %d MiB, want under 1 GiB", peak>>20)
+	}
+	s.checkHealthy(t)
 }

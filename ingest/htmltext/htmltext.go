@@ -82,8 +82,10 @@ type Result struct {
 // MaxInputBytes fails with ErrTooLarge; empty or binary input with
 // ErrNotHTML. A page without an article-like body yields its meaningful
 // text; a page without any text yields an empty Result and no error.
-// Extract is deterministic and safe for concurrent use.
-func Extract(raw []byte, contentType string, pageURL string) (*Result, error) {
+// Extract is deterministic and safe for concurrent use. A page whose tree
+// would exceed the node budget of limits (DefaultMaxNodes when none is
+// given) fails with ErrTooManyNodes before any tree is built.
+func Extract(raw []byte, contentType string, pageURL string, limits ...Limits) (*Result, error) {
 	if len(raw) > MaxInputBytes {
 		return nil, fmt.Errorf("extract html: %d bytes (limit %d): %w", len(raw), MaxInputBytes, ErrTooLarge)
 	}
@@ -91,6 +93,9 @@ func Extract(raw []byte, contentType string, pageURL string) (*Result, error) {
 		return nil, fmt.Errorf("extract html: %w", err)
 	}
 	decoded, name := decode(raw, contentType)
+	if err := checkNodeBudget(decoded, maxNodes(limits)); err != nil {
+		return nil, err
+	}
 	res := &Result{Charset: name}
 	if reopenedElements(decoded, maxReopened) > maxReopened {
 		// The parser would multiply reopened formatting elements into more
