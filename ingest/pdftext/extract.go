@@ -23,7 +23,7 @@ import (
 // records. The version changes whenever the text produced for some PDF does.
 const (
 	ExtractorName    = "digestd-pdftext"
-	ExtractorVersion = "4"
+	ExtractorVersion = "5"
 )
 
 // Default caps used when a Limits field is zero.
@@ -347,17 +347,30 @@ func extractFrom(raw []byte, lim Limits) (res *Result, err error) {
 	}
 	removeFurniture(layouts)
 
-	chars := 0
+	pageParas := make([][]string, len(layouts))
 	for i, pl := range layouts {
 		var paras []string
 		for _, b := range pl.blocks {
 			for _, p := range b.paras {
-				if p = strings.TrimSpace(p); p != "" {
-					paras = append(paras, p)
+				if p = strings.TrimSpace(p); p == "" {
+					continue
 				}
+				// A word divided at the foot of one column or block ends
+				// at the head of the next.
+				if n := len(paras); n > 0 && endsDivided(paras[n-1], p) {
+					paras[n-1] = joinLines(paras[n-1], p)
+					continue
+				}
+				paras = append(paras, p)
 			}
 		}
-		text := strings.Join(paras, "\n")
+		pageParas[i] = paras
+	}
+	resolveHyphens(pageParas)
+
+	chars := 0
+	for i, pl := range layouts {
+		text := strings.Join(pageParas[i], "\n")
 		chars += len([]rune(text))
 		if chars > lim.MaxChars {
 			return nil, fmt.Errorf("%w: more than %d characters", ErrTooLarge, lim.MaxChars)

@@ -608,9 +608,22 @@ func joinLines(a, b string) string {
 	if last == '-' || last == '\u2010' {
 		before, _ := utf8.DecodeLastRuneInString(a[:len(a)-n])
 		if unicode.IsLetter(before) && unicode.IsLower(first) {
-			return a[:len(a)-n] + b
+			// A divided word or a compound: resolveHyphens decides.
+			return a[:len(a)-n] + "-" + hyphenMark + b
 		}
 		return a + b
 	}
 	return a + " " + b
+}
+
+// endsDivided reports whether paragraph a ends in a letter and a hyphen and
+// b goes on with a lowercase letter: one word divided across blocks.
+func endsDivided(a, b string) bool {
+	last, n := utf8.DecodeLastRuneInString(a)
+	if last != '-' && last != '\u2010' {
+		return false
+	}
+	before, _ := utf8.DecodeLastRuneInString(a[:len(a)-n])
+	first, _ := utf8.DecodeRuneInString(b)
+	return unicode.IsLetter(before) && unicode.IsLower(first)
 }

@@ -40,6 +40,7 @@ func pageText(gs []glyph) string {
 	for _, b := range layoutPage(gs) {
 		paras = append(paras, b.paras...)
 	}
+	resolveHyphens([][]string{paras})
 	return strings.Join(paras, "\n")
 }
 
@@ -53,6 +54,9 @@ func TestLayout(t *testing.T) {
 		{"no space inside a word", append(run("gam", 0, 100, 10, 0), run("ma", 15.5, 100, 10, 0)...), "gamma"},
 		{"lines joined", lines(0, 100, 10, 12, "first line of a", "paragraph here"), "first line of a paragraph here"},
 		{"hyphen undone", lines(0, 100, 10, 12, "an exam-", "ple of it"), "an example of it"},
+		{"compound kept", lines(0, 100, 10, 12, "the state-of-", "the-art method of work"), "the state-of-the-art method of work"},
+		{"compound kept when both parts are words", lines(0, 100, 10, 12, "a well-", "known fact as well as known"), "a well-known fact as well as known"},
+		{"joined word elsewhere", lines(0, 100, 10, 12, "it is under-", "stood as understood"), "it is understood as understood"},
 		{"capital after hyphen kept", lines(0, 100, 10, 12, "Jean-", "Paul said"), "Jean-Paul said"},
 		{"paragraph gap", lines(0, 200, 10, 30, "one paragraph", "another one"), "one paragraph\nanother one"},
 		{"indent starts a paragraph", append(lines(0, 200, 10, 12, "a long first line that fills", "the end."),
