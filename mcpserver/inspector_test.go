@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -118,17 +119,17 @@ func TestInspectorCLI(t *testing.T) {
 		t.Errorf("get_archived_text %s = %q, want %q", s0.Locator, sl.Text, s0.Text)
 	}
 
-	srcs, _ := json.Marshal([]map[string]any{{"id": "t", "archive": d.Digest.SourceTextHash}})
-	quotes, _ := json.Marshal([]string{strings.ToUpper(s0.Text)})
-	lq := inspect(t, bin, url, "--method", "tools/call", "--tool-name", "locate_quotes",
-		"--tool-arg", "sources="+string(srcs), "--tool-arg", "quotes="+string(quotes))
-	remarshal(t, lq["structuredContent"], &env)
-	var located struct {
-		Results []struct{ Match, Locator, Text string }
+	// check_citations: a citation by hash needs no sources (the Inspector
+	// CLI passes arrays as strings, so this tool is the one to drive here).
+	report := fmt.Sprintf("It says “%s” [%s#%s].", strings.ToUpper(s0.Text), d.Digest.SourceTextHash, s0.Locator)
+	cc := inspect(t, bin, url, "--method", "tools/call", "--tool-name", "check_citations", "--tool-arg", "report="+report)
+	remarshal(t, cc["structuredContent"], &env)
+	var checked struct {
+		Citations []struct{ Status, Locator, Text string }
 	}
-	remarshal(t, env.Data, &located)
-	if len(located.Results) != 1 || located.Results[0].Match != "normalized" || located.Results[0].Text != s0.Text {
-		t.Errorf("locate_quotes: %v", lq)
+	remarshal(t, env.Data, &checked)
+	if len(checked.Citations) != 1 || checked.Citations[0].Status != "supported" || checked.Citations[0].Text != s0.Text {
+		t.Errorf("check_citations: %v", cc)
 	}
 
 	bad := inspect(t, bin, url, "--method", "tools/call", "--tool-name", "get_archived_text",

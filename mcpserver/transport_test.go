@@ -49,8 +49,8 @@ func exerciseSession(t *testing.T, cs *mcp.ClientSession) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tools.Tools) != 5 {
-		t.Fatalf("%d tools, want 5", len(tools.Tools))
+	if len(tools.Tools) != 7 {
+		t.Fatalf("%d tools, want 7", len(tools.Tools))
 	}
 	var d digestData
 	mustSucceed(t, cs, "digest_source", map[string]any{"query": testQuery, "source": map[string]any{"text": fixture(t, "transmission.txt")}}, &d)
