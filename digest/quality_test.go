@@ -2,6 +2,7 @@ package digest_test
 
 import (
 	"context"
+	"github.com/digestd/digestd/internal/shareddata"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,17 +18,7 @@ import (
 // is absent (failing under CI=true).
 func sharedData(t *testing.T) string {
 	t.Helper()
-	dir := os.Getenv("DIGESTD_SHARED_DATA")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "data")
-	}
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("shared evaluation data missing at %s: %v", dir, err)
-		}
-		t.Skipf("shared evaluation data not found at %s", dir)
-	}
-	return dir
+	return shareddata.Set(t, "")
 }
 
 // digestText is the service's text-source path: canonical text, then Build.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/digestd/digestd/internal/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,12 +32,7 @@ func inspectorBin(t *testing.T) string {
 	} else if _, err := os.Stat(bin); err != nil {
 		missing = "the MCP Inspector is not installed (run: npm ci --prefix e2e/mcp)"
 	}
-	if missing != "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal(missing)
-		}
-		t.Skip(missing)
-	}
+	testenv.Need(t, missing == "", "%s", missing)
 	return bin
 }
 

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"github.com/digestd/digestd/internal/testenv"
 	"mime/multipart"
 	"net"
 	"net/http"
@@ -107,13 +108,7 @@ func TestBrowser(t *testing.T) {
 // need skips the test with why when ok is false, or fails it under CI=true.
 func need(t *testing.T, ok bool, why string) {
 	t.Helper()
-	if ok {
-		return
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("browser test: %s", why)
-	}
-	t.Skipf("browser test: %s", why)
+	testenv.Need(t, ok, "browser test: %s", why)
 }
 
 // startServer runs digestd serve on a free port and returns its base URL
@@ -175,7 +170,7 @@ func hostileFile(t *testing.T, tmp string) string {
 	if _, err := os.Stat(sample); err == nil {
 		return sample
 	}
-	if os.Getenv("CI") == "true" {
+	if testenv.InCI() {
 		t.Fatalf("shared data is missing: %s", sample)
 	}
 	t.Logf("shared data is missing (%s): uploading random bytes instead", sample)

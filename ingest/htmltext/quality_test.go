@@ -2,9 +2,9 @@ package htmltext
 
 import (
 	"context"
+	"github.com/digestd/digestd/internal/shareddata"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -16,19 +16,7 @@ import (
 // except under CI=true, where it fails.
 func sharedData(t testing.TB) string {
 	t.Helper()
-	dir := os.Getenv("DIGESTD_SHARED_DATA")
-	if dir == "" {
-		_, file, _, _ := runtime.Caller(0)
-		repoRoot := filepath.Join(filepath.Dir(file), "..", "..")
-		dir = filepath.Join(repoRoot, "..", "shared", "data")
-	}
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("shared evaluation data missing at %s (CI=true)", dir)
-		}
-		t.Skipf("shared evaluation data not found at %s", dir)
-	}
-	return dir
+	return shareddata.Set(t, "")
 }
 
 func extractFunc(_ context.Context, kind string, raw []byte, pageURL string) (string, error) {

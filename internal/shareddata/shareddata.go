@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/digestd/digestd/internal/testenv"
 )
 
 // Root returns where the shared data should be: $DIGESTD_SHARED_DATA, or
@@ -28,10 +30,7 @@ func Set(tb testing.TB, name string) string {
 	tb.Helper()
 	dir := filepath.Join(Root(), name)
 	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") == "true" {
-			tb.Fatalf("shared evaluation data %s is missing (CI=true): %v", dir, err)
-		}
-		tb.Skipf("shared evaluation data %s not present (set DIGESTD_SHARED_DATA): %v", dir, err)
+		testenv.Missing(tb, "shared evaluation data %s not present (set DIGESTD_SHARED_DATA): %v", dir, err)
 	}
 	return dir
 }
