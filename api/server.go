@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -423,7 +424,8 @@ func bodyError(err error) error {
 }
 
 // decodeJSON decodes exactly one JSON value, rejecting unknown fields by
-// name and objects that repeat a key (which decoders disagree on).
+// name, keys that differ from a field's name only in case, and objects that
+// repeat a key (which decoders disagree on).
 func decodeJSON(r io.Reader, v any) error {
 	body, err := io.ReadAll(r)
 	if err != nil {
@@ -432,7 +434,7 @@ func decodeJSON(r io.Reader, v any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return fault.E(fault.MissingRequired, "the request body is empty")
 	}
-	if err := checkDuplicateKeys(body); err != nil {
+	if err := CheckJSONKeys(body, reflect.TypeOf(v)); err != nil {
 		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
@@ -444,59 +446,6 @@ func decodeJSON(r io.Reader, v any) error {
 		return fault.E(fault.InvalidFormat, "the body holds more than one JSON value")
 	}
 	return nil
-}
-
-// maxJSONDepth bounds the nesting of request bodies.
-const maxJSONDepth = 64
-
-// checkDuplicateKeys walks body's tokens and fails on an object with a
-// repeated key or nesting deeper than maxJSONDepth. Syntax errors are left
-// to the decoder, which reports them with their offset.
-func checkDuplicateKeys(body []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	type frame struct {
-		keys     map[string]bool
-		isObject bool
-		wantKey  bool
-	}
-	var stack []*frame
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil
-		}
-		top := (*frame)(nil)
-		if len(stack) > 0 {
-			top = stack[len(stack)-1]
-		}
-		if top != nil && top.isObject && top.wantKey {
-			if k, ok := tok.(string); ok {
-				if top.keys[k] {
-					return fault.E(fault.InvalidFormat, fmt.Sprintf("the key %q appears twice in one object", k)).With("field", k)
-				}
-				top.keys[k] = true
-				top.wantKey = false
-				continue
-			}
-		}
-		switch tok {
-		case json.Delim('{'), json.Delim('['):
-			if len(stack) >= maxJSONDepth {
-				return fault.E(fault.InvalidFormat, fmt.Sprintf("the JSON body nests deeper than %d levels", maxJSONDepth))
-			}
-			if top != nil && top.isObject {
-				top.wantKey = true
-			}
-			stack = append(stack, &frame{keys: map[string]bool{}, isObject: tok == json.Delim('{'), wantKey: tok == json.Delim('{')})
-			continue
-		case json.Delim('}'), json.Delim(']'):
-			stack = stack[:len(stack)-1]
-			continue
-		}
-		if top != nil && top.isObject {
-			top.wantKey = true // a value was read; the next token is a key
-		}
-	}
 }
 
 func jsonError(err error) error {

@@ -1,0 +1,162 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/digestd/digestd/fault"
+)
+
+// maxJSONDepth bounds the nesting of request bodies.
+const maxJSONDepth = 64
+
+// CheckJSONKeys walks body's tokens against the Go type its value decodes
+// into and fails on an object that repeats a key, on a key that names a
+// known field in another case ("TEXT" for "text": encoding/json would take
+// it, and the last of two variants would win), and on nesting deeper than
+// maxJSONDepth. Unknown keys and syntax errors are left to the decoder. t
+// may be nil (no field names are known).
+func CheckJSONKeys(body []byte, t reflect.Type) error {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	type frame struct {
+		keys     map[string]bool
+		isObject bool
+		wantKey  bool
+		typ      reflect.Type // the container's type, nil when unknown
+		next     reflect.Type // the type of the value being read
+	}
+	var stack []*frame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if top != nil && top.isObject && top.wantKey {
+			if k, ok := tok.(string); ok {
+				if top.keys[k] {
+					return fault.E(fault.InvalidFormat, fmt.Sprintf("the key %q appears twice in one object", k)).With("field", k)
+				}
+				top.keys[k] = true
+				top.wantKey = false
+				next, known := fieldType(top.typ, k)
+				if !known {
+					if exact := foldedField(top.typ, k); exact != "" {
+						return fault.E(fault.ValidationError, fmt.Sprintf("unknown field %q (field names are matched exactly: %q)", k, exact)).With("field", k)
+					}
+				}
+				top.next = next
+				continue
+			}
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			if len(stack) >= maxJSONDepth {
+				return fault.E(fault.InvalidFormat, fmt.Sprintf("the JSON body nests deeper than %d levels", maxJSONDepth))
+			}
+			typ := t
+			if top != nil {
+				typ = top.next
+				if top.isObject {
+					top.wantKey = true
+				}
+			}
+			typ = deref(typ)
+			f := &frame{keys: map[string]bool{}, isObject: tok == json.Delim('{'), wantKey: tok == json.Delim('{'), typ: typ}
+			if !f.isObject && typ != nil && (typ.Kind() == reflect.Slice || typ.Kind() == reflect.Array) {
+				f.next = typ.Elem()
+			}
+			stack = append(stack, f)
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		if top != nil && top.isObject {
+			top.wantKey = true // a value was read; the next token is a key
+		}
+	}
+}
+
+func deref(t reflect.Type) reflect.Type {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t
+}
+
+// fieldType returns the type of the value under key k in an object of type
+// t, and whether k is one of its names exactly (any key of a map is).
+func fieldType(t reflect.Type, k string) (reflect.Type, bool) {
+	switch {
+	case t == nil:
+		return nil, true
+	case t.Kind() == reflect.Map:
+		return t.Elem(), true
+	case t.Kind() != reflect.Struct:
+		return nil, true
+	}
+	for name, ft := range jsonFields(t) {
+		if name == k {
+			return ft, true
+		}
+	}
+	return nil, false
+}
+
+// foldedField returns the field of struct type t whose name equals k but
+// for case, or "".
+func foldedField(t reflect.Type, k string) string {
+	if t == nil || t.Kind() != reflect.Struct {
+		return ""
+	}
+	for name := range jsonFields(t) {
+		if strings.EqualFold(name, k) {
+			return name
+		}
+	}
+	return ""
+}
+
+// jsonFields yields the JSON names of struct type t's fields with their
+// types, embedded structs' fields included, as encoding/json names them.
+func jsonFields(t reflect.Type) func(yield func(string, reflect.Type) bool) {
+	return func(yield func(string, reflect.Type) bool) {
+		var walk func(t reflect.Type) bool
+		walk = func(t reflect.Type) bool {
+			for i := range t.NumField() {
+				f := t.Field(i)
+				tag := f.Tag.Get("json")
+				if tag == "-" {
+					continue
+				}
+				name, _, _ := strings.Cut(tag, ",")
+				if f.Anonymous && name == "" {
+					if et := deref(f.Type); et.Kind() == reflect.Struct {
+						if !walk(et) {
+							return false
+						}
+						continue
+					}
+				}
+				if !f.IsExported() {
+					continue
+				}
+				if name == "" {
+					name = f.Name
+				}
+				if !yield(name, f.Type) {
+					return false
+				}
+			}
+			return true
+		}
+		walk(t)
+	}
+}
