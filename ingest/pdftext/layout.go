@@ -24,6 +24,9 @@ const (
 	columnWidth   = 6.0  // both sides of a column cut must be at least this wide
 	indentMin     = 0.8  // a first-line indent is at least this deep
 	maxLayoutBlk  = 4000 // pages with more blocks than this are ordered top to bottom only
+
+	tableCellWidth = 10.0 // a column cut whose lines are mostly narrower than this may be a table
+	maxTableCells  = 2000 // larger regions are not read as tables
 )
 
 // ligatures expands the Latin ligature characters.
@@ -464,7 +467,12 @@ func readingOrder(blocks []*block) []*block {
 		return blocks
 	}
 	size := medianSize(blocks)
-	if groups := columnCut(blocks, size); len(groups) > 1 {
+	if groups := columnCut(blocks, size, 0); len(groups) > 1 {
+		if rows := tableRows(groups, size); rows != nil {
+			return rows
+		}
+	}
+	if groups := columnCut(blocks, size, columnWidth); len(groups) > 1 {
 		var out []*block
 		for _, g := range groups {
 			out = append(out, readingOrder(g)...)
@@ -497,7 +505,7 @@ func medianSize(blocks []*block) float64 {
 	return s[len(s)/2]
 }
 
-func columnCut(blocks []*block, size float64) [][]*block {
+func columnCut(blocks []*block, size, minWidth float64) [][]*block {
 	bs := append([]*block(nil), blocks...)
 	sort.SliceStable(bs, func(i, j int) bool { return bs[i].x0 < bs[j].x0 })
 	// Candidate cut positions: indexes where the next block starts right of
@@ -524,7 +532,7 @@ func columnCut(blocks []*block, size float64) [][]*block {
 		}
 		_ = next
 		right := span(bs[c:])
-		if left >= columnWidth*size && right >= columnWidth*size {
+		if left >= minWidth*size && right >= minWidth*size {
 			groups = append(groups, bs[start:c])
 			start = c
 		}
@@ -626,4 +634,70 @@ func endsDivided(a, b string) bool {
 	before, _ := utf8.DecodeLastRuneInString(a[:len(a)-n])
 	first, _ := utf8.DecodeRuneInString(b)
 	return unicode.IsLetter(before) && unicode.IsLower(first)
+}
+
+// tableRows reads a column cut as a table when its sides are short cells
+// whose lines share baselines across the cut: it returns one block per row,
+// top to bottom, with the cells left to right. Otherwise it returns nil.
+func tableRows(groups [][]*block, size float64) []*block {
+	type cell struct {
+		l     *line
+		group int
+	}
+	var cells []cell
+	var widths []float64
+	for g, bs := range groups {
+		for _, b := range bs {
+			for _, l := range b.lines {
+				cells = append(cells, cell{l, g})
+				widths = append(widths, l.x1-l.x0)
+			}
+		}
+	}
+	if len(cells) < 4 || len(cells) > maxTableCells {
+		return nil
+	}
+	sort.Float64s(widths)
+	if widths[len(widths)/2] > tableCellWidth*size {
+		return nil
+	}
+	sort.SliceStable(cells, func(i, j int) bool { return cells[i].l.y > cells[j].l.y })
+	var rows [][]cell
+	for i := 0; i < len(cells); {
+		j := i + 1
+		for j < len(cells) && cells[i].l.y-cells[j].l.y < 0.3*size {
+			j++
+		}
+		rows = append(rows, cells[i:j])
+		i = j
+	}
+	aligned := 0
+	for _, r := range rows {
+		for _, c := range r[1:] {
+			if c.group != r[0].group {
+				aligned++
+				break
+			}
+		}
+	}
+	if aligned < 2 || float64(aligned) < 0.6*float64(len(rows)) {
+		return nil
+	}
+	out := make([]*block, 0, len(rows))
+	for _, r := range rows {
+		sort.SliceStable(r, func(i, j int) bool { return r[i].l.x0 < r[j].l.x0 })
+		joined := &line{x0: r[0].l.x0, y: r[0].l.y}
+		var texts []string
+		for _, c := range r {
+			joined.words = append(joined.words, c.l.words...)
+			joined.x1 = math.Max(joined.x1, c.l.x1)
+			joined.size = math.Max(joined.size, c.l.size)
+			texts = append(texts, c.l.text)
+		}
+		joined.text = strings.Join(texts, " ")
+		b := &block{}
+		b.add(joined)
+		out = append(out, b)
+	}
+	return out
 }

@@ -70,6 +70,11 @@ func TestLayout(t *testing.T) {
 			lines(0, 200, 10, 12, "left one aaaaaaaaaaaa", "left two aaaaaaaaaaaa")...),
 			lines(200, 200, 10, 12, "right one bbbbbbbbbbb", "right two bbbbbbbbbbb")...),
 			"A Title Spanning Both Columns Of The Page\nleft one aaaaaaaaaaaa left two aaaaaaaaaaaa\nright one bbbbbbbbbbb right two bbbbbbbbbbb"},
+		{"table read row by row", append(append(
+			run("Name", 0, 200, 10, 0), run("Size", 80, 200, 10, 0)...), append(
+			append(run("alpha", 0, 188, 10, 0), run("12", 80, 188, 10, 0)...),
+			append(run("beta", 0, 176, 10, 0), run("7", 80, 176, 10, 0)...)...)...),
+			"Name Size\nalpha 12\nbeta 7"},
 		{"ligature expanded", run("e\ufb03cient \ufb02ow", 0, 100, 10, 0), "efficient flow"},
 		{"rotated text", run("going up", 100, 0, 10, 1), "going up"},
 		{"upside down text", run("flipped", 100, 100, 10, 2), "flipped"},
