@@ -1,0 +1,94 @@
+package api_test
+
+import (
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/digestd/digestd"
+	"github.com/digestd/digestd/digest"
+)
+
+// openapi.yaml restates the payload and option bounds for clients; this
+// test holds it to digest's constants, their one home.
+func TestOpenAPIBoundsAgreeWithDigest(t *testing.T) {
+	doc, err := openapi3.NewLoader().LoadFromData(digestd.OpenAPI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prop := func(schema string, path ...string) *openapi3.Schema {
+		t.Helper()
+		ref := doc.Components.Schemas[schema]
+		for _, k := range path {
+			if ref == nil || ref.Value == nil {
+				break
+			}
+			if k == "[]" {
+				ref = ref.Value.Items
+			} else {
+				ref = ref.Value.Properties[k]
+			}
+		}
+		if ref == nil || ref.Value == nil {
+			t.Fatalf("openapi.yaml has no %s %v", schema, path)
+		}
+		return ref.Value
+	}
+	eq := func(what string, got *uint64, want int) {
+		t.Helper()
+		if got == nil || *got != uint64(want) {
+			t.Errorf("openapi.yaml %s = %v, digest says %d", what, unsetOr(got), want)
+		}
+	}
+	eqF := func(what string, got *float64, want int) {
+		t.Helper()
+		if got == nil || *got != float64(want) {
+			t.Errorf("openapi.yaml %s = %v, digest says %d", what, unsetOrF(got), want)
+		}
+	}
+	eq("DigestPayload.summary maxLength", prop("DigestPayload", "summary").MaxLength, digest.MaxSummaryChars)
+	eq("DigestPayload.key_points maxItems", prop("DigestPayload", "key_points").MaxItems, digest.MaxKeyPoints)
+	eq("DigestPayload.key_points[] maxLength", prop("DigestPayload", "key_points", "[]").MaxLength, digest.MaxKeyPointChars)
+	eq("DigestPayload.evidence_snippets maxItems", prop("DigestPayload", "evidence_snippets").MaxItems, digest.MaxEvidence)
+	eq("EvidenceSnippet.text maxLength", prop("EvidenceSnippet", "text").MaxLength, digest.MaxSnippetChars)
+	eqF("Options.max_evidence maximum", prop("Options", "max_evidence").Max, digest.MaxEvidence)
+	eqF("Options.max_key_points maximum", prop("Options", "max_key_points").Max, digest.MaxKeyPoints)
+	eqF("Options.snippet_max_chars maximum", prop("Options", "snippet_max_chars").Max, digest.MaxSnippetChars)
+	eqF("Options.snippet_max_chars minimum", prop("Options", "snippet_max_chars").Min, digest.MinSnippetChars)
+	eqF("Options.summary_max_chars maximum", prop("Options", "summary_max_chars").Max, digest.MaxSummaryChars)
+	// Every query, in a body or a query parameter, has the one bound.
+	queries := 0
+	for name, s := range doc.Components.Schemas {
+		if q := s.Value.Properties["query"]; q != nil && q.Value != nil && q.Value.Type.Is("string") {
+			queries++
+			eq(name+".query maxLength", q.Value.MaxLength, digest.MaxQueryChars)
+		}
+	}
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			for _, p := range op.Parameters {
+				if p.Value != nil && p.Value.Name == "query" && p.Value.Schema != nil {
+					queries++
+					eq(method+" "+path+" ?query maxLength", p.Value.Schema.Value.MaxLength, digest.MaxQueryChars)
+				}
+			}
+		}
+	}
+	if queries < 2 {
+		t.Errorf("found %d query fields in openapi.yaml", queries)
+	}
+}
+
+func unsetOr(p *uint64) any {
+	if p == nil {
+		return "unset"
+	}
+	return *p
+}
+
+func unsetOrF(p *float64) any {
+	if p == nil {
+		return "unset"
+	}
+	return *p
+}
