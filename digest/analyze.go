@@ -519,3 +519,32 @@ func spellGreek(tok, dst []byte) ([]byte, bool) {
 	}
 	return dst, true
 }
+
+// Sentences returns the sentences of canonical text as the digester
+// segments it (soft line breaks undone, then the sentence splitter), each
+// as a locator in code points with Page 0. Evidence snippets start and end
+// on these bounds, except a single sentence longer than a snippet, which is
+// cut at a word boundary.
+func Sentences(text string) []Locator {
+	spans := sentences.Split(unwrap(text))
+	out := make([]Locator, len(spans))
+	cp, b := 0, 0
+	advance := func(to int) {
+		for b < to {
+			if text[b] < utf8.RuneSelf {
+				b++
+			} else {
+				_, n := utf8.DecodeRuneInString(text[b:])
+				b += n
+			}
+			cp++
+		}
+	}
+	for i, sp := range spans {
+		advance(sp.Start)
+		out[i].Start = cp
+		advance(sp.End)
+		out[i].End = cp
+	}
+	return out
+}

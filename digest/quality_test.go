@@ -52,7 +52,11 @@ func TestQuality(t *testing.T) {
 		return evaluate.SBD(ctx, filepath.Join(dir, "sbd-sentencex"), sentences.Strings)
 	})
 	run("evidence", func() (evaluate.Report, error) {
-		return evaluate.Evidence(ctx, filepath.Join(dir, "evidence-covidqa"), digestText)
+		return evaluate.Evidence(ctx, filepath.Join(dir, "evidence-covidqa"), func(ctx context.Context, text, query string) (*digest.Payload, string, error) {
+			canon := normalize.Canonical(text)
+			p, _, err := digest.Build(canon, query, digest.Options{})
+			return p, canon, err
+		})
 	})
 	for _, set := range []string{"summary-govreport", "summary-abstracts"} {
 		run("summary", func() (evaluate.Report, error) {

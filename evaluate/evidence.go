@@ -6,8 +6,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -21,6 +24,10 @@ import (
 // canonical text (the service's own text-source path).
 type DigestFunc func(ctx context.Context, text, query string) (*digest.Payload, error)
 
+// EvidenceFunc is a DigestFunc that also returns the canonical text the
+// payload's locators point into.
+type EvidenceFunc func(ctx context.Context, text, query string) (*digest.Payload, string, error)
+
 // EvidenceCase is one line of an evidence set's cases.jsonl.
 type EvidenceCase struct {
 	ID       string   `json:"id"`
@@ -33,44 +40,69 @@ type EvidenceCase struct {
 // EvidenceK is the rank cut-off of the evidence metrics.
 const EvidenceK = 10
 
+// UnanswerableScore is the relevance_score at or above which a digest of a
+// document that does not answer the question counts as overconfident.
+const UnanswerableScore = 0.5
+
 // Evidence runs fn over every (document, question) case of the evidence set
-// in dir and scores the snippets: answer_recall_at_10, hit_at_1 and
-// mrr_at_10 over cases with answers (a snippet hits when its SQuAD-normalised
-// text contains a normalised answer), and evidence_hit_at_10 over cases with
-// gold evidence paragraphs, and duplicate_key_points, the number of digests
-// with a key point that repeats another (see DuplicateKeyPoints). A case whose document cannot be read or whose
-// digest fails counts as a miss and in Report.Errors; only cancellation of
-// ctx stops the run. Seconds and DocsPerSec time fn alone.
-func Evidence(ctx context.Context, dir string, fn DigestFunc) (Report, error) {
+// in dir and scores the first EvidenceK snippets:
+//
+//   - answer_recall_at_10, hit_at_1 and mrr_at_10 over cases with answers
+//     (a snippet hits when its SQuAD-normalised text contains a normalised
+//     answer); evidence_hit_at_10, evidence_hit_at_1 and
+//     evidence_mrr_at_10 over cases with gold evidence paragraphs (a set
+//     without answers also reports these as hit_at_1 and mrr_at_10);
+//   - duplicate_key_points, the number of digests with a key point that
+//     repeats another (see DuplicateKeyPoints);
+//   - shape: snippet_overlap_share (digests in which two snippets share
+//     text or one repeats another's text), snippet_aligned_share (snippets
+//     that start at a sentence start and end at a sentence end of
+//     digest.Sentences), evidence_chars_per_question (code points);
+//   - calibration: unanswerable_top_ge_0_5_share, the share of digests of
+//     the question with another document of the set (a deterministic
+//     draw) whose top relevance_score is at least UnanswerableScore, and
+//     answered_top_ge_0_5_share, the same for the case's own document;
+//   - the BM25 sentence-window baseline on the same canonical texts:
+//     bm25_window_answer_recall_at_10, bm25_window_hit_at_1,
+//     bm25_window_mrr_at_10, bm25_window_evidence_hit_at_10 and
+//     bm25_window_chars_per_question.
+//
+// A case whose document cannot be read or whose digest fails counts as a
+// miss and in Report.Errors; only cancellation of ctx stops the run.
+// Seconds and DocsPerSec time fn alone on the cases' own documents.
+func Evidence(ctx context.Context, dir string, fn EvidenceFunc) (Report, error) {
 	cases, err := readCases[EvidenceCase](dir)
 	if err != nil {
 		return Report{}, fmt.Errorf("evidence set %s: %w", dir, err)
 	}
 	rep := Report{Set: filepath.Base(filepath.Clean(dir)), Kind: "evidence", Cases: len(cases), Metrics: map[string]float64{}}
 	docs := map[string]string{}
+	read := func(name string) (string, bool) {
+		if t, ok := docs[name]; ok {
+			return t, true
+		}
+		b, err := ReadCaseFile(dir, name)
+		if err != nil {
+			return "", false
+		}
+		docs[name] = string(b)
+		return string(b), true
+	}
+	names := docNames(cases)
 	var elapsed time.Duration
-	var answered, evidenced int
-	var recall, hit1, mrr, evHit float64
-	dupKeyPoints := 0
+	var answered, evidenced, digests, overlapping, snippets, aligned, chars, others, otherHigh, ownHigh int
+	var baseChars, dupKeyPoints int
+	var ans, ev, base, baseEv rankTally
 	for _, c := range cases {
 		if err := ctx.Err(); err != nil {
 			return Report{}, fmt.Errorf("evidence run %s: %w", rep.Set, err)
 		}
-		var snippets []string
-		text, ok := docs[c.Doc]
-		if !ok {
-			b, err := ReadCaseFile(dir, c.Doc)
-			if err == nil {
-				text = string(b)
-				docs[c.Doc] = text
-				ok = true
-			}
-		}
-		if !ok {
+		var texts, baseTexts []string
+		if text, ok := read(c.Doc); !ok {
 			rep.Errors++
 		} else {
 			start := time.Now()
-			p, err := fn(ctx, text, c.Question)
+			p, canon, err := fn(ctx, text, c.Question)
 			elapsed += time.Since(start)
 			if err != nil {
 				if ctx.Err() != nil {
@@ -81,40 +113,78 @@ func Evidence(ctx context.Context, dir string, fn DigestFunc) (Report, error) {
 				if DuplicateKeyPoints(p.KeyPoints) {
 					dupKeyPoints++
 				}
-				for i, s := range p.EvidenceSnippets {
-					if i == EvidenceK {
-						break
+				top := p.EvidenceSnippets[:min(len(p.EvidenceSnippets), EvidenceK)]
+				for _, s := range top {
+					texts = append(texts, s.Text)
+					chars += utf8.RuneCountInString(s.Text)
+				}
+				digests++
+				if SnippetsOverlap(top) {
+					overlapping++
+				}
+				snippets += len(top)
+				aligned += alignedSnippets(top, digest.Sentences(canon))
+				if len(top) > 0 && top[0].RelevanceScore >= UnanswerableScore {
+					ownHigh++
+				}
+				baseTexts = bm25Windows(canon, c.Question)
+				for _, s := range baseTexts {
+					baseChars += utf8.RuneCountInString(s)
+				}
+			}
+		}
+		if other := otherDoc(names, c); other != "" {
+			if text, ok := read(other); ok {
+				p, _, err := fn(ctx, text, c.Question)
+				if err != nil && ctx.Err() != nil {
+					return Report{}, fmt.Errorf("evidence run %s: %w", rep.Set, ctx.Err())
+				}
+				if err == nil {
+					others++
+					if len(p.EvidenceSnippets) > 0 && p.EvidenceSnippets[0].RelevanceScore >= UnanswerableScore {
+						otherHigh++
 					}
-					snippets = append(snippets, s.Text)
 				}
 			}
 		}
 		if len(c.Answers) > 0 {
 			answered++
-			if r := AnswerRank(snippets, c.Answers); r > 0 {
-				recall++
-				mrr += 1 / float64(r)
-				if r == 1 {
-					hit1++
-				}
-			}
+			ans.add(AnswerRank(texts, c.Answers))
+			base.add(AnswerRank(baseTexts, c.Answers))
 		}
 		if len(c.Evidence) > 0 {
 			evidenced++
-			if EvidenceRank(snippets, c.Evidence) > 0 {
-				evHit++
-			}
+			ev.add(EvidenceRank(texts, c.Evidence))
+			baseEv.add(EvidenceRank(baseTexts, c.Evidence))
 		}
 	}
 	if answered > 0 {
-		rep.Metrics["answer_recall_at_10"] = recall / float64(answered)
-		rep.Metrics["hit_at_1"] = hit1 / float64(answered)
-		rep.Metrics["mrr_at_10"] = mrr / float64(answered)
+		ans.report(rep.Metrics, "", "answer_recall_at_10", answered)
+		base.report(rep.Metrics, "bm25_window_", "answer_recall_at_10", answered)
 	}
 	if evidenced > 0 {
-		rep.Metrics["evidence_hit_at_10"] = evHit / float64(evidenced)
+		ev.report(rep.Metrics, "evidence_", "hit_at_10", evidenced)
+		baseEv.report(rep.Metrics, "bm25_window_evidence_", "hit_at_10", evidenced)
+		delete(rep.Metrics, "bm25_window_evidence_hit_at_1")
+		delete(rep.Metrics, "bm25_window_evidence_mrr_at_10")
+		if answered == 0 {
+			rep.Metrics["hit_at_1"] = rep.Metrics["evidence_hit_at_1"]
+			rep.Metrics["mrr_at_10"] = rep.Metrics["evidence_mrr_at_10"]
+		}
 	}
 	rep.Metrics["duplicate_key_points"] = float64(dupKeyPoints)
+	if digests > 0 {
+		rep.Metrics["snippet_overlap_share"] = float64(overlapping) / float64(digests)
+		rep.Metrics["evidence_chars_per_question"] = float64(chars) / float64(digests)
+		rep.Metrics["bm25_window_chars_per_question"] = float64(baseChars) / float64(digests)
+		rep.Metrics["answered_top_ge_0_5_share"] = float64(ownHigh) / float64(digests)
+	}
+	if snippets > 0 {
+		rep.Metrics["snippet_aligned_share"] = float64(aligned) / float64(snippets)
+	}
+	if others > 0 {
+		rep.Metrics["unanswerable_top_ge_0_5_share"] = float64(otherHigh) / float64(others)
+	}
 	rep.Seconds = elapsed.Seconds()
 	if elapsed > 0 {
 		rep.DocsPerSec = float64(len(cases)) / elapsed.Seconds()
@@ -136,6 +206,103 @@ func DuplicateKeyPoints(kps []string) bool {
 		norm = append(norm, n)
 	}
 	return false
+}
+
+// rankTally sums the 1-based ranks of first hits (0 for a miss).
+type rankTally struct{ found, first, rr float64 }
+
+func (t *rankTally) add(rank int) {
+	if rank <= 0 {
+		return
+	}
+	t.found++
+	t.rr += 1 / float64(rank)
+	if rank == 1 {
+		t.first++
+	}
+}
+
+// report writes prefix+recall, prefix+"hit_at_1" and prefix+"mrr_at_10".
+func (t rankTally) report(m map[string]float64, prefix, recall string, n int) {
+	m[prefix+recall] = t.found / float64(n)
+	m[prefix+"hit_at_1"] = t.first / float64(n)
+	m[prefix+"mrr_at_10"] = t.rr / float64(n)
+}
+
+// docNames returns the distinct documents of cases, sorted.
+func docNames(cases []EvidenceCase) []string {
+	var names []string
+	for _, c := range cases {
+		names = append(names, c.Doc)
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// caseRand is a random source determined by the case's id and question
+// alone, so draws are the same in every run.
+func caseRand(c EvidenceCase) *rand.Rand {
+	h := fnv.New64a()
+	h.Write([]byte(c.ID))
+	h.Write([]byte{0})
+	h.Write([]byte(c.Question))
+	s := h.Sum64()
+	return rand.New(rand.NewPCG(s, s^0x9e3779b97f4a7c15))
+}
+
+// otherDoc draws a document of names other than the case's own, or "".
+func otherDoc(names []string, c EvidenceCase) string {
+	if len(names) < 2 {
+		return ""
+	}
+	r := caseRand(c)
+	for {
+		if n := names[r.IntN(len(names))]; n != c.Doc {
+			return n
+		}
+	}
+}
+
+// SnippetsOverlap reports whether two of snippets share text: their
+// locators intersect, or the whitespace-collapsed, lower-cased text of one
+// contains the other's.
+func SnippetsOverlap(snippets []digest.EvidenceSnippet) bool {
+	locs := make([]digest.Locator, len(snippets))
+	norm := make([]string, len(snippets))
+	for i, s := range snippets {
+		locs[i], _ = digest.ParseLocator(s.Locator)
+		norm[i] = strings.ToLower(CollapseSpace(s.Text))
+	}
+	for i := range snippets {
+		for j := range i {
+			if locs[i].Start < locs[j].End && locs[j].Start < locs[i].End {
+				return true
+			}
+			if norm[i] != "" && norm[j] != "" && (strings.Contains(norm[i], norm[j]) || strings.Contains(norm[j], norm[i])) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// alignedSnippets counts the snippets whose locator starts at the start of
+// a sentence of sents and ends at the end of one.
+func alignedSnippets(snippets []digest.EvidenceSnippet, sents []digest.Locator) int {
+	starts := make(map[int]bool, len(sents))
+	ends := make(map[int]bool, len(sents))
+	for _, s := range sents {
+		starts[s.Start] = true
+		ends[s.End] = true
+	}
+	n := 0
+	for _, s := range snippets {
+		l, err := digest.ParseLocator(s.Locator)
+		if err == nil && starts[l.Start] && ends[l.End] {
+			n++
+		}
+	}
+	return n
 }
 
 // AnswerRank returns the 1-based rank of the first of the first ten

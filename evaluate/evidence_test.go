@@ -3,7 +3,9 @@ package evaluate
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -67,27 +69,31 @@ func TestEvidenceRank(t *testing.T) {
 
 func TestEvidence(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "ev-set")
+	doc := "Alpha beta here. Gamma delta there."
 	writeFile(t, filepath.Join(dir, "cases.jsonl"), []byte(
 		`{"id":"q1","doc":"docs/a.txt","question":"q1","answers":["alpha beta"]}`+"\n"+
-			`{"id":"q2","doc":"docs/a.txt","question":"q2","answers":["gamma"],"evidence":["`+strings.Repeat("g", 60)+`"]}`+"\n"+
+			`{"id":"q2","doc":"docs/a.txt","question":"q2","answers":["gamma"],"evidence":["Gamma delta there."]}`+"\n"+
 			`{"id":"q3","doc":"docs/missing.txt","question":"q3","answers":["x"]}`+"\n"+
 			`{"id":"q4","doc":"docs/a.txt","question":"fail","answers":["x"]}`+"\n"))
-	writeFile(t, filepath.Join(dir, "docs", "a.txt"), []byte("doc"))
-	fn := func(_ context.Context, text, q string) (*digest.Payload, error) {
-		if text != "doc" {
+	writeFile(t, filepath.Join(dir, "docs", "a.txt"), []byte(doc))
+	fn := func(_ context.Context, text, q string) (*digest.Payload, string, error) {
+		if text != doc {
 			t.Errorf("text %q, want the file's content", text)
 		}
 		p := &digest.Payload{}
 		switch q {
 		case "q1":
-			p.EvidenceSnippets = []digest.EvidenceSnippet{{Text: "Alpha, beta!"}}
+			// Whole first sentence, then a cut one that overlaps it.
+			p.EvidenceSnippets = []digest.EvidenceSnippet{{Text: "Alpha beta here.", Locator: "char:0-16", RelevanceScore: 0.9}, {Text: "beta", Locator: "char:6-10", RelevanceScore: 0.1}}
 			p.KeyPoints = []string{"The rain fell.", "Snow fell too.", "the rain fell"}
 		case "q2":
-			p.EvidenceSnippets = []digest.EvidenceSnippet{{Text: "no"}, {Text: "Gamma " + strings.Repeat("g", 60)}}
+			p.EvidenceSnippets = []digest.EvidenceSnippet{{Text: "Alpha beta here.", Locator: "char:0-16", RelevanceScore: 0.3}, {Text: "Gamma delta there.", Locator: "char:17-35", RelevanceScore: 0.2}}
+		case "q3":
+			p.EvidenceSnippets = []digest.EvidenceSnippet{{Text: "Gamma", Locator: "char:17-22", RelevanceScore: 0.6}}
 		case "fail":
-			return nil, errors.New("boom")
+			return nil, "", errors.New("boom")
 		}
-		return p, nil
+		return p, text, nil
 	}
 	rep, err := Evidence(context.Background(), dir, fn)
 	if err != nil {
@@ -96,16 +102,89 @@ func TestEvidence(t *testing.T) {
 	if rep.Kind != "evidence" || rep.Set != "ev-set" || rep.Cases != 4 || rep.Errors != 2 {
 		t.Errorf("report %+v", rep)
 	}
-	want := map[string]float64{"answer_recall_at_10": 0.5, "hit_at_1": 0.25, "mrr_at_10": (1 + 0.5) / 4, "evidence_hit_at_10": 1, "duplicate_key_points": 1}
+	want := map[string]float64{
+		"answer_recall_at_10": 0.5, "hit_at_1": 0.25, "mrr_at_10": (1 + 0.5) / 4,
+		"evidence_hit_at_10": 1, "evidence_hit_at_1": 0, "evidence_mrr_at_10": 0.5,
+		"snippet_overlap_share": 0.5, "snippet_aligned_share": 3.0 / 4, "evidence_chars_per_question": (16 + 4 + 16 + 18) / 2.0,
+		"answered_top_ge_0_5_share": 0.5, "duplicate_key_points": 1,
+		// q3's document is missing, so it is asked of docs/a.txt, whose
+		// digest scores 0.6 at the top.
+		"unanswerable_top_ge_0_5_share": 1,
+		"bm25_window_answer_recall_at_10": 0, "bm25_window_evidence_hit_at_10": 0,
+	}
 	for k, v := range want {
-		if !near(rep.Metrics[k], v) {
-			t.Errorf("%s = %v, want %v", k, rep.Metrics[k], v)
+		if got, ok := rep.Metrics[k]; !ok || !near(got, v) {
+			t.Errorf("%s = %v (present %t), want %v", k, got, ok, v)
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := Evidence(ctx, dir, fn); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled run: %v", err)
+	}
+}
+
+func TestBM25Baselines(t *testing.T) {
+	text := "Cats sleep a lot. Dogs bark at night.\nThe moon is bright at night. Birds sing in the morning."
+	got := bm25Windows(text, "When do dogs bark?")
+	if len(got) != 1 || !strings.HasPrefix(got[0], "Cats sleep a lot. Dogs bark at night.") {
+		t.Errorf("bm25Windows = %q, want the window holding the dogs sentence", got)
+	}
+	docs := []string{"nothing relevant here", "dogs bark and bark", "a dog barked once among many other words of a long text"}
+	if got := bm25Order(docs, "Why do dogs bark?"); !slices.Equal(got, []int{1, 2, 0}) {
+		t.Errorf("bm25Order = %v, want [1 2 0]", got)
+	}
+}
+
+func TestSources(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "src-set")
+	var lines []string
+	for i := range 12 {
+		name := fmt.Sprintf("docs/d%02d.txt", i)
+		writeFile(t, filepath.Join(dir, name), []byte(fmt.Sprintf("document %d talks about topic%d", i, i)))
+		lines = append(lines, fmt.Sprintf(`{"id":"q%d","doc":"%s","question":"what about topic%d?"}`, i, name, i))
+	}
+	writeFile(t, filepath.Join(dir, "cases.jsonl"), []byte(strings.Join(lines, "\n")))
+	var draws [][]string
+	// A ranker that puts the first document first: right only when the
+	// draw put the case's document there.
+	fn := func(_ context.Context, texts []string, q string) ([]int, error) {
+		if len(texts) != SourcesK {
+			t.Errorf("%d texts, want %d", len(texts), SourcesK)
+		}
+		draws = append(draws, texts)
+		order := make([]int, len(texts))
+		for i := range order {
+			order[i] = i
+		}
+		return order, nil
+	}
+	rep, err := Sources(context.Background(), dir, fn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := 0
+	for i, d := range draws {
+		if strings.HasSuffix(d[0], fmt.Sprintf("topic%d", i)) {
+			first++
+		}
+	}
+	if want := float64(first) / 12; !near(rep.Metrics["sources_p_at_1"], want) {
+		t.Errorf("sources_p_at_1 = %v, want %v", rep.Metrics["sources_p_at_1"], want)
+	}
+	if rep.Metrics["bm25_doc_p_at_1"] != 1 || rep.Metrics["bm25_doc_mrr"] != 1 {
+		t.Errorf("bm25 figures %v, want 1", rep.Metrics)
+	}
+	// The draw is deterministic.
+	again := draws
+	draws = nil
+	if _, err := Sources(context.Background(), dir, fn); err != nil {
+		t.Fatal(err)
+	}
+	for i := range again {
+		if !slices.Equal(again[i], draws[i]) {
+			t.Fatalf("draw %d differs between runs", i)
+		}
 	}
 }
 

@@ -7,7 +7,9 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strconv"
 
+	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/evaluate"
 	"github.com/digestd/digestd/ingest"
@@ -21,7 +23,12 @@ Measures quality on evaluation sets (folders with cases.jsonl, see the README):
              word F1; WCXB's word_f1_lc overall and per page type where
              cases carry page_type)
   evidence   evidence selection (answer_recall_at_10, hit_at_1, mrr_at_10;
-             duplicate_key_points counts digests whose key points repeat)
+             snippet shape, calibration and a BM25 sentence-window baseline
+             beside them; duplicate_key_points counts digests whose key
+             points repeat)
+  sources    cross-source ranking of an evidence set: each question's document
+             among 9 others through the multi-source path (sources_p_at_1,
+             sources_mrr, and BM25 over whole documents on the same draws)
   summary    summaries (ROUGE-1/2/L of the summary and of its first 3
              sentences; empty_summaries counts empty summaries)
   sbd        sentence boundaries (sbd_accuracy)
@@ -114,5 +121,49 @@ func digestFunc(p *pipeline.Pipeline) func(ctx context.Context, text, query stri
 			return nil, err
 		}
 		return res.Payload, nil
+	}
+}
+
+// evidenceFunc digests a document as digestFunc does and also returns the
+// archived canonical text its locators point into.
+func evidenceFunc(p *pipeline.Pipeline) evaluate.EvidenceFunc {
+	return func(ctx context.Context, text, query string) (*digest.Payload, string, error) {
+		res, err := p.Digest(ctx, pipeline.Request{Source: ingest.Source{Text: text}, Query: query})
+		if err != nil {
+			return nil, "", err
+		}
+		h, err := archive.ParseDigest(res.Source.ArchiveHash)
+		if err != nil {
+			return nil, "", err
+		}
+		b, err := p.Blob(ctx, h)
+		if err != nil {
+			return nil, "", err
+		}
+		return res.Payload, string(b), nil
+	}
+}
+
+// rankFunc ranks documents through the multi-source path, exactly as POST
+// /v1/digests with source.text items and no budget does.
+func rankFunc(p *pipeline.Pipeline) evaluate.RankFunc {
+	return func(ctx context.Context, texts []string, query string) ([]int, error) {
+		req := pipeline.ManyRequest{Query: query}
+		for i, t := range texts {
+			req.Sources = append(req.Sources, pipeline.Request{ID: strconv.Itoa(i), Source: ingest.Source{Text: t}})
+		}
+		res, err := p.DigestMany(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		var order []int
+		for _, it := range append(res.Items, res.Dropped...) {
+			i, err := strconv.Atoi(it.ID)
+			if err != nil {
+				return nil, fmt.Errorf("rank: unexpected source id %q", it.ID)
+			}
+			order = append(order, i)
+		}
+		return order, nil
 	}
 }

@@ -119,7 +119,9 @@ func evalKind(ctx context.Context, kind, dir string, p *pipeline.Pipeline, rep *
 	var err error
 	switch kind {
 	case "evidence":
-		*rep, err = evaluate.Evidence(ctx, dir, digestFunc(p))
+		*rep, err = evaluate.Evidence(ctx, dir, evidenceFunc(p))
+	case "sources":
+		*rep, err = evaluate.Sources(ctx, dir, rankFunc(p))
 	case "summary":
 		*rep, err = evaluate.Summary(ctx, dir, digestFunc(p))
 	case "sbd":
@@ -127,7 +129,7 @@ func evalKind(ctx context.Context, kind, dir string, p *pipeline.Pipeline, rep *
 	case "locate":
 		*rep, err = evaluate.Locate(ctx, dir, locateFuncs(p))
 	default:
-		err = fmt.Errorf("unknown evaluation kind %q (want extract, evidence, summary, sbd or locate)", kind)
+		err = fmt.Errorf("unknown evaluation kind %q (want extract, evidence, sources, summary, sbd or locate)", kind)
 	}
 	return err
 }
