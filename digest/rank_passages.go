@@ -25,17 +25,9 @@ const (
 	// definitionBonus raises, for "what is X" questions, sentences where a
 	// query term is followed by a copula or an apposition.
 	definitionBonus = 0.3
-	// maxOverlap is the largest share of the shorter of two snippets that
-	// they may have in common; more is a near duplicate.
-	maxOverlap = 0.75
-	// overlapPenalty lowers a candidate's score in proportion to the share
-	// it has in common with snippets already chosen (maximal marginal
-	// relevance), so that the ten snippets cover more of the text.
-	overlapPenalty = 0.5
 	// continuationWeight passes part of a chosen window's score to the
-	// windows that start at the sentence it cuts and at the one before:
-	// an answer often runs on past the end of the window that matched the
-	// question, and one that starts in the last whole sentence needs both.
+	// window that starts right after it: an answer often runs on past the
+	// end of the window that matched the question.
 	continuationWeight = 0.3
 	// clauseGap is the least distance in code points between the starts
 	// of two windows inside one sentence longer than a window.
@@ -101,10 +93,11 @@ func windowCandidates(d *document, q queryModel, question string, max int) []can
 	var cands []candidate
 	wtf := make([]int32, nq)
 	// buildWindow returns the candidate that starts in sentence i at byte
-	// from (code point cfrom), a word start.
-	buildWindow := func(i, from, cfrom int) (candidate, bool) {
+	// from (code point cfrom), a word start, and ends at byte limit or
+	// before, at a word boundary.
+	buildWindow := func(i, from, cfrom, limit int) (candidate, bool) {
 		s := &d.sents[i]
-		w, ok := prefixAt(d, s, from, cfrom, d.sents[pageLast[i]].end, max)
+		w, ok := prefixAt(d, s, from, cfrom, limit, max)
 		if !ok {
 			return candidate{}, false
 		}
@@ -142,6 +135,27 @@ func windowCandidates(d *document, q queryModel, question string, max int) []can
 		copy(c.tf, wtf)
 		return c, true
 	}
+	// lastFit returns the last sentence j ≥ i of sentence i's page such
+	// that the text from code point cfrom (inside sentence i) to the end
+	// of j fits in max code points and spans at most maxSentences
+	// sentences, or i-1 when not even sentence i's rest fits.
+	lastFit := func(i, cfrom int) int {
+		j := i - 1
+		for k := i; k <= pageLast[i] && d.sents[k].cend-cfrom <= max; k++ {
+			j = k
+		}
+		return j
+	}
+	// limitAt is the byte offset a window starting at cfrom in sentence
+	// i ends at: the end of its last whole sentence, or the end of
+	// sentence i, to be cut at a word boundary, when even its rest is
+	// longer than a window.
+	limitAt := func(i, cfrom int) int {
+		if j := lastFit(i, cfrom); j >= i {
+			return d.sents[j].end
+		}
+		return d.sents[i].end
+	}
 	for i := range d.sents {
 		s := &d.sents[i]
 		// Skip windows that cannot reach a query term.
@@ -155,10 +169,8 @@ func windowCandidates(d *document, q queryModel, question string, max int) []can
 		if !reach {
 			continue
 		}
-		// The window runs from sentence i to max code points within the
-		// page, cut at a word boundary: an answer that runs past a
-		// sentence boundary stays whole.
-		if c, ok := buildWindow(i, s.start, s.cstart); ok {
+		// The window holds the whole sentences from i on that fit.
+		if c, ok := buildWindow(i, s.start, s.cstart, limitAt(i, s.cstart)); ok {
 			cands = append(cands, c)
 		}
 		// A sentence too long for one window also starts windows at
@@ -171,7 +183,7 @@ func windowCandidates(d *document, q queryModel, question string, max int) []can
 				b += n
 				cp++
 				if (r == ',' || r == ';' || r == ':') && b < len(str) && str[b] == ' ' && cp-lastC >= clauseGap {
-					if c, ok := buildWindow(i, s.start+b+1, s.cstart+cp+1); ok {
+					if c, ok := buildWindow(i, s.start+b+1, s.cstart+cp+1, limitAt(i, s.cstart+cp+1)); ok {
 						c.mid = true
 						cands = append(cands, c)
 					}
@@ -226,14 +238,13 @@ func windowCandidates(d *document, q queryModel, question string, max int) []can
 }
 
 // pickWindows chooses up to n of the best rerankDepth candidates greedily
-// by score lowered in proportion to their overlap with those already chosen
-// (never more than maxOverlap); a window whose first or second sentence is
-// already shown whole loses that sentence's anchor credit. The first
-// choice ignores the lead prior (see leadWeight). Choosing a window whose
-// last sentence is cut raises the windows that start at that sentence and
-// at the one before it (when not the window's first) by
-// continuationWeight of the chosen window's score. Ties go to the earlier
-// candidate in cands' order, so the choice is deterministic.
+// by score, skipping any that overlaps a chosen window or repeats text one
+// already shows (see repeats). The first choice ignores the lead prior
+// (see leadWeight). Choosing a window raises the window that starts right
+// after it, in the same block, by continuationWeight of the chosen
+// window's score: an answer often runs on past the sentences that match
+// the question. Ties go to the earlier candidate in cands' order, so the
+// choice is deterministic.
 func pickWindows(d *document, cands []candidate, n int) []candidate {
 	lim := min(len(cands), rerankDepth)
 	startsAt := make(map[int]int, lim)
@@ -245,6 +256,7 @@ func pickWindows(d *document, cands []candidate, n int) []candidate {
 	used := make([]bool, lim)
 	bonus := make([]float64, lim)
 	var out []candidate
+	var shownText []string
 	for len(out) < n {
 		best, bestV := -1, 0.0
 		for k := range lim {
@@ -252,26 +264,15 @@ func pickWindows(d *document, cands []candidate, n int) []candidate {
 				continue
 			}
 			c := &cands[k]
-			share := 0.0
-			for _, o := range out {
-				ov := min(c.w.cend, o.w.cend) - max(c.w.cstart, o.w.cstart)
-				if ov > 0 {
-					share = math.Max(share, float64(ov)/float64(min(c.w.cend-c.w.cstart, o.w.cend-o.w.cstart)))
-				}
-			}
-			if share > maxOverlap {
+			if overlapsAny(out, c) {
+				used[k] = true
 				continue
 			}
 			sc := c.score
-			for a, w := range c.anchor {
-				if w > 0 && shown(out, &d.sents[c.first+a]) {
-					sc -= w
-				}
-			}
 			if len(out) == 0 {
 				sc /= c.lead
 			}
-			v := (sc + bonus[k]) * (1 - overlapPenalty*share)
+			v := sc + bonus[k]
 			if best < 0 || v > bestV {
 				best, bestV = k, v
 			}
@@ -281,16 +282,71 @@ func pickWindows(d *document, cands []candidate, n int) []candidate {
 		}
 		used[best] = true
 		c := cands[best]
+		if !trimRepeats(d, out, shownText, &c) {
+			continue
+		}
 		out = append(out, c)
-		if c.last > c.first && d.sents[c.last].end > c.w.bend {
-			for _, next := range []int{c.last - 1, c.last} {
-				if k, ok := startsAt[next]; ok && next > c.first {
-					bonus[k] = math.Max(bonus[k], continuationWeight*c.score)
-				}
-			}
+		shownText = append(shownText, foldText(d.text[c.w.bstart:c.w.bend]))
+		if k, ok := startsAt[c.last+1]; ok && d.sents[c.last].end == c.w.bend && sameBlock(d, c.last, c.last+1) {
+			bonus[k] = math.Max(bonus[k], continuationWeight*c.score)
 		}
 	}
 	return out
+}
+
+// overlapsAny reports whether c shares text with a chosen window.
+func overlapsAny(chosen []candidate, c *candidate) bool {
+	for _, o := range chosen {
+		if c.w.cstart < o.w.cend && o.w.cstart < c.w.cend {
+			return true
+		}
+	}
+	return false
+}
+
+// trimRepeats cuts c before its first sentence with the same terms as a
+// sentence a chosen window shows (a repeated caption, heading or
+// boilerplate line), and reports whether anything new is left: false when
+// c opens with such a sentence, or when its text contains, or is contained
+// in, a chosen window's text. shown holds the chosen windows' texts folded
+// by foldText.
+func trimRepeats(d *document, chosen []candidate, shown []string, c *candidate) bool {
+	for i := c.first; i <= c.last; i++ {
+		if len(d.sents[i].terms) == 0 || !shownSentence(d, chosen, &d.sents[i]) {
+			continue
+		}
+		if i == c.first {
+			return false
+		}
+		c.last = i - 1
+		c.w.bend, c.w.cend = d.sents[i-1].end, d.sents[i-1].cend
+		break
+	}
+	t := foldText(d.text[c.w.bstart:c.w.bend])
+	for _, s := range shown {
+		if strings.Contains(s, t) || strings.Contains(t, s) {
+			return false
+		}
+	}
+	return true
+}
+
+// shownSentence reports whether a chosen window holds a sentence with the
+// same terms as s.
+func shownSentence(d *document, chosen []candidate, s *sentence) bool {
+	for _, o := range chosen {
+		for j := o.first; j <= o.last; j++ {
+			if slices.Equal(s.terms, d.sents[j].terms) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// foldText lower-cases s and collapses its white space runs to one space.
+func foldText(s string) string {
+	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
 }
 
 // evidenceScores returns each sentence's evidence score for q: BM25 with
@@ -374,16 +430,6 @@ func defines(d *document, s *sentence, slot []int32) bool {
 			if len(rest) >= len(p) && strings.EqualFold(rest[:len(p)], p) {
 				return true
 			}
-		}
-	}
-	return false
-}
-
-// shown reports whether sentence s lies whole inside a chosen window.
-func shown(chosen []candidate, s *sentence) bool {
-	for _, o := range chosen {
-		if o.w.cstart <= s.cstart && s.cend <= o.w.cend {
-			return true
 		}
 	}
 	return false

@@ -120,41 +120,50 @@ func TestProximityPrefersCloseTerms(t *testing.T) {
 	}
 }
 
-// TestPickWindowsContinues checks that a chosen window whose last sentence
-// is cut lifts, above an unrelated window of a little higher score, the
-// window starting at that sentence and, when the chosen window has a whole
-// sentence before it, the window starting there (which holds both).
-func TestPickWindowsContinues(t *testing.T) {
-	// span is a window over sentences [first, last], the last cut short
-	// by cut bytes.
+// TestPickWindows checks that a chosen window lifts, above an unrelated
+// window of a little higher score, the window that starts right after it;
+// that no two chosen windows overlap; and that a window repeating a shown
+// sentence is cut before it, or left out when it opens with it.
+func TestPickWindows(t *testing.T) {
+	text := "Alpha beta gamma. Delta epsilon zeta. Eta theta iota. Kappa lambda mu.\nAlpha beta gamma. Nu xi omicron."
+	d := analyze(text)
+	if len(d.sents) != 6 {
+		t.Fatalf("%d sentences, want 6", len(d.sents))
+	}
+	// span is a candidate over sentences [first, last].
 	type span struct {
-		first, last, cut int
-		score            float64
+		first, last int
+		score       float64
+	}
+	mk := func(spans ...span) []candidate {
+		var cands []candidate
+		for _, c := range spans {
+			a, b := d.sents[c.first], d.sents[c.last]
+			w := window{bstart: a.start, bend: b.end, cstart: a.cstart, cend: b.cend, page: 1}
+			cands = append(cands, candidate{w: w, first: c.first, last: c.last, score: c.score, lead: 1})
+		}
+		return cands
+	}
+	firsts := func(got []candidate) []int {
+		var f []int
+		for _, c := range got {
+			f = append(f, c.first, c.last)
+		}
+		return f
 	}
 	tests := []struct {
 		name  string
-		text  string
-		cands []span
+		cands []candidate
+		want  []int // first and last sentence of each chosen window
 	}{
-		{"cut sentence", "Alpha " + strings.Repeat("beta ", 30) + "gamma. The " + strings.Repeat("word ", 30) + "end. Other text here.",
-			[]span{{0, 1, 100, 10}, {2, 2, 0, 2.5}, {1, 1, 0, 2}}},
-		{"last whole sentence", "Alpha " + strings.Repeat("beta ", 20) + "gamma. Delta " + strings.Repeat("word ", 20) + "end. Epsilon " + strings.Repeat("more ", 30) + "stop. Other text here.",
-			[]span{{0, 2, 100, 10}, {3, 3, 0, 2.5}, {1, 2, 0, 2}}},
+		{"continuation", mk(span{0, 0, 10}, span{2, 2, 2.5}, span{1, 1, 2}), []int{0, 0, 1, 1, 2, 2}},
+		{"no overlap", mk(span{0, 1, 10}, span{1, 2, 9}, span{2, 3, 1}), []int{0, 1, 2, 3}},
+		{"repeat cut", mk(span{0, 0, 10}, span{3, 5, 9}), []int{0, 0, 3, 3}},
+		{"repeat left out", mk(span{0, 0, 10}, span{4, 5, 9}, span{2, 2, 1}), []int{0, 0, 2, 2}},
 	}
 	for _, tt := range tests {
-		d := analyze(tt.text)
-		if want := tt.cands[1].first + 1; len(d.sents) != want {
-			t.Fatalf("%s: %d sentences, want %d", tt.name, len(d.sents), want)
-		}
-		var cands []candidate
-		for _, c := range tt.cands {
-			a, b := d.sents[c.first], d.sents[c.last]
-			w := window{bstart: a.start, bend: b.end - c.cut, cstart: a.cstart, cend: b.cend - c.cut, page: 1}
-			cands = append(cands, candidate{w: w, first: c.first, last: c.last, score: c.score})
-		}
-		got := pickWindows(d, cands, 2)
-		if len(got) != 2 || got[0].first != 0 || got[1].first != 1 {
-			t.Errorf("%s: picked %v, want windows at sentences 0 then 1", tt.name, []int{got[0].first, got[1].first})
+		if got := firsts(pickWindows(d, tt.cands, 3)); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: picked %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }
