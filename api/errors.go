@@ -45,6 +45,7 @@ var errorTable = map[fault.Code]errorClass{
 	fault.NoExtractableText:      {http.StatusUnprocessableEntity, "extraction", false, "The source has no text layer (a scan?); run OCR first and send the text."},
 	fault.ExtractionFailed:       {http.StatusUnprocessableEntity, "extraction", false, "The content could not be extracted; send it as plain text instead."},
 	fault.Unavailable:            {http.StatusServiceUnavailable, "unavailable", true, "The service is busy or a dependency is down; retry after the time in Retry-After."},
+	fault.ArchiveCorrupt:         {http.StatusInternalServerError, "internal", false, "The archived copy failed its integrity check and is never served; send the same source again to repair it, or report the request_id."},
 	fault.Internal:               {http.StatusInternalServerError, "internal", true, "Retry; if it persists, report the request_id."},
 }
 

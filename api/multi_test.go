@@ -6,8 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"unicode/utf8"
 	"time"
+	"unicode/utf8"
 
 	"github.com/digestd/digestd/api"
 	"github.com/digestd/digestd/digest"

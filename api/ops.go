@@ -3,7 +3,9 @@ package api
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -13,6 +15,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/digestd/digestd/archive"
+	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/pipeline"
 )
 
 // Probe reports the state of one component for GET /v1/health.
@@ -101,12 +105,16 @@ func (s *Server) metricsHandler() http.Handler {
 	return promhttp.HandlerFor(s.metrics.registry, promhttp.HandlerOpts{})
 }
 
-// HealthData is data of GET /v1/health.
+// HealthData is data of GET /v1/health and of the MCP tool
+// get_service_health. Status is healthy when every component is,
+// unhealthy when the archive is, degraded otherwise.
 type HealthData struct {
-	Status        string                     `json:"status"`
-	Version       string                     `json:"version"`
-	UptimeSeconds float64                    `json:"uptime_seconds"`
-	Components    map[string]ComponentHealth `json:"components"`
+	Status          string                     `json:"status"`
+	Version         string                     `json:"version"`
+	UptimeSeconds   float64                    `json:"uptime_seconds"`
+	HealthyServices int                        `json:"healthy_services"`
+	TotalServices   int                        `json:"total_services"`
+	Components      map[string]ComponentHealth `json:"components"`
 }
 
 // ComponentHealth is one component's state.
@@ -115,40 +123,109 @@ type ComponentHealth struct {
 	Details map[string]any `json:"details,omitempty"`
 }
 
-func (s *Server) health(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+// UnhealthyData is data of an unhealthy health answer (503): the error
+// fields of every failure, and the component statuses.
+type UnhealthyData struct {
+	ErrorData
+	HealthData
+}
+
+// Monitor reports the health and the cache counters of a pipeline, for the
+// HTTP API and the MCP tools alike.
+type Monitor struct {
+	Pipe    *pipeline.Pipeline
+	Version string
+	// Probes report the components beside the archive (PDF workers,
+	// fetcher, …).
+	Probes  []Probe
+	Started time.Time
+}
+
+// Health probes every component.
+func (m *Monitor) Health(ctx context.Context) HealthData {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	data := HealthData{Status: "healthy", Version: s.cfg.Version, UptimeSeconds: time.Since(s.started).Seconds(), Components: map[string]ComponentHealth{}}
-	probes := append([]Probe{{Name: "archive", Check: s.archiveProbe}}, s.cfg.Probes...)
+	data := HealthData{Status: "healthy", Version: m.Version, UptimeSeconds: time.Since(m.Started).Seconds(), Components: map[string]ComponentHealth{}}
+	probes := append([]Probe{{Name: "archive", Check: m.archiveProbe}}, m.Probes...)
 	for _, p := range probes {
 		st, details := p.Check(ctx)
 		data.Components[p.Name] = ComponentHealth{Status: st, Details: details}
+		data.TotalServices++
 		switch {
+		case st == "healthy":
+			data.HealthyServices++
 		case st == "unhealthy" && p.Name == "archive":
 			data.Status = "unhealthy"
-		case st != "healthy" && data.Status == "healthy":
+		case data.Status == "healthy":
 			data.Status = "degraded"
 		}
 	}
-	status := http.StatusOK
-	if data.Status == "unhealthy" {
-		status = http.StatusServiceUnavailable
+	return data
+}
+
+// HealthError is the error an unhealthy health answer carries.
+func (m *Monitor) HealthError(h HealthData) error {
+	var down []string
+	for name, c := range h.Components {
+		if c.Status == "unhealthy" {
+			down = append(down, name)
+		}
 	}
-	success(w, r, status, data)
+	slices.Sort(down)
+	return fault.E(fault.Unavailable, "the service is unhealthy: "+strings.Join(down, ", ")+" down").With("unhealthy", down).With("retry_after", 5)
 }
 
 // archiveProbe stats a blob that need not exist: a "not found" answer
-// proves the store is reachable.
-func (s *Server) archiveProbe(ctx context.Context) (string, map[string]any) {
-	_, err := s.pipe.Store.Stat(ctx, archive.SumString("digestd health probe"))
-	if err == nil || isNotExist(err) {
-		return "healthy", nil
+// proves the store is reachable. Corrupt blobs found since start make the
+// archive degraded until they are repaired.
+func (m *Monitor) archiveProbe(ctx context.Context) (string, map[string]any) {
+	_, err := m.Pipe.Store.Stat(ctx, archive.SumString("digestd health probe"))
+	if err != nil && !isNotExist(err) {
+		return "unhealthy", map[string]any{"error": "the archive did not answer or its directory is missing"}
 	}
-	return "unhealthy", map[string]any{"error": "the archive did not answer"}
+	ps := m.Pipe.Stats()
+	details := map[string]any{"corrupt_blobs_seen": ps.CorruptSeen, "corrupt_blobs_unrepaired": ps.CorruptNow}
+	if ps.CorruptNow > 0 {
+		return "degraded", details
+	}
+	return "healthy", details
 }
 
-// StatsData is data of GET /v1/stats.
+// CacheStats are the digest cache's counters since start: total_requests
+// digest lookups, of which cache_hits were served from the cache.
+type CacheStats struct {
+	TotalRequests int64   `json:"total_requests"`
+	CacheHits     int64   `json:"cache_hits"`
+	CacheMisses   int64   `json:"cache_misses"`
+	HitRate       float64 `json:"hit_rate"`
+}
+
+// CacheStats returns the digest cache's counters.
+func (m *Monitor) CacheStats() CacheStats {
+	ps := m.Pipe.Stats()
+	c := CacheStats{CacheHits: ps.CacheHits, CacheMisses: ps.CacheMisses, TotalRequests: ps.CacheHits + ps.CacheMisses}
+	if c.TotalRequests > 0 {
+		c.HitRate = float64(c.CacheHits) / float64(c.TotalRequests)
+	}
+	return c
+}
+
+func (s *Server) health(w http.ResponseWriter, r *http.Request) {
+	data := s.monitor.Health(r.Context())
+	if data.Status == "unhealthy" {
+		env, status := errorEnvelope(s.monitor.HealthError(data), stateOf(r))
+		env.Data = UnhealthyData{ErrorData: env.Data.(ErrorData), HealthData: data}
+		w.Header().Set("Retry-After", "5")
+		writeJSON(w, status, env)
+		return
+	}
+	success(w, r, http.StatusOK, data)
+}
+
+// StatsData is data of GET /v1/stats: the cache counters (as the MCP tool
+// get_cache_stats gives them), then the archive's size and the server's use.
 type StatsData struct {
+	CacheStats
 	DigestCache struct {
 		Hits    int64   `json:"hits"`
 		Misses  int64   `json:"misses"`
@@ -168,19 +245,15 @@ type StatsData struct {
 
 // archiveCount caches the archive's blob count, which needs a full listing.
 type archiveCount struct {
-	mu     sync.Mutex
-	at     time.Time
-	blobs  int64
-	bytes  int64
+	mu    sync.Mutex
+	at    time.Time
+	blobs int64
+	bytes int64
 }
 
 func (s *Server) stats(w http.ResponseWriter, r *http.Request) {
-	var data StatsData
-	ps := s.pipe.Stats()
-	data.DigestCache.Hits, data.DigestCache.Misses = ps.CacheHits, ps.CacheMisses
-	if total := ps.CacheHits + ps.CacheMisses; total > 0 {
-		data.DigestCache.HitRate = float64(ps.CacheHits) / float64(total)
-	}
+	data := StatsData{CacheStats: s.monitor.CacheStats()}
+	data.DigestCache.Hits, data.DigestCache.Misses, data.DigestCache.HitRate = data.CacheHits, data.CacheMisses, data.HitRate
 	c := &s.count
 	c.mu.Lock()
 	if time.Since(c.at) > 30*time.Second {

@@ -82,6 +82,7 @@ type Server struct {
 	cursorKey []byte
 	metrics   *metrics
 	count     archiveCount
+	monitor   *Monitor
 }
 
 // New returns a server that runs requests through pipe.
@@ -96,6 +97,7 @@ func New(pipe *pipeline.Pipeline, cfg Config) *Server {
 	}
 	s.adm = newAdmission(cfg.MaxInFlight, cfg.MemoryBudget, cfg.QueueWait)
 	s.cfg.Probes = append([]Probe{{Name: "admission", Check: s.admissionProbe}}, s.cfg.Probes...)
+	s.monitor = &Monitor{Pipe: pipe, Version: cfg.Version, Probes: s.cfg.Probes, Started: s.started}
 	return s
 }
 

@@ -58,6 +58,7 @@ type errorData struct {
 	ErrorCode   string         `json:"error_code"`
 	ErrorType   string         `json:"error_type"`
 	Remediation string         `json:"remediation"`
+	Retryable   bool           `json:"retryable"`
 	Details     map[string]any `json:"details"`
 }
 

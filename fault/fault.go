@@ -40,6 +40,7 @@ const (
 	NoExtractableText      Code = "NO_EXTRACTABLE_TEXT"
 	ExtractionFailed       Code = "EXTRACTION_FAILED"
 	Unavailable            Code = "UNAVAILABLE"
+	ArchiveCorrupt         Code = "ARCHIVE_CORRUPT"
 	Internal               Code = "INTERNAL_ERROR"
 )
 

@@ -17,9 +17,11 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/digestd/digestd/api"
 	"github.com/digestd/digestd/pipeline"
 )
 
@@ -30,6 +32,8 @@ type Options struct {
 	// Logger receives the server's logs (rejected and failed calls); nil
 	// discards them. Over stdio it must not write to stdout.
 	Logger *slog.Logger
+	// Probes report the components beside the archive to get_service_health.
+	Probes []api.Probe
 	// MaxBodyBytes caps one HTTP request to Handler (413 beyond), and one
 	// JSON-RPC message over stdio; 0 means 32 MiB, the HTTP API's default.
 	MaxBodyBytes int64
@@ -71,7 +75,7 @@ func NewServer(pipe *pipeline.Pipeline, opts Options) *mcp.Server {
 		// No logging capability: logs go to the operator, not the client.
 		Capabilities: &mcp.ServerCapabilities{},
 	})
-	t := &tools{pipe: pipe, log: opts.logger()}
+	t := &tools{pipe: pipe, log: opts.logger(), monitor: &api.Monitor{Pipe: pipe, Version: version, Probes: opts.Probes, Started: time.Now()}}
 	t.register(srv)
 	srv.AddResourceTemplate(archiveTemplate(), t.readArchive)
 	srv.AddReceivingMiddleware(envelopeInputErrors)

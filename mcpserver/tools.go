@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/digestd/digestd/api"
@@ -113,9 +114,16 @@ type ListSourcesInput struct {
 
 // tools holds what the tool handlers share.
 type tools struct {
-	pipe *pipeline.Pipeline
-	log  *slog.Logger
+	pipe    *pipeline.Pipeline
+	log     *slog.Logger
+	monitor *api.Monitor
 }
+
+// ServiceHealthInput is the input of get_service_health (none).
+type ServiceHealthInput struct{}
+
+// CacheStatsInput is the input of get_cache_stats (none).
+type CacheStatsInput struct{}
 
 func (t *tools) register(srv *mcp.Server) {
 	yes, no := true, false
@@ -167,6 +175,46 @@ func (t *tools) register(srv *mcp.Server) {
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: false, OpenWorldHint: &no},
 	}, t.listSources)
 	t.registerLocate(srv)
+	t.registerMonitoring(srv)
+}
+
+func (t *tools) registerMonitoring(srv *mcp.Server) {
+	no := false
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:         api.ToolServiceHealth,
+		Title:        "Service health",
+		Description:  "The health of the service and each component (archive, PDF workers, fetcher): status healthy, degraded or unhealthy, healthy_services of total_services. An unhealthy service is a tool error UNAVAILABLE whose data still holds the component statuses.",
+		InputSchema:  mustSchema[ServiceHealthInput](func(*jsonschema.Schema) {}),
+		OutputSchema: envelopeSchema("{status, version, uptime_seconds, healthy_services, total_services, components: {name: {status, details?}}}"),
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: false, OpenWorldHint: &no},
+	}, t.serviceHealth)
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:         api.ToolCacheStats,
+		Title:        "Digest cache statistics",
+		Description:  "The digest cache's counters since the server started: total_requests (digest lookups), cache_hits, cache_misses and hit_rate.",
+		InputSchema:  mustSchema[CacheStatsInput](func(*jsonschema.Schema) {}),
+		OutputSchema: envelopeSchema("{total_requests, cache_hits, cache_misses, hit_rate}"),
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: false, OpenWorldHint: &no},
+	}, t.cacheStats)
+}
+
+func (t *tools) serviceHealth(ctx context.Context, _ *mcp.CallToolRequest, _ ServiceHealthInput) (*mcp.CallToolResult, api.Envelope, error) {
+	c := newCall(api.ToolServiceHealth)
+	h := t.monitor.Health(ctx)
+	text := fmt.Sprintf("%s: %d of %d services healthy", h.Status, h.HealthyServices, h.TotalServices)
+	if h.Status == "unhealthy" {
+		res, env, err := c.fail(t.log, t.monitor.HealthError(h))
+		env.Data = api.UnhealthyData{ErrorData: env.Data.(api.ErrorData), HealthData: h}
+		return res, env, err
+	}
+	return c.ok(api.SuccessEnvelope(h, api.Meta{}, c.id, c.start), text)
+}
+
+func (t *tools) cacheStats(ctx context.Context, _ *mcp.CallToolRequest, _ CacheStatsInput) (*mcp.CallToolResult, api.Envelope, error) {
+	c := newCall(api.ToolCacheStats)
+	cs := t.monitor.CacheStats()
+	text := fmt.Sprintf("%d digest requests since start: %d cache hits, %d misses (hit rate %.2f)", cs.TotalRequests, cs.CacheHits, cs.CacheMisses, cs.HitRate)
+	return c.ok(api.SuccessEnvelope(cs, api.Meta{}, c.id, c.start), text)
 }
 
 // call is one tool call's request id and start time.

@@ -47,7 +47,7 @@ func TestListTools(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	want := []string{"check_citations", "digest_source", "digest_sources", "get_archived_text", "list_sources", "locate_quotes", "verify_digest"}
+	want := []string{"check_citations", "digest_source", "digest_sources", "get_archived_text", "get_cache_stats", "get_service_health", "list_sources", "locate_quotes", "verify_digest"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools = %v, want %v", names, want)
 	}
@@ -509,5 +509,35 @@ func TestResourceTemplate(t *testing.T) {
 		if _, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri}); err == nil {
 			t.Errorf("%s: read succeeded", uri)
 		}
+	}
+}
+
+func TestMonitoringTools(t *testing.T) {
+	cs := connectInMemory(t, newPipeline(t))
+	var stats struct {
+		TotalRequests int64   `json:"total_requests"`
+		CacheHits     int64   `json:"cache_hits"`
+		CacheMisses   int64   `json:"cache_misses"`
+		HitRate       float64 `json:"hit_rate"`
+	}
+	args := map[string]any{"query": testQuery, "source": map[string]any{"text": "Transmission from mother to child happens in pregnancy."}}
+	var d digestData
+	mustSucceed(t, cs, "digest_source", args, &d)
+	mustSucceed(t, cs, "digest_source", args, &d)
+	mustSucceed(t, cs, "get_cache_stats", map[string]any{}, &stats)
+	if stats.TotalRequests != 2 || stats.CacheHits != 1 || stats.CacheMisses != 1 || stats.HitRate != 0.5 {
+		t.Errorf("cache stats %+v after one miss and one hit", stats)
+	}
+	var health struct {
+		Status          string `json:"status"`
+		HealthyServices int    `json:"healthy_services"`
+		TotalServices   int    `json:"total_services"`
+		Components      map[string]struct {
+			Status string `json:"status"`
+		} `json:"components"`
+	}
+	mustSucceed(t, cs, "get_service_health", map[string]any{}, &health)
+	if health.Status != "healthy" || health.TotalServices < 1 || health.HealthyServices != health.TotalServices || health.Components["archive"].Status != "healthy" {
+		t.Errorf("health %+v", health)
 	}
 }

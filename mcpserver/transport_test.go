@@ -53,7 +53,7 @@ func exerciseSession(t *testing.T, cs *mcp.ClientSession) {
 	for _, tool := range tools.Tools {
 		listed[tool.Name] = true
 	}
-	for _, name := range []string{"digest_source", "digest_sources", "get_archived_text", "verify_digest", "list_sources", "locate_quotes", "check_citations"} {
+	for _, name := range []string{"digest_source", "digest_sources", "get_archived_text", "verify_digest", "list_sources", "locate_quotes", "check_citations", "get_service_health", "get_cache_stats"} {
 		if !listed[name] {
 			t.Errorf("tool %s is not listed", name)
 		}

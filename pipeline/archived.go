@@ -93,7 +93,7 @@ func (p *Pipeline) Verify(ctx context.Context, pl *digest.Payload) (*VerifyRepor
 	if err != nil {
 		return rep, nil
 	}
-	b, err := archive.ReadAll(ctx, p.Store, d, p.MaxTextBytes())
+	b, err := p.readBlob(ctx, d, p.MaxTextBytes())
 	if errors.Is(err, fs.ErrNotExist) {
 		rep.Problems = append(rep.Problems, "source_text_hash: no archived text has that hash")
 		return rep, nil

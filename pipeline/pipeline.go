@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
@@ -39,6 +40,10 @@ type Pipeline struct {
 	Now func() time.Time
 
 	cacheHits, cacheMisses atomic.Int64
+	// corrupt holds the blobs found corrupt since start (archive.Digest →
+	// struct{}), until a put of the same content repairs them.
+	corrupt     sync.Map
+	corruptSeen atomic.Int64
 	// indexes caches the locate indexes of archived texts by hash.
 	indexes locate.Cache
 }
@@ -46,11 +51,28 @@ type Pipeline struct {
 // Stats counts what the pipeline has done since it started.
 type Stats struct {
 	CacheHits, CacheMisses int64
+	// CorruptSeen counts the corrupt blobs found since start; CorruptNow
+	// those of them not repaired yet.
+	CorruptSeen, CorruptNow int64
 }
 
 // Stats returns the pipeline's counters.
 func (p *Pipeline) Stats() Stats {
-	return Stats{CacheHits: p.cacheHits.Load(), CacheMisses: p.cacheMisses.Load()}
+	var now int64
+	p.corrupt.Range(func(_, _ any) bool { now++; return true })
+	return Stats{CacheHits: p.cacheHits.Load(), CacheMisses: p.cacheMisses.Load(), CorruptSeen: p.corruptSeen.Load(), CorruptNow: now}
+}
+
+// readBlob reads a blob of at most limit bytes, noting it when it is found
+// corrupt so that the next put of its content repairs it.
+func (p *Pipeline) readBlob(ctx context.Context, d archive.Digest, limit int64) ([]byte, error) {
+	b, err := archive.ReadAll(ctx, p.Store, d, limit)
+	if errors.Is(err, archive.ErrCorrupt) {
+		if _, known := p.corrupt.LoadOrStore(d, struct{}{}); !known {
+			p.corruptSeen.Add(1)
+		}
+	}
+	return b, err
 }
 
 func (p *Pipeline) now() time.Time {
@@ -207,13 +229,21 @@ func (p *Pipeline) store(ctx context.Context, doc *ingest.Document) (text, recor
 	return text, record, nil
 }
 
-// putOnce stores b unless a blob with its hash is already stored.
+// putOnce stores b unless a blob with its hash is already stored whole: a
+// stored blob of another size, or one found corrupt, is replaced (put
+// verifies what it writes), which repairs it.
 func (p *Pipeline) putOnce(ctx context.Context, b []byte) (archive.Digest, error) {
 	d := archive.Sum(b)
-	if _, err := p.Store.Stat(ctx, d); err == nil {
-		return d, nil
+	if bi, err := p.Store.Stat(ctx, d); err == nil && bi.Size == int64(len(b)) {
+		if _, bad := p.corrupt.Load(d); !bad {
+			return d, nil
+		}
 	}
-	return archive.PutBytes(ctx, p.Store, b)
+	got, err := archive.PutBytes(ctx, p.Store, b)
+	if err == nil {
+		p.corrupt.Delete(d)
+	}
+	return got, err
 }
 
 // Archived returns an archived canonical text and, when known, its source
@@ -241,7 +271,7 @@ func (p *Pipeline) Record(ctx context.Context, text archive.Digest) (*ingest.Rec
 	if err != nil {
 		return nil, archive.Digest{}, archiveFault("find the source record", err)
 	}
-	b, err := archive.ReadAll(ctx, p.Store, recHash, 1<<20)
+	b, err := p.readBlob(ctx, recHash, 1<<20)
 	if err != nil {
 		return nil, archive.Digest{}, archiveFault("read the source record", err)
 	}
@@ -263,7 +293,7 @@ func (p *Pipeline) MaxTextBytes() int64 {
 // Blob returns an archived blob's verified bytes, with errors classified
 // for clients.
 func (p *Pipeline) Blob(ctx context.Context, d archive.Digest) ([]byte, error) {
-	b, err := archive.ReadAll(ctx, p.Store, d, p.MaxTextBytes())
+	b, err := p.readBlob(ctx, d, p.MaxTextBytes())
 	if err != nil {
 		return nil, archiveFault("read the archive", err)
 	}
@@ -340,7 +370,7 @@ func (p *Pipeline) cached(ctx context.Context, key, textHash string) (*Result, b
 
 // readDigest reads an archived digest blob and validates its payload.
 func (p *Pipeline) readDigest(ctx context.Context, d archive.Digest) (*storedDigest, error) {
-	b, err := archive.ReadAll(ctx, p.Store, d, 1<<20)
+	b, err := p.readBlob(ctx, d, 1<<20)
 	if err != nil {
 		return nil, archiveFault("read the digest", err)
 	}
@@ -373,7 +403,7 @@ func archiveFault(op string, err error) error {
 	case errors.Is(err, archive.ErrTooLarge):
 		return fault.Wrap(fault.TooLarge, "the archived content exceeds the read limit", err)
 	case errors.Is(err, archive.ErrCorrupt):
-		return fault.Wrap(fault.Unavailable, "the archived content failed its integrity check", err)
+		return fault.Wrap(fault.ArchiveCorrupt, "the archived content failed its integrity check and is not served", err)
 	case errors.Is(err, archive.ErrUnavailable), errors.Is(err, context.DeadlineExceeded):
 		return fault.Wrap(fault.Unavailable, "the archive is unavailable", err)
 	}

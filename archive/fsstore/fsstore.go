@@ -149,7 +149,7 @@ func (s *Store) Put(ctx context.Context, want archive.Digest, r io.Reader) (arch
 	}
 	f, err := s.createTemp()
 	if err != nil {
-		return archive.Digest{}, fmt.Errorf("fsstore: put: create temporary file: %w", classify(err))
+		return archive.Digest{}, fmt.Errorf("fsstore: put: create temporary file: %w", s.classify(err))
 	}
 	tmp := f.Name()
 	committed := false
@@ -242,7 +242,7 @@ func (s *Store) Get(ctx context.Context, d archive.Digest) (io.ReadCloser, error
 	}
 	f, err := os.Open(s.BlobPath(d))
 	if err != nil {
-		return nil, fmt.Errorf("fsstore: get %s: %w", d, classify(err))
+		return nil, fmt.Errorf("fsstore: get %s: %w", d, s.classify(err))
 	}
 	return archive.VerifyingReader(&ctxFile{ctx: ctx, f: f}, d), nil
 }
@@ -268,7 +268,7 @@ func (s *Store) Stat(ctx context.Context, d archive.Digest) (archive.BlobInfo, e
 	}
 	fi, err := os.Stat(s.BlobPath(d))
 	if err != nil {
-		return archive.BlobInfo{}, fmt.Errorf("fsstore: stat %s: %w", d, classify(err))
+		return archive.BlobInfo{}, fmt.Errorf("fsstore: stat %s: %w", d, s.classify(err))
 	}
 	if !fi.Mode().IsRegular() {
 		return archive.BlobInfo{}, fmt.Errorf("fsstore: stat %s: not a regular file", d)
@@ -282,7 +282,7 @@ func (s *Store) List(ctx context.Context, fn func(archive.BlobInfo) error) error
 	root := filepath.Join(s.dir, "v1", "blobs")
 	fanouts, err := os.ReadDir(root)
 	if err != nil {
-		return fmt.Errorf("fsstore: list: %w", classify(err))
+		return fmt.Errorf("fsstore: list: %w", s.classify(err))
 	}
 	for _, fo := range fanouts {
 		if err := ctx.Err(); err != nil {
@@ -401,7 +401,7 @@ func (s *Store) readRef(name, path string) (archive.Digest, error) {
 			// "a" when only "a/b" exists, or "a/b" when only "a" does.
 			return archive.Digest{}, fmt.Errorf("fsstore: ref %s: %w", name, fs.ErrNotExist)
 		}
-		return archive.Digest{}, fmt.Errorf("fsstore: ref %s: %w", name, classify(err))
+		return archive.Digest{}, fmt.Errorf("fsstore: ref %s: %w", name, s.classify(err))
 	}
 	d, err := archive.ParseDigest(strings.TrimSpace(string(b)))
 	if err != nil {
@@ -529,6 +529,19 @@ func syncDir(dir string) error {
 	err = f.Sync()
 	if cerr := f.Close(); err == nil {
 		err = cerr
+	}
+	return err
+}
+
+// classify is the package's classify, except that a missing file under a
+// store whose root directory has gone (deleted, or a volume unmounted) is
+// archive.ErrUnavailable: the store is lost, not the one blob.
+func (s *Store) classify(err error) error {
+	err = classify(err)
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, serr := os.Stat(filepath.Join(s.dir, "v1", "blobs")); serr != nil {
+			return fmt.Errorf("%w: the archive directory is missing", archive.ErrUnavailable)
+		}
 	}
 	return err
 }

@@ -26,7 +26,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	defer a.Close()
 	logger.Info("digestd mcp serving on stdio", "archive", c.archive, "version", digestd.Version)
-	err = mcpserver.ServeStdio(ctx, a.pipe, mcpserver.Options{Version: digestd.Version, Logger: logger, MaxBodyBytes: *maxBody}, stdin, stdout)
+	err = mcpserver.ServeStdio(ctx, a.pipe, mcpserver.Options{Version: digestd.Version, Logger: logger, MaxBodyBytes: *maxBody, Probes: a.probes()}, stdin, stdout)
 	if ctx.Err() != nil {
 		return nil // interrupted: a normal way to stop
 	}

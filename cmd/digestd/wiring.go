@@ -137,7 +137,7 @@ func evalKind(ctx context.Context, kind, dir string, p *pipeline.Pipeline, rep *
 // mcpHandler is the MCP streamable HTTP handler mounted at /mcp, behind the
 // API's keys and rate limits.
 func (a *app) mcpHandler(maxBody int64) http.Handler {
-	return mcpserver.Handler(a.pipe, mcpserver.Options{Version: digestd.Version, Logger: a.logger, MaxBodyBytes: maxBody})
+	return mcpserver.Handler(a.pipe, mcpserver.Options{Version: digestd.Version, Logger: a.logger, MaxBodyBytes: maxBody, Probes: a.probes()})
 }
 
 // uiHandler serves the web page under /ui/.

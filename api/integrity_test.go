@@ -1,0 +1,120 @@
+package api_test
+
+import (
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/digestd/digestd"
+	"github.com/digestd/digestd/api"
+	"github.com/digestd/digestd/archive"
+	"github.com/digestd/digestd/archive/fsstore"
+	"github.com/digestd/digestd/ingest"
+	"github.com/digestd/digestd/pipeline"
+)
+
+// newDiskServer returns a server over an on-disk archive in dir.
+func newDiskServer(t *testing.T, dir string) (*fsstore.Store, *api.Server) {
+	t.Helper()
+	store, err := fsstore.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pipe := &pipeline.Pipeline{Ingester: &ingest.Ingester{MaxTextChars: 200_000}, Store: store}
+	return store, api.New(pipe, api.Config{OpenAPI: digestd.OpenAPI, MaxBodyBytes: 1 << 20, Version: digestd.Version,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+}
+
+type healthData struct {
+	ErrorCode       string `json:"error_code"`
+	Retryable       bool   `json:"retryable"`
+	Status          string `json:"status"`
+	HealthyServices int    `json:"healthy_services"`
+	TotalServices   int    `json:"total_services"`
+	Components      map[string]struct {
+		Status  string         `json:"status"`
+		Details map[string]any `json:"details"`
+	} `json:"components"`
+}
+
+func health(t *testing.T, c *contract, h http.Handler) (int, envelope, healthData) {
+	t.Helper()
+	resp, body := c.do(t, h, "GET", "/v1/health", "", nil)
+	env := decodeEnvelope(t, body)
+	var hd healthData
+	if err := json.Unmarshal(env.Data, &hd); err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, env, hd
+}
+
+// A lost archive directory is 503 UNAVAILABLE for a new digest (not 404
+// "check the hash"), and health says unhealthy: success false, UNAVAILABLE,
+// with the component statuses.
+func TestLostArchiveDirectory(t *testing.T) {
+	dir := t.TempDir() + "/archive"
+	_, srv := newDiskServer(t, dir)
+	h := srv.Handler()
+	c := loadContract(t)
+	status, env, hd := health(t, c, h)
+	if status != 200 || !env.Success || hd.Status != "healthy" || hd.TotalServices != len(hd.Components) || hd.HealthyServices != hd.TotalServices {
+		t.Fatalf("fresh archive: health %d %+v", status, hd)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	resp, body := c.do(t, h, "POST", "/v1/digest?query=tides", "text/plain", []byte("Tides rise twice a day."))
+	if ed := errorOf(t, body); resp.StatusCode != 503 || ed.ErrorCode != "UNAVAILABLE" {
+		t.Errorf("digest into a lost archive: %d %s", resp.StatusCode, body)
+	}
+	status, env, hd = health(t, c, h)
+	if status != 503 || env.Success || env.Error == nil || hd.ErrorCode != "UNAVAILABLE" || hd.Status != "unhealthy" ||
+		hd.Components["archive"].Status != "unhealthy" || hd.HealthyServices != hd.TotalServices-1 || hd.TotalServices != len(hd.Components) {
+		t.Errorf("health of a lost archive: %d %+v", status, hd)
+	}
+}
+
+// A corrupt blob is ARCHIVE_CORRUPT (not retryable); posting the same text
+// again repairs it, and health reports the corruption it saw.
+func TestCorruptBlobIsRepairedByAPut(t *testing.T) {
+	store, srv := newDiskServer(t, t.TempDir())
+	h := srv.Handler()
+	c := loadContract(t)
+	text := "Tides rise twice a day. The moon pulls the sea towards it."
+	_, body := c.do(t, h, "POST", "/v1/digest?query=tides", "text/plain", []byte(text))
+	var dd api.DigestData
+	json.Unmarshal(decodeEnvelope(t, body).Data, &dd)
+	d, err := archive.ParseDigest(dd.Source.ArchiveHash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Flip the text's bytes in place, keeping the size.
+	path := store.BlobPath(d)
+	os.Chmod(path, 0o644)
+	if err := os.WriteFile(path, []byte(strings.ToUpper(text)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	resp, body := c.do(t, h, "GET", "/v1/archive/"+d.String()+"/slice?start=0&end=5", "", nil)
+	ed := errorOf(t, body)
+	if resp.StatusCode != 500 || ed.ErrorCode != "ARCHIVE_CORRUPT" || ed.Retryable {
+		t.Fatalf("a corrupt text: %d %s", resp.StatusCode, body)
+	}
+	_, _, hd := health(t, c, h)
+	if hd.Status != "degraded" || hd.Components["archive"].Details["corrupt_blobs_unrepaired"] != float64(1) {
+		t.Errorf("health after a corrupt read: %+v", hd)
+	}
+	// The same text again (a digest cache hit) repairs the blob.
+	c.do(t, h, "POST", "/v1/digest?query=tides", "text/plain", []byte(text))
+	resp, body = c.do(t, h, "GET", "/v1/archive/"+d.String()+"/slice?start=0&end=5", "", nil)
+	if resp.StatusCode != 200 || !strings.Contains(string(body), `"text":"Tides"`) {
+		t.Errorf("after a put of the same text: %d %s", resp.StatusCode, body)
+	}
+	_, _, hd = health(t, c, h)
+	if hd.Status != "healthy" || hd.Components["archive"].Details["corrupt_blobs_seen"] != float64(1) || hd.Components["archive"].Details["corrupt_blobs_unrepaired"] != float64(0) {
+		t.Errorf("health after the repair: %+v", hd)
+	}
+}
