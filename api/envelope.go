@@ -33,6 +33,8 @@ const (
 	ToolGetArchiveBlob  = "get_archive_blob"
 	ToolServiceHealth   = "get_service_health"
 	ToolCacheStats      = "get_cache_stats"
+	ToolLocateQuotes    = "locate_quotes"
+	ToolCheckCitations  = "check_citations"
 	// ToolService is the tool id of answers that belong to no operation
 	// (an unknown route, a liveness probe, a request refused before routing).
 	ToolService = "digestd"

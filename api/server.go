@@ -157,6 +157,8 @@ var routeTools = map[string]string{
 	"GET /v1/archive/{hash}/slice": ToolGetArchivedText,
 	"GET /v1/health":               ToolServiceHealth,
 	"GET /v1/stats":                ToolCacheStats,
+	"POST /v1/locate":              ToolLocateQuotes,
+	"POST /v1/check":               ToolCheckCitations,
 }
 
 // identify sets the request's tool id from the route it will take, before
