@@ -40,18 +40,27 @@ const duplicateShare = 0.8
 // sentence qualifies, the longest prefix of the lead that fits.
 func summarize(d *document, scores []float64, opts Options, evidence []EvidenceSnippet) (string, []string) {
 	used := make([]bool, len(d.sents))
-	chosen := pickSummary(d, scores, opts.SummaryMaxChars)
+	boiler := boilerplate(d)
+	cased := hasUpper(d.text)
+	ok := make([]bool, len(d.sents))
+	for i := range d.sents {
+		ok[i] = !boiler[i] && summaryWorthy(d, &d.sents[i], cased)
+	}
+	chosen := pickSummary(d, scores, opts.SummaryMaxChars, ok)
 	var b strings.Builder
 	for k, i := range chosen {
 		if k > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(d.text[d.sents[i].start:d.sents[i].end])
+		b.WriteString(sentenceText(d, i))
 		used[i] = true
 	}
 	summary := b.String()
 	if summary == "" {
-		summary = leadPrefix(d, used, opts.SummaryMaxChars)
+		summary = leadPrefix(d, boiler, opts.SummaryMaxChars, false)
+	}
+	if summary == "" {
+		summary = leadPrefix(d, nil, opts.SummaryMaxChars, false)
 	}
 	if opts.MaxKeyPoints <= 0 {
 		return summary, []string{}
@@ -61,7 +70,7 @@ func summarize(d *document, scores []float64, opts Options, evidence []EvidenceS
 	// evidence snippets.
 	var said [][]string
 	for _, i := range chosen {
-		said = append(said, contentTerms(d.text[d.sents[i].start:d.sents[i].end]))
+		said = append(said, contentTerms(sentenceText(d, i)))
 	}
 	if len(chosen) == 0 {
 		said = append(said, contentTerms(summary))
@@ -69,10 +78,9 @@ func summarize(d *document, scores []float64, opts Options, evidence []EvidenceS
 	for _, e := range evidence {
 		said = append(said, contentTerms(e.Text))
 	}
-	cased := hasUpper(d.text)
 	var cands []int
 	for i := range d.sents {
-		if !used[i] && keyPointWorthy(d, &d.sents[i], cased) {
+		if !used[i] && ok[i] && keyPointWorthy(d, &d.sents[i]) {
 			cands = append(cands, i)
 		}
 	}
@@ -93,7 +101,7 @@ func summarize(d *document, scores []float64, opts Options, evidence []EvidenceS
 		if blocks[d.sents[i].block] {
 			continue
 		}
-		terms := contentTerms(d.text[d.sents[i].start:d.sents[i].end])
+		terms := contentTerms(sentenceText(d, i))
 		if repeats(terms, said) {
 			continue
 		}
@@ -104,37 +112,37 @@ func summarize(d *document, scores []float64, opts Options, evidence []EvidenceS
 	sort.Ints(picked)
 	kps := make([]string, 0, len(picked))
 	for _, i := range picked {
-		kps = append(kps, d.text[d.sents[i].start:d.sents[i].end])
+		kps = append(kps, sentenceText(d, i))
 	}
 	if len(kps) == 0 {
-		// Nothing qualifies: the lead not in the summary, else the lead.
-		if kp := leadPrefix(d, used, MaxKeyPointChars); kp != "" {
+		// Nothing qualifies: the best sentence outside the summary and
+		// the boilerplate, else the lead's first sentence.
+		best := -1
+		for i := range d.sents {
+			if !used[i] && ok[i] && d.sents[i].chars() <= MaxKeyPointChars && (best < 0 || scores[i] > scores[best]) {
+				best = i
+			}
+		}
+		if best >= 0 {
+			kps = append(kps, sentenceText(d, best))
+		} else if kp := leadPrefix(d, boiler, MaxKeyPointChars, true); kp != "" {
 			kps = append(kps, kp)
-		} else if kp := leadPrefix(d, nil, MaxKeyPointChars); kp != "" {
+		} else if kp := leadPrefix(d, nil, MaxKeyPointChars, true); kp != "" {
 			kps = append(kps, kp)
 		}
 	}
 	return summary, kps
 }
 
-// keyPointWorthy reports whether s can stand as a key point: a sentence
-// (see summaryWorthy) of at least minKeyPointWords words that does not
-// lean on the sentence before it, is not a title-cased label, and in a
-// cased text starts with a capital, as a sentence does (a lower-case
-// start is a fragment left by a wrong split).
-func keyPointWorthy(d *document, s *sentence, cased bool) bool {
-	if s.words < minKeyPointWords || s.chars() > MaxKeyPointChars || !summaryWorthy(d, s) {
+// keyPointWorthy reports whether s, a summary-worthy sentence, can also
+// stand as a key point: at least minKeyPointWords words, not leaning on the
+// sentence before it, not a title-cased label.
+func keyPointWorthy(d *document, s *sentence) bool {
+	if s.words < minKeyPointWords || s.chars() > MaxKeyPointChars {
 		return false
 	}
 	str := d.text[s.start:s.end]
-	if anaphoric(str) {
-		return false
-	}
-	first, _ := utf8.DecodeRuneInString(strings.TrimLeftFunc(str, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
-	if cased && unicode.IsLower(first) {
-		return false
-	}
-	return !titleCased(str)
+	return !anaphoric(str) && !titleCased(str)
 }
 
 // titleCased reports a text whose every word of letters starts with a
@@ -199,10 +207,10 @@ func repeats(t []string, said [][]string) bool {
 // leadPrefix returns the text's opening that fits in max code points, for
 // when no sentence qualifies: from the first sentence not in skip (nil
 // skips none) that holds words, preferring one of at least minSummaryWords
-// words, whole sentences while they fit, else the longest prefix of that
-// sentence ending at a clause or word boundary. It returns "" only for a
-// text without words.
-func leadPrefix(d *document, skip []bool, max int) string {
+// words, whole sentences while they fit (only that one when one is set),
+// else the longest prefix of that sentence ending at a clause or word
+// boundary. It returns "" only when no sentence outside skip has words.
+func leadPrefix(d *document, skip []bool, max int, one bool) string {
 	first := -1
 	for i := range d.sents {
 		if skip != nil && skip[i] || d.sents[i].words == 0 {
@@ -235,6 +243,9 @@ func leadPrefix(d *document, skip []bool, max int) string {
 		}
 		b.WriteString(d.text[s.start:s.end])
 		total += sep + s.chars()
+		if one {
+			break
+		}
 	}
 	if b.Len() > 0 {
 		return b.String()
@@ -285,16 +296,23 @@ func clausePrefix(s string, max int) string {
 // pickSummary chooses the summary's sentences, returned in document order:
 // the best by a lead-position prior plus centrality (how much of the
 // document's salient vocabulary a sentence holds) plus the query score, that
-// fit together in max code points.
-func pickSummary(d *document, scores []float64, max int) []int {
+// fit together in max code points. Boilerplate never enters; the lead
+// prior counts from the document's own summary (an abstract, an executive
+// summary) where it has one. A sentence that points back at the one before
+// it enters only with it.
+func pickSummary(d *document, scores []float64, max int, ok []bool) []int {
 	var worthy []int
 	for i := range d.sents {
-		if summaryWorthy(d, &d.sents[i]) {
+		if ok[i] {
 			worthy = append(worthy, i)
 		}
 	}
 	if len(worthy) == 0 {
 		return nil
+	}
+	origin := 0
+	if o := openingStart(d); o >= 0 {
+		origin, _ = slices.BinarySearch(worthy, o)
 	}
 	n := len(d.sents)
 	tf := make([]float64, len(d.df))
@@ -328,7 +346,13 @@ func pickSummary(d *document, scores []float64, max int) []int {
 	}
 	all := make([]scored, len(worthy))
 	for k, i := range worthy {
-		v := math.Exp(-float64(k) / summaryLeadDecay)
+		// Before the document's own summary comes front matter: it
+		// ranks after everything else.
+		rank := k - origin
+		if k < origin {
+			rank = len(worthy) - origin + k
+		}
+		v := math.Exp(-float64(rank) / summaryLeadDecay)
 		if maxCent > 0 {
 			v += summaryCentrality * cent[k] / maxCent
 		}
@@ -345,36 +369,65 @@ func pickSummary(d *document, scores []float64, max int) []int {
 		return a.i - b.i
 	})
 	var picked []int
+	in := map[int]bool{}
+	var said [][]string
 	total := 0
+	add := func(i int) {
+		total += min(total, 1) + d.sents[i].chars()
+		picked = append(picked, i)
+		in[i] = true
+	}
 	for _, c := range all {
-		l := d.sents[c.i].chars()
-		sep := 0
-		if total > 0 {
-			sep = 1
-		}
-		if total+sep+l > max {
+		if in[c.i] {
 			continue
 		}
-		total += sep + l
-		picked = append(picked, c.i)
+		l := d.sents[c.i].chars()
+		sep := min(total, 1)
+		terms := contentTerms(d.text[d.sents[c.i].start:d.sents[c.i].end])
+		if slices.ContainsFunc(said, func(o []string) bool { return slices.Equal(o, terms) }) {
+			continue
+		}
+		if prev := c.i - 1; connective(d.text[d.sents[c.i].start:d.sents[c.i].end]) && !in[prev] {
+			// Take its antecedent along, or leave it.
+			if prev < 0 || !sameBlock(d, prev, c.i) || !ok[prev] || total+sep+d.sents[prev].chars()+1+l > max {
+				continue
+			}
+			add(prev)
+			said = append(said, contentTerms(d.text[d.sents[prev].start:d.sents[prev].end]))
+		} else if total+sep+l > max {
+			continue
+		}
+		add(c.i)
+		said = append(said, terms)
 	}
 	sort.Ints(picked)
 	return picked
 }
 
 // summaryWorthy reports whether s reads as a sentence: enough words, a
-// letter to start and a stop to end.
-func summaryWorthy(d *document, s *sentence) bool {
+// letter to start and a stop to end; in a cased text (one with capitals)
+// no lower-case start, which marks a fragment left by a wrong split or a
+// lost line.
+func summaryWorthy(d *document, s *sentence, cased bool) bool {
 	if s.words < minSummaryWords {
 		return false
 	}
-	str := d.text[s.start:s.end]
+	str := labelLines(d.text[s.start:s.end])
 	r, _ := utf8.DecodeRuneInString(str)
 	if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '"' && r != '“' && r != '(' {
 		return false
 	}
+	if cased && unicode.IsLower(r) {
+		return false
+	}
 	last, _ := utf8.DecodeLastRuneInString(strings.TrimRight(str, "\"'”’)]"))
 	return last == '.' || last == '!' || last == '?' || last == '。' || last == '！' || last == '？'
+}
+
+// sentenceText returns the text of sentence i as a summary or key point
+// shows it: without heading or formula lines a line break ran into it.
+func sentenceText(d *document, i int) string {
+	return labelLines(d.text[d.sents[i].start:d.sents[i].end])
 }
 
 // anaphoric reports a sentence that opens by pointing back at the one
@@ -422,6 +475,21 @@ func namesDocument(phrase string) bool {
 		return true
 	}
 	return false
+}
+
+// connective reports an anaphoric opening other than a personal pronoun
+// ("However", "These results"): a summary takes such a sentence only with
+// the one before it. A sentence opening with "It" or "They" is left free:
+// the pronoun is as often expletive, or names the document's own subject.
+func connective(s string) bool {
+	if !anaphoric(s) {
+		return false
+	}
+	switch strings.ToLower(strings.TrimRight(firstWords(s, 1), ",;:")) {
+	case "it", "its", "they", "their", "them", "he", "she", "his", "her":
+		return false
+	}
+	return true
 }
 
 // firstWords returns the first n space-separated words of s.

@@ -1,0 +1,242 @@
+package digest
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Boilerplate: text that is in a document without being what it says —
+// author and affiliation lists, legal notices, tables of contents,
+// captions, navigation and reference lists. It never enters a summary or a
+// key point. Each test reads the sentence's shape and vocabulary, never a
+// site's or a file's particulars.
+
+// boilerplate marks the sentences of d that are boilerplate.
+func boilerplate(d *document) []bool {
+	out := make([]bool, len(d.sents))
+	n := len(d.sents)
+	refs := referencesStart(d)
+	for i := range d.sents {
+		s := d.text[d.sents[i].start:d.sents[i].end]
+		// Legal vocabulary is a notice in the front or back matter, or
+		// anywhere when it is dense; in the body it may be the topic.
+		edge := i < n/10+2 || i >= n-n/10-2
+		legal := legalMarks(s)
+		switch {
+		case refs >= 0 && i >= refs,
+			legal >= 2 || legal == 1 && edge,
+			nameList(s),
+			tocLine(s),
+			caption(s),
+			navigation(s),
+			numericResidue(s):
+			out[i] = true
+		}
+	}
+	// A title: the first block of a longer text, one short sentence
+	// without a full stop ("Is the Vaccine Safe?"). A news lead, one
+	// sentence too, ends with one.
+	if n > 5 && d.sents[1].block != d.sents[0].block && d.sents[0].words <= 20 &&
+		!strings.HasSuffix(strings.TrimRight(d.text[d.sents[0].start:d.sents[0].end], "\"'”’)]"), ".") {
+		out[0] = true
+	}
+	return out
+}
+
+// legalMarks counts the legal-notice phrases in s: copyright, trademark,
+// licence and rights-reserved wording.
+func legalMarks(s string) int {
+	l := strings.ToLower(s)
+	n := 0
+	for _, m := range []string{"©", "™", "®", "copyright", "all rights reserved", "trademark", "licensed under", "license agreement",
+		"licence agreement", "terms of use", "terms and conditions", "privacy policy", "without warranty", "without permission",
+		"reproduced with permission", "creative commons", "(c) 19", "(c) 20"} {
+		if strings.Contains(l, m) {
+			n++
+		}
+	}
+	return n
+}
+
+// nameList reports a list of names or affiliations ("Authors: Roe, Ann;
+// Poe, Bo", "Dept. of Biology, Univ. of X, Lyon, France"): after an
+// optional "Label:", at least three items separated by commas or
+// semicolons, nearly all of them short runs of capitalised words,
+// initials and connectors.
+func nameList(s string) bool {
+	if i := strings.IndexByte(s, ':'); i > 0 && i < 30 && !strings.Contains(s[:i], " ") {
+		s = s[i+1:]
+	}
+	items := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ';' })
+	if len(items) < 3 {
+		return false
+	}
+	named := 0
+	for _, it := range items {
+		words := strings.Fields(strings.TrimRight(it, ". "))
+		if len(words) == 0 || len(words) > 6 {
+			continue
+		}
+		ok := true
+		caps := 0
+		for _, w := range words {
+			r, _ := utf8.DecodeRuneInString(w)
+			switch {
+			case unicode.IsUpper(r):
+				caps++
+			case unicode.IsDigit(r) && len(w) <= 6: // postcodes, superscript marks
+			default:
+				switch strings.ToLower(w) {
+				case "of", "and", "for", "the", "de", "del", "der", "van", "von", "le", "la", "du", "da", "di", "y", "&", "at":
+				default:
+					ok = false
+				}
+			}
+		}
+		if ok && caps > 0 {
+			named++
+		}
+	}
+	return named*10 >= len(items)*9
+}
+
+// tocLine reports a table-of-contents entry: a dot leader ("Methods
+// ........ 12") or an entry ending in a page number after a run of dots.
+func tocLine(s string) bool {
+	return strings.Contains(s, ".....") || strings.Contains(s, ". . . . .") || strings.Contains(s, "……") ||
+		strings.Count(s, "…") >= 3
+}
+
+// caption reports a figure or table caption: "Figure 3:", "Fig. 2.",
+// "Table 1 –", "Exhibit 4".
+func caption(s string) bool {
+	f := strings.Fields(s)
+	if len(f) < 2 {
+		return false
+	}
+	switch strings.ToLower(strings.TrimRight(f[0], ".")) {
+	case "figure", "fig", "figs", "table", "exhibit", "chart", "graph", "plate", "scheme", "box", "panel", "appendix":
+	default:
+		return false
+	}
+	// A label follows: "3:", "2.", "S1 –"; "Table 1 shows …" is prose.
+	label := f[1]
+	if !strings.HasSuffix(label, ":") && !strings.HasSuffix(label, ".") && !strings.HasSuffix(label, "|") {
+		if len(f) < 3 || strings.Trim(f[2], ":.–—-|") != "" {
+			return false
+		}
+	}
+	r, _ := utf8.DecodeRuneInString(label)
+	return unicode.IsDigit(r) || unicode.IsUpper(r) && utf8.RuneCountInString(strings.TrimRight(label, ":.|")) <= 4
+}
+
+// navigation reports menu and breadcrumb residue: items joined by " | ",
+// " › ", " » " or " > ".
+func navigation(s string) bool {
+	n := 0
+	for _, sep := range []string{" | ", " › ", " » ", " > ", " · "} {
+		n += strings.Count(s, sep)
+	}
+	return n >= 2
+}
+
+// numericResidue reports dates, times, figures and codes with few words:
+// fewer than half the content tokens are words of three letters or more.
+func numericResidue(s string) bool {
+	words, tokens := 0, 0
+	tokenize(s, nil, func(tok []byte, stop bool, _ int) {
+		if stop {
+			return
+		}
+		tokens++
+		letters := 0
+		for _, r := range string(tok) {
+			if unicode.IsLetter(r) {
+				letters++
+			}
+		}
+		if letters >= 3 && letters == utf8.RuneCount(tok) {
+			words++
+		}
+	})
+	return tokens > 0 && words*2 < tokens
+}
+
+// referencesStart returns the index of the first sentence after a heading
+// that opens a reference list ("References", "Bibliography", "Works
+// Cited") in the second half of d, or -1.
+func referencesStart(d *document) int {
+	for i := len(d.sents) / 2; i < len(d.sents); i++ {
+		s := &d.sents[i]
+		if s.words > 3 {
+			continue
+		}
+		h := strings.ToLower(strings.Trim(d.text[s.start:s.end], " .:0123456789"))
+		switch h {
+		case "references", "reference", "bibliography", "works cited", "literature cited", "references cited", "sources", "notes", "endnotes", "footnotes":
+			if i+1 < len(d.sents) {
+				return i + 1
+			}
+		}
+	}
+	return -1
+}
+
+// openingStart returns the index of the first sentence of a document's own
+// summary — after a heading or label "Abstract", "Summary", "Executive
+// Summary", "Highlights" or "Key Findings" in the first third of d — or
+// -1 when there is none.
+func openingStart(d *document) int {
+	for i := 0; i < len(d.sents) && d.sents[i].cstart*3 <= d.sents[len(d.sents)-1].cend; i++ {
+		s := d.text[d.sents[i].start:d.sents[i].end]
+		head, rest := s, ""
+		if k := strings.IndexAny(s, ":—"); k > 0 {
+			head, rest = s[:k], strings.TrimSpace(strings.TrimLeft(s[k:], ":—"))
+		}
+		switch strings.ToLower(strings.Trim(head, " .0123456789")) {
+		case "abstract", "summary", "executive summary", "highlights", "key findings", "synopsis":
+			if rest != "" {
+				return i
+			}
+			if i+1 < len(d.sents) && d.sents[i].words <= 3 {
+				return i + 1
+			}
+		}
+	}
+	return -1
+}
+
+// labelLines returns s without leading lines that are labels rather than
+// prose — headings and formula residue, with no lower-case word of three
+// letters or more — when a line break ran them into the sentence.
+func labelLines(s string) string {
+	for {
+		k := strings.IndexByte(s, '\n')
+		if k < 0 {
+			return s
+		}
+		line, rest := s[:k], strings.TrimSpace(s[k+1:])
+		if rest == "" || hasLowerWord(line) {
+			return s
+		}
+		s = rest
+	}
+}
+
+// hasLowerWord reports whether s holds a word of three or more lower-case
+// letters.
+func hasLowerWord(s string) bool {
+	run := 0
+	for _, r := range s {
+		if unicode.IsLower(r) {
+			run++
+			if run >= 3 {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
+}
