@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/digestd/digestd/archive"
@@ -17,6 +18,11 @@ type GCReport struct {
 	FreedBytes int64 `json:"freed_bytes"`
 }
 
+// MinGCGrace is the shortest grace CollectGarbage accepts. A blob the
+// pipeline reuses is rewritten when it is older than half of it, so a
+// collection never takes a blob that is being referenced again.
+const MinGCGrace = 10 * time.Minute
+
 // CollectGarbage removes blobs that no reference reaches and that are older
 // than grace (so a blob being written now, whose reference is not yet set,
 // is never taken). References reach the blobs they name; a source record
@@ -25,27 +31,16 @@ type GCReport struct {
 // disk store); object stores use lifecycle rules instead.
 func (p *Pipeline) CollectGarbage(ctx context.Context, grace time.Duration, dryRun bool) (GCReport, error) {
 	var rep GCReport
-	live := map[archive.Digest]bool{}
-	var roots []archive.Digest
-	err := p.Store.ListRefs(ctx, "", func(name string, d archive.Digest) error {
-		roots = append(roots, d)
-		return nil
-	})
-	if err != nil {
-		return rep, err
+	if grace < MinGCGrace {
+		return rep, fmt.Errorf("gc: the grace period %s is shorter than %s", grace, MinGCGrace)
 	}
-	for _, d := range roots {
-		if live[d] {
-			continue
-		}
-		live[d] = true
-		for _, child := range p.children(ctx, d) {
-			live[child] = true
-		}
+	live := map[archive.Digest]bool{}
+	if err := p.markLive(ctx, live); err != nil {
+		return rep, err
 	}
 	cutoff := p.now().Add(-grace)
 	var doomed []archive.BlobInfo
-	err = p.Store.List(ctx, func(bi archive.BlobInfo) error {
+	err := p.Store.List(ctx, func(bi archive.BlobInfo) error {
 		rep.Blobs++
 		switch {
 		case live[bi.Digest]:
@@ -60,8 +55,22 @@ func (p *Pipeline) CollectGarbage(ctx context.Context, grace time.Duration, dryR
 	if err != nil {
 		return rep, err
 	}
+	// References set while the blobs were listed still count: mark again,
+	// and re-read each blob's time just before removing it (a reused blob
+	// has been written anew).
+	if err := p.markLive(ctx, live); err != nil {
+		return rep, err
+	}
 	for _, bi := range doomed {
+		if live[bi.Digest] {
+			rep.Referenced++
+			continue
+		}
 		if !dryRun {
+			if now, err := p.Store.Stat(ctx, bi.Digest); err != nil || now.ModTime.After(cutoff) {
+				rep.Young++
+				continue
+			}
 			if err := p.Store.Delete(ctx, bi.Digest); err != nil {
 				return rep, err
 			}
@@ -70,6 +79,28 @@ func (p *Pipeline) CollectGarbage(ctx context.Context, grace time.Duration, dryR
 		rep.FreedBytes += bi.Size
 	}
 	return rep, nil
+}
+
+// markLive adds to live every blob that a reference reaches.
+func (p *Pipeline) markLive(ctx context.Context, live map[archive.Digest]bool) error {
+	var roots []archive.Digest
+	err := p.Store.ListRefs(ctx, "", func(name string, d archive.Digest) error {
+		roots = append(roots, d)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, d := range roots {
+		if live[d] {
+			continue
+		}
+		live[d] = true
+		for _, child := range p.children(ctx, d) {
+			live[child] = true
+		}
+	}
+	return nil
 }
 
 // children returns the blobs a record or digest blob names.

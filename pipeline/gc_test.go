@@ -59,3 +59,67 @@ func TestCollectGarbage(t *testing.T) {
 		t.Error("digesting a removed blob succeeded")
 	}
 }
+
+// listHook runs after a listing of the blobs, as a request would that
+// arrives while garbage collection is deciding.
+type listHook struct {
+	archive.Store
+	after func()
+}
+
+func (s listHook) List(ctx context.Context, fn func(archive.BlobInfo) error) error {
+	err := s.Store.List(ctx, fn)
+	if s.after != nil {
+		s.after()
+	}
+	return err
+}
+
+// An old orphan that a request references again while the collection runs
+// is kept, with everything its new reference reaches.
+func TestCollectGarbageKeepsReReferencedOrphan(t *testing.T) {
+	ctx := context.Background()
+	store, err := fsstore.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const text = "An old text about estuaries, orphaned and then sent again."
+	orphan, err := archive.PutBytes(ctx, store, []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hooked := &listHook{Store: store}
+	p := &pipeline.Pipeline{Ingester: &ingest.Ingester{}, Store: hooked}
+	p.Now = func() time.Time { return time.Now().Add(48 * time.Hour) }
+	var res *pipeline.Result
+	hooked.after = func() {
+		hooked.after = nil
+		res, err = p.Digest(ctx, pipeline.Request{Source: ingest.Source{Text: text}, Query: "estuaries"})
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := p.CollectGarbage(ctx, time.Hour, false); err != nil {
+		t.Fatal(err)
+	}
+	if res == nil || res.Source.ArchiveHash != orphan.String() {
+		t.Fatalf("the text was not digested again as %s", orphan)
+	}
+	if _, err := store.Stat(ctx, orphan); err != nil {
+		t.Fatalf("the re-referenced text was removed: %v", err)
+	}
+	if _, err := p.Digest(ctx, pipeline.Request{Archive: orphan, Query: "estuaries"}); err != nil {
+		t.Fatalf("digesting the kept text by hash: %v", err)
+	}
+}
+
+func TestCollectGarbageRefusesShortGrace(t *testing.T) {
+	store, err := fsstore.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &pipeline.Pipeline{Ingester: &ingest.Ingester{}, Store: store}
+	if _, err := p.CollectGarbage(context.Background(), time.Second, true); err == nil {
+		t.Error("a one-second grace was accepted")
+	}
+}

@@ -229,12 +229,15 @@ func (p *Pipeline) store(ctx context.Context, doc *ingest.Document) (text, recor
 	return text, record, nil
 }
 
-// putOnce stores b unless a blob with its hash is already stored whole: a
+// putOnce stores b unless a blob with its hash was stored whole a moment ago: a
 // stored blob of another size, or one found corrupt, is replaced (put
 // verifies what it writes), which repairs it.
 func (p *Pipeline) putOnce(ctx context.Context, b []byte) (archive.Digest, error) {
 	d := archive.Sum(b)
-	if bi, err := p.Store.Stat(ctx, d); err == nil && bi.Size == int64(len(b)) {
+	// A blob written a moment ago is reused as it is. An older one is written
+	// again, which renews its time: it may be an orphan that garbage
+	// collection is about to take, and is about to be referenced again.
+	if bi, err := p.Store.Stat(ctx, d); err == nil && bi.Size == int64(len(b)) && p.now().Sub(bi.ModTime) < MinGCGrace/2 {
 		if _, bad := p.corrupt.Load(d); !bad {
 			return d, nil
 		}
