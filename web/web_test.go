@@ -23,6 +23,8 @@ func TestHandler(t *testing.T) {
 		{"archive route is the page", "GET", "/ui/archive/sha256:" + strings.Repeat("ab", 32), 200, "text/html", `id="view-archive"`},
 		{"archive route with a locator", "GET", "/ui/archive/" + strings.Repeat("ab", 32) + "?locator=char:1-2", 200, "text/html", `id="view-archive"`},
 		{"multi route is the page", "GET", "/ui/multi", 200, "text/html", `id="view-multi"`},
+		{"check route is the page", "GET", "/ui/check", 200, "text/html", `id="view-check"`},
+		{"check module", "GET", "/ui/assets/check.js", 200, "text/javascript", "export function checkView("},
 		{"unknown route is the page", "GET", "/ui/some/where", 200, "text/html", `<main id="main"`},
 		{"script", "GET", "/ui/assets/app.js", 200, "text/javascript", "function render("},
 		{"locator module", "GET", "/ui/assets/locator.js", 200, "text/javascript", "export function checkLocator("},

@@ -285,6 +285,34 @@ async function main() {
     await shot(page, "archive-view");
     await expectAccessible(page, "archive-view");
 
+    step("check view: a report's citations in green, amber and red");
+    await page.getByRole("link", { name: "Check a report" }).click();
+    await page.waitForURL(`${BASE}/ui/check`);
+    assert.equal(await page.evaluate(() => document.activeElement?.id), "check-title", "focus moves to the view's heading");
+    const report = [
+      `The article says “${chosen.text}” [${textHash}#${chosen.locator}].`,
+      `It also says “${other.text}” [${textHash}#${chosen.locator}].`,
+      `It never says “zebras migrate across the frozen lake every spring” [${textHash}].`,
+      `A source nobody gave says “${chosen.text}” [nobody].`,
+    ].join("\n");
+    await page.locator("#check-report").fill(report);
+    await page.getByRole("button", { name: "Check citations" }).click();
+    await page.locator("#check-citations li.citation").first().waitFor();
+    const statuses = await page.$$eval("#check-citations li.citation", (els) => els.map((e) => e.dataset.status));
+    assert.deepEqual(statuses, ["supported", "moved", "not_found", "unknown_source"]);
+    const tones = await page.$$eval("#check-citations .badge", (els) => els.map((e) => getComputedStyle(e).color));
+    assert.equal(tones[0], "rgb(22, 101, 52)", "supported is green");
+    assert.equal(tones[1], "rgb(138, 83, 0)", "moved is amber");
+    assert.equal(tones[2], "rgb(185, 28, 28)", "not found is red");
+    assert.equal(await page.locator("#check-report-view .cite.warn").count(), 1, "the moved marker is amber in the report");
+    await page.locator('#check-citations li[data-index="1"] button.show').click();
+    await page.waitForFunction((want) => document.querySelector("#check-text-view mark")?.textContent === want, other.text);
+    assert.equal(await page.locator("#check-text-view mark").textContent(), other.text, "a moved citation shows where the quote is");
+    assert.match(await page.locator("#check-check").getAttribute("class"), /\bwarn\b/);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot(page, "check-view");
+    await expectAccessible(page, "check-view");
+
     step("archive view: a locator past the end is shown as a mismatch, in red");
     await page.goto(`${BASE}/ui/archive/${textHash}?locator=char:0-999999`);
     await page.locator("#archive-check.bad").waitFor();

@@ -2,8 +2,10 @@
 //   /ui/                 one source → one digest
 //   /ui/multi            several sources within a budget
 //   /ui/archive/<hash>   an archived text, ?locator= to highlight a span
+//   /ui/check            a report's citations checked against the archive
 import { checkLocator, codePoints, parseLocator, PAGE_SEPARATOR } from "./locator.js";
 import { describeSource, MAX_SOURCES, parseSources } from "./sources.js";
+import { checkView } from "./check.js";
 
 const PREFIX = "/ui/";
 
@@ -597,11 +599,12 @@ async function loadArchive(hash, locator) {
 
 // ---------------------------------------------------------------- routing
 
-const TITLES = { digest: "Digest", multi: "Several sources", archive: "Archive" };
+const TITLES = { digest: "Digest", multi: "Several sources", archive: "Archive", check: "Check a report" };
 
 function routeOf(pathname) {
   const rel = pathname.startsWith(PREFIX) ? pathname.slice(PREFIX.length) : "";
   if (rel === "multi" || rel.startsWith("multi/")) return { view: "multi" };
+  if (rel === "check") return { view: "check" };
   if (rel === "archive" || rel.startsWith("archive/")) {
     return { view: "archive", hash: decodeURIComponent(rel.slice("archive/".length)) };
   }
@@ -645,4 +648,5 @@ window.addEventListener("popstate", () => render(true));
 digestView();
 multiView();
 archiveView();
+checkView({ el, $, callJSON, archivedText, renderCanonical, renderCheck, revealMark, renderError, renderWarnings, facts, setBusy, setStatus, hashLink, archiveViewURL });
 render(false);
