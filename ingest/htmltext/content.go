@@ -85,6 +85,16 @@ func mainBlocks(doc *html.Node, elems int, reparse func() *html.Node) []string {
 	if textLen(best) >= minContentChars {
 		return best
 	}
+	// Little article-like text beside a long run of repeated items (a
+	// listing, a collection, a schedule): the items are the content.
+	if list := x.listContainer(findBody(clone)); list.isContent(textLen(best)) {
+		if items := x.emitList(list.node); textLen(items) > textLen(best) {
+			best = withList(best, items)
+		}
+	}
+	if textLen(best) >= minContentChars {
+		return best
+	}
 	// The lenient attempt measured this very tree: reuse it.
 	whole := x.wholeBody(clone, false)
 	if textLen(whole) > textLen(best) {

@@ -34,7 +34,19 @@ func (x *extraction) emit(roots []*html.Node, keepAll bool) []string {
 		e.walk(r, r, false, false, 0)
 		e.flush()
 	}
-	blocks := trimHead(trimTail(dropOrphanHeadings(e.blocks)))
+	return texts(trimHead(trimTail(dropOrphanHeadings(e.blocks))))
+}
+
+// emitList returns every block of a list read as content: no filters, and
+// its short items (a name, a price) are not trimmed as fragments.
+func (x *extraction) emitList(list *html.Node) []string {
+	e := &emitter{x: x, keepAll: true}
+	e.walk(list, list, false, false, 0)
+	e.flush()
+	return texts(e.blocks)
+}
+
+func texts(blocks []block) []string {
 	out := make([]string, len(blocks))
 	for i, b := range blocks {
 		out[i] = b.text

@@ -1,0 +1,128 @@
+package htmltext
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+)
+
+// Repeated items: listings, collections, search results and schedules are
+// made of many cards or rows of one shape (the same tag and class), each a
+// few words and mostly links. The article search rejects them for their
+// links, so a page whose article-like content is short is read as a list
+// when one container holds a long run of such items.
+const (
+	// minListItems is the least number of same-shaped siblings that make
+	// a list.
+	minListItems = 3
+	// listShare is the least share of a container's text its repeated
+	// items must hold.
+	listShare = 0.5
+	// minListChars is the least text of a list worth reading as content.
+	minListChars = 200
+	// listRatio is how many times longer than the article-like content
+	// the items must be to replace it.
+	listRatio = 4
+	// manyListItems is the number of items from which a list replaces
+	// some article-like text; a shorter list (a few teasers, a few
+	// comments) replaces only next to nothing (sparseChars).
+	manyListItems = 6
+	// sparseChars is the length of article-like text that is next to
+	// nothing: a title, a "Load more" button.
+	sparseChars = 100
+)
+
+// itemList is the container of a run of repeated items.
+type itemList struct {
+	node  *html.Node
+	items int // repeated items
+	text  int // visible characters in them
+}
+
+// isContent reports whether the list should stand for the page's content
+// when the article search found articleChars characters (fewer than
+// minContentChars).
+func (l itemList) isContent(articleChars int) bool {
+	return l.node != nil && l.text >= minListChars && l.text >= listRatio*articleChars &&
+		(l.items >= manyListItems || articleChars < sparseChars)
+}
+
+// itemShape is what makes siblings items of one list: tag and class.
+func itemShape(n *html.Node) string {
+	return n.Data + "." + truncate(strings.Join(strings.Fields(attr(n, "class")), " "), 128)
+}
+
+// listContainer returns the container under root whose repeated items
+// hold the most text, with their count and text. Each element's children
+// are visited once, so the search is linear.
+func (x *extraction) listContainer(root *html.Node) itemList {
+	var best itemList
+	texts := map[string]int{}
+	counts := map[string]int{}
+	stack := []*html.Node{root}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		st := x.stat(n)
+		if st == nil || st.text < minListChars {
+			continue
+		}
+		clear(texts)
+		clear(counts)
+		top := itemList{node: n}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode || c.Data == removedMark {
+				continue
+			}
+			stack = append(stack, c)
+			cs := x.stat(c)
+			if cs == nil || cs.text == 0 {
+				continue
+			}
+			shape := itemShape(c)
+			texts[shape] += cs.text
+			counts[shape]++
+			if counts[shape] >= minListItems && texts[shape] > top.text {
+				top.items, top.text = counts[shape], texts[shape]
+			}
+		}
+		if top.items == 0 || float64(top.text) < listShare*float64(st.text) {
+			continue
+		}
+		if top.text > best.text {
+			best = top
+		}
+	}
+	return best
+}
+
+// withList returns the blocks of a list read as content, after the
+// paragraphs of running text the article search found (a category's
+// introduction, a short post above its teasers) unless the list holds them.
+func withList(article, items []string) []string {
+	inList := make(map[string]bool, len(items))
+	for _, b := range items {
+		inList[b] = true
+	}
+	var out []string
+	for _, b := range article {
+		if !inList[b] && isProseBlock(b) {
+			return append(append(out, article...), items...)
+		}
+	}
+	return items
+}
+
+// isProseBlock reports whether an emitted block reads as running text:
+// long enough and ending like a sentence.
+func isProseBlock(b string) bool {
+	if utf8.RuneCountInString(b) < proseChars {
+		return false
+	}
+	switch last, _ := utf8.DecodeLastRuneInString(b); last {
+	case '.', '!', '?', '。', '"', '”', '»':
+		return true
+	}
+	return false
+}

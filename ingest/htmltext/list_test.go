@@ -1,0 +1,62 @@
+package htmltext
+
+import (
+	"strings"
+	"testing"
+)
+
+// A listing page keeps its whole run of cards (titles and prices), not
+// one card and not the links around it.
+func TestListingKeepsCards(t *testing.T) {
+	res, err := Extract(readFixture(t, "listing.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Cast iron skillet, 10 inch", "$39.99", "Carbon steel wok with lid", "Cast iron griddle, reversible", "$49.00"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks card %q:\n%s", w, res.Text)
+		}
+	}
+	for _, w := range []string{"Privacy", "Jobs", "Skip to content"} {
+		if strings.Contains(res.Text, w) {
+			t.Errorf("text has %q from outside the list:\n%s", w, res.Text)
+		}
+	}
+}
+
+// A short post above a list of teasers stays the content: its paragraph
+// comes first, whatever the list adds.
+func TestShortPostBeforeTeasers(t *testing.T) {
+	res, err := Extract(readFixture(t, "short-post-teasers.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "The morning ferry to the island leaves half an hour later from Monday"
+	if !strings.HasPrefix(strings.TrimPrefix(res.Text, "Ferry timetable changes on Monday\n"), want) {
+		t.Errorf("text does not start with the post:\n%s", res.Text)
+	}
+}
+
+func TestWithList(t *testing.T) {
+	items := []string{"Skillet $39.99", "Wok $54.50", "Dutch oven $89.00"}
+	prose := "A short introduction to the range of pans we sell, all made in small batches."
+	tests := []struct {
+		name    string
+		article []string
+		want    int
+	}{
+		{"no article", nil, 3},
+		{"a title only", []string{"Cookware"}, 3},
+		{"prose kept before the list", []string{"Cookware", prose}, 5},
+		{"prose already in the list", []string{prose}, 4},
+	}
+	for _, tt := range tests {
+		in := items
+		if tt.name == "prose already in the list" {
+			in = append([]string{prose}, items...)
+		}
+		if got := withList(tt.article, in); len(got) != tt.want {
+			t.Errorf("%s: withList = %q, want %d blocks", tt.name, got, tt.want)
+		}
+	}
+}
