@@ -9,6 +9,8 @@ import (
 // edge of the page whose text, with digits masked, recurs on many pages.
 const (
 	furnitureBand   = 0.12 // share of the page height at top and bottom
+	furnitureWide   = 0.18 // a wider band for lines set well apart from the body
+	furnitureApart  = 1.2  // white space (in ems) that sets a line apart
 	furnitureMaxLen = 160  // longer blocks are content, not furniture
 )
 
@@ -26,7 +28,7 @@ func removeFurniture(pages []pageLayout) {
 		keys[i] = make([]string, len(p.blocks))
 		seen := map[string]bool{}
 		for j, b := range p.blocks {
-			k := furnitureKey(b, p.box)
+			k := furnitureKey(b, p.box, p.blocks)
 			keys[i][j] = k
 			if k != "" && !seen[k] {
 				seen[k] = true
@@ -59,7 +61,7 @@ func removeFurniture(pages []pageLayout) {
 
 // furnitureKey returns the block's text with digits masked when the block
 // sits in the top or bottom band of the page, else "".
-func furnitureKey(b *block, box [4]float64) string {
+func furnitureKey(b *block, box [4]float64, all []*block) string {
 	if b.dir != 0 {
 		return ""
 	}
@@ -67,8 +69,10 @@ func furnitureKey(b *block, box [4]float64) string {
 	if h <= 0 {
 		return ""
 	}
-	inTop := b.bot >= box[3]-furnitureBand*h
-	inBottom := b.top <= box[1]+furnitureBand*h
+	inTop := b.bot >= box[3]-furnitureBand*h ||
+		b.top >= box[3]-furnitureWide*h && apart(b, all, true)
+	inBottom := b.top <= box[1]+furnitureBand*h ||
+		b.bot <= box[1]+furnitureWide*h && apart(b, all, false)
 	if !inTop && !inBottom {
 		return ""
 	}
@@ -98,4 +102,20 @@ func furnitureKey(b *block, box [4]float64) string {
 		sb.WriteRune(r)
 	}
 	return sb.String()
+}
+
+// apart reports whether every other upright block lies clearly below b
+// (above b when below is false), with at least furnitureApart ems of white
+// space between: the position of a running head or foot.
+func apart(b *block, all []*block, below bool) bool {
+	gap := furnitureApart * b.size
+	for _, o := range all {
+		if o == b || o.dir != 0 || overlap(o.bot, o.top, b.bot, b.top) > 0 {
+			continue // the same row: a page number beside a running title
+		}
+		if below && o.top > b.bot-gap || !below && o.bot < b.top+gap {
+			return false
+		}
+	}
+	return true
 }
