@@ -41,7 +41,37 @@ func (s *Server) getArchive(w http.ResponseWriter, r *http.Request) {
 	h.Set("ETag", `"`+d.String()+`"`)
 	h.Set("Cache-Control", "public, max-age=31536000, immutable")
 	h.Set("X-Content-Type-Options", "nosniff")
-	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(b))
+	g := &rangeGuard{ResponseWriter: w}
+	http.ServeContent(g, r, "", time.Time{}, bytes.NewReader(b))
+	if g.refused {
+		// ServeContent answered a bad Range in plain text: answer it in an
+		// envelope instead, keeping its Content-Range: bytes */size.
+		h.Del("ETag")
+		h.Del("Cache-Control")
+		s.fail(w, r, fault.E(fault.RangeNotSatisfiable, "the Range header asks for bytes outside the blob").
+			With("blob_bytes", len(b)))
+	}
+}
+
+// rangeGuard holds back a 416 answer (and its plain-text body).
+type rangeGuard struct {
+	http.ResponseWriter
+	refused bool
+}
+
+func (g *rangeGuard) WriteHeader(code int) {
+	if code == http.StatusRequestedRangeNotSatisfiable {
+		g.refused = true
+		return
+	}
+	g.ResponseWriter.WriteHeader(code)
+}
+
+func (g *rangeGuard) Write(b []byte) (int, error) {
+	if g.refused {
+		return len(b), nil
+	}
+	return g.ResponseWriter.Write(b)
 }
 
 // parseHashParam parses a path hash (sha256:<hex> or bare hex).

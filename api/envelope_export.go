@@ -1,6 +1,7 @@
 package api
 
 import (
+	"net/http"
 	"fmt"
 	"strings"
 	"time"
@@ -24,6 +25,10 @@ func SuccessEnvelope(data any, meta Meta, requestID string, start time.Time) Env
 func ErrorEnvelope(err error, requestID string, start time.Time) (Envelope, int) {
 	return errorEnvelope(err, &requestState{id: requestID, start: start})
 }
+
+// WriteEnvelope writes env as the JSON body of an answer with status (for
+// handlers mounted beside the API, such as MCP's transport).
+func WriteEnvelope(w http.ResponseWriter, status int, env Envelope) { writeJSON(w, status, env) }
 
 // Classify returns what the error table says about code: the HTTP status,
 // the error_type, the remediation and whether a retry may succeed. Unknown

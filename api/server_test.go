@@ -265,6 +265,11 @@ func TestArchiveRetrieval(t *testing.T) {
 	if resp.StatusCode != 206 || string(body) != "Hello" {
 		t.Errorf("Range: %d %q", resp.StatusCode, body)
 	}
+	// A range outside the blob is a 416 envelope, with Content-Range.
+	resp, body = c.do(t, h, "GET", "/v1/archive/"+hash, "", nil, "Range", "bytes=500-600")
+	if resp.StatusCode != 416 || errorOf(t, body).ErrorCode != "RANGE_NOT_SATISFIABLE" || resp.Header.Get("Content-Range") != "bytes */28" {
+		t.Errorf("bad Range: %d %v %q", resp.StatusCode, resp.Header, body)
+	}
 	resp, body = c.do(t, h, "HEAD", "/v1/archive/"+hash, "", nil)
 	if resp.StatusCode != 200 || len(body) != 0 || resp.Header.Get("Content-Length") != "28" {
 		t.Errorf("HEAD: %d len %d %v", resp.StatusCode, len(body), resp.Header)

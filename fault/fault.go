@@ -30,6 +30,7 @@ const (
 	UnsupportedContentType Code = "UNSUPPORTED_CONTENT_TYPE"
 	FeatureDisabled        Code = "FEATURE_DISABLED"
 	Unauthorized           Code = "UNAUTHORIZED"
+	Forbidden              Code = "FORBIDDEN"
 	RateLimitExceeded      Code = "RATE_LIMIT_EXCEEDED"
 	FetchBlocked           Code = "FETCH_BLOCKED"
 	FetchFailed            Code = "FETCH_FAILED"

@@ -88,12 +88,12 @@ func NewServer(pipe *pipeline.Pipeline, opts Options) *mcp.Server {
 // event stream.
 func Handler(pipe *pipeline.Pipeline, opts Options) http.Handler {
 	srv := NewServer(pipe, opts)
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+	return envelopeHTTPErrors(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Stateless:           true,
 		JSONResponse:        true,
 		Logger:              sdkLogger(opts.Logger),
 		MaxRequestBodyBytes: opts.maxBodyBytes(),
-	})
+	}))
 }
 
 // ServeStdio serves one MCP session over newline-delimited JSON-RPC on in

@@ -119,9 +119,41 @@ func TestStreamableHTTPRefusesForeignHost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
+	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusForbidden {
 		t.Errorf("status %d, want 403", resp.StatusCode)
+	}
+	expectErrorEnvelope(t, resp, "FORBIDDEN")
+}
+
+// Every error the transport answers itself is a response-v2 envelope.
+func TestStreamableHTTPErrorsAreEnvelopes(t *testing.T) {
+	srv := newHTTPServer(t)
+	for _, method := range []string{"GET", "DELETE"} {
+		req, _ := http.NewRequest(method, srv.URL+"/mcp", nil)
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode != http.StatusMethodNotAllowed {
+			t.Errorf("%s /mcp: status %d, want 405", method, resp.StatusCode)
+		}
+		expectErrorEnvelope(t, resp, "METHOD_NOT_ALLOWED")
+		resp.Body.Close()
+	}
+}
+
+func expectErrorEnvelope(t *testing.T, resp *http.Response, code string) {
+	t.Helper()
+	var env envelope
+	if err := json.NewDecoder(resp.Body).Decode(&env); err != nil {
+		t.Fatalf("%d answer is not JSON: %v", resp.StatusCode, err)
+	}
+	var ed errorData
+	json.Unmarshal(env.Data, &ed)
+	if env.Success || env.Error == nil || ed.ErrorCode != code || env.Meta.Version != "response-v2" || resp.Header.Get("Content-Type") != "application/json" {
+		t.Errorf("%d answer: %+v %+v, want a %s envelope", resp.StatusCode, env, ed, code)
 	}
 }
 

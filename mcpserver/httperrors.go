@@ -1,0 +1,96 @@
+package mcpserver
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/digestd/digestd/api"
+	"github.com/digestd/digestd/fault"
+)
+
+// httpErrorCodes classify the plain-text errors the SDK's streamable HTTP
+// transport writes itself (a GET without a session, a foreign Host, a bad
+// Accept header, …), by status.
+var httpErrorCodes = map[int]struct {
+	code fault.Code
+	msg  string
+}{
+	http.StatusBadRequest:            {fault.InvalidFormat, "the MCP request is malformed"},
+	http.StatusForbidden:             {fault.Forbidden, "requests that reach a loopback address must name it in the Host header (DNS-rebinding protection)"},
+	http.StatusNotFound:              {fault.NotFound, "no such MCP session: this server is stateless"},
+	http.StatusMethodNotAllowed:      {fault.MethodNotAllowed, "MCP over streamable HTTP here takes POST only (the server is stateless: no GET stream, no DELETE)"},
+	http.StatusNotAcceptable:         {fault.UnsupportedMediaType, "the Accept header must allow application/json and text/event-stream"},
+	http.StatusRequestEntityTooLarge: {fault.TooLarge, "the MCP request exceeds the body limit"},
+	http.StatusUnsupportedMediaType:  {fault.UnsupportedMediaType, "MCP requests are application/json"},
+}
+
+// envelopeHTTPErrors answers every HTTP-level error of the transport with a
+// response-v2 error envelope instead of the SDK's plain text; JSON answers
+// (JSON-RPC results and errors) pass through untouched.
+func envelopeHTTPErrors(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		g := &errorGuard{ResponseWriter: w}
+		next.ServeHTTP(g, r)
+		if !g.swallowed {
+			return
+		}
+		c, ok := httpErrorCodes[g.status]
+		if !ok {
+			c.code, c.msg = fault.Internal, "the MCP transport failed"
+		}
+		env, _ := api.ErrorEnvelope(fault.E(c.code, c.msg).With("http_status", g.status), requestID(r), start)
+		w.Header().Del("Content-Length")
+		api.WriteEnvelope(w, g.status, env)
+	})
+}
+
+// requestID is the client's X-Request-ID when it is valid, else a new one.
+func requestID(r *http.Request) string {
+	id := r.Header.Get("X-Request-ID")
+	if id == "" || len(id) > 128 || strings.Trim(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != "" {
+		return api.NewRequestID()
+	}
+	return id
+}
+
+// errorGuard holds back an error status written with a non-JSON body.
+type errorGuard struct {
+	http.ResponseWriter
+	status    int
+	wrote     bool
+	swallowed bool
+}
+
+func (g *errorGuard) WriteHeader(code int) {
+	if g.wrote {
+		return
+	}
+	g.wrote = true
+	g.status = code
+	if code >= 400 && !strings.HasPrefix(g.Header().Get("Content-Type"), "application/json") {
+		g.swallowed = true
+		return
+	}
+	g.ResponseWriter.WriteHeader(code)
+}
+
+func (g *errorGuard) Write(b []byte) (int, error) {
+	if !g.wrote {
+		g.WriteHeader(http.StatusOK)
+	}
+	if g.swallowed {
+		return len(b), nil
+	}
+	return g.ResponseWriter.Write(b)
+}
+
+// Flush passes on flushes of answers that are not held back (event streams).
+func (g *errorGuard) Flush() {
+	if f, ok := g.ResponseWriter.(http.Flusher); ok && !g.swallowed {
+		f.Flush()
+	}
+}
+
+func (g *errorGuard) Unwrap() http.ResponseWriter { return g.ResponseWriter }
