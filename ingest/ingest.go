@@ -218,5 +218,6 @@ func (in *Ingester) finish(text string, raw []byte, rec Record, warns []Warning)
 	rec.RawBytes = len(raw)
 	rec.Canonicalizer = normalize.Version
 	rec.TextChars = n
+	rec.capMetadata()
 	return &Document{Text: text, Record: rec, Warnings: warns}, nil
 }

@@ -217,16 +217,57 @@ func (p *Pipeline) store(ctx context.Context, doc *ingest.Document) (text, recor
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return archive.Digest{}, archive.Digest{}, archiveFault("find the source record", err)
 	}
-	if err := p.Store.SetRef(ctx, name, record); err != nil {
-		return archive.Digest{}, archive.Digest{}, archiveFault("record the source", err)
-	}
-	if !prev.Valid() {
-		// First archived now: list it from now on, newest first.
+	if prev.Valid() {
+		// Another upload of the same text named its record first. A
+		// record no larger may replace it (a later fetch); a larger one may
+		// not, so no uploader can push someone else's record past the read
+		// cap on records.
+		keep, err := p.keepRecord(ctx, prev, int64(len(rec)))
+		if err != nil {
+			return archive.Digest{}, archive.Digest{}, err
+		}
+		if keep != nil {
+			doc.Record = *keep
+			return text, prev, nil
+		}
+	} else {
+		// First archived now: list it from now on, newest first. The time
+		// entry is written before the source's reference, which is what
+		// marks the text as listed: a crash between the two leaves an
+		// entry that a later upload completes, never a source that is
+		// acknowledged and not listed. (The listing shows a text once.)
 		if err := p.Store.SetRef(ctx, sourceTimeRef(p.now(), text), record); err != nil {
 			return archive.Digest{}, archive.Digest{}, archiveFault("record the source", err)
 		}
 	}
+	if err := p.Store.SetRef(ctx, name, record); err != nil {
+		return archive.Digest{}, archive.Digest{}, archiveFault("record the source", err)
+	}
 	return text, record, nil
+}
+
+// keepRecord returns the record prev when a record of size bytes may not
+// replace it (it is smaller), and nil when it may (or prev is gone).
+func (p *Pipeline) keepRecord(ctx context.Context, prev archive.Digest, size int64) (*ingest.Record, error) {
+	info, err := p.Store.Stat(ctx, prev)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, archiveFault("find the source record", err)
+	}
+	if size <= info.Size {
+		return nil, nil
+	}
+	b, err := archive.ReadAll(ctx, p.Store, prev, 1<<20)
+	if err != nil {
+		return nil, nil // unreadable: the new record repairs it
+	}
+	var rec ingest.Record
+	if json.Unmarshal(b, &rec) != nil {
+		return nil, nil
+	}
+	return &rec, nil
 }
 
 // putOnce stores b unless a blob with its hash was stored whole a moment ago: a

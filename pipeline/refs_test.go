@@ -1,0 +1,98 @@
+package pipeline_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/digestd/digestd/archive"
+	"github.com/digestd/digestd/archive/fsstore"
+	"github.com/digestd/digestd/ingest"
+	"github.com/digestd/digestd/pipeline"
+)
+
+// crashingStore fails the first SetRef whose name has the prefix, as a
+// process killed between two reference writes would leave them.
+type crashingStore struct {
+	archive.Store
+	prefix string
+	failed bool
+}
+
+func (s *crashingStore) SetRef(ctx context.Context, name string, d archive.Digest) error {
+	if !s.failed && strings.HasPrefix(name, s.prefix) {
+		s.failed = true
+		return errors.New("killed")
+	}
+	return s.Store.SetRef(ctx, name, d)
+}
+
+// TestAcknowledgedSourceIsListed interrupts the reference writes of an
+// upload at each of them; the next upload of the same text is acknowledged,
+// and from then on the source is listed, once.
+func TestAcknowledgedSourceIsListed(t *testing.T) {
+	ctx := context.Background()
+	for _, prefix := range []string{"sources/", "sources-by-time/"} {
+		fs, err := fsstore.Open(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		store := &crashingStore{Store: fs, prefix: prefix}
+		p := &pipeline.Pipeline{Ingester: &ingest.Ingester{}, Store: store}
+		req := pipeline.Request{Source: ingest.Source{Text: "A text about rivers and tides."}, Query: "tides"}
+		if _, err := p.Digest(ctx, req); err == nil {
+			t.Fatalf("%s: the interrupted upload was acknowledged", prefix)
+		}
+		res, err := p.Digest(ctx, req)
+		if err != nil {
+			t.Fatalf("%s: the second upload: %v", prefix, err)
+		}
+		entries, _, total, err := p.ListSources(ctx, "", 10)
+		if err != nil || total != 1 || len(entries) != 1 || entries[0].TextHash != res.Source.ArchiveHash {
+			t.Errorf("interrupted at %s: listing %+v (total %d, %v), want %s once", prefix, entries, total, err, res.Source.ArchiveHash)
+		}
+	}
+}
+
+// TestRecordNotReplacedByLarger uploads one text as plain text and then as
+// an HTML page whose record is larger: the text keeps its first record.
+// Metadata is capped before it is stored.
+func TestRecordNotReplacedByLarger(t *testing.T) {
+	ctx := context.Background()
+	store, err := fsstore.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &pipeline.Pipeline{Ingester: &ingest.Ingester{}, Store: store}
+	first, err := p.Digest(ctx, pipeline.Request{Source: ingest.Source{Text: "A text about rivers and tides."}, Query: "tides"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := "<html><head><title>" + strings.Repeat("Long title ", 100_000) + "</title></head><body><p>A text about rivers and tides.</p></body></html>"
+	second, err := p.Digest(ctx, pipeline.Request{Source: ingest.Source{HTML: []byte(page)}, Query: "tides"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.Source.ArchiveHash != first.Source.ArchiveHash {
+		t.Fatalf("not the same text: %s %s", first.Source.ArchiveHash, second.Source.ArchiveHash)
+	}
+	if second.Source.RecordHash != first.Source.RecordHash {
+		t.Errorf("a larger record replaced the first: %s, was %s", second.Source.RecordHash, first.Source.RecordHash)
+	}
+	d, _ := archive.ParseDigest(first.Source.ArchiveHash)
+	rec, _, err := p.Record(ctx, d)
+	if err != nil || rec.Kind != ingest.KindText {
+		t.Errorf("record by hash: %+v %v", rec, err)
+	}
+	// On a fresh archive the same page is stored, its title capped.
+	store2, _ := fsstore.Open(t.TempDir())
+	p2 := &pipeline.Pipeline{Ingester: &ingest.Ingester{}, Store: store2}
+	res, err := p2.Digest(ctx, pipeline.Request{Source: ingest.Source{HTML: []byte(page)}, Query: "tides"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(res.Source.Title); n == 0 || n > ingest.MaxMetadataBytes {
+		t.Errorf("title of %d bytes stored, cap %d", n, ingest.MaxMetadataBytes)
+	}
+}
