@@ -57,14 +57,7 @@ func (c *Cache) Get(key string, build func() *Index) *Index {
 		c.building[key] = wg
 		c.mu.Unlock()
 
-		ix := build()
-
-		c.mu.Lock()
-		delete(c.building, key)
-		c.add(key, ix)
-		c.mu.Unlock()
-		wg.Done()
-		return ix
+		return c.build(key, wg, build)
 	}
 }
 
@@ -94,4 +87,19 @@ func (c *Cache) add(key string, ix *Index) {
 	}
 	c.byKey[key] = c.order.PushFront(&cacheEntry{key: key, ix: ix})
 	c.bytes += size
+}
+
+// build runs build for key and caches its index; waiters are released even
+// when build panics.
+func (c *Cache) build(key string, wg *sync.WaitGroup, build func() *Index) (ix *Index) {
+	defer func() {
+		c.mu.Lock()
+		delete(c.building, key)
+		if ix != nil {
+			c.add(key, ix)
+		}
+		c.mu.Unlock()
+		wg.Done()
+	}()
+	return build()
 }

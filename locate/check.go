@@ -29,6 +29,11 @@ const (
 	StatusUnknownSource Status = "unknown_source"
 )
 
+// maxCitedSpan bounds the cited spans (in code points) a quote is looked
+// for in on their own, so a report cannot make the checker index the whole
+// text once per citation.
+const maxCitedSpan = 20_000
+
 // SupportThreshold is the support score at which a span supports a
 // sentence cited without a quote (see Support).
 const SupportThreshold = 0.5
@@ -64,15 +69,23 @@ func (ix *Index) CheckCitation(c Citation, minSim float64) Verdict {
 	hasLocator := c.Locator != ""
 	if c.Quote != "" {
 		v := Verdict{}
+		m := ix.Locate(c.Quote, minSim)
 		if cited != nil {
-			sub := NewIndex(ix.Slice(cited.Start, cited.End))
-			if m := sub.Locate(c.Quote, minSim); m.Kind != NotFound {
-				m.Start += cited.Start
-				m.End += cited.Start
+			if m.Kind != NotFound && m.Start >= cited.Start && m.End <= cited.End {
 				return Verdict{Status: StatusSupported, Match: m, Found: true, Start: m.Start, End: m.End}
 			}
+			// The quote may also be inside the cited span when its first
+			// place in the text is elsewhere: look in the span alone (a
+			// small index; long spans rely on the first place).
+			if cited.Len() <= maxCitedSpan {
+				sub := NewIndex(ix.Slice(cited.Start, cited.End))
+				if sm := sub.Locate(c.Quote, minSim); sm.Kind != NotFound && sm.Kind.Rank() <= m.Kind.Rank() {
+					sm.Start += cited.Start
+					sm.End += cited.Start
+					return Verdict{Status: StatusSupported, Match: sm, Found: true, Start: sm.Start, End: sm.End}
+				}
+			}
 		}
-		m := ix.Locate(c.Quote, minSim)
 		v.Match = m
 		switch {
 		case m.Kind == NotFound:

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -276,5 +277,34 @@ func BenchmarkIndex500k(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	for i := 0; i < b.N; i++ {
 		NewIndex(text)
+	}
+}
+
+func TestCacheBuildsOncePerKey(t *testing.T) {
+	var c Cache
+	var mu sync.Mutex
+	builds := 0
+	var wg sync.WaitGroup
+	got := make([]*Index, 8)
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i] = c.Get("k", func() *Index {
+				mu.Lock()
+				builds++
+				mu.Unlock()
+				return NewIndex(sample)
+			})
+		}()
+	}
+	wg.Wait()
+	if builds != 1 {
+		t.Errorf("%d builds for one key", builds)
+	}
+	for _, ix := range got {
+		if ix != got[0] {
+			t.Fatal("callers got different indexes")
+		}
 	}
 }
