@@ -9,7 +9,8 @@ import (
 	"github.com/digestd/digestd/api"
 )
 
-// checkText is a small paper of several sentences about one topic.
+// checkText is a small paper of several sentences about one topic; digested
+// with short snippets, each snippet is about one sentence.
 const checkText = sampleText + `Transmission to children happens in the womb, during delivery, or through breastfeeding.
 Antiretroviral therapy during pregnancy lowers the transmission rate to below two percent.
 Breastfeeding children of treated mothers had a lower rate of infection than expected.
@@ -99,7 +100,7 @@ func TestLocate(t *testing.T) {
 func TestCheckReportFromDigest(t *testing.T) {
 	h, _ := newTestServer(t, api.Config{})
 	c := loadContract(t)
-	_, b := c.do(t, h, "POST", "/v1/digest?query=MTCT+transmission+children", "text/plain", []byte(checkText))
+	_, b := c.do(t, h, "POST", "/v1/digest?query=MTCT+transmission+children&snippet_max_chars=120", "text/plain", []byte(checkText))
 	var d api.DigestData
 	json.Unmarshal(decodeEnvelope(t, b).Data, &d)
 	sn := d.Digest.EvidenceSnippets
