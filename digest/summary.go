@@ -125,6 +125,8 @@ func summarize(d *document, scores []float64, opts Options, evidence []EvidenceS
 		}
 		if best >= 0 {
 			kps = append(kps, sentenceText(d, best))
+		} else if kp := leadPrefix(d, orMask(boiler, used), MaxKeyPointChars, true); kp != "" {
+			kps = append(kps, kp)
 		} else if kp := leadPrefix(d, boiler, MaxKeyPointChars, true); kp != "" {
 			kps = append(kps, kp)
 		} else if kp := leadPrefix(d, nil, MaxKeyPointChars, true); kp != "" {
@@ -202,6 +204,15 @@ func repeats(t []string, said [][]string) bool {
 		}
 	}
 	return false
+}
+
+// orMask returns a[i] || b[i] for each i.
+func orMask(a, b []bool) []bool {
+	out := make([]bool, len(a))
+	for i := range a {
+		out[i] = a[i] || b[i]
+	}
+	return out
 }
 
 // leadPrefix returns the text's opening that fits in max code points, for
@@ -413,8 +424,10 @@ func summaryWorthy(d *document, s *sentence, cased bool) bool {
 		return false
 	}
 	str := labelLines(d.text[s.start:s.end])
-	r, _ := utf8.DecodeRuneInString(str)
-	if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '"' && r != '“' && r != '(' {
+	// Opening quotes, brackets and dashes may come first ("(CNN) --",
+	// tokenised "-lrb- cnn -rrb-", "`` quoted"); then a letter or digit.
+	r, _ := utf8.DecodeRuneInString(strings.TrimLeft(str, "\"“‘'`([«-–— "))
+	if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
 		return false
 	}
 	if cased && unicode.IsLower(r) {

@@ -67,6 +67,21 @@ func TestSummaryLowerCasedTokenised(t *testing.T) {
 	}
 }
 
+// TestSummaryTokenisedLead: a tokenised news lead that opens with a
+// bracket token ("-lrb- cnn -rrb- --") or a quote token leads the summary.
+func TestSummaryTokenisedLead(t *testing.T) {
+	text := "-lrb- cnn -rrb- -- the city council approved the new budget on friday after a long debate . " +
+		"`` it is a fair budget , '' the mayor said after the vote . " +
+		strings.Repeat("members spent weeks reviewing the plan for roads and schools . ", 40)
+	p, _, err := Build(text, "", Options{SummaryMaxChars: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(p.Summary, "-lrb- cnn -rrb- -- the city council approved") {
+		t.Errorf("summary does not open with the lead: %q", p.Summary)
+	}
+}
+
 func TestClausePrefix(t *testing.T) {
 	tests := []struct {
 		s    string
