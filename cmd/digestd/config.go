@@ -26,6 +26,7 @@ type config struct {
 	htmlMaxNodes int
 	pdfWorkers   int
 	pdfDeadline  time.Duration
+	pdfQueueWait time.Duration
 	pdfMemory    int64
 	pdfMaxPages  int
 	fetchMax     int64
@@ -40,6 +41,7 @@ func (c *config) register(fs *flag.FlagSet) {
 	fs.Int64Var(&c.maxTextBytes, "max-text-bytes", 64<<20, "largest archived blob read back, in bytes")
 	fs.IntVar(&c.pdfWorkers, "pdf-workers", 2, "PDF worker processes that may run at once")
 	fs.DurationVar(&c.pdfDeadline, "pdf-deadline", 20*time.Second, "wall-clock limit for parsing one PDF")
+	fs.DurationVar(&c.pdfQueueWait, "pdf-queue-wait", pdfworker.DefaultQueueWait, "how long a PDF waits for a free worker before the request gets 503 with Retry-After")
 	fs.Int64Var(&c.pdfMemory, "pdf-memory-bytes", 1<<30, "address-space limit of a PDF worker process")
 	fs.IntVar(&c.pdfMaxPages, "pdf-max-pages", 2000, "most pages read from one PDF")
 	fs.Int64Var(&c.fetchMax, "fetch-max-bytes", 20<<20, "largest decoded body fetched for a URL source")

@@ -51,6 +51,7 @@ func (a *app) wireIngest(c *config, in *ingest.Ingester) error {
 		Command:          []string{exe, workerCommand},
 		Workers:          c.pdfWorkers,
 		Deadline:         c.pdfDeadline,
+		QueueWait:        c.pdfQueueWait,
 		MemoryLimitBytes: c.pdfMemory,
 		MaxPages:         c.pdfMaxPages,
 		MaxChars:         c.maxTextChars,

@@ -85,6 +85,14 @@ func Extract(raw []byte, lim Limits) (res *Result, err error) {
 	}
 	var firstErr error
 	for cand := range candidates(raw, at) {
+		if err := checkReferences(cand); err != nil {
+			// A reference cycle the reader would follow forever: try the
+			// next view (a rebuilt cross-reference table has no /Prev).
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
 		res, err := extractFrom(cand, lim)
 		if err == nil || errors.Is(err, ErrEncrypted) || errors.Is(err, ErrTooLarge) || errors.Is(err, ErrNoText) {
 			return res, err
