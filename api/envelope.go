@@ -149,7 +149,11 @@ type requestState struct {
 	start  time.Time
 	client string // the authenticated client, for rate limiting
 	tool   string // meta.tool_id: the operation this request runs
-	meta   Meta   // fields a handler or middleware set before writing
+	// params are the query parameters the route takes, checked when
+	// checkParams is set (the route is known).
+	params      []string
+	checkParams bool
+	meta        Meta // fields a handler or middleware set before writing
 }
 
 var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)

@@ -1,8 +1,8 @@
 package api
 
 import (
-	"net/http"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 

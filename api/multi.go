@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/pipeline"
 )
@@ -16,12 +15,12 @@ const MaxSources = 50
 
 // DigestsRequest is the body of POST /v1/digests.
 type DigestsRequest struct {
-	Query   string          `json:"query"`
-	Sources []SourceSpec    `json:"sources"`
-	Budget  *BudgetSpec     `json:"budget,omitempty"`
-	Detail  string          `json:"detail,omitempty"`
-	Fields  []string        `json:"fields,omitempty"`
-	Options *digest.Options `json:"options,omitempty"`
+	Query   string       `json:"query"`
+	Sources []SourceSpec `json:"sources"`
+	Budget  *BudgetSpec  `json:"budget,omitempty"`
+	Detail  string       `json:"detail,omitempty"`
+	Fields  []string     `json:"fields,omitempty"`
+	Options *OptionsSpec `json:"options,omitempty"`
 }
 
 // BudgetSpec bounds a multi-source response: max_chars counts the
@@ -113,9 +112,11 @@ func (b *DigestsRequest) pipelineRequest() (pipeline.ManyRequest, []string, erro
 		}
 		req.Budget = pipeline.Budget{MaxChars: b.Budget.MaxChars, MaxTokens: b.Budget.MaxTokens}
 	}
-	if b.Options != nil {
-		req.Options = *b.Options
+	opts, err := b.Options.Options()
+	if err != nil {
+		return req, nil, err
 	}
+	req.Options = opts
 	req.Query = b.Query
 	req.Detail = pipeline.DetailFidelity[level]
 	req.Fields = fields

@@ -544,3 +544,56 @@ func TestDigestsBudgetIsACeiling(t *testing.T) {
 		}
 	}
 }
+
+// Options: zero means zero where the range allows it, out of range is
+// VALIDATION_ERROR, and an unknown query parameter is refused.
+func TestDigestOptionsExact(t *testing.T) {
+	h, _ := newTestServer(t, api.Config{})
+	c := loadContract(t)
+	text := "Tides rise twice a day. The moon pulls the sea towards it. The sun adds a smaller pull. Spring tides follow the full moon."
+	for _, tc := range []struct {
+		name, target string
+		options      map[string]any
+		status       int
+		keyPoints    int // -1: not checked
+	}{
+		{"max_key_points 0 (JSON)", "/v1/digest", map[string]any{"max_key_points": 0}, 200, 0},
+		{"max_key_points 0 (query)", "/v1/digest?query=tides&max_key_points=0", nil, 200, 0},
+		{"max_key_points omitted", "/v1/digest", map[string]any{}, 200, -1},
+		{"max_evidence 0", "/v1/digest", map[string]any{"max_evidence": 0}, 400, -1},
+		{"snippet_max_chars 0", "/v1/digest?query=tides&snippet_max_chars=0", nil, 400, -1},
+		{"summary_max_chars 0", "/v1/digest", map[string]any{"summary_max_chars": 0}, 400, -1},
+		{"max_evidence 11", "/v1/digest", map[string]any{"max_evidence": 11}, 400, -1},
+		{"unknown query parameter", "/v1/digest?query=tides&max_keypoints=0", nil, 400, -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var resp *http.Response
+			var body []byte
+			if tc.options != nil {
+				b, _ := json.Marshal(map[string]any{"query": "tides", "source": map[string]any{"text": text}, "options": tc.options})
+				resp, body = c.do(t, h, "POST", tc.target, "application/json", b)
+			} else {
+				resp, body = c.do(t, h, "POST", tc.target, "text/plain", []byte(text))
+			}
+			if resp.StatusCode != tc.status {
+				t.Fatalf("status %d, want %d: %s", resp.StatusCode, tc.status, body)
+			}
+			if tc.status == 400 {
+				if ed := errorOf(t, body); ed.ErrorCode != "VALIDATION_ERROR" {
+					t.Errorf("code %s", ed.ErrorCode)
+				}
+				return
+			}
+			var dd api.DigestData
+			json.Unmarshal(decodeEnvelope(t, body).Data, &dd)
+			if tc.keyPoints >= 0 && len(dd.Digest.KeyPoints) != tc.keyPoints {
+				t.Errorf("%d key points, want %d", len(dd.Digest.KeyPoints), tc.keyPoints)
+			}
+		})
+	}
+	// Unknown parameters are refused on every route that takes some.
+	resp, body := c.do(t, h, "GET", "/v1/sources?limit=5&sort=old", "", nil)
+	if resp.StatusCode != 400 || errorOf(t, body).Details["unknown_parameters"] == nil {
+		t.Errorf("/v1/sources?sort=old: %d %s", resp.StatusCode, body)
+	}
+}

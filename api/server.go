@@ -15,6 +15,7 @@ import (
 	"mime"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -111,7 +112,7 @@ func (s *Server) log() *slog.Logger {
 // Handler returns the HTTP handler with every route.
 func (s *Server) Handler() http.Handler {
 	r := chi.NewRouter()
-	r.Use(withRequest, identify(r), s.observe, s.recoverer, s.authenticate, s.rateLimit)
+	r.Use(withRequest, identify(r), s.observe, s.recoverer, s.authenticate, s.rateLimit, s.refuseUnknownParams)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, fault.E(fault.NotFound, "no such route"))
 	})
@@ -144,21 +145,32 @@ func (s *Server) Handler() http.Handler {
 	return r
 }
 
-// routeTools names the operation (meta.tool_id) of each route, by method
-// and chi pattern.
-var routeTools = map[string]string{
-	"POST /v1/digest":              ToolDigestSource,
-	"POST /v1/digests":             ToolDigestSources,
-	"POST /v1/verify":              ToolVerifyDigest,
-	"GET /v1/sources":              ToolListSources,
-	"GET /v1/sources/{hash}":       ToolGetSource,
-	"GET /v1/archive/{hash}":       ToolGetArchiveBlob,
-	"HEAD /v1/archive/{hash}":      ToolGetArchiveBlob,
-	"GET /v1/archive/{hash}/slice": ToolGetArchivedText,
-	"GET /v1/health":               ToolServiceHealth,
-	"GET /v1/stats":                ToolCacheStats,
-	"POST /v1/locate":              ToolLocateQuotes,
-	"POST /v1/check":               ToolCheckCitations,
+// routeOp is what the router knows of a route: its operation (meta.tool_id)
+// and the query parameters it takes (any other is refused, as unknown JSON
+// fields are).
+type routeOp struct {
+	tool   string
+	params []string
+}
+
+// optionParams are the digest options a raw upload may give as query
+// parameters.
+var optionParams = []string{"max_evidence", "max_key_points", "snippet_max_chars", "summary_max_chars"}
+
+// routeOps describes each route, by method and chi pattern.
+var routeOps = map[string]routeOp{
+	"POST /v1/digest":              {ToolDigestSource, append([]string{"query", "id"}, optionParams...)},
+	"POST /v1/digests":             {ToolDigestSources, nil},
+	"POST /v1/verify":              {ToolVerifyDigest, nil},
+	"GET /v1/sources":              {ToolListSources, []string{"limit", "cursor"}},
+	"GET /v1/sources/{hash}":       {ToolGetSource, nil},
+	"GET /v1/archive/{hash}":       {ToolGetArchiveBlob, nil},
+	"HEAD /v1/archive/{hash}":      {ToolGetArchiveBlob, nil},
+	"GET /v1/archive/{hash}/slice": {ToolGetArchivedText, []string{"locator", "start", "end", "context"}},
+	"GET /v1/health":               {ToolServiceHealth, nil},
+	"GET /v1/stats":                {ToolCacheStats, nil},
+	"POST /v1/locate":              {ToolLocateQuotes, nil},
+	"POST /v1/check":               {ToolCheckCitations, nil},
 }
 
 // identify sets the request's tool id from the route it will take, before
@@ -168,13 +180,43 @@ func identify(mux chi.Routes) func(http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			rctx := chi.NewRouteContext()
 			if mux.Match(rctx, r.Method, r.URL.Path) {
-				if tool, ok := routeTools[r.Method+" "+rctx.RoutePattern()]; ok {
-					stateOf(r).tool = tool
+				if op, ok := routeOps[r.Method+" "+rctx.RoutePattern()]; ok {
+					st := stateOf(r)
+					st.tool = op.tool
+					st.params = op.params
+					st.checkParams = true
 				}
 			}
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+// refuseUnknownParams answers VALIDATION_ERROR to a request with a query
+// parameter its route does not take, naming every such parameter.
+func (s *Server) refuseUnknownParams(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		st := stateOf(r)
+		if st.checkParams {
+			var unknown []string
+			for name := range r.URL.Query() {
+				if !slices.Contains(st.params, name) {
+					unknown = append(unknown, name)
+				}
+			}
+			if len(unknown) > 0 {
+				slices.Sort(unknown)
+				allowed := st.params
+				if allowed == nil {
+					allowed = []string{}
+				}
+				s.fail(w, r, fault.E(fault.ValidationError, fmt.Sprintf("unknown query parameter(s): %s", strings.Join(unknown, ", "))).
+					With("unknown_parameters", unknown).With("allowed_parameters", allowed))
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // recoverer turns a panic in a handler into a 500 envelope, never a crash.
@@ -215,9 +257,9 @@ type SourceSpec struct {
 
 // DigestRequest is the body of POST /v1/digest.
 type DigestRequest struct {
-	Query   string          `json:"query"`
-	Source  *SourceSpec     `json:"source"`
-	Options *digest.Options `json:"options,omitempty"`
+	Query   string       `json:"query"`
+	Source  *SourceSpec  `json:"source"`
+	Options *OptionsSpec `json:"options,omitempty"`
 }
 
 // DigestData is data of a successful POST /v1/digest.
@@ -312,7 +354,7 @@ func (s *Server) decodeDigest(w http.ResponseWriter, r *http.Request) (pipeline.
 		}
 	}
 	q := r.URL.Query()
-	opts, err := optionsFromQuery(q)
+	spec, err := optionsFromQuery(q)
 	if err != nil {
 		return pipeline.Request{}, err
 	}
@@ -326,9 +368,19 @@ func (s *Server) decodeDigest(w http.ResponseWriter, r *http.Request) (pipeline.
 			return pipeline.Request{}, fault.E(fault.MissingRequired, "source: is required")
 		}
 		if body.Options != nil {
-			opts = *body.Options
+			spec = body.Options
+		}
+		opts, err := spec.Options()
+		if err != nil {
+			return pipeline.Request{}, err
 		}
 		return body.Source.Request(body.Query, opts)
+	}
+	opts, err := spec.Options()
+	if err != nil {
+		return pipeline.Request{}, err
+	}
+	switch mt {
 	case "text/plain", "text/html", "application/pdf", "application/xhtml+xml":
 		raw, err := readBody(r.Body)
 		if err != nil {

@@ -22,6 +22,10 @@ type Options struct {
 	SummaryMaxChars int `json:"summary_max_chars"`
 }
 
+// NoKeyPoints as MaxKeyPoints asks for no key points at all (0 takes the
+// default): clients that send max_key_points 0 get it.
+const NoKeyPoints = -1
+
 // DefaultOptions returns the payload maxima: 10 snippets, 10 key points,
 // 500-character snippets and a 2000-character summary.
 func DefaultOptions() Options {
@@ -67,8 +71,10 @@ func (o Options) Validate() error {
 	if err := check("max_evidence", o.MaxEvidence, 1, MaxEvidence); err != nil {
 		return err
 	}
-	if err := check("max_key_points", o.MaxKeyPoints, 0, MaxKeyPoints); err != nil {
-		return err
+	if o.MaxKeyPoints != NoKeyPoints {
+		if err := check("max_key_points", o.MaxKeyPoints, 0, MaxKeyPoints); err != nil {
+			return err
+		}
 	}
 	if err := check("snippet_max_chars", o.SnippetMaxChars, MinSnippetChars, MaxSnippetChars); err != nil {
 		return err

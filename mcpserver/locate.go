@@ -57,7 +57,7 @@ func (t *tools) registerLocate(srv *mcp.Server) {
 			"match exact, normalized (equal after folding case, white space, quote marks, dashes, ligatures, Unicode compatibility forms and hyphenation at line ends), " +
 			"fuzzy (the most similar span, similarity ≥ min_similarity), or not_found. locator is char:S-E (page:N:char:S-E for PDFs) in Unicode code points, " +
 			"and text is always text[S:E] of the archived canonical text, never the quote itself.",
-		InputSchema:  mustSchema[LocateQuotesInput](locateBounds),
+		InputSchema:  mustInputSchema[LocateQuotesInput](locateBounds),
 		OutputSchema: envelopeSchema("{results: [{quote_index, match, source_id, locator, text, similarity}] (one per quote, in order; source_id, locator and text null when not_found), counts: {exact, normalized, fuzzy, not_found}, sources: [{id, archive_hash, kind, title?}]}"),
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: false, IdempotentHint: true, OpenWorldHint: &no},
 	}, t.locateQuotes)
@@ -67,7 +67,7 @@ func (t *tools) registerLocate(srv *mcp.Server) {
 		Description: "Check every citation of a finished report against the archived source it names. Each citation is supported (the quote is at the cited place, or in the source when no place is cited), " +
 			"moved (it is elsewhere in the source: locator gives the right place), not_found, or unknown_source. A citation without a quote is checked by its sentence: " +
 			"support gives the source's best-supporting span and a lexical score in [0,1] (supported from 0.5). data.counts counts the statuses; one warning per problem class.",
-		InputSchema:  mustSchema[CheckCitationsInput](checkBounds),
+		InputSchema:  mustInputSchema[CheckCitationsInput](checkBounds),
 		OutputSchema: envelopeSchema("{citations: [{index, marker, report_locator, sentence, ref, source_id, archive_hash, cited_locator, quote, status, match, similarity, locator, text, support?: {locator, text, score}}], counts: {supported, moved, not_found, unknown_source}, sources}"),
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: false, IdempotentHint: true, OpenWorldHint: &no},
 	}, t.checkCitations)

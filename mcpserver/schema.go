@@ -24,6 +24,36 @@ func mustSchema[T any](adjust func(*jsonschema.Schema)) *jsonschema.Schema {
 	return s
 }
 
+// mustInputSchema is mustSchema for a tool's input: optional arguments
+// have plain types (see plainTypes).
+func mustInputSchema[T any](adjust func(*jsonschema.Schema)) *jsonschema.Schema {
+	return mustSchema[T](func(s *jsonschema.Schema) {
+		plainTypes(s)
+		adjust(s)
+	})
+}
+
+// plainTypes turns the nullable unions inferred for pointer fields
+// (["null", "integer"], ["null", "object"]) into plain types: an optional
+// argument is one left out, and clients such as the MCP Inspector cannot
+// fill in a union (they send it as a string).
+func plainTypes(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if len(s.Types) == 2 && (s.Types[0] == "null" || s.Types[1] == "null") {
+		s.Type = s.Types[0]
+		if s.Type == "null" {
+			s.Type = s.Types[1]
+		}
+		s.Types = nil
+	}
+	for _, p := range s.Properties {
+		plainTypes(p)
+	}
+	plainTypes(s.Items)
+}
+
 // at returns the property schema at a dotted path ("sources.[].options"),
 // where "[]" steps into array items. It panics when the path does not
 // exist, which a test that starts a server catches.

@@ -54,19 +54,22 @@ func (s SourceInput) spec() *api.SourceSpec {
 	return &api.SourceSpec{ID: s.ID, URL: s.URL, HTML: s.HTML, PDFBase64: s.PDFBase64, Text: s.Text, Archive: s.Archive, ContentType: s.ContentType}
 }
 
-// OptionsInput bounds one digest; omitted fields take the payload maxima.
+// OptionsInput bounds one digest; omitted fields take the payload maxima,
+// given ones are used as given (max_key_points 0: no key points).
 type OptionsInput struct {
-	MaxEvidence     int `json:"max_evidence,omitempty" jsonschema:"Most evidence snippets, 1-10 (default 10)."`
-	MaxKeyPoints    int `json:"max_key_points,omitempty" jsonschema:"Most key points, 1-10 (default 10)."`
-	SnippetMaxChars int `json:"snippet_max_chars,omitempty" jsonschema:"Longest evidence snippet in Unicode code points, 50-500 (default 500)."`
-	SummaryMaxChars int `json:"summary_max_chars,omitempty" jsonschema:"Longest summary in Unicode code points, 1-2000 (default 2000)."`
+	MaxEvidence     *int `json:"max_evidence,omitempty" jsonschema:"Most evidence snippets, 1-10 (default 10)."`
+	MaxKeyPoints    *int `json:"max_key_points,omitempty" jsonschema:"Most key points, 0-10 (default 10; 0 gives none)."`
+	SnippetMaxChars *int `json:"snippet_max_chars,omitempty" jsonschema:"Longest evidence snippet in Unicode code points, 50-500 (default 500)."`
+	SummaryMaxChars *int `json:"summary_max_chars,omitempty" jsonschema:"Longest summary in Unicode code points, 1-2000 (default 2000)."`
 }
 
-func (o *OptionsInput) options() digest.Options {
+// spec converts the input into the HTTP API's options, so the same range
+// checks apply.
+func (o *OptionsInput) spec() *api.OptionsSpec {
 	if o == nil {
-		return digest.Options{}
+		return nil
 	}
-	return digest.Options{MaxEvidence: o.MaxEvidence, MaxKeyPoints: o.MaxKeyPoints, SnippetMaxChars: o.SnippetMaxChars, SummaryMaxChars: o.SummaryMaxChars}
+	return &api.OptionsSpec{MaxEvidence: o.MaxEvidence, MaxKeyPoints: o.MaxKeyPoints, SnippetMaxChars: o.SnippetMaxChars, SummaryMaxChars: o.SummaryMaxChars}
 }
 
 // DigestSourceInput is the input of digest_source.
@@ -134,7 +137,7 @@ func (t *tools) register(srv *mcp.Server) {
 			"The answer's data.digest is a DigestPayload v1.0: summary (≤ 2000 code points), ≤ 10 key points (≤ 500 each), ≤ 10 evidence snippets (≤ 500 each) " +
 			"with relevance_score in [0,1], best first, and a locator into the archived canonical text named by source_text_hash. " +
 			"Offsets are Unicode code points; text[S:E] equals each snippet exactly. The canonical text is archived: read it with get_archived_text or the resource digestd://archive/<hash>.",
-		InputSchema:  mustSchema[DigestSourceInput](digestSourceBounds),
+		InputSchema:  mustInputSchema[DigestSourceInput](digestSourceBounds),
 		OutputSchema: envelopeSchema("{digest: DigestPayload, source: {id, archive_hash, record_hash, kind, title, canonicalizer, record}, digest_hash}"),
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: false, IdempotentHint: true, OpenWorldHint: &yes},
 	}, t.digestSource)
@@ -144,7 +147,7 @@ func (t *tools) register(srv *mcp.Server) {
 		Description: "Digest up to 50 sources for one research question, rank them by how well they answer it, and pack the best into a size budget. " +
 			"data.digests lists the included sources best first, with the fields of the detail level (ids_only, metadata, summary, full); data.failed lists sources that could not be digested, with their error_code. " +
 			"meta.content_fidelity is full when nothing was cut; meta.dropped_content_ids names sources left out, and meta.content_archive_hashes maps every digested source's id to the sha256 hash of its full digest (read it with the HTTP API's GET /v1/archive/{hash}; its payload names the text by source_text_hash).",
-		InputSchema:  mustSchema[DigestSourcesInput](digestSourcesBounds),
+		InputSchema:  mustInputSchema[DigestSourcesInput](digestSourcesBounds),
 		OutputSchema: envelopeSchema("{query, query_hash, digests: [{id, rank, score, archive_hash, digest_hash, fidelity?, kind?, title?, url?, original_chars?, page_count?, summary?, digest?, source?} (the fields of the detail level)], total_sources, included, dropped, failed: [{id, error_code, message}]}"),
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: false, IdempotentHint: true, OpenWorldHint: &yes},
 	}, t.digestSources)
@@ -153,7 +156,7 @@ func (t *tools) register(srv *mcp.Server) {
 		Title: "Read archived canonical text",
 		Description: fmt.Sprintf("Read an archived canonical text by its hash: a snippet's span (locator, or start and end), with optional context on each side, or the whole text when no span is given. "+
 			"Offsets are Unicode code points. At most %d code points are returned: a longer text or span is cut there and marked truncated; ask for the rest with start and end.", MaxTextChars),
-		InputSchema:  mustSchema[GetArchivedTextInput](archivedTextBounds),
+		InputSchema:  mustInputSchema[GetArchivedTextInput](archivedTextBounds),
 		OutputSchema: envelopeSchema("{archive_hash, locator, start, end, page?, text, context_before?, context_after?, text_chars, truncated, resource_uri}"),
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no},
 	}, t.getArchivedText)
@@ -162,7 +165,7 @@ func (t *tools) register(srv *mcp.Server) {
 		Title: "Verify a digest",
 		Description: "Check a DigestPayload against the archive: every bound and pattern of the payload, that the text named by source_text_hash is archived, " +
 			"and that every evidence snippet equals the archived text at its locator. data.verified is true only when all of these hold; data.problems and data.snippets say what failed.",
-		InputSchema:  mustSchema[VerifyDigestInput](verifyBounds),
+		InputSchema:  mustInputSchema[VerifyDigestInput](verifyBounds),
 		OutputSchema: envelopeSchema("{verified, valid, problems: [string], text_found, hash_matches, snippets: [{index, locator, verified, problem?}]}"),
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no},
 	}, t.verifyDigest)
@@ -170,7 +173,7 @@ func (t *tools) register(srv *mcp.Server) {
 		Name:         "list_sources",
 		Title:        "List archived sources",
 		Description:  "List the sources archived on this server, newest first, with their archive hashes, kind, title and URL. Page with limit and the cursor from meta.pagination.",
-		InputSchema:  mustSchema[ListSourcesInput](listBounds),
+		InputSchema:  mustInputSchema[ListSourcesInput](listBounds),
 		OutputSchema: envelopeSchema("{sources: [{archive_hash, record_hash, kind, title, url, text_chars, page_count, fetched_at, resource_uri}]}; meta.pagination has the cursor of the next page"),
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: false, OpenWorldHint: &no},
 	}, t.listSources)
@@ -184,7 +187,7 @@ func (t *tools) registerMonitoring(srv *mcp.Server) {
 		Name:         api.ToolServiceHealth,
 		Title:        "Service health",
 		Description:  "The health of the service and each component (archive, PDF workers, fetcher): status healthy, degraded or unhealthy, healthy_services of total_services. An unhealthy service is a tool error UNAVAILABLE whose data still holds the component statuses.",
-		InputSchema:  mustSchema[ServiceHealthInput](func(*jsonschema.Schema) {}),
+		InputSchema:  mustInputSchema[ServiceHealthInput](func(*jsonschema.Schema) {}),
 		OutputSchema: envelopeSchema("{status, version, uptime_seconds, healthy_services, total_services, components: {name: {status, details?}}}"),
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: false, OpenWorldHint: &no},
 	}, t.serviceHealth)
@@ -192,7 +195,7 @@ func (t *tools) registerMonitoring(srv *mcp.Server) {
 		Name:         api.ToolCacheStats,
 		Title:        "Digest cache statistics",
 		Description:  "The digest cache's counters since the server started: total_requests (digest lookups), cache_hits, cache_misses and hit_rate.",
-		InputSchema:  mustSchema[CacheStatsInput](func(*jsonschema.Schema) {}),
+		InputSchema:  mustInputSchema[CacheStatsInput](func(*jsonschema.Schema) {}),
 		OutputSchema: envelopeSchema("{total_requests, cache_hits, cache_misses, hit_rate}"),
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: false, OpenWorldHint: &no},
 	}, t.cacheStats)
@@ -250,7 +253,11 @@ func (c call) fail(log *slog.Logger, err error) (*mcp.CallToolResult, api.Envelo
 
 func (t *tools) digestSource(ctx context.Context, _ *mcp.CallToolRequest, in DigestSourceInput) (*mcp.CallToolResult, api.Envelope, error) {
 	c := newCall("digest_source")
-	req, err := in.Source.spec().Request(in.Query, in.Options.options())
+	opts, err := in.Options.spec().Options()
+	if err != nil {
+		return c.fail(t.log, err)
+	}
+	req, err := in.Source.spec().Request(in.Query, opts)
 	if err != nil {
 		return c.fail(t.log, err)
 	}
@@ -271,10 +278,7 @@ func (t *tools) digestSources(ctx context.Context, _ *mcp.CallToolRequest, in Di
 	if in.Budget != nil {
 		body.Budget = &api.BudgetSpec{MaxChars: in.Budget.MaxChars, MaxTokens: in.Budget.MaxTokens}
 	}
-	if in.Options != nil {
-		opts := in.Options.options()
-		body.Options = &opts
-	}
+	body.Options = in.Options.spec()
 	// The HTTP API's own checks and conversion, so both answer alike.
 	req, fields, err := body.PipelineRequest()
 	if err != nil {

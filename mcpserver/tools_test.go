@@ -37,6 +37,13 @@ func TestListTools(t *testing.T) {
 			continue
 		}
 		schemas[tool.Name] = s
+		// Optional arguments have plain types, never a nullable union: the
+		// MCP Inspector cannot fill in a union and sends it as a string.
+		walkSchema(s, "", func(path string, node map[string]any) {
+			if _, union := node["type"].([]any); union {
+				t.Errorf("%s: %s has a type union %v", tool.Name, path, node["type"])
+			}
+		})
 		out, ok := tool.OutputSchema.(map[string]any)
 		if !ok || out["type"] != "object" {
 			t.Errorf("%s: output schema is not an object schema: %v", tool.Name, tool.OutputSchema)
@@ -539,5 +546,36 @@ func TestMonitoringTools(t *testing.T) {
 	mustSucceed(t, cs, "get_service_health", map[string]any{}, &health)
 	if health.Status != "healthy" || health.TotalServices < 1 || health.HealthyServices != health.TotalServices || health.Components["archive"].Status != "healthy" {
 		t.Errorf("health %+v", health)
+	}
+}
+
+// walkSchema calls fn on every schema node under s (properties and items).
+func walkSchema(s map[string]any, path string, fn func(path string, node map[string]any)) {
+	fn(path, s)
+	if props, ok := s["properties"].(map[string]any); ok {
+		for name, p := range props {
+			if m, ok := p.(map[string]any); ok {
+				walkSchema(m, path+"."+name, fn)
+			}
+		}
+	}
+	if items, ok := s["items"].(map[string]any); ok {
+		walkSchema(items, path+".[]", fn)
+	}
+}
+
+// Options reach the pipeline as given: max_key_points 0 is no key points,
+// out of range is VALIDATION_ERROR.
+func TestToolOptionsExact(t *testing.T) {
+	cs := connectInMemory(t, newPipeline(t))
+	src := map[string]any{"text": "Transmission from mother to child happens in pregnancy. It also happens at birth. Breastfeeding adds risk."}
+	var d digestData
+	mustSucceed(t, cs, "digest_source", map[string]any{"query": testQuery, "source": src, "options": map[string]any{"max_key_points": 0, "max_evidence": 1}}, &d)
+	if len(d.Digest.KeyPoints) != 0 || len(d.Digest.EvidenceSnippets) != 1 {
+		t.Errorf("%d key points, %d snippets; want 0 and 1", len(d.Digest.KeyPoints), len(d.Digest.EvidenceSnippets))
+	}
+	ed, _ := mustFail(t, cs, "digest_source", map[string]any{"query": testQuery, "source": src, "options": map[string]any{"max_evidence": 0}})
+	if ed.ErrorCode != "VALIDATION_ERROR" {
+		t.Errorf("max_evidence 0: %s", ed.ErrorCode)
 	}
 }
