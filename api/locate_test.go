@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/digestd/digestd/api"
+	"github.com/digestd/digestd/digest"
 )
 
 // checkText is a small paper of several sentences about one topic; digested
@@ -190,4 +191,43 @@ func deref(s *string) string {
 		return "<nil>"
 	}
 	return *s
+}
+
+// TestLocateInPDFGivesPageLocators: quotes of a PDF are located by page,
+// offsets counting the whole text.
+func TestLocateInPDFGivesPageLocators(t *testing.T) {
+	h, pipe := newTestServer(t, api.Config{})
+	pipe.Ingester.PDF = fakePDF{pages: []string{"Introduction page about something else entirely.", "", "Results: placental transmission of HIV-1 was observed in Harare."}}
+	c := loadContract(t)
+	body, _ := json.Marshal(map[string]any{
+		"sources": []map[string]string{{"id": "pdf", "pdf_base64": "JVBERi0xLjQgZmFrZQ=="}},
+		"quotes":  []string{"placental transmission of HIV‐1 was observed", "Introduction page"},
+	})
+	resp, b := c.do(t, h, "POST", "/v1/locate", "application/json", body)
+	if resp.StatusCode != 200 {
+		t.Fatalf("locate: %d %s", resp.StatusCode, b)
+	}
+	var d locateData
+	json.Unmarshal(decodeEnvelope(t, b).Data, &d)
+	var hash struct {
+		Sources []struct {
+			ArchiveHash string `json:"archive_hash"`
+		} `json:"sources"`
+	}
+	json.Unmarshal(decodeEnvelope(t, b).Data, &hash)
+	_, text := c.do(t, h, "GET", "/v1/archive/"+hash.Sources[0].ArchiveHash, "", nil)
+	for i, want := range []int{3, 1} {
+		r := d.Results[i]
+		if r.Locator == nil {
+			t.Fatalf("quote %d not found", i)
+		}
+		loc, err := digest.ParseLocator(*r.Locator)
+		if err != nil || loc.Page != want {
+			t.Errorf("quote %d: %s, want page %d", i, *r.Locator, want)
+			continue
+		}
+		if err := loc.Verify(string(text), *r.Text); err != nil {
+			t.Errorf("quote %d: %v", i, err)
+		}
+	}
 }

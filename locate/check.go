@@ -172,7 +172,7 @@ func (ix *Index) sentenceTerms(sentence string) (ids []int32, weights []float64)
 	seen := map[string]bool{}
 	f := fold(sentence)
 	var words []string
-	tokenize(f, func(w string) int32 { words = append(words, w); return 0 })
+	tokenize(f, func(w []byte) int32 { words = append(words, string(w)); return 0 })
 	for _, w := range words {
 		if seen[w] || stopWords[w] || len([]rune(w)) < 2 {
 			continue

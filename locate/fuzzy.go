@@ -40,7 +40,7 @@ type quoteWords struct {
 
 func (ix *Index) quoteWords(fq folded) quoteWords {
 	var keys []string
-	toks := tokenize(fq, func(w string) int32 { keys = append(keys, w); return ix.vocab[w] })
+	toks := tokenize(fq, func(w []byte) int32 { keys = append(keys, string(w)); return ix.vocab[string(w)] })
 	q := quoteWords{ids: make([]int32, len(toks))}
 	for i, t := range toks {
 		q.ids[i] = t.id

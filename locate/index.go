@@ -118,9 +118,10 @@ func NewIndex(text string) *Index {
 
 	ix.postings = [][]int32{nil}
 	ix.words = []string{""}
-	ix.tokens = tokenize(f, func(w string) int32 {
-		id, ok := ix.vocab[w]
+	ix.tokens = tokenize(f, func(key []byte) int32 {
+		id, ok := ix.vocab[string(key)]
 		if !ok {
+			w := string(key)
 			id = int32(len(ix.postings))
 			ix.vocab[w] = id
 			ix.postings = append(ix.postings, nil)
@@ -140,14 +141,15 @@ func NewIndex(text string) *Index {
 // digits alone ("(rsv)," is the word "rsv", "well-tolerated" the word
 // "welltolerated"), named with id(key). A word's span covers its first to
 // its last letter or digit; frune is where the whole run starts.
-func tokenize(f folded, id func(string) int32) []token {
-	var toks []token
-	var key []rune
+// id gets the key's UTF-8 bytes, valid only during the call.
+func tokenize(f folded, id func([]byte) int32) []token {
+	toks := make([]token, 0, len(f.runes)/6+1)
+	var key []byte
 	first, last, runStart := -1, -1, 0
 	for k := 0; k <= len(f.runes); k++ {
 		if k < len(f.runes) && f.runes[k] != ' ' {
 			if isWordRune(f.runes[k]) {
-				key = append(key, f.runes[k])
+				key = utf8.AppendRune(key, f.runes[k])
 				if first < 0 {
 					first = k
 				}
@@ -156,7 +158,7 @@ func tokenize(f folded, id func(string) int32) []token {
 			continue
 		}
 		if len(key) > 0 {
-			toks = append(toks, token{id: id(string(key)), start: f.src[first], end: f.src[last] + 1, frune: int32(runStart)})
+			toks = append(toks, token{id: id(key), start: f.src[first], end: f.src[last] + 1, frune: int32(runStart)})
 		}
 		key, first, last, runStart = key[:0], -1, -1, k+1
 	}
@@ -233,7 +235,7 @@ func (ix *Index) Locate(quote string, minSim float64) Match {
 // (not its first or last, which may be parts of words) is looked for only
 // where the rarest such word occurs; others by scanning the text.
 func (ix *Index) exactOrNormalized(quote string, fq folded, fs string) (Match, bool) {
-	qtoks := tokenize(fq, func(w string) int32 { return ix.vocab[w] })
+	qtoks := tokenize(fq, func(w []byte) int32 { return ix.vocab[string(w)] })
 	if len(qtoks) < 3 {
 		if b := strings.Index(ix.text, quote); b >= 0 {
 			s := ix.cpOfByte(b)
