@@ -66,7 +66,10 @@ const negativesPerDoc = 12
 // 0.8 of their union. Metrics: located_<kind> (share right), match_<kind>
 // (share reported with the expected match kind: exact, normalized or
 // fuzzy), and false_locator_rate (share of negatives given any locator);
-// n_<kind> counts the cases, and n_gold_not_verbatim the gold texts left
+// negative_max_similarity is the highest similarity any negative reached
+// (its margin below the threshold), edited_min_similarity the lowest of the
+// edited quotes located right; n_<kind> counts the cases, and
+// n_gold_not_verbatim the gold texts left
 // out because they are not verbatim in the canonical text.
 func Locate(ctx context.Context, dir string, fn LocateFuncs) (Report, error) {
 	cases, err := readCases[EvidenceCase](dir)
@@ -105,6 +108,7 @@ func Locate(ctx context.Context, dir string, fn LocateFuncs) (Report, error) {
 	right, total, kindOK := map[string]int{}, map[string]int{}, map[string]int{}
 	var elapsed time.Duration
 	skipped := 0
+	negMax, editMin := 0.0, 1.0
 	for i, d := range docs {
 		if canon[i] == "" {
 			continue
@@ -162,6 +166,7 @@ func Locate(ctx context.Context, dir string, fn LocateFuncs) (Report, error) {
 			rep.Cases++
 			sp := spans[k]
 			if c.kind == "negative" {
+				negMax = max(negMax, sp.Similarity)
 				if sp.Match != string(locate.NotFound) {
 					right[c.kind]++ // a false locator
 				}
@@ -177,6 +182,7 @@ func Locate(ctx context.Context, dir string, fn LocateFuncs) (Report, error) {
 			if strings.HasPrefix(c.kind, "edited") {
 				if overlapsOccurrence(text, runes, c.original, sp.Start, sp.End) {
 					right[c.kind]++
+					editMin = min(editMin, sp.Similarity)
 				}
 			} else if locate.Fold(got) == locate.Fold(c.original) {
 				right[c.kind]++
@@ -204,6 +210,8 @@ func Locate(ctx context.Context, dir string, fn LocateFuncs) (Report, error) {
 		}
 	}
 	rep.Metrics["n_gold_not_verbatim"] = float64(skipped)
+	rep.Metrics["negative_max_similarity"] = negMax
+	rep.Metrics["edited_min_similarity"] = editMin
 	rep.Metrics["located_normalized"] = ratio(normRight, normTotal)
 	rep.Metrics["match_normalized"] = ratio(normKind, normTotal)
 	rep.Metrics["located_edited"] = ratio(editRight, editTotal)
