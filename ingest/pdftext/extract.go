@@ -23,7 +23,7 @@ import (
 // records. The version changes whenever the text produced for some PDF does.
 const (
 	ExtractorName    = "digestd-pdftext"
-	ExtractorVersion = "7"
+	ExtractorVersion = "8"
 )
 
 // Default caps used when a Limits field is zero.

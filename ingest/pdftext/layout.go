@@ -27,6 +27,9 @@ const (
 
 	tableCellWidth = 10.0 // a column cut whose lines are mostly narrower than this may be a table
 	maxTableCells  = 2000 // larger regions are not read as tables
+	speckWidth     = 1.5  // one-line blocks narrower than this (ems) do not decide columns
+	tableMinRows   = 4    // fewer aligned rows make a table only with figures in its cells
+	columnPause    = 1.5  // white space between bands of columns that still reads as one region
 )
 
 // ligatures expands the Latin ligature characters.
@@ -225,12 +228,23 @@ func buildRows(words []*word) []*row {
 		for j < len(words) && anchor.y-words[j].y < tightBaseline*math.Max(anchor.size, words[j].size) {
 			j++
 		}
-		r := &row{words: append([]*word(nil), words[i:j]...), y: anchor.y}
-		for _, w := range r.words {
-			r.size = math.Max(r.size, w.size)
-			r.weight += float64(utf8.RuneCountInString(w.text)) * w.size
+		// A baseline shared across a wide gap (another column's line
+		// level with an exponent) is separate rows until attached.
+		seg := append([]*word(nil), words[i:j]...)
+		sort.SliceStable(seg, func(a, b int) bool { return seg[a].x0 < seg[b].x0 })
+		start := 0
+		for k := 1; k <= len(seg); k++ {
+			if k < len(seg) && seg[k].x0-seg[k-1].x1 <= fragmentGap*math.Max(seg[k].size, seg[k-1].size) {
+				continue
+			}
+			r := &row{words: seg[start:k:k], y: anchor.y}
+			for _, w := range r.words {
+				r.size = math.Max(r.size, w.size)
+				r.weight += float64(utf8.RuneCountInString(w.text)) * w.size
+			}
+			rows = append(rows, r)
+			start = k
 		}
-		rows = append(rows, r)
 		i = j
 	}
 	// Light rows join heavier neighbours, lightest first.
@@ -309,29 +323,41 @@ func gutters(rows []*row, i int) []float64 {
 			continue
 		}
 		mid := (a.x1 + b.x0) / 2
-		gapped, crossed := 0, 0
-		for j := max(0, i-gutterRows); j < len(rows) && j <= i+gutterRows; j++ {
-			if j == i || math.Abs(rows[j].y-r.y) > gutterRows*1.5*s {
+		// Rows of one baseline (segments of a line split at wide gaps)
+		// count together.
+		type side struct{ left, right, cross bool }
+		byY := map[int]*side{}
+		for j := max(0, i-4*gutterRows); j < len(rows) && j <= i+4*gutterRows; j++ {
+			dy := rows[j].y - r.y
+			if math.Abs(dy) < tightBaseline*s || math.Abs(dy) > gutterRows*1.5*s {
 				continue
 			}
-			left, right, cross := false, false, false
+			key := int(math.Round(dy / (tightBaseline * s)))
+			sd := byY[key]
+			if sd == nil {
+				sd = &side{}
+				byY[key] = sd
+			}
 			for _, w := range rows[j].words {
 				switch {
 				case w.x1 <= mid:
-					left = true
+					sd.left = true
 				case w.x0 >= mid:
-					right = true
+					sd.right = true
 				default:
-					cross = true
+					sd.cross = true
 				}
 			}
-			if cross {
+		}
+		gapped, crossed := 0, 0
+		for _, sd := range byY {
+			if sd.cross {
 				crossed++
-			} else if left && right {
+			} else if sd.left && sd.right {
 				gapped++
 			}
 		}
-		if gapped >= 2 && crossed*4 <= gapped {
+		if gapped >= 2 && crossed*4 <= gapped || gapped == 1 && crossed == 0 {
 			out = append(out, mid)
 		}
 	}
@@ -506,6 +532,43 @@ func medianSize(blocks []*block) float64 {
 }
 
 func columnCut(blocks []*block, size, minWidth float64) [][]*block {
+	// Specks (a page number, a stray exponent) may sit in a gutter; the
+	// columns are found without them and they join the nearest one.
+	var main, specks []*block
+	for _, b := range blocks {
+		if len(b.lines) == 1 && b.x1-b.x0 < speckWidth*b.size {
+			specks = append(specks, b)
+		} else {
+			main = append(main, b)
+		}
+	}
+	if len(main) < 2 || len(specks) == 0 {
+		return columnCutAll(blocks, size, minWidth)
+	}
+	groups := columnCutAll(main, size, minWidth)
+	if groups == nil {
+		return nil
+	}
+	for _, sp := range specks {
+		best, bestD := 0, math.Inf(1)
+		mid := (sp.x0 + sp.x1) / 2
+		for k, g := range groups {
+			x0, x1 := math.Inf(1), math.Inf(-1)
+			for _, b := range g {
+				x0, x1 = math.Min(x0, b.x0), math.Max(x1, b.x1)
+			}
+			d := math.Max(0, math.Max(x0-mid, mid-x1))
+			if d < bestD {
+				best, bestD = k, d
+			}
+		}
+		g := groups[best]
+		groups[best] = append(g[:len(g):len(g)], sp) // groups share one array
+	}
+	return groups
+}
+
+func columnCutAll(blocks []*block, size, minWidth float64) [][]*block {
 	bs := append([]*block(nil), blocks...)
 	sort.SliceStable(bs, func(i, j int) bool { return bs[i].x0 < bs[j].x0 })
 	// Candidate cut positions: indexes where the next block starts right of
@@ -567,7 +630,92 @@ func rowCut(blocks []*block, size float64) [][]*block {
 	if start == 0 {
 		return nil
 	}
-	return append(groups, bs[start:])
+	groups = append(groups, bs[start:])
+	// Bands that both split into columns at the same gutter, less than a
+	// blank line apart, are one two-column region whose columns happen to
+	// pause at the same height.
+	merged := [][]*block{groups[0]}
+	lastGutter, lastOK := gutterOf(groups[0], size)
+	for _, g := range groups[1:] {
+		gut, ok := gutterOf(g, size)
+		prev := merged[len(merged)-1]
+		gap := math.Inf(1)
+		for _, b := range prev {
+			gap = math.Min(gap, b.bot)
+		}
+		gap -= g[0].top // g is sorted by top: g[0] is its highest block
+		// Columns that start level after a wide gap are a new band (verses
+		// side by side); a pause in staggered columns is not.
+		if ok && lastOK && (gap < columnPause*size || !levelColumns(g, size)) && overlap(gut[0], gut[1], lastGutter[0], lastGutter[1]) > 0 &&
+			tableRows(columnCut(append(append([]*block(nil), prev...), g...), size, 0), size) == nil {
+			merged[len(merged)-1] = append(merged[len(merged)-1], g...)
+			lastGutter = [2]float64{math.Max(gut[0], lastGutter[0]), math.Min(gut[1], lastGutter[1])}
+			continue
+		}
+		// A band within one column (a heading) close under a two-column
+		// band continues that column.
+		if !ok && lastOK && gap < columnPause*size && oneSide(g, lastGutter) {
+			merged[len(merged)-1] = append(merged[len(merged)-1], g...)
+			continue
+		}
+		merged = append(merged, g)
+		lastGutter, lastOK = gut, ok
+	}
+	if len(merged) == 1 {
+		return nil
+	}
+	return merged
+}
+
+// oneSide reports whether every block lies on the same side of gutter.
+func oneSide(blocks []*block, gutter [2]float64) bool {
+	left, right := 0, 0
+	for _, b := range blocks {
+		switch {
+		case b.x1 <= gutter[1]:
+			left++
+		case b.x0 >= gutter[0]:
+			right++
+		default:
+			return false
+		}
+	}
+	return left == 0 || right == 0
+}
+
+// levelColumns reports whether the first two columns of blocks start at
+// the same height.
+func levelColumns(blocks []*block, size float64) bool {
+	cols := columnCut(blocks, size, columnWidth)
+	if len(cols) < 2 {
+		return false
+	}
+	top := func(bs []*block) float64 {
+		t := math.Inf(-1)
+		for _, b := range bs {
+			t = math.Max(t, b.top)
+		}
+		return t
+	}
+	return math.Abs(top(cols[0])-top(cols[1])) < 0.5*size
+}
+
+// gutterOf returns the white space between the first two columns of
+// blocks, when they split into columns.
+func gutterOf(blocks []*block, size float64) ([2]float64, bool) {
+	cols := columnCut(blocks, size, columnWidth)
+	if len(cols) < 2 || tableRows(cols, size) != nil {
+		return [2]float64{}, false // no columns, or a table's
+	}
+	x1 := math.Inf(-1)
+	for _, b := range cols[0] {
+		x1 = math.Max(x1, b.x1)
+	}
+	x0 := math.Inf(1)
+	for _, b := range cols[1] {
+		x0 = math.Min(x0, b.x0)
+	}
+	return [2]float64{x1, x0}, true
 }
 
 // paragraphs splits a block into paragraphs at first-line indents and after
@@ -583,7 +731,8 @@ func paragraphs(b *block) []string {
 		}
 		prev := b.lines[i-1]
 		s := l.size
-		indented := l.x0 > b.x0+indentMin*s && prev.x0 < b.x0+0.5*s && l.x0 < prev.x0+6*s
+		indented := l.x0 > b.x0+indentMin*s && prev.x0 < b.x0+0.5*s && l.x0 < prev.x0+6*s &&
+			!hangs(prev, l)
 		short := prev.x1 < b.x0+0.7*width ||
 			prev.x1 < b.x1-2*s && endsSentence(prev.text)
 		if indented || short && len(b.lines) > 2 {
@@ -683,6 +832,17 @@ func tableRows(groups [][]*block, size float64) []*block {
 	if aligned < 2 || float64(aligned) < 0.6*float64(len(rows)) {
 		return nil
 	}
+	// Short tables are told from side-by-side blocks (authors and their
+	// affiliations) by their figures.
+	digits := 0
+	for _, c := range cells {
+		if strings.ContainsFunc(c.l.text, unicode.IsDigit) {
+			digits++
+		}
+	}
+	if aligned < tableMinRows && float64(digits) < 0.2*float64(len(cells)) {
+		return nil
+	}
 	out := make([]*block, 0, len(rows))
 	for _, r := range rows {
 		sort.SliceStable(r, func(i, j int) bool { return r[i].l.x0 < r[j].l.x0 })
@@ -700,4 +860,27 @@ func tableRows(groups [][]*block, size float64) []*block {
 		out = append(out, b)
 	}
 	return out
+}
+
+// hangs reports whether l continues a list item that prev starts: prev
+// begins with a label ("•", "1.", "(a)") and l starts under the item's
+// text, not under the label.
+func hangs(prev, l *line) bool {
+	if len(prev.words) < 2 {
+		return false
+	}
+	label := prev.words[0].text
+	if utf8.RuneCountInString(label) > 4 {
+		return false
+	}
+	letters := 0
+	for _, r := range label {
+		if unicode.IsLetter(r) {
+			letters++
+		}
+	}
+	if letters > 1 || letters == 1 && !strings.ContainsAny(label, ".)") {
+		return false
+	}
+	return math.Abs(l.x0-prev.words[1].x0) < 0.5*l.size
 }

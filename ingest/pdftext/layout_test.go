@@ -75,6 +75,8 @@ func TestLayout(t *testing.T) {
 			append(run("alpha", 0, 188, 10, 0), run("12", 80, 188, 10, 0)...),
 			append(run("beta", 0, 176, 10, 0), run("7", 80, 176, 10, 0)...)...)...),
 			"Name Size\nalpha 12\nbeta 7"},
+		{"list item continues under its text", append(run("1. first item that is long", 0, 200, 10, 0),
+			run("and wraps.", 15, 188, 10, 0)...), "1. first item that is long and wraps."},
 		{"ligature expanded", run("e\ufb03cient \ufb02ow", 0, 100, 10, 0), "efficient flow"},
 		{"rotated text", run("going up", 100, 0, 10, 1), "going up"},
 		{"upside down text", run("flipped", 100, 100, 10, 2), "flipped"},
