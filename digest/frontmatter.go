@@ -17,15 +17,18 @@ func boilerplate(d *document) []bool {
 	out := make([]bool, len(d.sents))
 	n := len(d.sents)
 	refs := referencesStart(d)
+	// The front matter: the first tenth, and all before an abstract.
+	front := max(n/10+2, openingStart(d))
 	for i := range d.sents {
 		s := d.text[d.sents[i].start:d.sents[i].end]
 		// Legal vocabulary is a notice in the front or back matter, or
 		// anywhere when it is dense; in the body it may be the topic.
-		edge := i < n/10+2 || i >= n-n/10-2
+		edge := i < front || i >= n-n/10-2
 		legal := legalMarks(s)
 		switch {
 		case refs >= 0 && i >= refs,
 			legal >= 2 || legal == 1 && edge,
+			edge && address(s),
 			nameList(s),
 			tocLine(s),
 			caption(s),
@@ -50,13 +53,20 @@ func legalMarks(s string) int {
 	l := strings.ToLower(s)
 	n := 0
 	for _, m := range []string{"©", "™", "®", "copyright", "all rights reserved", "trademark", "licensed under", "license agreement",
-		"licence agreement", "terms of use", "terms and conditions", "privacy policy", "without warranty", "without permission",
-		"reproduced with permission", "creative commons", "(c) 19", "(c) 20"} {
+		"licence agreement", "terms of use", "terms and conditions", "privacy policy", "warranty", "warranties", "liability",
+		"without permission", "with permission", "permission is granted", "permission notice", "verbatim", "redistribut",
+		"creative commons", "(c) 19", "(c) 20", "personal use", "make copies", "proprietary"} {
 		if strings.Contains(l, m) {
 			n++
 		}
 	}
 	return n
+}
+
+// address reports a web or e-mail address: in the front or back matter,
+// contact and home-page lines.
+func address(s string) bool {
+	return strings.Contains(s, "://") || strings.Contains(s, "www.") || strings.Contains(s, "@") && strings.Contains(s[strings.Index(s, "@"):], ".")
 }
 
 // nameList reports a list of names or affiliations ("Authors: Roe, Ann;

@@ -63,6 +63,8 @@ func TestSummaryOpening(t *testing.T) {
 		"Authors: Roe, Ann; Poe, Bo K.; van Dijk, Jan; Li, Wei-Ming",
 		"Department of Agronomy, University of Lyon, Lyon, France",
 		"Copyright © 2021 The Authors. All rights reserved.",
+		"Permission is granted to make verbatim copies of this document for personal use.",
+		"Contact the authors at ann.roe@example.org for the data.",
 		"Abstract",
 		"Wheat yields in dry regions fall by a third when spring rainfall fails. We surveyed 400 farms to measure the loss.",
 		"1 Introduction",
@@ -78,7 +80,7 @@ func TestSummaryOpening(t *testing.T) {
 	if !strings.HasPrefix(p.Summary, "Wheat yields in dry regions fall") {
 		t.Errorf("paper summary does not open with the abstract: %q", p.Summary)
 	}
-	for _, bad := range []string{"Authors", "Copyright", "Figure 1", "Journal of Fields", "University"} {
+	for _, bad := range []string{"Authors", "Copyright", "Permission", "Contact", "Figure 1", "Journal of Fields", "University"} {
 		if strings.Contains(p.Summary, bad) || strings.Contains(strings.Join(p.KeyPoints, " "), bad) {
 			t.Errorf("boilerplate %q in summary %q or key points %q", bad, p.Summary, p.KeyPoints)
 		}
