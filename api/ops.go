@@ -183,6 +183,9 @@ func (m *Monitor) archiveProbe(ctx context.Context) (string, map[string]any) {
 	if err != nil && !isNotExist(err) {
 		return "unhealthy", map[string]any{"error": "the archive did not answer or its directory is missing"}
 	}
+	if err := m.Pipe.ProbeWrite(ctx); err != nil {
+		return "unhealthy", map[string]any{"error": "the archive does not accept writes (full, read-only, or out of files)"}
+	}
 	ps := m.Pipe.Stats()
 	details := map[string]any{"corrupt_blobs_seen": ps.CorruptSeen, "corrupt_blobs_unrepaired": ps.CorruptNow}
 	if ps.CorruptNow > 0 {

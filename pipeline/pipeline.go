@@ -44,6 +44,8 @@ type Pipeline struct {
 	// struct{}), until a put of the same content repairs them.
 	corrupt     sync.Map
 	corruptSeen atomic.Int64
+	// probe caches the write probe's last outcome (see ProbeWrite).
+	probe writeProbe
 	// indexes caches the locate indexes of archived texts by hash.
 	indexes locate.Cache
 }
@@ -450,6 +452,8 @@ func archiveFault(op string, err error) error {
 		return fault.Wrap(fault.ArchiveCorrupt, "the archived content failed its integrity check and is not served", err)
 	case errors.Is(err, archive.ErrUnavailable), errors.Is(err, context.DeadlineExceeded):
 		return fault.Wrap(fault.Unavailable, "the archive is unavailable", err)
+	case resourceExhausted(err):
+		return fault.Wrap(fault.Unavailable, "the archive cannot be used now (out of files or disk, or not writable)", err).With("retry_after", 5)
 	}
 	return fault.Wrap(fault.Internal, op, err)
 }

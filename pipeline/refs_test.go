@@ -3,11 +3,14 @@ package pipeline_test
 import (
 	"context"
 	"errors"
+	"os"
+	"syscall"
 	"strings"
 	"testing"
 
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/archive/fsstore"
+	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/pipeline"
 )
@@ -94,5 +97,35 @@ func TestRecordNotReplacedByLarger(t *testing.T) {
 	}
 	if n := len(res.Source.Title); n == 0 || n > ingest.MaxMetadataBytes {
 		t.Errorf("title of %d bytes stored, cap %d", n, ingest.MaxMetadataBytes)
+	}
+}
+
+// failingStore answers every write with one operating-system error.
+type failingStore struct {
+	archive.Store
+	err error
+}
+
+func (s *failingStore) SetRef(context.Context, string, archive.Digest) error { return s.err }
+
+// TestResourceErrorsAreUnavailable makes every reference write fail as a
+// process out of file descriptors, a read-only or full disk would: the
+// digest is UNAVAILABLE (retryable), never INTERNAL_ERROR, and the write
+// probe fails.
+func TestResourceErrorsAreUnavailable(t *testing.T) {
+	ctx := context.Background()
+	for _, errno := range []error{syscall.EMFILE, syscall.ENFILE, syscall.EACCES, syscall.EROFS, syscall.ENOSPC} {
+		fs, err := fsstore.Open(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := &pipeline.Pipeline{Ingester: &ingest.Ingester{}, Store: &failingStore{fs, &os.PathError{Op: "open", Path: "x", Err: errno}}}
+		_, err = p.Digest(ctx, pipeline.Request{Source: ingest.Source{Text: "A text about rivers and tides."}, Query: "tides"})
+		if fault.CodeOf(err) != fault.Unavailable {
+			t.Errorf("%v: digest error %v (%s), want UNAVAILABLE", errno, err, fault.CodeOf(err))
+		}
+		if err := p.ProbeWrite(ctx); fault.CodeOf(err) != fault.Unavailable {
+			t.Errorf("%v: write probe %v", errno, err)
+		}
 	}
 }

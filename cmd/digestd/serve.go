@@ -38,6 +38,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	queueWait := fs.Duration("queue-wait", time.Second, "longest a request waits for admission; one that would wait longer is answered 503 with Retry-After at once")
 	bodyTimeout := fs.Duration("body-timeout", 20*time.Second, "time to read one request body, which is read before the request is admitted")
 	bodyBudget := fs.Int64("body-budget-bytes", 256<<20, "request body bytes being read at once; more: 503")
+	maxConns := fs.Int("max-conns", 0, "open connections at once; at the bound the longest-idle one is closed for a new one (0: the file-descriptor limit less 512, at most 4096)")
+	maxIdleConns := fs.Int("max-idle-conns", 1024, "idle (keep-alive or silent) connections kept; beyond it the oldest idle one is closed")
 	cursorKey := fs.String("cursor-key", "", "secret that signs listing cursors; give replicas the same one (empty: random per process)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -86,11 +88,16 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if *maxConns <= 0 {
+		*maxConns = defaultMaxConns()
+	}
+	lim := newConnLimit(ln, *maxConns, *maxIdleConns)
+	hs.ConnState = lim.track
 	logger.Info("digestd listening", "addr", ln.Addr().String(), "archive", c.archive, "version", digestd.Version, "auth", len(hashes) > 0)
 	fmt.Fprintf(stdout, "digestd listening on %s\n", ln.Addr())
 
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() { errc <- hs.Serve(lim) }()
 	select {
 	case err := <-errc:
 		return err
