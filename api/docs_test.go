@@ -12,6 +12,7 @@ import (
 
 	"github.com/digestd/digestd"
 	"github.com/digestd/digestd/api"
+	"github.com/digestd/digestd/digest"
 )
 
 // openapiEnum returns the enum of a component schema's property in
@@ -53,6 +54,17 @@ func TestDocsAgreeWithTables(t *testing.T) {
 	}
 	if got := openapiEnum(t, "Meta", "warning_details", "[]", "code"); !slices.Equal(got, api.WarningCodes()) {
 		t.Errorf("openapi.yaml warning code enum %v, the warning table has %v", got, api.WarningCodes())
+	}
+	doc, err := openapi3.NewLoader().LoadFromData(digestd.OpenAPI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	required := slices.Clone(doc.Components.Schemas["DigestPayload"].Value.Required)
+	slices.Sort(required)
+	fields := digest.RequiredFields()
+	slices.Sort(fields)
+	if !slices.Equal(required, fields) {
+		t.Errorf("openapi.yaml DigestPayload requires %v, /v1/verify requires %v", required, fields)
 	}
 	readme, err := os.ReadFile("../README.md")
 	if err != nil {

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -116,5 +117,56 @@ func TestCorruptBlobIsRepairedByAPut(t *testing.T) {
 	_, _, hd = health(t, c, h)
 	if hd.Status != "healthy" || hd.Components["archive"].Details["corrupt_blobs_seen"] != float64(1) || hd.Components["archive"].Details["corrupt_blobs_unrepaired"] != float64(0) {
 		t.Errorf("health after the repair: %+v", hd)
+	}
+}
+
+// /v1/verify is strict: every payload field is required, and every number
+// that can be derived is checked.
+func TestVerifyIsStrict(t *testing.T) {
+	h, _ := newTestServer(t, api.Config{})
+	c := loadContract(t)
+	_, body := c.do(t, h, "POST", "/v1/digest?query=tides", "text/plain", []byte("Tides rise twice a day. The moon pulls the sea towards it. Spring tides follow the full moon."))
+	var dd api.DigestData
+	json.Unmarshal(decodeEnvelope(t, body).Data, &dd)
+	payload := func(mutate func(m map[string]any)) []byte {
+		b, _ := json.Marshal(dd.Digest)
+		var m map[string]any
+		json.Unmarshal(b, &m)
+		mutate(m)
+		out, _ := json.Marshal(map[string]any{"digest": m})
+		return out
+	}
+	// Missing fields are named, all of them.
+	resp, body := c.do(t, h, "POST", "/v1/verify", "application/json", payload(func(m map[string]any) {
+		for _, f := range []string{"summary", "original_chars", "digest_chars", "compression_ratio"} {
+			delete(m, f)
+		}
+	}))
+	ed := errorOf(t, body)
+	if resp.StatusCode != 400 || ed.ErrorCode != "MISSING_REQUIRED" || fmt.Sprint(ed.Details["missing_fields"]) != "[summary original_chars digest_chars compression_ratio]" {
+		t.Errorf("missing fields: %d %s", resp.StatusCode, body)
+	}
+	for name, mutate := range map[string]func(m map[string]any){
+		"original_chars": func(m map[string]any) {
+			m["original_chars"] = m["original_chars"].(float64) * 2
+			m["compression_ratio"] = m["digest_chars"].(float64) / m["original_chars"].(float64)
+		},
+		"digest_chars":      func(m map[string]any) { m["digest_chars"] = m["digest_chars"].(float64) - 1 },
+		"compression_ratio": func(m map[string]any) { m["compression_ratio"] = 0.5 },
+	} {
+		resp, body := c.do(t, h, "POST", "/v1/verify", "application/json", payload(mutate))
+		var rep struct {
+			Verified bool     `json:"verified"`
+			Problems []string `json:"problems"`
+		}
+		json.Unmarshal(decodeEnvelope(t, body).Data, &rep)
+		if resp.StatusCode != 200 || rep.Verified || !strings.Contains(strings.Join(rep.Problems, ";"), name+": must be") {
+			t.Errorf("a wrong %s: %d %s", name, resp.StatusCode, body)
+		}
+	}
+	// The untouched payload verifies.
+	resp, body = c.do(t, h, "POST", "/v1/verify", "application/json", payload(func(map[string]any) {}))
+	if resp.StatusCode != 200 || !strings.Contains(string(body), `"verified":true`) {
+		t.Errorf("the payload as served: %d %s", resp.StatusCode, body)
 	}
 }

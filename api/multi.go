@@ -130,6 +130,11 @@ func (b *DigestsRequest) pipelineRequest() (pipeline.ManyRequest, []string, erro
 		}
 		seen[spec.ID] = true
 		one, err := spec.Request(b.Query, req.Options)
+		if fe := fault.As(err); err != nil && fe.Code == fault.NotFound {
+			// A source that names nothing archived fails alone.
+			req.Failed = append(req.Failed, pipeline.Failure{ID: spec.ID, Code: string(fe.Code), Message: fe.Msg, Details: fe.Details})
+			continue
+		}
 		if err != nil {
 			fe := fault.As(err)
 			fe.Msg = fmt.Sprintf("sources[%d]: %s", i, fe.Msg)

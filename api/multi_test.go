@@ -597,3 +597,29 @@ func TestDigestOptionsExact(t *testing.T) {
 		t.Errorf("/v1/sources?sort=old: %d %s", resp.StatusCode, body)
 	}
 }
+
+// One missing archived source does not fail the request: it is listed in
+// data.failed with a PARTIAL_FAILURE warning.
+func TestDigestsMissingArchiveIsPartial(t *testing.T) {
+	h, _ := newTestServer(t, api.Config{})
+	c := loadContract(t)
+	b, _ := json.Marshal(map[string]any{"query": "tides", "sources": []map[string]string{
+		{"id": "ok", "text": "Tides rise twice a day."},
+		{"id": "gone", "archive": "sha256:" + strings.Repeat("ab", 32)},
+		{"id": "zero", "archive": "sha256:" + strings.Repeat("00", 32)},
+	}})
+	resp, body := c.do(t, h, "POST", "/v1/digests", "application/json", b)
+	if resp.StatusCode != 200 {
+		t.Fatalf("status %d: %s", resp.StatusCode, body)
+	}
+	var data struct {
+		Failed []struct {
+			ID   string `json:"id"`
+			Code string `json:"error_code"`
+		} `json:"failed"`
+	}
+	json.Unmarshal(decodeEnvelope(t, body).Data, &data)
+	if len(data.Failed) != 2 || data.Failed[0].Code != "NOT_FOUND" || data.Failed[1].Code != "NOT_FOUND" || !strings.Contains(string(body), `"code":"PARTIAL_FAILURE"`) {
+		t.Errorf("failed %+v: %s", data.Failed, body)
+	}
+}

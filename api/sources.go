@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
@@ -10,6 +11,7 @@ import (
 	"io/fs"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 
@@ -170,13 +172,22 @@ type VerifyRequest struct {
 
 func (s *Server) postVerify(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
+	raw, err := readBody(r.Body)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	var body VerifyRequest
-	if err := decodeJSON(r.Body, &body); err != nil {
+	if err := decodeJSON(bytes.NewReader(raw), &body); err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	if body.Digest == nil {
 		s.fail(w, r, fault.E(fault.MissingRequired, "digest: the payload to verify is required"))
+		return
+	}
+	if err := requirePayloadFields(raw); err != nil {
+		s.fail(w, r, err)
 		return
 	}
 	rep, err := s.pipe.Verify(r.Context(), body.Digest)
@@ -188,3 +199,24 @@ func (s *Server) postVerify(w http.ResponseWriter, r *http.Request) {
 }
 
 func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
+
+// requirePayloadFields refuses a verify body whose digest lacks a field of
+// the payload (or gives it as null), naming every missing one.
+func requirePayloadFields(raw []byte) error {
+	var keys struct {
+		Digest map[string]json.RawMessage `json:"digest"`
+	}
+	if err := json.Unmarshal(raw, &keys); err != nil {
+		return fault.Wrap(fault.InvalidFormat, "digest: must be an object", err)
+	}
+	var missing []string
+	for _, f := range digest.RequiredFields() {
+		if v, ok := keys.Digest[f]; !ok || string(v) == "null" {
+			missing = append(missing, f)
+		}
+	}
+	if len(missing) > 0 {
+		return fault.E(fault.MissingRequired, "digest: missing "+strings.Join(missing, ", ")).With("missing_fields", missing)
+	}
+	return nil
+}

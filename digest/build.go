@@ -77,17 +77,8 @@ func Build(text, query string, opts Options) (*Payload, []Warning, error) {
 	p.EvidenceSnippets = selectEvidence(d, q, query, opts)
 	p.Summary, p.KeyPoints = summarize(d, scores, opts, p.EvidenceSnippets)
 
-	n := utf8.RuneCountInString(p.Summary)
-	for _, k := range p.KeyPoints {
-		n += utf8.RuneCountInString(k)
-	}
-	for _, s := range p.EvidenceSnippets {
-		n += utf8.RuneCountInString(s.Text)
-	}
-	p.DigestChars = n
-	if p.OriginalChars > 0 {
-		p.CompressionRatio = math.Min(1, float64(n)/float64(p.OriginalChars))
-	}
+	p.DigestChars = CountDigestChars(p)
+	p.CompressionRatio = Ratio(p.DigestChars, p.OriginalChars)
 	if err := Validate(p); err != nil {
 		return nil, warns, fmt.Errorf("digest: built payload is invalid: %w", err)
 	}
@@ -259,4 +250,26 @@ func centroidTerms(d *document, k int) []int32 {
 		ids[i] = c.id
 	}
 	return ids
+}
+
+// CountDigestChars returns what digest_chars must be: the code points of the
+// summary, the key points and the evidence snippets' texts.
+func CountDigestChars(p *Payload) int {
+	n := utf8.RuneCountInString(p.Summary)
+	for _, k := range p.KeyPoints {
+		n += utf8.RuneCountInString(k)
+	}
+	for _, s := range p.EvidenceSnippets {
+		n += utf8.RuneCountInString(s.Text)
+	}
+	return n
+}
+
+// Ratio returns what compression_ratio must be: digestChars /
+// originalChars, clamped to [0,1], and 0 for an empty text.
+func Ratio(digestChars, originalChars int) float64 {
+	if originalChars <= 0 {
+		return 0
+	}
+	return math.Min(1, float64(digestChars)/float64(originalChars))
 }

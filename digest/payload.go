@@ -4,6 +4,11 @@
 // produces payloads.
 package digest
 
+import (
+	"reflect"
+	"strings"
+)
+
 // Payload bounds of DigestPayload v1.0. They are the single source of truth:
 // the validator, the digester, openapi.yaml and the README follow them (a
 // test checks openapi.yaml against these constants).
@@ -42,4 +47,16 @@ type EvidenceSnippet struct {
 	Text           string  `json:"text"`
 	Locator        string  `json:"locator"`
 	RelevanceScore float64 `json:"relevance_score"`
+}
+
+// RequiredFields returns the JSON names of every field of a DigestPayload,
+// all of which are required (a payload sent back for verification that
+// lacks one is refused, not read as zero).
+func RequiredFields() []string {
+	t := reflect.TypeOf(Payload{})
+	names := make([]string, 0, t.NumField())
+	for i := 0; i < t.NumField(); i++ {
+		names = append(names, strings.Split(t.Field(i).Tag.Get("json"), ",")[0])
+	}
+	return names
 }

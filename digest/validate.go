@@ -107,6 +107,13 @@ func Validate(p *Payload) error {
 		bad("digest_chars: must be ≥ 0")
 	}
 	unit("compression_ratio", p.CompressionRatio)
+	// The derived numbers must agree with what they derive from.
+	if n := CountDigestChars(p); p.DigestChars != n {
+		bad("digest_chars: must be %d, the code points of the summary, key points and snippets (is %d)", n, p.DigestChars)
+	}
+	if r := Ratio(p.DigestChars, p.OriginalChars); math.Abs(p.CompressionRatio-r) > 1e-9 {
+		bad("compression_ratio: must be %v, digest_chars / original_chars clamped to [0,1] (is %v)", r, p.CompressionRatio)
+	}
 	if len(probs) > 0 {
 		return &ValidationError{Problems: probs}
 	}

@@ -14,7 +14,7 @@ func validPayload() *Payload {
 			{Text: "abc", Locator: "char:0-3", RelevanceScore: 0.9},
 			{Text: "de", Locator: "page:1:char:3-5", RelevanceScore: 0.5},
 		},
-		OriginalChars: 100, DigestChars: 16, CompressionRatio: 0.16,
+		OriginalChars: 100, DigestChars: 19, CompressionRatio: 0.19,
 		SourceTextHash: "sha256:" + strings.Repeat("a", 64),
 	}
 }
@@ -54,11 +54,16 @@ func TestValidate(t *testing.T) {
 		{"locator length", func(p *Payload) { p.EvidenceSnippets[0].Locator = "char:0-4" }, "span length 4 differs from text length 3"},
 		{"negative chars", func(p *Payload) { p.OriginalChars = -1 }, "original_chars: must be ≥ 0"},
 		{"ratio", func(p *Payload) { p.CompressionRatio = 1.01 }, "compression_ratio: must be in [0, 1]"},
+		{"digest chars not the count", func(p *Payload) { p.DigestChars = 18 }, "digest_chars: must be 19"},
+		{"ratio not derived", func(p *Payload) { p.CompressionRatio = 0.5 }, "compression_ratio: must be 0.19"},
 	}
 	for _, tc := range tests {
 		if tc.mutate == nil {
 			p := validPayload()
 			p.Summary = strings.Repeat("é", 2000)
+			p.OriginalChars = 5000
+			p.DigestChars = CountDigestChars(p)
+			p.CompressionRatio = Ratio(p.DigestChars, p.OriginalChars)
 			if err := Validate(p); err != nil {
 				t.Errorf("%s: %v", tc.name, err)
 			}

@@ -104,6 +104,10 @@ func (p *Pipeline) Verify(ctx context.Context, pl *digest.Payload) (*VerifyRepor
 	text := string(b)
 	rep.TextFound = true
 	rep.HashMatches = digest.SourceTextHash(text) == pl.SourceTextHash
+	if n := utf8.RuneCountInString(text); rep.HashMatches && n != pl.OriginalChars {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("original_chars: must be %d, the code points of the archived text (is %d)", n, pl.OriginalChars))
+		rep.Valid = false
+	}
 	if !rep.Valid {
 		// Validation failed: the locators are not checked, so a payload
 		// over its bounds costs no more than a valid one.

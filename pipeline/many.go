@@ -57,6 +57,9 @@ type ManyRequest struct {
 	// counts items as rendered with them.
 	Fields  []string
 	Options digest.Options
+	// Failed are sources the caller already found failing (an archive hash
+	// that cannot exist); they are listed in the result's Failed.
+	Failed []Failure
 	// Concurrency bounds how many sources are ingested at once (default 4).
 	Concurrency int
 }
@@ -120,7 +123,7 @@ type ManyResult struct {
 // reference only) before it is dropped. A source that fails is listed in
 // Failed; only when every source fails is DigestMany an error.
 func (p *Pipeline) DigestMany(ctx context.Context, req ManyRequest) (*ManyResult, error) {
-	if len(req.Sources) == 0 {
+	if len(req.Sources) == 0 && len(req.Failed) == 0 {
 		return nil, fault.E(fault.MissingRequired, "sources: at least one source is required")
 	}
 	if err := req.Options.Validate(); err != nil {
@@ -156,6 +159,7 @@ func (p *Pipeline) DigestMany(ctx context.Context, req ManyRequest) (*ManyResult
 		ArchiveHashes: map[string]ArchiveRef{},
 		BudgetChars:   req.Budget.chars(),
 		AllCached:     true,
+		Failed:        append([]Failure(nil), req.Failed...),
 	}
 	var items []Item
 	for i, res := range results {
