@@ -40,9 +40,11 @@ var texFixtures = []texFixture{
 			"3 Evaluation We measured", "2. Sequence agreement rewards the right order of lines and columns.", "Plain order 0.81 0.52"}},
 	{pdf: "tex-paper-cff.pdf", ref: "tex/paper.txt", word: 0.99, shingle: 0.98, pages: 2,
 		want: []string{"affine", "baffled", "α ∈ A", "3 Evaluation We measured"}},
-	{pdf: "tex-book.pdf", ref: "tex/book.txt", word: 0.99, shingle: 0.98, pages: 3,
+	// Running heads that change with each chapter and section stay (the
+	// pdfbox references keep them too); page numbers go.
+	{pdf: "tex-book.pdf", ref: "tex/book.txt", word: 0.98, shingle: 0.96, pages: 6,
 		want: []string{"Fonts and Their Names", "a glyph called “fi”", "effect, find, flow, office and baffle", "well-known keeps its hyphen"}},
-	{pdf: "tex-book-cff.pdf", ref: "tex/book.txt", word: 0.99, shingle: 0.98, pages: 3,
+	{pdf: "tex-book-cff.pdf", ref: "tex/book.txt", word: 0.98, shingle: 0.96, pages: 6,
 		want: []string{"effect, find, flow, office and baffle"}},
 }
 
