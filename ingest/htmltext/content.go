@@ -121,7 +121,11 @@ func textLen(blocks []string) int {
 // returns the measurements of the cleaned body.
 func findMain(doc *html.Node, elems int, byHints bool) ([]string, *extraction) {
 	body := findBody(doc)
-	clean(body, byHints, 0)
+	var keep map[*html.Node]bool
+	if byHints {
+		keep = wrappersOfMostText(body)
+	}
+	clean(body, byHints, keep, 0)
 	x := newExtraction(elems)
 	x.measure(body, false, 0)
 	x.score(body, 0)
@@ -168,10 +172,10 @@ const removedMark = "REMOVED"
 // clean removes what is never main content: non-content elements, hidden
 // elements, comments, navigation and asides, and (byHints) elements whose
 // class, id or role names page furniture.
-func clean(n *html.Node, byHints bool, depth int) {
+func clean(n *html.Node, byHints bool, keep map[*html.Node]bool, depth int) {
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
-		if removable(c, byHints) || depth > maxDepth {
+		if removable(c, byHints && !keep[c]) || depth > maxDepth {
 			if c.Type == html.ElementNode && !dropTags[c.Data] {
 				// Leave a mark where furniture was, so that a title
 				// introducing it can be dropped too.
@@ -179,7 +183,7 @@ func clean(n *html.Node, byHints bool, depth int) {
 			}
 			n.RemoveChild(c)
 		} else if c.Type == html.ElementNode {
-			clean(c, byHints, depth+1)
+			clean(c, byHints, keep, depth+1)
 		}
 		c = next
 	}
@@ -228,6 +232,53 @@ func removable(n *html.Node, byHints bool) bool {
 		return countParagraphs(n, 3, 0) < 3
 	}
 	return false
+}
+
+// wrappersOfMostText returns the elements under body whose class or id
+// names furniture but that wrap the page: they hold at least half of its
+// visible text and its headline or article element (a "sticky-sidebar"
+// layout around the whole article), so the hints must not remove them with
+// the content inside. A long comment thread holds no headline and stays
+// removable. One post-order pass.
+func wrappersOfMostText(body *html.Node) map[*html.Node]bool {
+	type hinted struct {
+		n    *html.Node
+		text int
+	}
+	var found []hinted
+	var walk func(n *html.Node, depth int) (text int, head bool)
+	walk = func(n *html.Node, depth int) (text int, head bool) {
+		for c := n.FirstChild; c != nil && depth < maxDepth; c = c.NextSibling {
+			switch c.Type {
+			case html.TextNode:
+				t, _ := runLen(c.Data)
+				text += t
+			case html.ElementNode:
+				if dropTags[c.Data] || isHidden(c) {
+					continue
+				}
+				t, h := walk(c, depth+1)
+				h = h || c.Data == "h1" || c.Data == "article" || c.Data == "main"
+				text += t
+				head = head || h
+				if h && boilerplateHint(c) > 0 {
+					found = append(found, hinted{c, t})
+				}
+			}
+		}
+		return text, head
+	}
+	total, _ := walk(body, 0)
+	var keep map[*html.Node]bool
+	for _, f := range found {
+		if total > 0 && 2*f.text >= total {
+			if keep == nil {
+				keep = map[*html.Node]bool{}
+			}
+			keep[f.n] = true
+		}
+	}
+	return keep
 }
 
 // visibleChars counts the non-space characters of n's text, stopping at limit.

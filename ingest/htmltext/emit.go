@@ -19,6 +19,10 @@ type emitter struct {
 	data   bool // cur is a table row or preformatted text
 	// keepAll turns off the boilerplate filters.
 	keepAll bool
+	// broad is set while walking a root that is <body> or a child of it,
+	// and rootText is that root's visible text.
+	broad    bool
+	rootText int
 }
 
 // emitAll returns the blocks of roots in order, skipping boilerplate
@@ -31,6 +35,11 @@ func (x *extraction) emitAll(roots []*html.Node) []string {
 func (x *extraction) emit(roots []*html.Node, keepAll bool) []string {
 	e := &emitter{x: x, keepAll: keepAll}
 	for _, r := range roots {
+		e.broad = r.Data == "body" || r.Parent != nil && r.Parent.Data == "body"
+		e.rootText = 0
+		if st := x.stat(r); st != nil {
+			e.rootText = st.text
+		}
 		e.walk(r, r, false, false, 0)
 		e.flush()
 	}
@@ -209,7 +218,7 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 	case "img":
 		return
 	}
-	if tag == removedMark || n != root && !e.keepAll && containerTags[tag] && e.x.isBoilerplateContainer(n) {
+	if tag == removedMark || n != root && !e.keepAll && containerTags[tag] && (e.x.isBoilerplateContainer(n) || e.broad && e.isMarkedFurniture(n)) {
 		e.dropIntroduction()
 		return
 	}
@@ -260,4 +269,17 @@ func (x *extraction) isBoilerplateContainer(n *html.Node) bool {
 		return true
 	}
 	return false
+}
+
+// isMarkedFurniture reports whether n, inside a root as broad as the page
+// (<body> or a child of it, which brings the whole page along), is surely
+// furniture by its class, id or role (comments, teasers, the site footer)
+// and holds less than half of the root's text. The cleaning without hints
+// keeps such containers; a narrower root rarely holds them.
+func (e *emitter) isMarkedFurniture(n *html.Node) bool {
+	if boilerplateHint(n) < 2 {
+		return false
+	}
+	st := e.x.stat(n)
+	return st == nil || 2*st.text < e.rootText
 }

@@ -283,8 +283,10 @@ func (x *extraction) withLead(roots []*html.Node, body *html.Node) []*html.Node 
 		}
 		return false
 	}
-	walk(scope, 0)
-	if len(leads) == 0 {
+	// Only prose before the content counts: when no ancestor could be
+	// climbed to (the content is a child of <body>), the walk never meets
+	// the first root, and what it gathered is the content itself.
+	if !walk(scope, 0) || len(leads) == 0 {
 		return roots
 	}
 	return append(leads, roots...)

@@ -60,3 +60,52 @@ func TestWithList(t *testing.T) {
 		}
 	}
 }
+
+// Content chosen directly under <body> is not repeated by the lead step:
+// each paragraph appears once.
+func TestBodyChildContentOnce(t *testing.T) {
+	res, err := Extract(readFixture(t, "body-child-article.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"After a decade away", "Tickets go on sale next week"} {
+		if n := strings.Count(res.Text, p); n != 1 {
+			t.Errorf("%q appears %d times:\n%s", p, n, res.Text)
+		}
+	}
+}
+
+// A wrapper whose class names a sidebar but that holds the headline and
+// most of the page's text (a sticky-sidebar layout) is not removed with
+// the article inside it, even when other text (a long consent notice)
+// would stand in for it.
+func TestFurnitureClassWrapperKeepsArticle(t *testing.T) {
+	res, err := Extract(readFixture(t, "sidebar-wrapper.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"River festival returns this weekend", "boat races", "Food stalls will take cards"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+}
+
+// When the content is a child of <body>, which brings the whole page
+// along, containers marked as comments or as the site footer stay out.
+func TestBodyChildLeavesFurniture(t *testing.T) {
+	res, err := Extract(readFixture(t, "body-child-furniture.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"open on Sundays from the first of March", "story time on Sunday mornings"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	for _, w := range []string{"I have been waiting", "café downstairs", "Town Hall Square"} {
+		if strings.Contains(res.Text, w) {
+			t.Errorf("text has furniture %q:\n%s", w, res.Text)
+		}
+	}
+}
