@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -14,43 +15,88 @@ import (
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/pipeline"
 )
 
 // getArchive serves an archived blob's exact bytes, with ETag (the content
-// hash), If-None-Match, HEAD and byte Range support.
+// hash), If-None-Match, HEAD and byte Range support. The blob is streamed
+// through the verifying reader, never held whole: a full read that finds it
+// corrupt ends the response short of its Content-Length; a Range request
+// verifies the whole blob first. Admission covers opening and verifying;
+// the stream itself holds no slot, so a client that reads slowly holds
+// only its connection.
 func (s *Server) getArchive(w http.ResponseWriter, r *http.Request) {
 	d, err := parseHashParam(chi.URLParam(r, "hash"))
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	b, err := s.pipe.Blob(r.Context(), d)
+	release, err := s.adm.acquire(r.Context(), readWeight(r, nil))
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	ct := "application/octet-stream"
-	switch {
-	case bytes.HasPrefix(b, []byte("{")) && utf8.Valid(b):
-		ct = "application/json"
-	case utf8.Valid(b):
-		ct = "text/plain; charset=utf-8"
+	br, ct, err := s.openArchived(r, d)
+	release()
+	if err != nil {
+		s.fail(w, r, err)
+		return
 	}
+	defer br.Close()
 	h := w.Header()
 	h.Set("Content-Type", ct)
 	h.Set("ETag", `"`+d.String()+`"`)
 	h.Set("Cache-Control", "public, max-age=31536000, immutable")
 	h.Set("X-Content-Type-Options", "nosniff")
 	g := &rangeGuard{ResponseWriter: w}
-	http.ServeContent(g, r, "", time.Time{}, bytes.NewReader(b))
+	http.ServeContent(g, r, "", time.Time{}, br)
 	if g.refused {
 		// ServeContent answered a bad Range in plain text: answer it in an
 		// envelope instead, keeping its Content-Range: bytes */size.
 		h.Del("ETag")
 		h.Del("Cache-Control")
 		s.fail(w, r, fault.E(fault.RangeNotSatisfiable, "the Range header asks for bytes outside the blob").
-			With("blob_bytes", len(b)))
+			With("blob_bytes", br.Size()))
 	}
+}
+
+// sniffBytes is how much of a blob names its content type.
+const sniffBytes = 4096
+
+// openArchived opens blob d for streaming and names its content type from
+// its first bytes: JSON, UTF-8 text, or octet-stream. A Range request
+// verifies the whole blob before any of it is sent.
+func (s *Server) openArchived(r *http.Request, d archive.Digest) (*pipeline.BlobReader, string, error) {
+	br, err := s.pipe.OpenBlob(r.Context(), d)
+	if err != nil {
+		return nil, "", err
+	}
+	if r.Method == http.MethodGet && r.Header.Get("Range") != "" {
+		if err := br.Verify(); err != nil {
+			br.Close()
+			return nil, "", err
+		}
+	}
+	head := make([]byte, min(br.Size(), sniffBytes))
+	if _, err := io.ReadFull(br, head); err != nil {
+		br.Close()
+		return nil, "", pipeline.ArchiveFault("read the archive", err)
+	}
+	br.Seek(0, io.SeekStart)
+	valid := utf8.Valid(head)
+	if !valid && int64(len(head)) < br.Size() {
+		// The prefix may end inside a code point.
+		for k := 1; k <= 3 && k < len(head) && !valid; k++ {
+			valid = utf8.Valid(head[:len(head)-k])
+		}
+	}
+	switch {
+	case valid && bytes.HasPrefix(head, []byte("{")):
+		return br, "application/json", nil
+	case valid:
+		return br, "text/plain; charset=utf-8", nil
+	}
+	return br, "application/octet-stream", nil
 }
 
 // rangeGuard holds back a 416 answer (and its plain-text body).

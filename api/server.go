@@ -131,8 +131,8 @@ func (s *Server) Handler() http.Handler {
 	r.Post("/v1/check", s.admit(bodyWeight, http.HandlerFunc(s.postCheck)))
 	r.Get("/v1/sources", s.admit(lightWeight, http.HandlerFunc(s.listSources)))
 	r.Get("/v1/sources/{hash}", s.admit(lightWeight, http.HandlerFunc(s.getSource)))
-	r.Get("/v1/archive/{hash}", s.admit(readWeight, http.HandlerFunc(s.getArchive)))
-	r.Head("/v1/archive/{hash}", s.admit(lightWeight, http.HandlerFunc(s.getArchive)))
+	r.Get("/v1/archive/{hash}", s.getArchive) // admitted inside: streaming holds no slot
+	r.Head("/v1/archive/{hash}", s.getArchive)
 	r.Get("/v1/archive/{hash}/slice", s.admit(readWeight, http.HandlerFunc(s.getSlice)))
 	if s.cfg.MCP != nil {
 		r.Handle("/mcp", s.mcpAdmission(s.cfg.MCP))

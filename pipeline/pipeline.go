@@ -440,6 +440,13 @@ func convertWarnings(ws []digest.Warning) []Warning {
 
 // archiveFault classifies an archive error for clients.
 func archiveFault(op string, err error) error {
+	return ArchiveFault(op, err)
+}
+
+// ArchiveFault classifies an error of reading or writing the archive for
+// clients: NOT_FOUND, TOO_LARGE, ARCHIVE_CORRUPT, UNAVAILABLE, else
+// INTERNAL_ERROR naming op. An error that is already a fault is kept.
+func ArchiveFault(op string, err error) error {
 	var fe *fault.Error
 	switch {
 	case errors.As(err, &fe):

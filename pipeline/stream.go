@@ -1,0 +1,145 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/digestd/digestd/archive"
+)
+
+// BlobReader reads an archived blob without holding it in memory: a
+// ReadSeeker (for http.ServeContent, ranges included) that opens the blob
+// again when asked to go back, skips forward by reading, and reads through
+// the verifying reader, so whoever reads to the end learns of corruption
+// (an error wrapping archive.ErrCorrupt, after the bytes). The caller
+// closes it.
+type BlobReader struct {
+	ctx  context.Context
+	p    *Pipeline
+	d    archive.Digest
+	size int64
+
+	pos   int64 // the reader's position
+	rc    io.ReadCloser
+	rcPos int64 // rc's position in the blob
+}
+
+// OpenBlob stats the blob d and returns a reader over it, with its size.
+// A missing blob is NOT_FOUND; nothing is read until Read.
+func (p *Pipeline) OpenBlob(ctx context.Context, d archive.Digest) (*BlobReader, error) {
+	info, err := p.Store.Stat(ctx, d)
+	if err != nil {
+		return nil, archiveFault("read the archive", err)
+	}
+	return &BlobReader{ctx: ctx, p: p, d: d, size: info.Size}, nil
+}
+
+// Size is the blob's length in bytes.
+func (b *BlobReader) Size() int64 { return b.size }
+
+// Seek implements io.Seeker.
+func (b *BlobReader) Seek(off int64, whence int) (int64, error) {
+	switch whence {
+	case io.SeekCurrent:
+		off += b.pos
+	case io.SeekEnd:
+		off += b.size
+	}
+	if off < 0 {
+		return 0, errors.New("blob reader: negative position")
+	}
+	b.pos = off
+	return off, nil
+}
+
+// Read implements io.Reader.
+func (b *BlobReader) Read(p []byte) (int, error) {
+	if b.pos >= b.size {
+		return 0, io.EOF
+	}
+	if b.rc == nil || b.rcPos != b.pos {
+		if err := b.reopen(); err != nil {
+			return 0, err
+		}
+	}
+	n, err := b.rc.Read(p[:min(int64(len(p)), b.size-b.pos)])
+	b.pos += int64(n)
+	b.rcPos += int64(n)
+	if err == nil && b.rcPos == b.size {
+		// The last byte: read on to EOF, where the hash is checked.
+		var one [1]byte
+		m, e := b.rc.Read(one[:])
+		for m == 0 && e == nil {
+			m, e = b.rc.Read(one[:])
+		}
+		switch {
+		case m > 0:
+			err = fmt.Errorf("%w: %s is longer than its size", archive.ErrCorrupt, b.d)
+		case e != io.EOF:
+			err = e
+		}
+	}
+	if err == io.EOF && b.pos < b.size {
+		err = io.ErrUnexpectedEOF
+	}
+	if errors.Is(err, archive.ErrCorrupt) {
+		// Hold back the last bytes read, so that a reader copying to a
+		// client ends short of the length it announced.
+		b.p.noteCorrupt(b.d)
+		return 0, err
+	}
+	return n, err
+}
+
+// reopen opens the blob again and skips to the reader's position.
+func (b *BlobReader) reopen() error {
+	if b.rc != nil {
+		b.rc.Close()
+		b.rc = nil
+	}
+	rc, err := b.p.Store.Get(b.ctx, b.d)
+	if err != nil {
+		return archiveFault("read the archive", err)
+	}
+	if _, err := io.CopyN(io.Discard, rc, b.pos); err != nil {
+		rc.Close()
+		return err
+	}
+	b.rc, b.rcPos = rc, b.pos
+	return nil
+}
+
+// Verify reads the whole blob through the verifying reader, holding none
+// of it, and returns an error wrapping archive.ErrCorrupt (as a fault) if
+// it does not hash to its name. It leaves the position where it was.
+func (b *BlobReader) Verify() error {
+	rc, err := b.p.Store.Get(b.ctx, b.d)
+	if err != nil {
+		return archiveFault("read the archive", err)
+	}
+	defer rc.Close()
+	if _, err := io.Copy(io.Discard, rc); err != nil {
+		if errors.Is(err, archive.ErrCorrupt) {
+			b.p.noteCorrupt(b.d)
+		}
+		return archiveFault("read the archive", err)
+	}
+	return nil
+}
+
+// Close releases the open file, if any.
+func (b *BlobReader) Close() error {
+	if b.rc != nil {
+		return b.rc.Close()
+	}
+	return nil
+}
+
+// noteCorrupt records a blob found corrupt, for health and repair.
+func (p *Pipeline) noteCorrupt(d archive.Digest) {
+	if _, known := p.corrupt.LoadOrStore(d, struct{}{}); !known {
+		p.corruptSeen.Add(1)
+	}
+}
