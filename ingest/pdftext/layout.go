@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Layout parameters, in units of the font size (em) of the text involved.
@@ -126,21 +128,31 @@ func layoutPage(glyphs []glyph) []*block {
 }
 
 // buildWords groups the glyphs of one direction into words, in content
-// stream order, and drops overprinted duplicates (fake bold).
+// stream order, and drops overprinted duplicates (fake bold). A spacing
+// accent drawn over a letter (TeX sets "é" as "´" and "e") joins it.
 func buildWords(glyphs []glyph, dir int, wordGap float64) []*word {
 	var words []*word
 	var cur *word
 	var b strings.Builder
+	accented := false
 	flush := func(space bool) {
 		if cur != nil {
 			cur.text = b.String()
+			if accented {
+				// TeX accents the dotless i and j.
+				cur.text = norm.NFC.String(dotlessAccented.Replace(cur.text))
+			}
 			cur.spaceAfter = space
 			words = append(words, cur)
 			cur = nil
 		}
 		b.Reset()
+		accented = false
 	}
-	for _, g := range glyphs {
+	pending := "" // combining mark for the next letter
+	var prev *glyph
+	for i := range glyphs {
+		g := &glyphs[i]
 		if g.dir != dir {
 			continue
 		}
@@ -150,24 +162,97 @@ func buildWords(glyphs []glyph, dir int, wordGap float64) []*word {
 			}
 			continue
 		}
+		if mark, ok := combiningAccents[g.s]; ok {
+			if prev != nil && cur != nil && isLetterGlyph(prev) && coversGlyph(g, prev) {
+				b.WriteString(mark)
+				accented = true
+				continue
+			}
+			if next := nextGlyph(glyphs, i, dir); next != nil && isLetterGlyph(next) && coversGlyph(g, next) {
+				pending = mark
+				continue
+			}
+		}
 		x, y := canon(g.x, g.y, dir)
 		size := g.size
+		text := ligatures.Replace(g.s)
+		if pending != "" {
+			text += pending
+			pending = ""
+			accented = true
+		}
+		prev = g
 		if cur != nil {
 			s := math.Max(size, cur.size)
 			gap := x - cur.x1
 			if math.Abs(y-cur.y) < 0.3*s && gap > -0.5*s && gap < wordGap*s {
-				b.WriteString(ligatures.Replace(g.s))
+				b.WriteString(text)
 				cur.x1 = math.Max(cur.x1, x+g.w)
 				cur.size = math.Max(cur.size, size)
 				continue
 			}
 			flush(false)
+			accented = pendingInText(text)
 		}
 		cur = &word{x0: x, x1: x + g.w, y: y, size: size}
-		b.WriteString(ligatures.Replace(g.s))
+		b.WriteString(text)
 	}
 	flush(false)
 	return dedupe(words)
+}
+
+// combiningAccents maps the spacing accents that typesetters draw over a
+// letter to the combining marks that compose with it.
+var combiningAccents = map[string]string{
+	"´": "́", "`": "̀", "ˆ": "̂", "˜": "̃", "¨": "̈",
+	"˚": "̊", "¸": "̧", "ˇ": "̌", "˘": "̆", "¯": "̄",
+	"˙": "̇", "˝": "̋", "˛": "̨",
+}
+
+// dotlessAccented gives accented dotless letters their dots back, so that
+// they compose.
+var dotlessAccented = func() *strings.Replacer {
+	var pairs []string
+	for _, m := range combiningAccents {
+		pairs = append(pairs, "\u0131"+m, "i"+m, "\u0237"+m, "j"+m)
+	}
+	return strings.NewReplacer(pairs...)
+}()
+
+// pendingInText reports whether text carries a combining mark.
+func pendingInText(text string) bool {
+	for _, r := range text {
+		if unicode.Is(unicode.Mn, r) {
+			return true
+		}
+	}
+	return false
+}
+
+func isLetterGlyph(g *glyph) bool {
+	r, _ := utf8.DecodeRuneInString(g.s)
+	return unicode.IsLetter(r)
+}
+
+// coversGlyph reports whether accent a is drawn over (or under) letter l:
+// their extents along the line overlap by most of the narrower one.
+func coversGlyph(a, l *glyph) bool {
+	ax, ay := canon(a.x, a.y, a.dir)
+	lx, ly := canon(l.x, l.y, l.dir)
+	if math.Abs(ay-ly) > 1.2*l.size {
+		return false
+	}
+	ov := overlap(ax, ax+a.w, lx, lx+l.w)
+	return ov > 0.5*math.Min(a.w, l.w)
+}
+
+func nextGlyph(glyphs []glyph, i, dir int) *glyph {
+	for j := i + 1; j < len(glyphs) && j <= i+3; j++ {
+		if glyphs[j].dir == dir && !glyphs[j].space {
+			return &glyphs[j]
+		}
+	}
+	return nil
 }
 
 func dedupe(words []*word) []*word {

@@ -77,6 +77,8 @@ func TestLayout(t *testing.T) {
 			"Name Size\nalpha 12\nbeta 7"},
 		{"list item continues under its text", append(run("1. first item that is long", 0, 200, 10, 0),
 			run("and wraps.", 15, 188, 10, 0)...), "1. first item that is long and wraps."},
+		{"accent over a letter composes", append(append(run("caf", 0, 100, 10, 0), glyph{s: "\u00b4", x: 16, y: 102, w: 3, size: 10}),
+			run("e", 15, 100, 10, 0)...), "caf\u00e9"},
 		{"ligature expanded", run("e\ufb03cient \ufb02ow", 0, 100, 10, 0), "efficient flow"},
 		{"rotated text", run("going up", 100, 0, 10, 1), "going up"},
 		{"upside down text", run("flipped", 100, 100, 10, 2), "flipped"},

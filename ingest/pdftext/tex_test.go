@@ -22,7 +22,8 @@ type texFixture struct {
 
 var texFixtures = []texFixture{
 	{pdf: "tex-ligatures.pdf", ref: "tex/ligatures.txt", word: 1, shingle: 1, pages: 1,
-		want: []string{"field office found five official files", "baffled", "difficult traffic", "shuffled raffle", "fluffy", "affixes"}},
+		want: []string{"field office found five official files", "baffled", "difficult traffic", "shuffled raffle", "fluffy", "affixes",
+			"Poincaré met Schrödinger and Erdős at a café in Zürich", "naïve façade", "à la carte"}},
 	{pdf: "tex-math.pdf", ref: "tex/math.txt", word: 0.99, shingle: 0.9, pages: 1,
 		want:    []string{"α", "γ ∈ Γ", "x ∈ A", "∀y", "∃z", "{a, b, c}", "λk", "μ ≤ σ2", "ψ and ω", "θ → π", "n → ∞", "Δ, Σ, Ω, Φ and Ψ", "∫"},
 		wantNot: []string{"2 A", " 8y", "fa, b, cg"}},
