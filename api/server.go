@@ -4,7 +4,6 @@ package api
 
 import (
 	"bytes"
-	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -75,15 +74,15 @@ type Config struct {
 
 // Server is digestd's HTTP API.
 type Server struct {
-	pipe      *pipeline.Pipeline
-	cfg       Config
-	started   time.Time
-	adm       *admission
-	bodies    atomic.Int64
-	cursorKey []byte
-	metrics   *metrics
-	count     archiveCount
-	monitor   *Monitor
+	pipe    *pipeline.Pipeline
+	cfg     Config
+	started time.Time
+	adm     *admission
+	bodies  atomic.Int64
+	cursors *Cursors
+	metrics *metrics
+	count   archiveCount
+	monitor *Monitor
 }
 
 // New returns a server that runs requests through pipe.
@@ -91,11 +90,7 @@ func New(pipe *pipeline.Pipeline, cfg Config) *Server {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = 32 << 20
 	}
-	s := &Server{pipe: pipe, cfg: cfg, started: time.Now(), cursorKey: cfg.CursorKey, metrics: newMetrics(cfg.Collectors)}
-	if len(s.cursorKey) == 0 {
-		s.cursorKey = make([]byte, 32)
-		rand.Read(s.cursorKey)
-	}
+	s := &Server{pipe: pipe, cfg: cfg, started: time.Now(), cursors: NewCursors(cfg.CursorKey), metrics: newMetrics(cfg.Collectors)}
 	s.adm = newAdmission(cfg.MaxInFlight, cfg.MemoryBudget, cfg.QueueWait)
 	s.cfg.Probes = append([]Probe{{Name: "admission", Check: s.admissionProbe}}, s.cfg.Probes...)
 	s.monitor = &Monitor{Pipe: pipe, Version: cfg.Version, Probes: s.cfg.Probes, Started: s.started}

@@ -2,9 +2,6 @@ package api
 
 import (
 	"bytes"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,42 +16,6 @@ import (
 	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/pipeline"
 )
-
-// cursor is the opaque position of a listing page. It is versioned, names
-// the listing that issued it, and is signed so that a tampered or foreign
-// cursor is refused.
-type cursor struct {
-	V       int    `json:"v"`
-	Listing string `json:"l"`
-	After   string `json:"a"`
-}
-
-const cursorVersion = 1
-
-func (s *Server) encodeCursor(listing, after string) string {
-	b, _ := json.Marshal(cursor{V: cursorVersion, Listing: listing, After: after})
-	mac := hmac.New(sha256.New, s.cursorKey)
-	mac.Write(b)
-	return base64.RawURLEncoding.EncodeToString(append(mac.Sum(nil)[:16], b...))
-}
-
-func (s *Server) decodeCursor(listing, raw string) (string, error) {
-	bad := fault.E(fault.InvalidCursor, "cursor: not a cursor this listing issued")
-	b, err := base64.RawURLEncoding.DecodeString(raw)
-	if err != nil || len(b) <= 16 {
-		return "", bad
-	}
-	mac := hmac.New(sha256.New, s.cursorKey)
-	mac.Write(b[16:])
-	if !hmac.Equal(mac.Sum(nil)[:16], b[:16]) {
-		return "", bad
-	}
-	var c cursor
-	if err := json.Unmarshal(b[16:], &c); err != nil || c.V != cursorVersion || c.Listing != listing {
-		return "", bad
-	}
-	return c.After, nil
-}
 
 // SourceListItem is one entry of GET /v1/sources.
 type SourceListItem struct {
@@ -87,7 +48,7 @@ func (s *Server) listSources(w http.ResponseWriter, r *http.Request) {
 	after := ""
 	if c := q.Get("cursor"); c != "" {
 		var err error
-		if after, err = s.decodeCursor("sources", c); err != nil {
+		if after, err = s.cursors.Decode(ListingSources, c); err != nil {
 			s.fail(w, r, err)
 			return
 		}
@@ -114,7 +75,7 @@ func (s *Server) listSources(w http.ResponseWriter, r *http.Request) {
 	st := stateOf(r)
 	st.meta.Pagination = &Pagination{HasMore: more, PageSize: len(items), TotalCount: &total}
 	if more {
-		c := s.encodeCursor("sources", entries[len(entries)-1].Position)
+		c := s.cursors.Encode(ListingSources, entries[len(entries)-1].Position)
 		st.meta.Pagination.Cursor = &c
 	}
 	success(w, r, http.StatusOK, map[string]any{"sources": items})

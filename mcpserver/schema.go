@@ -175,5 +175,5 @@ func verifyBounds(s *jsonschema.Schema) {
 
 func listBounds(s *jsonschema.Schema) {
 	intRange(at(s, "limit"), 1, MaxListLimit)
-	maxLen(at(s, "cursor"), 2*maxCursorBytes)
+	maxLen(at(s, "cursor"), api.MaxCursorChars)
 }

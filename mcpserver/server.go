@@ -32,6 +32,10 @@ type Options struct {
 	// Logger receives the server's logs (rejected and failed calls); nil
 	// discards them. Over stdio it must not write to stdout.
 	Logger *slog.Logger
+	// CursorKey signs list_sources cursors, in the HTTP API's format: give
+	// it the API's key and cursors continue across both. Empty: a random
+	// key for this server.
+	CursorKey []byte
 	// Probes report the components beside the archive to get_service_health.
 	Probes []api.Probe
 	// MaxBodyBytes caps one HTTP request to Handler (413 beyond), and one
@@ -75,7 +79,7 @@ func NewServer(pipe *pipeline.Pipeline, opts Options) *mcp.Server {
 		// No logging capability: logs go to the operator, not the client.
 		Capabilities: &mcp.ServerCapabilities{},
 	})
-	t := &tools{pipe: pipe, log: opts.logger(), monitor: &api.Monitor{Pipe: pipe, Version: version, Probes: opts.Probes, Started: time.Now()}}
+	t := &tools{pipe: pipe, log: opts.logger(), monitor: &api.Monitor{Pipe: pipe, Version: version, Probes: opts.Probes, Started: time.Now()}, cursors: api.NewCursors(opts.CursorKey)}
 	t.register(srv)
 	srv.AddResourceTemplate(archiveTemplate(), t.readArchive)
 	srv.AddReceivingMiddleware(envelopeInputErrors)

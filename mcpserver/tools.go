@@ -2,10 +2,8 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/base64"
 	"fmt"
 	"log/slog"
-	"regexp"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -32,8 +30,6 @@ const (
 	// DefaultListLimit and MaxListLimit bound a list_sources page.
 	DefaultListLimit = 20
 	MaxListLimit     = 100
-	// maxCursorBytes bounds a decoded list_sources cursor.
-	maxCursorBytes = 256
 )
 
 // SourceInput is one source as the tools take it: exactly one of URL, HTML,
@@ -120,6 +116,7 @@ type tools struct {
 	pipe    *pipeline.Pipeline
 	log     *slog.Logger
 	monitor *api.Monitor
+	cursors *api.Cursors
 }
 
 // ServiceHealthInput is the input of get_service_health (none).
@@ -408,31 +405,6 @@ type ListedSource struct {
 	ResourceURI string `json:"resource_uri"`
 }
 
-// cursorPattern is what a decoded cursor may hold: a listing position,
-// which is an archive reference name.
-var cursorPattern = regexp.MustCompile(`^[A-Za-z0-9/_-]+$`)
-
-// base64URLAlphabet is what a cursor may hold (the decoder would skip line
-// breaks, which makes a second spelling of the same cursor).
-var base64URLAlphabet = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
-
-// decodeCursor reads a list_sources cursor: a listing position in
-// unpadded base64url.
-func decodeCursor(s string) (string, error) {
-	if s == "" {
-		return "", nil
-	}
-	b, err := base64.RawURLEncoding.Strict().DecodeString(s)
-	if err != nil || !base64URLAlphabet.MatchString(s) || len(b) > maxCursorBytes || !cursorPattern.Match(b) {
-		return "", fault.E(fault.InvalidCursor, "cursor: not a cursor this listing issued").With("field", "cursor")
-	}
-	return string(b), nil
-}
-
-func encodeCursor(position string) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(position))
-}
-
 func (t *tools) listSources(ctx context.Context, _ *mcp.CallToolRequest, in ListSourcesInput) (*mcp.CallToolResult, api.Envelope, error) {
 	c := newCall("list_sources")
 	limit := in.Limit
@@ -442,9 +414,12 @@ func (t *tools) listSources(ctx context.Context, _ *mcp.CallToolRequest, in List
 	if limit < 1 || limit > MaxListLimit {
 		return c.fail(t.log, fault.E(fault.ValidationError, fmt.Sprintf("limit: must be between 1 and %d", MaxListLimit)).With("field", "limit"))
 	}
-	after, err := decodeCursor(in.Cursor)
-	if err != nil {
-		return c.fail(t.log, err)
+	var after string
+	if in.Cursor != "" {
+		var err error
+		if after, err = t.cursors.Decode(api.ListingSources, in.Cursor); err != nil {
+			return c.fail(t.log, err)
+		}
 	}
 	entries, more, total, err := t.pipe.ListSources(ctx, after, limit)
 	if err != nil {
@@ -468,7 +443,7 @@ func (t *tools) listSources(ctx context.Context, _ *mcp.CallToolRequest, in List
 	}
 	page := &api.Pagination{HasMore: more, PageSize: len(out.Sources), TotalCount: &total}
 	if more && len(entries) > 0 {
-		cur := encodeCursor(entries[len(entries)-1].Position)
+		cur := t.cursors.Encode(api.ListingSources, entries[len(entries)-1].Position)
 		page.Cursor = &cur
 	}
 	return c.ok(api.SuccessEnvelope(out, api.Meta{Pagination: page}, c.id, c.start), renderListing(out, page))

@@ -3,7 +3,9 @@ package mcpserver_test
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -30,10 +32,12 @@ func newHTTPServer(t testing.TB) *httptest.Server {
 	t.Helper()
 	pipe := newPipeline(t)
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	key := []byte("test cursor key shared by the API and MCP")
 	h := api.New(pipe, api.Config{
-		OpenAPI: digestd.OpenAPI,
-		Logger:  quiet,
-		MCP:     mcpserver.Handler(pipe, mcpserver.Options{Version: digestd.Version, Logger: quiet}),
+		OpenAPI:   digestd.OpenAPI,
+		Logger:    quiet,
+		CursorKey: key,
+		MCP:       mcpserver.Handler(pipe, mcpserver.Options{Version: digestd.Version, Logger: quiet, CursorKey: key}),
 	}).Handler()
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
@@ -225,5 +229,46 @@ func TestStdio(t *testing.T) {
 	}
 	if !strings.Contains(logs, `"code":"NOT_FOUND"`) {
 		t.Errorf("stderr lacks the rejected call:\n%s", logs)
+	}
+}
+
+// One signed cursor format: a cursor of GET /v1/sources continues the
+// listing in list_sources, and a forged one is refused.
+func TestCursorsSharedAndSigned(t *testing.T) {
+	srv := newHTTPServer(t)
+	cs := connect(t, &mcp.StreamableClientTransport{Endpoint: srv.URL + "/mcp", MaxRetries: -1})
+	var d digestData
+	for i := 0; i < 3; i++ {
+		mustSucceed(t, cs, "digest_source", map[string]any{"query": testQuery, "source": map[string]any{"text": fmt.Sprintf("Note %d on transmission from mother to child.", i)}}, &d)
+	}
+	resp, err := http.Get(srv.URL + "/v1/sources?limit=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page struct {
+		Meta struct {
+			Pagination struct {
+				Cursor *string `json:"cursor"`
+			} `json:"pagination"`
+		} `json:"meta"`
+	}
+	json.NewDecoder(resp.Body).Decode(&page)
+	resp.Body.Close()
+	if page.Meta.Pagination.Cursor == nil {
+		t.Fatal("no cursor from /v1/sources")
+	}
+	var listing struct {
+		Sources []map[string]any `json:"sources"`
+	}
+	mustSucceed(t, cs, "list_sources", map[string]any{"limit": 1, "cursor": *page.Meta.Pagination.Cursor}, &listing)
+	if len(listing.Sources) != 1 {
+		t.Errorf("list_sources with the API's cursor: %v", listing)
+	}
+	// A cursor made without the key (the old unsigned format: base64url of a
+	// position) is refused.
+	forged := base64.RawURLEncoding.EncodeToString([]byte("sources-by-time/00000000000000000001-" + strings.Repeat("a", 64)))
+	ed, _ := mustFail(t, cs, "list_sources", map[string]any{"cursor": forged})
+	if ed.ErrorCode != "INVALID_CURSOR" {
+		t.Errorf("forged cursor: %s", ed.ErrorCode)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -22,7 +23,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlagSet("serve", "Usage: digestd serve [flags]\n\nRuns the HTTP API. POST /v1/digest digests a source; GET /v1/archive/{hash} returns archived text; /openapi.yaml describes every route.", stderr)
 	var c config
 	c.register(fs)
-	addr := fs.String("addr", ":8080", "listen address, HOST:PORT")
+	addr := fs.String("addr", "127.0.0.1:8080", "listen address, HOST:PORT (the default is this machine only; in a container use :8080 with API keys)")
 	maxBody := fs.Int64("max-body-bytes", 32<<20, "largest request body, in bytes")
 	readHeader := fs.Duration("read-header-timeout", 5*time.Second, "time to read request headers")
 	readTimeout := fs.Duration("read-timeout", 60*time.Second, "time to read a whole request")
@@ -40,7 +41,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	bodyBudget := fs.Int64("body-budget-bytes", 256<<20, "request body bytes being read at once; more: 503")
 	maxConns := fs.Int("max-conns", 0, "open connections at once; at the bound the longest-idle one is closed for a new one (0: the file-descriptor limit less 512, at most 4096)")
 	maxIdleConns := fs.Int("max-idle-conns", 1024, "idle (keep-alive or silent) connections kept; beyond it the oldest idle one is closed")
-	cursorKey := fs.String("cursor-key", "", "secret that signs listing cursors; give replicas the same one (empty: random per process)")
+	cursorKey := fs.String("cursor-key", "", "secret that signs listing cursors of the API and MCP; give replicas the same one (empty: random per process)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -51,6 +52,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	defer a.Close()
 
+	// One cursor key for the API and MCP, so their cursors are one format.
+	key := []byte(*cursorKey)
+	if len(key) == 0 {
+		key = make([]byte, 32)
+		rand.Read(key)
+	}
 	hashes, err := loadKeyHashes(*keysFile, *keyHashes)
 	if err != nil {
 		return err
@@ -68,10 +75,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		QueueWait:    *queueWait,
 		BodyTimeout:  *bodyTimeout,
 		BodyBudget:   *bodyBudget,
-		CursorKey:    []byte(*cursorKey),
+		CursorKey:    key,
 		Probes:       a.probes(),
 		Collectors:   a.collectors(),
-		MCP:          a.mcpHandler(*maxBody),
+		MCP:          a.mcpHandler(*maxBody, key),
 		UI:           a.uiHandler(),
 	})
 	hs := &http.Server{

@@ -137,8 +137,8 @@ func evalKind(ctx context.Context, kind, dir string, p *pipeline.Pipeline, rep *
 
 // mcpHandler is the MCP streamable HTTP handler mounted at /mcp, behind the
 // API's keys and rate limits.
-func (a *app) mcpHandler(maxBody int64) http.Handler {
-	return mcpserver.Handler(a.pipe, mcpserver.Options{Version: digestd.Version, Logger: a.logger, MaxBodyBytes: maxBody, Probes: a.probes()})
+func (a *app) mcpHandler(maxBody int64, cursorKey []byte) http.Handler {
+	return mcpserver.Handler(a.pipe, mcpserver.Options{Version: digestd.Version, Logger: a.logger, MaxBodyBytes: maxBody, Probes: a.probes(), CursorKey: cursorKey})
 }
 
 // uiHandler serves the web page under /ui/.
