@@ -3,9 +3,7 @@ package pdfworker
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -43,23 +41,6 @@ func BenchmarkPDFBoxSet(b *testing.B) {
 		}
 		b.ReportMetric(float64(pages)/time.Since(start).Seconds(), "pages/s")
 	})
-	// pdftotext on the same files, one process per document like the pool,
-	// when it is installed (the speed bar: the pool is at least as fast).
-	if bin, err := exec.LookPath("pdftotext"); err == nil {
-		b.Run("pdftotext", func(b *testing.B) {
-			pages := 0
-			start := time.Now()
-			for b.Loop() {
-				for _, f := range files {
-					out, err := exec.Command(bin, "-q", "-enc", "UTF-8", f, "-").Output()
-					if err == nil {
-						pages += strings.Count(string(out), "\f")
-					}
-				}
-			}
-			b.ReportMetric(float64(pages)/time.Since(start).Seconds(), "pages/s")
-		})
-	}
 	b.Run("inprocess", func(b *testing.B) {
 		pages := 0
 		start := time.Now()
