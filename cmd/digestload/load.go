@@ -26,10 +26,11 @@ const (
 	KindHTML    = "html"
 	KindPDF     = "pdf"
 	KindHostile = "hostile"
+	KindMCP     = "mcp"
 )
 
 // Kinds lists every request kind.
-var Kinds = []string{KindCached, KindArchive, KindHTML, KindPDF, KindHostile}
+var Kinds = []string{KindCached, KindArchive, KindHTML, KindPDF, KindHostile, KindMCP}
 
 // DefaultMix is the workload mix when --mix is not given.
 const DefaultMix = "cached=40,archive=20,html=20,pdf=10,hostile=10"
@@ -131,6 +132,8 @@ type Config struct {
 	PDFs [][]byte
 	// HostileFiles are added to the built-in hostile inputs.
 	HostileFiles [][]byte
+	// Probes are held open beside the load (see Probes).
+	Probes Probes
 }
 
 // maxRequests bounds one run whatever the flags say.
@@ -154,7 +157,7 @@ func (c *Config) validate() error {
 	case len(c.Mix) == 0:
 		return errors.New("--mix: empty")
 	}
-	return nil
+	return c.Probes.validate()
 }
 
 // KindReport is what one request kind got.
@@ -166,6 +169,9 @@ type KindReport struct {
 	P95MS        float64        `json:"p95_ms"`
 	P99MS        float64        `json:"p99_ms"`
 	MaxMS        float64        `json:"max_ms"`
+	// P99OKMS is the p99 latency of the answers with a 2xx status: what
+	// admitted requests waited when others were shed.
+	P99OKMS float64 `json:"p99_2xx_ms"`
 }
 
 // Report is the result of a run. Latencies are measured from each
@@ -190,6 +196,9 @@ type Report struct {
 	VmHWMBytes      int64                  `json:"server_vmhwm_bytes,omitempty"`
 	RSSSamples      int                    `json:"rss_samples,omitempty"`
 	ErrorSamples    []string               `json:"error_samples,omitempty"`
+	// RetryAfter503 counts the 503 answers that carried Retry-After.
+	RetryAfter503 int          `json:"retry_after_503"`
+	Probes        *ProbeReport `json:"probes,omitempty"`
 }
 
 // sample is one finished request.
@@ -198,6 +207,8 @@ type sample struct {
 	status  int
 	latency time.Duration
 	err     error
+	// retryAfter: the answer carried a Retry-After header.
+	retryAfter bool
 }
 
 // Run warms the server up, sends the load and returns the report.
@@ -235,6 +246,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}()
 	}
 
+	stopProbes := runProbes(ctx, cfg.Probes, base.Host, w.archives[0], client, strings.TrimRight(base.String(), "/"))
 	total := int(math.Ceil(cfg.Rate * cfg.Duration.Seconds()))
 	interval := time.Duration(float64(time.Second) / cfg.Rate)
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6c6f6164))
@@ -273,12 +285,18 @@ send:
 		go func(i int, kind string, due time.Time) {
 			defer inflight.Done()
 			defer func() { <-slots }()
-			status, err := w.send(ctx, client, kind, i)
-			results <- sample{kind: kind, status: status, latency: time.Since(due), err: err}
+			status, retryAfter, err := w.send(ctx, client, kind, i)
+			results <- sample{kind: kind, status: status, latency: time.Since(due), err: err, retryAfter: retryAfter}
 		}(i, kind, due)
 	}
 	inflight.Wait()
 	elapsed := time.Since(start)
+	if p := cfg.Probes; p.SlowBodies+p.SlowReaders+p.IdleConns > 0 || p.Health {
+		rep.Probes = &ProbeReport{}
+		stopProbes(rep.Probes)
+	} else {
+		stopProbes(&ProbeReport{})
+	}
 	close(results)
 	<-collectDone
 	stopSampling()
@@ -286,6 +304,7 @@ send:
 
 	rep.ElapsedSeconds = elapsed.Seconds()
 	lat := map[string][]time.Duration{}
+	latOK := map[string][]time.Duration{}
 	for _, s := range collected {
 		k := rep.Kinds[s.kind]
 		if k == nil {
@@ -308,7 +327,17 @@ send:
 		if s.status >= 500 {
 			rep.Count5xx++
 		}
+		if s.status == http.StatusServiceUnavailable && s.retryAfter {
+			rep.RetryAfter503++
+		}
 		lat[s.kind] = append(lat[s.kind], s.latency)
+		if s.status/100 == 2 {
+			latOK[s.kind] = append(latOK[s.kind], s.latency)
+		}
+	}
+	for kind, ds := range latOK {
+		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+		rep.Kinds[kind].P99OKMS = ms(quantile(ds, 0.99))
 	}
 	for kind, ds := range lat {
 		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
@@ -373,15 +402,22 @@ func (r *Report) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "scheduled %d  sent %d  skipped %d  completed %d  transport errors %d  5xx %d\n",
 		r.Scheduled, r.Sent, r.Skipped, r.Completed, r.TransportErrors, r.Count5xx)
 	fmt.Fprintf(w, "elapsed %.2fs  throughput %.1f req/s\n", r.ElapsedSeconds, r.Throughput)
-	fmt.Fprintf(w, "%-8s %8s %9s %9s %9s %9s  %s\n", "kind", "requests", "p50 ms", "p95 ms", "p99 ms", "max ms", "statuses")
+	fmt.Fprintf(w, "%-8s %8s %9s %9s %9s %9s %9s  %s\n", "kind", "requests", "p50 ms", "p95 ms", "p99 ms", "max ms", "p99 2xx", "statuses")
 	for _, kind := range Kinds {
 		k := r.Kinds[kind]
 		if k == nil {
 			continue
 		}
-		fmt.Fprintf(w, "%-8s %8d %9.2f %9.2f %9.2f %9.2f  %s\n", kind, k.Requests, k.P50MS, k.P95MS, k.P99MS, k.MaxMS, statusList(k.StatusCounts, k.Errors))
+		fmt.Fprintf(w, "%-8s %8d %9.2f %9.2f %9.2f %9.2f %9.2f  %s\n", kind, k.Requests, k.P50MS, k.P95MS, k.P99MS, k.MaxMS, k.P99OKMS, statusList(k.StatusCounts, k.Errors))
 	}
-	fmt.Fprintf(w, "statuses %s\n", statusList(r.StatusCounts, r.TransportErrors))
+	fmt.Fprintf(w, "statuses %s  (503 with Retry-After: %d)\n", statusList(r.StatusCounts, r.TransportErrors), r.RetryAfter503)
+	if p := r.Probes; p != nil {
+		fmt.Fprintf(w, "probes: slow bodies %d (closed by server %d)  slow readers %d  idle conns %d (failed %d)\n",
+			p.SlowBodiesOpened, p.SlowBodiesClosed, p.SlowReadersOpened, p.IdleOpened, p.IdleFailed)
+		if p.HealthSamples > 0 {
+			fmt.Fprintf(w, "health: %d samples  p99 %.2f ms  max %.2f ms  %s\n", p.HealthSamples, p.HealthP99MS, p.HealthMaxMS, statusList(p.HealthStatuses, 0))
+		}
+	}
 	if r.ServerPID > 0 {
 		fmt.Fprintf(w, "server pid %d  peak RSS %.1f MiB (%d samples)  VmHWM %.1f MiB\n",
 			r.ServerPID, float64(r.PeakRSSBytes)/(1<<20), r.RSSSamples, float64(r.VmHWMBytes)/(1<<20))

@@ -124,7 +124,8 @@ func fakeServer(t *testing.T, delay time.Duration) *httptest.Server {
 		case r.Method == "POST" && r.Header.Get("Content-Type") == "application/json" && bytes.Contains(body, []byte(`"text":"Report`)):
 			w.Write([]byte(`{"success":true,"data":{"source":{"archive_hash":"sha256:` + strings.Repeat("1", 64) + `"}}}`))
 		case r.Method == "POST" && strings.HasPrefix(r.Header.Get("Content-Type"), "text/html") && bytes.Contains(body, []byte("Report")),
-			r.Method == "POST" && r.Header.Get("Content-Type") == "application/pdf" && bytes.HasSuffix(body, []byte("%%EOF\n")):
+			r.Method == "POST" && r.Header.Get("Content-Type") == "application/pdf" && bytes.HasSuffix(body, []byte("%%EOF\n")),
+			r.Method == "POST" && r.URL.Path == "/mcp" && bytes.Contains(body, []byte(`"tools/call"`)):
 			w.Write([]byte(`{"success":true}`))
 		default:
 			w.WriteHeader(http.StatusBadRequest)
@@ -137,8 +138,8 @@ func fakeServer(t *testing.T, delay time.Duration) *httptest.Server {
 func TestRunAgainstFakeServer(t *testing.T) {
 	srv := fakeServer(t, 0)
 	rep, err := Run(context.Background(), Config{URL: srv.URL, Rate: 100, Duration: 500 * time.Millisecond,
-		Mix: Mix{"cached": 2, "archive": 1, "html": 1, "pdf": 1, "hostile": 1}, MaxInFlight: 64, Timeout: 5 * time.Second, Seed: 3,
-		PID: os.Getpid(), Query: "q"})
+		Mix: Mix{"cached": 2, "archive": 1, "html": 1, "pdf": 1, "hostile": 1, "mcp": 1}, MaxInFlight: 64, Timeout: 5 * time.Second, Seed: 3,
+		PID: os.Getpid(), Query: "q", Probes: Probes{SlowBodies: 3, SlowEvery: 10 * time.Millisecond, SlowReaders: 2, IdleConns: 5, Health: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,6 +160,9 @@ func TestRunAgainstFakeServer(t *testing.T) {
 	}
 	if len(rep.Kinds) != len(Kinds) {
 		t.Errorf("kinds sent: %v, want all of %v", rep.Kinds, Kinds)
+	}
+	if p := rep.Probes; p == nil || p.SlowBodiesOpened != 3 || p.SlowReadersOpened != 2 || p.IdleOpened != 5 {
+		t.Errorf("probes: %+v", rep.Probes)
 	}
 	if rep.PeakRSSBytes <= 0 || rep.RSSSamples == 0 {
 		t.Errorf("RSS of our own pid not measured: %+v", rep)

@@ -20,9 +20,14 @@
 //	archive  GET /v1/archive/{hash} of a text archived during warm-up
 //	html     POST /v1/digest of a new generated HTML page
 //	pdf      POST /v1/digest of a new generated PDF (or of the --pdf files)
+//	mcp      POST /mcp tools/call digest_source of a new 50,000-character text
 //	hostile  inputs that must be refused: malformed, oversized, deeply
 //	         nested or duplicate-key JSON, traversal paths, loopback URLs,
 //	         broken PDFs, invalid UTF-8 (and the --hostile files)
+//
+// Probes held beside the load for the whole run (--slow-bodies,
+// --slow-readers, --idle-conns, --health) reach only the same loopback
+// target and are bounded in number.
 //
 // The exit status is 0 when the run completed (whatever the statuses), 1 on
 // a setup failure and 2 for bad flags.
@@ -91,6 +96,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.Var(&pdfs, "pdf", "a PDF file for the pdf kind (repeatable; default: generated PDFs)")
 	fs.Var(&hostile, "hostile", "a file sent as an extra hostile input, as application/pdf when it starts with %PDF-, else text/html (repeatable)")
 	fs.BoolVar(&asJSON, "json", false, "print the report as JSON")
+	fs.IntVar(&cfg.Probes.SlowBodies, "slow-bodies", 0, fmt.Sprintf("connections held for the run sending a digest body one byte every --slow-every (at most %d)", maxSlowBodies))
+	fs.DurationVar(&cfg.Probes.SlowEvery, "slow-every", 5*time.Second, "interval between the bytes of a slow body")
+	fs.IntVar(&cfg.Probes.SlowReaders, "slow-readers", 0, fmt.Sprintf("connections held for the run that GET an archived text and read nothing (at most %d)", maxSlowReaders))
+	fs.IntVar(&cfg.Probes.IdleConns, "idle-conns", 0, fmt.Sprintf("silent connections held open for the run (at most %d)", maxIdleConns))
+	fs.BoolVar(&cfg.Probes.Health, "health", false, "sample GET /v1/health once a second during the run and report its latency")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: digestload [flags]\n\nDrives a digestd server on a loopback address at a fixed rate with a mixed workload and reports throughput, latency percentiles per kind, status counts and the server's peak RSS.\n\nFlags:")
 		fs.PrintDefaults()

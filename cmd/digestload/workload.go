@@ -69,7 +69,7 @@ func newWorkload(ctx context.Context, client *http.Client, base string, cfg Conf
 }
 
 // send issues request i of kind and returns the response status.
-func (w *workload) send(ctx context.Context, client *http.Client, kind string, i int) (int, error) {
+func (w *workload) send(ctx context.Context, client *http.Client, kind string, i int) (int, bool, error) {
 	var (
 		method      = "POST"
 		path        = "/v1/digest"
@@ -92,14 +92,16 @@ func (w *workload) send(ctx context.Context, client *http.Client, kind string, i
 		} else {
 			body = pdfDocument(w.seed, seq)
 		}
+	case KindMCP:
+		// A fresh 50,000-character text each time: a digest built, not cached.
+		path, contentType, body = "/mcp", "application/json", mcpCall(i, w.query, document(w.seed, seq, 50_000))
 	case KindHostile:
 		h := w.hostile[i%len(w.hostile)]
 		method, path, contentType, body = h.method, h.path, h.contentType, h.body
 	default:
-		return 0, fmt.Errorf("unknown kind %q", kind)
+		return 0, false, fmt.Errorf("unknown kind %q", kind)
 	}
-	status, _, err := do(ctx, client, method, w.base+path, contentType, body)
-	return status, err
+	return doRetry(ctx, client, method, w.base+path, contentType, body)
 }
 
 // words is the vocabulary of generated documents.
