@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/digestd/digestd/digest/sentences"
 )
 
 // Weights of summary sentence selection: a lead prior exp(-k/decay) over
@@ -26,6 +28,10 @@ const minSummaryWords = 3
 // minKeyPointWords is the fewest words a key point needs: shorter
 // sentences are labels and fragments more often than statements.
 const minKeyPointWords = 5
+
+// keyPointParts is the number of equal parts of a text over which key
+// points are spread: each part gets its share before any gets more.
+const keyPointParts = 5
 
 // duplicateShare is the share of the smaller of two texts' content terms
 // the other must hold for the two to say the same thing.
@@ -75,8 +81,12 @@ func summarize(d *document, scores []float64, opts Options, evidence []EvidenceS
 	if len(chosen) == 0 {
 		said = append(said, contentTerms(summary))
 	}
+	// A snippet is compared sentence by sentence: a long one holds most
+	// words of many sentences it does not contain.
 	for _, e := range evidence {
-		said = append(said, contentTerms(e.Text))
+		for _, sp := range sentences.Split(e.Text) {
+			said = append(said, contentTerms(e.Text[sp.Start:sp.End]))
+		}
 	}
 	var cands []int
 	for i := range d.sents {
@@ -91,23 +101,34 @@ func summarize(d *document, scores []float64, opts Options, evidence []EvidenceS
 		}
 		return a - b
 	})
-	// One key point per block spreads them over the document's sections.
+	// One key point per block, and at first no more than a fair share
+	// per fifth of the text, spread them over the document's sections.
 	blocks := map[int]bool{}
 	var picked []int
-	for _, i := range cands {
-		if len(picked) == opts.MaxKeyPoints {
-			break
+	share := (opts.MaxKeyPoints + keyPointParts - 1) / keyPointParts
+	perPart := make([]int, keyPointParts)
+	end := 1
+	if len(d.sents) > 0 {
+		end = max(1, d.sents[len(d.sents)-1].cend)
+	}
+	for pass := 0; pass < 2; pass++ {
+		for _, i := range cands {
+			if len(picked) == opts.MaxKeyPoints {
+				break
+			}
+			part := min(keyPointParts-1, d.sents[i].cstart*keyPointParts/end)
+			if blocks[d.sents[i].block] || pass == 0 && perPart[part] >= share {
+				continue
+			}
+			terms := contentTerms(sentenceText(d, i))
+			if repeats(terms, said) {
+				continue
+			}
+			blocks[d.sents[i].block] = true
+			perPart[part]++
+			said = append(said, terms)
+			picked = append(picked, i)
 		}
-		if blocks[d.sents[i].block] {
-			continue
-		}
-		terms := contentTerms(sentenceText(d, i))
-		if repeats(terms, said) {
-			continue
-		}
-		blocks[d.sents[i].block] = true
-		said = append(said, terms)
-		picked = append(picked, i)
 	}
 	sort.Ints(picked)
 	kps := make([]string, 0, len(picked))
@@ -433,6 +454,12 @@ func summaryWorthy(d *document, s *sentence, cased bool) bool {
 	if cased && unicode.IsLower(r) {
 		return false
 	}
+	// After a field label ("Text: response to …") the same holds.
+	if k := strings.IndexByte(str, ':'); cased && k > 0 && k < 16 && !strings.Contains(str[:k], " ") {
+		if r, _ := utf8.DecodeRuneInString(strings.TrimSpace(str[k+1:])); unicode.IsLower(r) {
+			return false
+		}
+	}
 	last, _ := utf8.DecodeLastRuneInString(strings.TrimRight(str, "\"'”’)]"))
 	return last == '.' || last == '!' || last == '?' || last == '。' || last == '！' || last == '？'
 }
@@ -464,7 +491,8 @@ func anaphoric(s string) bool {
 		switch two {
 		case "in addition", "in contrast", "by contrast":
 			return !strings.HasSuffix(three, " to")
-		case "in turn", "as such", "for example", "for instance", "in particular":
+		case "in turn", "as such", "for example", "for instance", "in particular", "as previously", "as noted", "as discussed",
+			"as mentioned", "as described", "as shown", "as stated", "as explained", "as indicated", "as above", "as before":
 			return true
 		case "in this", "in these", "on this", "for this", "for these", "as this":
 			return !namesDocument(firstWords(s, 3)[len(firstWords(s, 1))+1:])

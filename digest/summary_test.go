@@ -158,10 +158,44 @@ func TestAnaphoric(t *testing.T) {
 		{"On the other hand, demand grew.", true},
 		{"The agency reported a loss.", false},
 		{"Here we show a new result.", false},
+		{"As previously discussed, the act changed.", true},
+		{"As a rule, costs fall.", false},
 	}
 	for _, tt := range tests {
 		if got := anaphoric(tt.s); got != tt.want {
 			t.Errorf("anaphoric(%q) = %v, want %v", tt.s, got, tt.want)
 		}
+	}
+}
+
+// TestKeyPointsSpread: key points come from all over the text, not only
+// from the part that scores best.
+func TestKeyPointsSpread(t *testing.T) {
+	places := strings.Fields("river bridge school market harbour airport library stadium hospital museum " +
+		"station garden prison factory castle chapel bakery theatre quarry lighthouse")
+	groups := strings.Fields("smokers athletes nurses mothers farmers children travellers teachers patients veterans " +
+		"miners sailors drivers students bakers pilots singers welders clerks divers")
+	levels := strings.Fields("lower stable doubled rising fading robust uneven peak modest durable " +
+		"weak strong brief lasting mixed steady falling high low variable")
+	var lines []string
+	for i := 0; i < 20; i++ {
+		lines = append(lines, "The vaccine trial near the "+places[i]+" found "+groups[i]+" with "+levels[i]+" antibody levels.")
+	}
+	for i := 0; i < 80; i++ {
+		lines = append(lines, "Officials described the "+places[i%20]+" project for "+groups[(i*7)%20]+" in a "+levels[(i*3)%20]+" budget note.")
+	}
+	text := strings.Join(lines, "\n")
+	p, _, err := Build(text, "vaccine trial antibody", Options{MaxEvidence: 1, SummaryMaxChars: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	early := 0
+	for _, k := range p.KeyPoints {
+		if i := strings.Index(text, k); i < len(text)/5 {
+			early++
+		}
+	}
+	if len(p.KeyPoints) < 8 || early > 3 {
+		t.Errorf("%d of %d key points in the first fifth: %q", early, len(p.KeyPoints), p.KeyPoints)
 	}
 }
