@@ -38,7 +38,8 @@ var texFixtures = []texFixture{
 	{pdf: "tex-paper.pdf", ref: "tex/paper.txt", word: 0.99, shingle: 0.98, pages: 2,
 		want: []string{"Ada Example University of Nowhere", "1 Introduction", "office, official, affine and baffled", "α ∈ A",
 			"exponent in x2 or an index in an stays", "• the gap between two columns is wider than any gap between words;",
-			"3 Evaluation We measured", "2. Sequence agreement rewards the right order of lines and columns.", "Plain order 0.81 0.52"}},
+			"3 Evaluation We measured", "2. Sequence agreement rewards the right order of lines and columns.", "Plain order 0.81 0.52",
+			"[9] J. Jones. Baselines, exponents and indices.", "[10] K. King."}},
 	{pdf: "tex-paper-cff.pdf", ref: "tex/paper.txt", word: 0.99, shingle: 0.98, pages: 2,
 		want: []string{"affine", "baffled", "α ∈ A", "3 Evaluation We measured"}},
 	// Running heads that change with each chapter and section stay (the
