@@ -38,12 +38,40 @@ type Warning struct {
 // verify against text. Options are completed with WithDefaults; invalid
 // options are an error.
 func Build(text, query string, opts Options) (*Payload, []Warning, error) {
+	b, err := build(text, query, opts)
+	if err != nil {
+		return nil, b.warns, err
+	}
+	return b.payload, b.warns, nil
+}
+
+// BuildMatch is Build that also returns how the whole document matches the
+// query, the document-level evidence RankSources weighs beside the
+// snippets' scores.
+func BuildMatch(text, query string, opts Options) (*Payload, *Match, []Warning, error) {
+	b, err := build(text, query, opts)
+	if err != nil {
+		return nil, nil, b.warns, err
+	}
+	return b.payload, b.match, b.warns, nil
+}
+
+// built is everything build makes: the payload, its warnings, the
+// document's match, and the calibration features of each snippet.
+type built struct {
+	payload  *Payload
+	warns    []Warning
+	match    *Match
+	features [][snippetFeatures]float64
+}
+
+func build(text, query string, opts Options) (built, error) {
 	opts = opts.WithDefaults()
 	if err := opts.Validate(); err != nil {
-		return nil, nil, fmt.Errorf("digest options: %w", err)
+		return built{}, fmt.Errorf("digest options: %w", err)
 	}
 	if !utf8.ValidString(text) {
-		return nil, nil, fmt.Errorf("digest: text is not valid UTF-8")
+		return built{}, fmt.Errorf("digest: text is not valid UTF-8")
 	}
 	p := &Payload{
 		Version:          PayloadVersion,
@@ -65,24 +93,29 @@ func Build(text, query string, opts Options) (*Payload, []Warning, error) {
 	q.expandSpelling(d, query)
 	q.expandAbbreviations(d)
 	q.expandPrefixes(d)
+	match := matchOf(d, query)
 	scores := scoreSentences(d, q)
+	fallback := len(ids) == 0
 	if !slices.ContainsFunc(scores, func(v float64) bool { return v > 0 }) && len(d.sents) > 0 {
 		if len(ids) > 0 {
 			warns = append(warns, Warning{Code: WarnNoQueryMatch, Message: "no sentence holds a query word; the digest describes the whole document"})
 		}
 		q = newQueryModel(d, centroidTerms(d, 12))
 		scores = scoreSentences(d, q)
+		fallback = true
 	}
 
-	p.EvidenceSnippets = selectEvidence(d, q, query, opts)
+	var feats [][snippetFeatures]float64
+	p.EvidenceSnippets, feats = selectEvidence(d, q, query, opts, fallback)
 	p.Summary, p.KeyPoints = summarize(d, scores, opts, p.EvidenceSnippets)
 
 	p.DigestChars = CountDigestChars(p)
 	p.CompressionRatio = Ratio(p.DigestChars, p.OriginalChars)
+	b := built{payload: p, warns: warns, match: match, features: feats}
 	if err := Validate(p); err != nil {
-		return nil, warns, fmt.Errorf("digest: built payload is invalid: %w", err)
+		return built{warns: warns}, fmt.Errorf("digest: built payload is invalid: %w", err)
 	}
-	return p, warns, nil
+	return b, nil
 }
 
 // window is a candidate snippet: sentences [first, last] of one block, or a
@@ -94,21 +127,37 @@ type window struct {
 }
 
 // selectEvidence returns the best non-overlapping windows of at most
-// SnippetMaxChars as snippets, scored relative to the query's idf mass.
-func selectEvidence(d *document, q queryModel, question string, opts Options) []EvidenceSnippet {
+// SnippetMaxChars as snippets, each scored by the calibrated chance that it
+// answers the query (see snippetScore), with the features of that score.
+// Scores are made non-increasing in rank. A fallback digest (the query
+// has no content word, or none is in the text) scores at most
+// fallbackScore.
+func selectEvidence(d *document, q queryModel, question string, opts Options, fallback bool) ([]EvidenceSnippet, [][snippetFeatures]float64) {
 	out := []EvidenceSnippet{}
-	for _, c := range pickWindows(d, windowCandidates(d, q, question, opts.SnippetMaxChars), opts.MaxEvidence) {
+	var feats [][snippetFeatures]float64
+	cands := windowCandidates(d, q, question, opts.SnippetMaxChars)
+	best := 0.0
+	if len(cands) > 0 {
+		best = cands[0].score
+	}
+	for rank, c := range pickWindows(d, cands, opts.MaxEvidence) {
+		x := q.features(c, rank, best)
+		v := snippetModel.p(x[:])
+		if fallback || x[featWindowCoverage] == 0 {
+			v = min(v, fallbackScore)
+		}
 		sn := EvidenceSnippet{
 			Text:           d.text[c.w.bstart:c.w.bend],
 			Locator:        locatorFor(d, c.w).String(),
-			RelevanceScore: calibrate(c.score, q.mass),
+			RelevanceScore: math.Round(v*1e4) / 1e4,
 		}
 		if len(out) > 0 && sn.RelevanceScore > out[len(out)-1].RelevanceScore {
 			sn.RelevanceScore = out[len(out)-1].RelevanceScore
 		}
 		out = append(out, sn)
+		feats = append(feats, x)
 	}
-	return out
+	return out, feats
 }
 
 // locatorFor returns w's locator: page form for paginated texts.

@@ -22,6 +22,7 @@ type queryModel struct {
 	terms  []int32   // ids in the document vocabulary (≥ 0)
 	weight []float64 // idf of each term
 	mass   float64   // summed idf of every query term, absent ones included
+	asked  int       // terms[:asked] are the query's own; the rest expand it
 }
 
 // newQueryModel weighs the query's terms by idf over d's sentences. Terms the
@@ -40,6 +41,7 @@ func newQueryModel(d *document, ids []int32) queryModel {
 		q.weight = append(q.weight, w)
 		q.mass += w
 	}
+	q.asked = len(q.terms)
 	return q
 }
 
@@ -82,17 +84,6 @@ func bm25Sentences(d *document, q queryModel, b float64) []float64 {
 		scores[i] = sc
 	}
 	return scores
-}
-
-// calibrate maps a raw score to [0,1] relative to the query's idf mass, so
-// that scores compare across documents: a passage holding every query term
-// once scores about 0.86, one holding none scores 0.
-func calibrate(raw, mass float64) float64 {
-	if mass <= 0 || raw <= 0 {
-		return 0
-	}
-	v := 1 - math.Exp(-2*raw/mass)
-	return math.Round(v*1e4) / 1e4
 }
 
 // expandAbbreviations adds to q, for each abbreviation the text defines,

@@ -54,6 +54,7 @@ type candidate struct {
 	anchor      [2]float64 // parts of score from the first and second sentences
 	mid         bool       // starts inside sentence first
 	lead        float64    // the factor of score from the lead prior
+	fill        bool       // one sentence of a longer window, chosen only when no whole window fits
 }
 
 // windowCandidates returns, for every sentence that starts a window, the
@@ -170,8 +171,15 @@ func windowCandidates(d *document, q queryModel, question string, max int) []can
 			continue
 		}
 		// The window holds the whole sentences from i on that fit.
-		if c, ok := buildWindow(i, s.start, s.cstart, limitAt(i, s.cstart)); ok {
+		lim := limitAt(i, s.cstart)
+		if c, ok := buildWindow(i, s.start, s.cstart, lim); ok {
 			cands = append(cands, c)
+		}
+		if lim > s.end && hits[i] {
+			if c, ok := buildWindow(i, s.start, s.cstart, s.end); ok {
+				c.fill = true
+				cands = append(cands, c)
+			}
 		}
 		// A sentence too long for one window also starts windows at
 		// clause boundaries, so that its tail can be shown whole.
@@ -239,17 +247,31 @@ func windowCandidates(d *document, q queryModel, question string, max int) []can
 
 // pickWindows chooses up to n of the best rerankDepth candidates greedily
 // by score, skipping any that overlaps a chosen window or repeats text one
-// already shows (see repeats). The first choice ignores the lead prior
+// already shows (see trimRepeats); when no whole window fits any more, it
+// fills the gaps with single sentences (fill candidates) the same way. The first choice ignores the lead prior
 // (see leadWeight). Choosing a window raises the window that starts right
 // after it, in the same block, by continuationWeight of the chosen
 // window's score: an answer often runs on past the sentences that match
 // the question. Ties go to the earlier candidate in cands' order, so the
 // choice is deterministic.
 func pickWindows(d *document, cands []candidate, n int) []candidate {
-	lim := min(len(cands), rerankDepth)
+	// The best rerankDepth whole windows, then the best rerankDepth
+	// single sentences that fill gaps.
+	pool := make([]candidate, 0, min(len(cands), 2*rerankDepth))
+	for _, fill := range []bool{false, true} {
+		k := 0
+		for _, c := range cands {
+			if c.fill == fill && k < rerankDepth {
+				pool = append(pool, c)
+				k++
+			}
+		}
+	}
+	cands = pool
+	lim := len(cands)
 	startsAt := make(map[int]int, lim)
 	for k, c := range cands[:lim] {
-		if !c.mid {
+		if !c.mid && !c.fill {
 			startsAt[c.first] = k
 		}
 	}
@@ -257,10 +279,11 @@ func pickWindows(d *document, cands []candidate, n int) []candidate {
 	bonus := make([]float64, lim)
 	var out []candidate
 	var shownText []string
+	fill := false
 	for len(out) < n {
 		best, bestV := -1, 0.0
 		for k := range lim {
-			if used[k] {
+			if used[k] || cands[k].fill != fill {
 				continue
 			}
 			c := &cands[k]
@@ -278,7 +301,13 @@ func pickWindows(d *document, cands []candidate, n int) []candidate {
 			}
 		}
 		if best < 0 {
-			break
+			if fill {
+				break
+			}
+			// No whole window fits any more: fill the gaps with single
+			// sentences that hold a query term.
+			fill = true
+			continue
 		}
 		used[best] = true
 		c := cands[best]

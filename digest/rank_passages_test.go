@@ -161,6 +161,14 @@ func TestPickWindows(t *testing.T) {
 		{"repeat cut", mk(span{0, 0, 10}, span{3, 5, 9}), []int{0, 0, 3, 3}},
 		{"repeat left out", mk(span{0, 0, 10}, span{4, 5, 9}, span{2, 2, 1}), []int{0, 0, 2, 2}},
 	}
+	// A single sentence fills the gap no whole window fits in.
+	fill := mk(span{0, 1, 10}, span{1, 2, 9}, span{2, 2, 20})
+	fill[2].fill = true
+	tests = append(tests, struct {
+		name  string
+		cands []candidate
+		want  []int
+	}{"fill", fill, []int{0, 1, 2, 2}})
 	for _, tt := range tests {
 		if got := firsts(pickWindows(d, tt.cands, 3)); !slices.Equal(got, tt.want) {
 			t.Errorf("%s: picked %v, want %v", tt.name, got, tt.want)

@@ -109,7 +109,7 @@ func TestEvidence(t *testing.T) {
 		"answered_top_ge_0_5_share": 0.5, "duplicate_key_points": 1,
 		// q3's document is missing, so it is asked of docs/a.txt, whose
 		// digest scores 0.6 at the top.
-		"unanswerable_top_ge_0_5_share": 1,
+		"unanswerable_top_ge_0_5_share":   1,
 		"bm25_window_answer_recall_at_10": 0, "bm25_window_evidence_hit_at_10": 0,
 	}
 	for k, v := range want {

@@ -118,8 +118,10 @@ type ManyResult struct {
 }
 
 // DigestMany ingests and digests every source concurrently, ranks the
-// digests by how well they answer the query, and packs them into the
-// budget: an item that does not fit whole is degraded (full → summary →
+// digests by the calibrated chance that each answers the query
+// (digest.RankSources: the best snippet's relevance_score with BM25 and
+// query-term coverage over the whole documents), and packs them into the
+// budget in that order: an item that does not fit whole is degraded (full → summary →
 // reference only) before it is dropped. A source that fails is listed in
 // Failed; only when every source fails is DigestMany an error.
 func (p *Pipeline) DigestMany(ctx context.Context, req ManyRequest) (*ManyResult, error) {
@@ -162,6 +164,8 @@ func (p *Pipeline) DigestMany(ctx context.Context, req ManyRequest) (*ManyResult
 		Failed:        append([]Failure(nil), req.Failed...),
 	}
 	var items []Item
+	var matches []*digest.Match
+	var tops []float64
 	for i, res := range results {
 		id := sourceID(req.Sources[i], i)
 		if errs[i] != nil {
@@ -175,7 +179,6 @@ func (p *Pipeline) DigestMany(ctx context.Context, req ManyRequest) (*ManyResult
 		src := res.Source
 		items = append(items, Item{
 			ID:            id,
-			Score:         answerScore(res.Payload),
 			ArchiveHash:   res.Source.ArchiveHash,
 			DigestHash:    res.DigestHash.String(),
 			Kind:          res.Source.Kind,
@@ -185,11 +188,20 @@ func (p *Pipeline) DigestMany(ctx context.Context, req ManyRequest) (*ManyResult
 			Source:        &src,
 			CacheHit:      res.CacheHit,
 		})
+		matches = append(matches, res.Match)
+		top := 0.0
+		if len(res.Payload.EvidenceSnippets) > 0 {
+			top = res.Payload.EvidenceSnippets[0].RelevanceScore
+		}
+		tops = append(tops, top)
 	}
 	if len(items) == 0 {
 		f := out.Failed[0]
 		return nil, (&fault.Error{Code: fault.Code(f.Code), Msg: "every source failed: " + f.Message, Details: f.Details}).
 			With("failed", out.Failed)
+	}
+	for i, s := range digest.RankSources(matches, tops) {
+		items[i].Score = s
 	}
 	// Best answer first; ties keep the request's order.
 	sort.SliceStable(items, func(a, b int) bool { return items[a].Score > items[b].Score })
@@ -212,21 +224,6 @@ func sourceID(r Request, i int) string {
 // DefaultSourceID names the i-th (0-based) source of a request that gave it
 // no id.
 func DefaultSourceID(i int) string { return fmt.Sprintf("source-%d", i+1) }
-
-// answerScore ranks a digest by how well it answers the query: its best
-// snippet's calibrated relevance, lifted a little by the next ones, so a
-// source with several strong passages beats one lucky sentence.
-func answerScore(p *digest.Payload) float64 {
-	var s, w float64 = 0, 1
-	for i, e := range p.EvidenceSnippets {
-		if i == 3 {
-			break
-		}
-		s += w * e.RelevanceScore
-		w /= 4
-	}
-	return min(1, s/(1+0.25+0.0625))
-}
 
 // pack fits items into the budget in rank order, degrading before dropping.
 func (out *ManyResult) pack(items []Item, detail string, fields []string) {

@@ -114,6 +114,8 @@ type Result struct {
 	DigestHash archive.Digest
 	CacheHit   bool
 	Warnings   []Warning
+	// Match is how the whole text matches the query (see digest.Match).
+	Match *digest.Match
 }
 
 // Warning is a non-fatal remark about a result.
@@ -366,7 +368,7 @@ func (p *Pipeline) digest(ctx context.Context, text, textHash, query string, opt
 		return res, nil
 	}
 	p.cacheMisses.Add(1)
-	payload, dw, err := digest.Build(text, query, opts)
+	payload, match, dw, err := digest.BuildMatch(text, query, opts)
 	if err != nil {
 		return nil, fault.Wrap(fault.Internal, "build the digest", err)
 	}
@@ -380,7 +382,7 @@ func (p *Pipeline) digest(ctx context.Context, text, textHash, query string, opt
 	if _, err := digest.Verify(payload, text); err != nil {
 		return nil, fault.Wrap(fault.Internal, "the digest failed verification", err)
 	}
-	b, err := json.Marshal(storedDigest{Payload: payload, Warnings: convertWarnings(dw)})
+	b, err := json.Marshal(storedDigest{Payload: payload, Warnings: convertWarnings(dw), Match: match})
 	if err != nil {
 		return nil, fault.Wrap(fault.Internal, "encode the digest", err)
 	}
@@ -391,13 +393,15 @@ func (p *Pipeline) digest(ctx context.Context, text, textHash, query string, opt
 	if err := p.Store.SetRef(ctx, key, d); err != nil {
 		return nil, archiveFault("record the digest", err)
 	}
-	return &Result{Payload: payload, DigestHash: d, Warnings: convertWarnings(dw)}, nil
+	return &Result{Payload: payload, DigestHash: d, Warnings: convertWarnings(dw), Match: match}, nil
 }
 
 // storedDigest is the archived form of a digest.
 type storedDigest struct {
 	Payload  *digest.Payload `json:"payload"`
 	Warnings []Warning       `json:"warnings,omitempty"`
+	// Match is the document-level evidence multi-source ranking uses.
+	Match *digest.Match `json:"match,omitempty"`
 }
 
 // cached returns the digest under key if it is present, readable, valid and
@@ -411,7 +415,7 @@ func (p *Pipeline) cached(ctx context.Context, key, textHash string) (*Result, b
 	if err != nil || sd.Payload.SourceTextHash != textHash {
 		return nil, false
 	}
-	return &Result{Payload: sd.Payload, DigestHash: d, CacheHit: true, Warnings: sd.Warnings}, true
+	return &Result{Payload: sd.Payload, DigestHash: d, CacheHit: true, Warnings: sd.Warnings, Match: sd.Match}, true
 }
 
 // readDigest reads an archived digest blob and validates its payload.

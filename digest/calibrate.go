@@ -1,0 +1,216 @@
+package digest
+
+import "math"
+
+// Calibration of relevance_score. A snippet's score is the chance, under
+// a logistic model over a few features that mean the same in every
+// document, that the snippet answers the query; the model's coefficients
+// are fitted on the evidence dev data by TestFitCalibration and written to
+// calibration_model.go (see the README, "What relevance_score means").
+
+// Features of a snippet's score, in the order of snippetModel's weights.
+const (
+	// featSaturated is the window's raw score relative to the query's
+	// idf mass, saturated into [0,1): 1 − exp(−2·raw/mass).
+	featSaturated = iota
+	// featWindowCoverage is the share of the query's idf mass whose terms
+	// (the query's own, not expansions) the window holds.
+	featWindowCoverage
+	// featDocCoverage is the share of the query's idf mass whose terms the
+	// document holds anywhere.
+	featDocCoverage
+	// featRank is log(1 + rank), rank 0 for the first snippet.
+	featRank
+	// featRelative is the window's raw score over the best window's.
+	featRelative
+	// featShortQuery is 1/(1 + the query's content terms): a window that
+	// holds the one term of a one-word query proves less than one that
+	// holds five.
+	featShortQuery
+	snippetFeatures
+)
+
+// fallbackScore is the most a snippet scores when it holds no query term,
+// or when its digest falls back to describing the whole document.
+const fallbackScore = 0.2
+
+// logit is a logistic model: p(x) = 1 / (1 + exp(−(bias + w·x))).
+type logit struct {
+	bias float64
+	w    []float64
+}
+
+// p returns the model's probability for features x.
+func (m logit) p(x []float64) float64 {
+	z := m.bias
+	for i, v := range x {
+		z += m.w[i] * v
+	}
+	return 1 / (1 + math.Exp(-z))
+}
+
+// features returns the calibration features of chosen candidate c at rank
+// (0-based); best is the highest raw score of any candidate.
+func (q *queryModel) features(c candidate, rank int, best float64) [snippetFeatures]float64 {
+	var x [snippetFeatures]float64
+	if q.mass > 0 && c.score > 0 {
+		x[featSaturated] = 1 - math.Exp(-2*c.score/q.mass)
+	}
+	var doc, win float64
+	for k := range q.asked {
+		doc += q.weight[k]
+		if c.tf[k] > 0 {
+			win += q.weight[k]
+		}
+	}
+	if q.mass > 0 {
+		x[featWindowCoverage] = win / q.mass
+		x[featDocCoverage] = doc / q.mass
+	}
+	x[featRank] = math.Log1p(float64(rank))
+	if best > 0 {
+		x[featRelative] = c.score / best
+	}
+	x[featShortQuery] = 1 / (1 + float64(len(q.terms[:q.asked])))
+	return x
+}
+
+// Match is how a whole document matches a query: the query's content terms
+// (stemmed, as the digester indexes them), how often the document holds
+// each, and the document's length in terms. It is what RankSources needs
+// of a document besides its snippets, and small enough to keep beside a
+// cached digest.
+type Match struct {
+	Terms  []string `json:"terms"`
+	Counts []int    `json:"counts"`
+	Length int      `json:"length"`
+}
+
+// matchOf returns d's match for query.
+func matchOf(d *document, query string) *Match {
+	m := &Match{Terms: []string{}, Counts: []int{}}
+	var ids []int32
+	tokenize(asked(query), nil, func(tok []byte, stop bool, _ int) {
+		if stop {
+			return
+		}
+		st := stem(string(tok))
+		for _, t := range m.Terms {
+			if t == st {
+				return
+			}
+		}
+		id, ok := d.vocab[st]
+		if !ok {
+			if id, ok = d.forms[string(tok)]; !ok {
+				id = -1
+			}
+		}
+		m.Terms = append(m.Terms, st)
+		ids = append(ids, id)
+	})
+	m.Counts = make([]int, len(m.Terms))
+	slot := make(map[int32]int, len(ids))
+	for k, id := range ids {
+		if id >= 0 {
+			slot[id] = k
+		}
+	}
+	for i := range d.sents {
+		m.Length += len(d.sents[i].terms)
+		if len(slot) == 0 {
+			continue
+		}
+		for _, t := range d.sents[i].terms {
+			if k, ok := slot[t]; ok {
+				m.Counts[k]++
+			}
+		}
+	}
+	return m
+}
+
+// Features of a source's rank score, in the order of sourceModel's weights.
+const (
+	// srcTop is the source's best snippet's relevance_score.
+	srcTop = iota
+	// srcBM25 is the source's BM25 score over whole documents, idf over
+	// the sources ranked together, relative to the best source's.
+	srcBM25
+	// srcCoverage is the share of the query's idf (over the sources) whose
+	// terms the source holds.
+	srcCoverage
+	sourceFeatures
+)
+
+// RankSources scores documents ranked together for one query: the
+// calibrated chance that each answers it, from its best snippet's
+// relevance_score (tops[i]) and document-level evidence from its match
+// (BM25 over the whole documents and query-term coverage, with idf taken
+// over these documents). A nil match counts as a document without query
+// terms. Scores are in [0,1]; a higher score ranks first.
+func RankSources(matches []*Match, tops []float64) []float64 {
+	out := make([]float64, len(matches))
+	for i, x := range sourceFeaturesOf(matches, tops) {
+		out[i] = math.Round(sourceModel.p(x[:])*1e4) / 1e4
+	}
+	return out
+}
+
+// sourceFeaturesOf returns the rank features of each source.
+func sourceFeaturesOf(matches []*Match, tops []float64) [][sourceFeatures]float64 {
+	n := len(matches)
+	df := map[string]int{}
+	var terms []string
+	length := 0
+	for _, m := range matches {
+		if m == nil {
+			continue
+		}
+		length += m.Length
+		for k, t := range m.Terms {
+			if _, ok := df[t]; !ok {
+				df[t] = 0
+				terms = append(terms, t)
+			}
+			if m.Counts[k] > 0 {
+				df[t]++
+			}
+		}
+	}
+	avgdl := math.Max(float64(length)/math.Max(float64(n), 1), 1)
+	var mass float64
+	for _, t := range terms {
+		mass += idf(df[t], n)
+	}
+	xs := make([][sourceFeatures]float64, n)
+	bm := make([]float64, n)
+	best := 0.0
+	for i, m := range matches {
+		xs[i][srcTop] = tops[i]
+		if m == nil {
+			continue
+		}
+		norm := bm25K1 * (1 - bm25B + bm25B*float64(m.Length)/avgdl)
+		var cov float64
+		for k, t := range m.Terms {
+			f := float64(m.Counts[k])
+			if f == 0 {
+				continue
+			}
+			w := idf(df[t], n)
+			bm[i] += w * f * (bm25K1 + 1) / (f + norm)
+			cov += w
+		}
+		if mass > 0 {
+			xs[i][srcCoverage] = cov / mass
+		}
+		best = math.Max(best, bm[i])
+	}
+	if best > 0 {
+		for i := range xs {
+			xs[i][srcBM25] = bm[i] / best
+		}
+	}
+	return xs
+}

@@ -1,0 +1,87 @@
+package digest
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestFallbackScoresLow checks that digests that fall back to describing
+// the whole document (no content word in the query, or none in the text)
+// score every snippet at most fallbackScore.
+func TestFallbackScoresLow(t *testing.T) {
+	text := "Measles spreads through the air. The measles vaccine is given in two doses.\nVaccination rates fell in 2019. Outbreaks followed in several countries."
+	for _, q := range []string{"", "what is the", "influenza neuraminidase inhibitors"} {
+		p, warns, err := Build(text, q, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(warns) == 0 {
+			t.Errorf("%q: no fallback warning", q)
+		}
+		if len(p.EvidenceSnippets) == 0 {
+			t.Errorf("%q: no snippets", q)
+		}
+		for _, s := range p.EvidenceSnippets {
+			if s.RelevanceScore > fallbackScore {
+				t.Errorf("%q: snippet %q scores %v, want ≤ %v", q, s.Text, s.RelevanceScore, fallbackScore)
+			}
+		}
+	}
+}
+
+// TestRankSources checks that a document that answers ranks above one
+// that shares only a common query word, which ranks above one without any
+// query word, and that scores are probabilities.
+func TestRankSources(t *testing.T) {
+	filler := strings.Repeat("Other matters of travel and weather fill the rest of this report. ", 5)
+	docs := []string{
+		filler + "The weather was mild in spring.",
+		filler + "The incubation period of measles is ten to twelve days after exposure to the virus.",
+		filler + "Measles is a disease.",
+		strings.Repeat("Cooking pasta needs salted water and patience. ", 6),
+	}
+	q := "What is the incubation period of measles?"
+	var matches []*Match
+	var tops []float64
+	for _, d := range docs {
+		p, m, _, err := BuildMatch(d, q, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		matches = append(matches, m)
+		top := 0.0
+		if len(p.EvidenceSnippets) > 0 {
+			top = p.EvidenceSnippets[0].RelevanceScore
+		}
+		tops = append(tops, top)
+	}
+	s := RankSources(matches, tops)
+	if !(s[1] > s[2] && s[2] > s[3] && s[2] > s[0]) {
+		t.Errorf("scores %v, want answering > partial > others", s)
+	}
+	for _, v := range s {
+		if v < 0 || v > 1 {
+			t.Errorf("score %v outside [0,1]", v)
+		}
+	}
+	if got := RankSources([]*Match{nil, matches[1]}, []float64{0, tops[1]}); got[0] >= got[1] {
+		t.Errorf("a source without a match scores %v, want below %v", got[0], got[1])
+	}
+}
+
+func TestMatchOf(t *testing.T) {
+	d := analyze("Infections rose. The infection rate of measles doubled. Measles again.")
+	m := matchOf(d, "How did measles infections change?")
+	want := map[string]int{"measl": 2, "infect": 2, "chang": 0}
+	if len(m.Terms) != len(want) {
+		t.Fatalf("terms %v, want %v", m.Terms, want)
+	}
+	for k, term := range m.Terms {
+		if m.Counts[k] != want[term] {
+			t.Errorf("%s: count %d, want %d", term, m.Counts[k], want[term])
+		}
+	}
+	if m.Length == 0 {
+		t.Error("length 0")
+	}
+}
