@@ -12,9 +12,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
+	"github.com/digestd/digestd/archive/fsstore"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/ingest"
+	"github.com/digestd/digestd/mcpserver"
+	"github.com/digestd/digestd/pipeline"
 )
 
 // inspectorBin returns the MCP Inspector installed by
@@ -146,5 +151,74 @@ func remarshal(t *testing.T, from, to any) {
 	}
 	if err := json.Unmarshal(b, to); err != nil {
 		t.Fatalf("%v\n%s", err, b)
+	}
+}
+
+// TestMain lets the test binary serve MCP over stdio for the Inspector's
+// stdio test, as "digestd mcp" does.
+func TestMain(m *testing.M) {
+	if dir := os.Getenv("DIGESTD_TEST_STDIO_ARCHIVE"); dir != "" {
+		store, err := fsstore.Open(dir)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		pipe := &pipeline.Pipeline{Ingester: &ingest.Ingester{MaxTextChars: 1 << 20}, Store: store}
+		if err := mcpserver.ServeStdio(context.Background(), pipe, mcpserver.Options{Version: "test"}, os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestInspectorPassesOptions: the arguments the Inspector once could not
+// send (options, budget, start, end were nullable unions, which it sends as
+// strings) reach the tools, over streamable HTTP and over stdio.
+func TestInspectorPassesOptions(t *testing.T) {
+	bin := inspectorBin(t)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdioEnv := "DIGESTD_TEST_STDIO_ARCHIVE=" + t.TempDir()
+	for name, target := range map[string][]string{
+		"http":  {newHTTPServer(t).URL + "/mcp"},
+		"stdio": {"-e", stdioEnv, self},
+	} {
+		t.Run(name, func(t *testing.T) {
+			source, _ := json.Marshal(map[string]any{"text": fixture(t, "transmission.txt")})
+			res := inspect(t, bin, target[len(target)-1], append(target[:len(target)-1:len(target)-1], "--method", "tools/call", "--tool-name", "digest_source",
+				"--tool-arg", "query="+testQuery, "--tool-arg", "source="+string(source),
+				"--tool-arg", `options={"max_evidence": 2, "max_key_points": 0}`)...)
+			var env envelope
+			remarshal(t, res["structuredContent"], &env)
+			var d digestData
+			remarshal(t, env.Data, &d)
+			if res["isError"] == true || len(d.Digest.EvidenceSnippets) != 2 || len(d.Digest.KeyPoints) != 0 {
+				t.Fatalf("digest_source with options: %v", res)
+			}
+			hash := d.Digest.SourceTextHash
+			span := inspect(t, bin, target[len(target)-1], append(target[:len(target)-1:len(target)-1], "--method", "tools/call", "--tool-name", "get_archived_text",
+				"--tool-arg", "hash="+hash, "--tool-arg", "start=3", "--tool-arg", "end=12")...)
+			remarshal(t, span["structuredContent"], &env)
+			var sl archivedText
+			remarshal(t, env.Data, &sl)
+			if span["isError"] == true || sl.Start != 3 || sl.End != 12 || utf8.RuneCountInString(sl.Text) != 9 {
+				t.Fatalf("get_archived_text with start and end: %v", span)
+			}
+			many := inspect(t, bin, target[len(target)-1], append(target[:len(target)-1:len(target)-1], "--method", "tools/call", "--tool-name", "digest_sources",
+				"--tool-arg", "query="+testQuery, "--tool-arg", `sources=[{"archive": "`+hash+`"}]`,
+				"--tool-arg", `budget={"max_chars": 300}`, "--tool-arg", `options={"max_evidence": 1}`)...)
+			remarshal(t, many["structuredContent"], &env)
+			var md struct {
+				Digests []json.RawMessage `json:"digests"`
+			}
+			remarshal(t, env.Data, &md)
+			if many["isError"] == true || !env.Success || len(md.Digests) != 1 || utf8.RuneCount(md.Digests[0]) > 300 {
+				t.Fatalf("digest_sources with budget and options: %v", many)
+			}
+		})
 	}
 }
