@@ -158,6 +158,18 @@ func (a *admission) shedError(wait time.Duration) error {
 	return fault.E(fault.Unavailable, "the server is at capacity").With("retry_after", max(ra, 1))
 }
 
+// overloaded reports whether a request arriving now would be shed at once:
+// requests are queued and the wait already exceeds the bound. Routes check
+// it before reading a body, so that shedding under overload costs no read.
+func (a *admission) overloaded() bool {
+	if a == nil || (a.slots <= 0 && a.budget <= 0) {
+		return false
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.queue) > 0 && a.expectedWait() > a.maxWait
+}
+
 // shedding reports whether a request was shed within the last window.
 func (a *admission) shedding(window time.Duration) bool {
 	last := a.lastShed.Load()
@@ -233,6 +245,12 @@ func lightWeight(*http.Request, []byte) int64 { return baseWeight }
 // request shed by admission is 503 UNAVAILABLE with Retry-After.
 func (s *Server) admit(weight weightFunc, next http.Handler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		if s.adm.overloaded() {
+			// Shed before the body is read: under overload, a refusal
+			// must cost less than the work it refuses.
+			s.fail(w, r, s.adm.shedError(s.adm.maxWait))
+			return
+		}
 		var body []byte
 		if r.Body != nil && r.Body != http.NoBody && r.Method != http.MethodGet && r.Method != http.MethodHead {
 			b, err := s.readBody(w, r)

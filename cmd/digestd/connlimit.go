@@ -13,8 +13,10 @@ import (
 // (keep-alive between requests, or accepted and still silent) is closed
 // to make room, so idle clients cannot starve new ones of file
 // descriptors; when none is idle, the new connection is closed at once
-// rather than left waiting. Beyond maxIdle idle connections, the oldest
-// idle one is closed.
+// rather than left waiting. While more than half the bound is open, idle
+// connections beyond maxIdle are closed too, oldest first (closing an idle
+// keep-alive connection races with its client's next request, so it is
+// done only under pressure).
 type connLimit struct {
 	net.Listener
 	max, maxIdle int
@@ -51,10 +53,16 @@ func (l *connLimit) Accept() (net.Conn, error) {
 		l.count++
 		l.open[c] = &connInfo{idle: true, since: time.Now()}
 		l.idle++
-		for l.maxIdle > 0 && l.idle > l.maxIdle && l.evictLocked() {
-		}
+		l.trimIdleLocked()
 		l.mu.Unlock()
 		return c, nil
+	}
+}
+
+// trimIdleLocked closes the oldest idle connections beyond maxIdle while
+// more than half the bound is open.
+func (l *connLimit) trimIdleLocked() {
+	for l.maxIdle > 0 && l.count > l.max/2 && l.idle > l.maxIdle && l.evictLocked() {
 	}
 }
 
@@ -105,8 +113,7 @@ func (l *connLimit) track(c net.Conn, st http.ConnState) {
 			l.idle++
 		}
 		in.idle, in.since = true, time.Now()
-		for l.maxIdle > 0 && l.idle > l.maxIdle && l.evictLocked() {
-		}
+		l.trimIdleLocked()
 	case http.StateClosed, http.StateHijacked:
 		l.forgetLocked(c)
 	}

@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime"
 	"strings"
 	"time"
 
@@ -34,9 +35,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	keyHashes := fs.String("api-key-hashes", "", "comma-separated hex sha256 hashes of accepted API keys (added to --api-keys-file)")
 	rateLimit := fs.Int("rate-limit", 600, "requests one client (API key, else IP) may make per --rate-window; 0 disables")
 	rateWindow := fs.Duration("rate-window", time.Minute, "rate limit window")
-	maxInFlight := fs.Int("max-in-flight", 32, "requests that do work (digests, verify, archive reads, listings, MCP) served at once; more wait, or get 503 with Retry-After")
+	maxInFlight := fs.Int("max-in-flight", 0, "requests that do work (digests, verify, archive reads, listings, MCP) served at once; more wait, or get 503 with Retry-After (0: 4 per CPU, at least 8)")
 	memoryBudget := fs.Int64("memory-budget-bytes", 768<<20, "memory the requests served at once may expect to hold together, each weighed by its body or blob; more wait, or get 503")
-	queueWait := fs.Duration("queue-wait", time.Second, "longest a request waits for admission; one that would wait longer is answered 503 with Retry-After at once")
+	queueWait := fs.Duration("queue-wait", 500*time.Millisecond, "longest a request waits for admission; one that would wait longer is answered 503 with Retry-After at once")
 	bodyTimeout := fs.Duration("body-timeout", 20*time.Second, "time to read one request body, which is read before the request is admitted")
 	bodyBudget := fs.Int64("body-budget-bytes", 256<<20, "request body bytes being read at once; more: 503")
 	maxConns := fs.Int("max-conns", 0, "open connections at once; at the bound the longest-idle one is closed for a new one (0: the file-descriptor limit less 512, at most 4096)")
@@ -61,6 +62,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	hashes, err := loadKeyHashes(*keysFile, *keyHashes)
 	if err != nil {
 		return err
+	}
+	if *maxInFlight <= 0 {
+		// Digest work is CPU-bound: more at once than a few per CPU only
+		// lengthens each request (measured in docs/BENCHMARKS.md).
+		*maxInFlight = max(8, 4*runtime.GOMAXPROCS(0))
 	}
 	srv := api.New(a.pipe, api.Config{
 		MaxBodyBytes: *maxBody,
