@@ -170,7 +170,7 @@ func verifyBounds(s *jsonschema.Schema) {
 	snip := at(p, "evidence_snippets.[]")
 	at(snip, "text").Description = "The snippet: exactly the canonical text at the locator."
 	at(snip, "locator").Description = "char:S-E, or page:N:char:S-E for a PDF; Unicode code points, end exclusive."
-	at(snip, "relevance_score").Description = "In [0,1]."
+	at(snip, "relevance_score").Description = "In [0,1]: the estimated probability that the snippet answers the query, comparable across documents; at most 0.2 without a query term."
 }
 
 func listBounds(s *jsonschema.Schema) {
