@@ -136,25 +136,45 @@ func summarize(d *document, scores []float64, opts Options, evidence []EvidenceS
 		kps = append(kps, sentenceText(d, i))
 	}
 	if len(kps) == 0 {
-		// Nothing qualifies: the best sentence outside the summary and
-		// the boilerplate, else the lead's first sentence.
-		best := -1
-		for i := range d.sents {
-			if !used[i] && ok[i] && d.sents[i].chars() <= MaxKeyPointChars && (best < 0 || scores[i] > scores[best]) {
-				best = i
-			}
-		}
-		if best >= 0 {
-			kps = append(kps, sentenceText(d, best))
-		} else if kp := leadPrefix(d, orMask(boiler, used), MaxKeyPointChars, true); kp != "" {
-			kps = append(kps, kp)
-		} else if kp := leadPrefix(d, boiler, MaxKeyPointChars, true); kp != "" {
-			kps = append(kps, kp)
-		} else if kp := leadPrefix(d, nil, MaxKeyPointChars, true); kp != "" {
+		if kp := fallbackKeyPoint(d, scores, ok, used, boiler, chosen); kp != "" {
 			kps = append(kps, kp)
 		}
 	}
 	return summary, kps
+}
+
+// fallbackKeyPoint returns the key point of a text where none qualifies:
+// the best summary-worthy sentence outside the summary; else the first
+// sentence of at least minSummaryWords words outside the summary and the
+// boilerplate; else, when the summary holds every such sentence, its best
+// one; else the lead, or "" for a text without words. Each is cut to
+// MaxKeyPointChars.
+func fallbackKeyPoint(d *document, scores []float64, ok, used, boiler []bool, chosen []int) string {
+	best := -1
+	for i := range d.sents {
+		if !used[i] && ok[i] && (best < 0 || scores[i] > scores[best]) {
+			best = i
+		}
+	}
+	if best < 0 {
+		for i := range d.sents {
+			if !used[i] && !boiler[i] && d.sents[i].words >= minSummaryWords {
+				best = i
+				break
+			}
+		}
+	}
+	if best < 0 {
+		for _, i := range chosen {
+			if best < 0 || scores[i] > scores[best] {
+				best = i
+			}
+		}
+	}
+	if best < 0 {
+		return leadPrefix(d, nil, MaxKeyPointChars, true)
+	}
+	return clausePrefix(sentenceText(d, best), MaxKeyPointChars)
 }
 
 // keyPointWorthy reports whether s, a summary-worthy sentence, can also
@@ -225,15 +245,6 @@ func repeats(t []string, said [][]string) bool {
 		}
 	}
 	return false
-}
-
-// orMask returns a[i] || b[i] for each i.
-func orMask(a, b []bool) []bool {
-	out := make([]bool, len(a))
-	for i := range a {
-		out[i] = a[i] || b[i]
-	}
-	return out
 }
 
 // leadPrefix returns the text's opening that fits in max code points, for

@@ -199,3 +199,21 @@ func TestKeyPointsSpread(t *testing.T) {
 		t.Errorf("%d of %d key points in the first fifth: %q", early, len(p.KeyPoints), p.KeyPoints)
 	}
 }
+
+// TestFallbackKeyPointIsASentence: when the summary holds every sentence
+// that qualifies, the key point is one of them, not a byline scrap.
+func TestFallbackKeyPointIsASentence(t *testing.T) {
+	text := "By . Ann Roe . PUBLISHED: . 10:42 EST, 2 June 2013 . | . " +
+		"A fire destroyed a row of shops in the town centre on Saturday night, police said. " +
+		"No one was injured in the blaze."
+	p, _, err := Build(text, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(p.Summary, "A fire destroyed") {
+		t.Errorf("summary %q", p.Summary)
+	}
+	if len(p.KeyPoints) != 1 || len(strings.Fields(p.KeyPoints[0])) < minSummaryWords {
+		t.Errorf("key points %q", p.KeyPoints)
+	}
+}
