@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -369,6 +370,9 @@ func (j *Job) readFile(path string) ([]byte, error) {
 	}
 	if len(raw) == 0 {
 		return nil, fault.E(fault.NoExtractableText, "the source file is empty")
+	}
+	if bytes.HasPrefix(raw, []byte{0x1f, 0x8b}) {
+		return nil, fault.E(fault.UnsupportedContentType, "the source file is gzip-compressed; batch reads files as they are: decompress it first (gunzip)").With("compression", "gzip")
 	}
 	return raw, nil
 }

@@ -388,3 +388,19 @@ func TestJobBackoff(t *testing.T) {
 		}
 	}
 }
+
+// A gzip-compressed file is refused with a reason, not as an unknown type.
+func TestGzipFileIsRefusedWithAReason(t *testing.T) {
+	var j Job
+	dir := t.TempDir()
+	path := dir + "/page.html.gz"
+	os.WriteFile(path, []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 1, 2, 3}, 0o644)
+	_, err := j.readFile(path)
+	if fault.CodeOf(err) != fault.UnsupportedContentType || !strings.Contains(err.Error(), "gzip") {
+		t.Fatalf("readFile(.html.gz) = %v", err)
+	}
+	entries, err := ScanDir(dir)
+	if err != nil || len(entries) != 1 || entries[0].ID != "page.html.gz" {
+		t.Errorf("ScanDir lists %v (%v), want the compressed page", entries, err)
+	}
+}

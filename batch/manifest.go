@@ -139,7 +139,8 @@ func parseEntry(line []byte, baseDir string) (Entry, error) {
 var dirExtensions = map[string]bool{".html": true, ".htm": true, ".pdf": true, ".txt": true, ".md": true}
 
 // ScanDir returns an entry for every .html, .htm, .pdf, .txt and .md file
-// under root (extensions compared case-insensitively), in lexical order,
+// (and such a file compressed, .html.gz…, which digesting refuses with a
+// reason) under root (extensions compared case-insensitively), in lexical order,
 // with the file's slash-separated path relative to root as its id.
 // Directories reached through symbolic links are not followed.
 func ScanDir(root string) ([]Entry, error) {
@@ -148,7 +149,13 @@ func ScanDir(root string) ([]Entry, error) {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() || !dirExtensions[strings.ToLower(filepath.Ext(path))] {
+		ext := strings.ToLower(filepath.Ext(path))
+		if ext == ".gz" {
+			// A compressed page or paper is listed, so that its output line
+			// says why it is refused, rather than being passed over.
+			ext = strings.ToLower(filepath.Ext(strings.TrimSuffix(path, filepath.Ext(path))))
+		}
+		if d.IsDir() || !dirExtensions[ext] {
 			return nil
 		}
 		rel, err := filepath.Rel(root, path)

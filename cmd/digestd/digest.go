@@ -51,7 +51,7 @@ func runDigest(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		req.Source = sourceFromBytes(raw, name, *kind)
 	}
 	res, derr := a.pipe.Digest(ctx, req)
-	env, _ := api.ResultEnvelope(res, derr, "cli", start)
+	env, _ := api.ResultEnvelope(res, derr, api.NewRequestID(), start)
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(env); err != nil {

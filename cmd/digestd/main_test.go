@@ -143,3 +143,29 @@ func TestEvalCommand(t *testing.T) {
 		t.Error("unknown eval kind succeeded")
 	}
 }
+
+// The one-shot command's envelope has a fresh request id, like the API's,
+// and serve --help names the keys file's argument plainly.
+func TestDigestCommandRequestIDAndHelp(t *testing.T) {
+	dir := t.TempDir()
+	ids := map[string]bool{}
+	for i := 0; i < 2; i++ {
+		out, stderr, code := runCLI(t, "Tides rise twice a day.", "digest", "--archive", dir, "--query", "tides")
+		var env struct {
+			Meta struct {
+				RequestID string `json:"request_id"`
+			} `json:"meta"`
+		}
+		if code != 0 || json.Unmarshal([]byte(out), &env) != nil || !strings.HasPrefix(env.Meta.RequestID, "req_") {
+			t.Fatalf("exit %d, request id %q: %s", code, env.Meta.RequestID, stderr)
+		}
+		ids[env.Meta.RequestID] = true
+	}
+	if len(ids) != 2 {
+		t.Errorf("two runs share a request id: %v", ids)
+	}
+	_, stderr, _ := runCLI(t, "", "serve", "--help")
+	if !strings.Contains(stderr, "-api-keys-file FILE") {
+		t.Errorf("serve --help: %s", stderr)
+	}
+}

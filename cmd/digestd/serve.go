@@ -31,7 +31,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	writeTimeout := fs.Duration("write-timeout", 120*time.Second, "time to write a response")
 	idleTimeout := fs.Duration("idle-timeout", 120*time.Second, "keep-alive idle time")
 	maxHeader := fs.Int("max-header-bytes", 64<<10, "largest request header block, in bytes")
-	keysFile := fs.String("api-keys-file", "", "file of accepted API keys' hex sha256 hashes, one a line (empty: no authentication); `digestd hash-key` prints a key's hash")
+	keysFile := fs.String("api-keys-file", "", "`FILE` of accepted API keys' hex sha256 hashes, one a line (empty: no authentication); digestd hash-key KEY prints a key's hash")
 	keyHashes := fs.String("api-key-hashes", "", "comma-separated hex sha256 hashes of accepted API keys (added to --api-keys-file)")
 	rateLimit := fs.Int("rate-limit", 600, "requests one client (API key, else IP) may make per --rate-window; 0 disables")
 	rateWindow := fs.Duration("rate-window", time.Minute, "rate limit window")

@@ -219,3 +219,13 @@ func FuzzWorker(f *testing.F) {
 		}
 	})
 }
+
+// A PDF cut short is said to be incomplete, not "a scan".
+func TestPoolTruncatedPDF(t *testing.T) {
+	p := testPool(t, PoolConfig{Workers: 1, Deadline: 10 * time.Second})
+	raw := pdfgen.Build("A title", []pdfgen.Page{{Texts: pdfgen.Paragraph(72, 700, 10, 12, "Hello from the worker.")}})
+	_, err := p.Extract(context.Background(), raw[:len(raw)*2/3])
+	if codeOf(err) != CodeUnreadable || !strings.Contains(err.Error(), "incomplete") || strings.Contains(err.Error(), "scan") {
+		t.Fatalf("a truncated PDF: %v", err)
+	}
+}

@@ -9,6 +9,7 @@
 package pdfworker
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -89,7 +90,7 @@ func Main(stdin io.Reader, stdout io.Writer) int {
 		res, err := extract(raw, pdftext.Limits{MaxPages: lim.MaxPages, MaxChars: lim.MaxChars})
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "pdf worker: %v\n", err)
-			ans.Error = errorFor(err)
+			ans.Error = errorFor(err, truncated(raw))
 		} else {
 			ans.Result = res
 		}
@@ -149,9 +150,19 @@ func addressSpace() int64 {
 	return 2 << 30
 }
 
-// errorFor maps an extraction error to the error clients see.
-func errorFor(err error) *Error {
+// truncated reports whether a PDF lacks the %%EOF marker at its end: the
+// file was cut short (an interrupted download or upload).
+func truncated(raw []byte) bool {
+	tail := raw[max(0, len(raw)-2048):]
+	return bytes.HasPrefix(raw, []byte("%PDF-")) && !bytes.Contains(tail, []byte("%%EOF"))
+}
+
+// errorFor maps an extraction error to the error clients see; a PDF cut
+// short is said to be incomplete rather than, say, a scan.
+func errorFor(err error, cut bool) *Error {
 	switch {
+	case cut && !errors.Is(err, pdftext.ErrEncrypted) && !errors.Is(err, pdftext.ErrTooLarge):
+		return &Error{Code: CodeUnreadable, Msg: "the PDF is incomplete (it ends before its %%EOF marker): send the whole file"}
 	case errors.Is(err, pdftext.ErrEncrypted):
 		return &Error{Code: CodeEncrypted, Msg: "the PDF is encrypted"}
 	case errors.Is(err, pdftext.ErrNotPDF):

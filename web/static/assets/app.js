@@ -153,7 +153,10 @@ function renderError(slot, err) {
       data.error_code ? el("code", { class: "error-code" }, data.error_code) : null,
       data.error_type ? el("span", { class: "error-type" }, data.error_type) : null,
       el("span", { class: "error-message" }, err.message)),
-    data.remediation ? el("p", { class: "remediation" }, el("strong", {}, "What to do: "), el("span", { class: "remediation-text" }, data.remediation)) : null,
+    // A page user sends a key through the "API key" field, not a header.
+    data.error_code === "UNAUTHORIZED"
+      ? el("p", { class: "remediation" }, el("strong", {}, "What to do: "), el("span", { class: "remediation-text" }, "Enter a valid key in the “API key” field at the top of the page, then try again."))
+      : data.remediation ? el("p", { class: "remediation" }, el("strong", {}, "What to do: "), el("span", { class: "remediation-text" }, data.remediation)) : null,
     data.retry_after ? el("p", { class: "muted" }, `Retry after ${data.retry_after} s.`) : null,
     env?.meta?.request_id ? el("p", { class: "muted" }, "Request id ", el("code", {}, env.meta.request_id)) : null);
   slot.replaceChildren(box);
