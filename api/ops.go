@@ -179,11 +179,18 @@ func (m *Monitor) HealthError(h HealthData) error {
 // proves the store is reachable. Corrupt blobs found since start make the
 // archive degraded until they are repaired.
 func (m *Monitor) archiveProbe(ctx context.Context) (string, map[string]any) {
+	slow := map[string]any{"error": "the archive did not answer within the health check's time (overloaded?)"}
 	_, err := m.Pipe.Store.Stat(ctx, archive.SumString("digestd health probe"))
 	if err != nil && !isNotExist(err) {
+		if ctx.Err() != nil {
+			return "degraded", slow
+		}
 		return "unhealthy", map[string]any{"error": "the archive did not answer or its directory is missing"}
 	}
 	if err := m.Pipe.ProbeWrite(ctx); err != nil {
+		if ctx.Err() != nil {
+			return "degraded", slow
+		}
 		return "unhealthy", map[string]any{"error": "the archive does not accept writes (full, read-only, or out of files)"}
 	}
 	ps := m.Pipe.Stats()

@@ -52,6 +52,9 @@ func (p *Pipeline) ProbeWrite(ctx context.Context) error {
 	}
 	p.probe.err = nil
 	if err := p.Store.SetRef(ctx, probeRef, archive.SumString("digestd health probe")); err != nil {
+		if ctx.Err() != nil {
+			return err // not an answer about the archive: not remembered
+		}
 		p.probe.err = archiveFault("write the health probe", err)
 	}
 	p.probe.at = time.Now()

@@ -13,10 +13,10 @@ import (
 // (keep-alive between requests, or accepted and still silent) is closed
 // to make room, so idle clients cannot starve new ones of file
 // descriptors; when none is idle, the new connection is closed at once
-// rather than left waiting. While more than half the bound is open, idle
-// connections beyond maxIdle are closed too, oldest first (closing an idle
-// keep-alive connection races with its client's next request, so it is
-// done only under pressure).
+// rather than left waiting. While more than seven eighths of the bound is
+// open, idle connections beyond maxIdle are closed too, oldest first
+// (closing an idle keep-alive connection races with its client's next
+// request, so it is done only near the bound).
 type connLimit struct {
 	net.Listener
 	max, maxIdle int
@@ -60,9 +60,9 @@ func (l *connLimit) Accept() (net.Conn, error) {
 }
 
 // trimIdleLocked closes the oldest idle connections beyond maxIdle while
-// more than half the bound is open.
+// more than seven eighths of the bound is open.
 func (l *connLimit) trimIdleLocked() {
-	for l.maxIdle > 0 && l.count > l.max/2 && l.idle > l.maxIdle && l.evictLocked() {
+	for l.maxIdle > 0 && l.count > l.max-l.max/8 && l.idle > l.maxIdle && l.evictLocked() {
 	}
 }
 

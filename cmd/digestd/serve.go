@@ -41,7 +41,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	bodyTimeout := fs.Duration("body-timeout", 20*time.Second, "time to read one request body, which is read before the request is admitted")
 	bodyBudget := fs.Int64("body-budget-bytes", 256<<20, "request body bytes being read at once; more: 503")
 	maxConns := fs.Int("max-conns", 0, "open connections at once; at the bound the longest-idle one is closed for a new one (0: the file-descriptor limit less 512, at most 4096)")
-	maxIdleConns := fs.Int("max-idle-conns", 1024, "idle (keep-alive or silent) connections kept; beyond it the oldest idle one is closed")
+	maxIdleConns := fs.Int("max-idle-conns", 1024, "idle (keep-alive or silent) connections kept while open connections are over 7/8 of --max-conns; beyond it the oldest idle one is closed")
 	cursorKey := fs.String("cursor-key", "", "secret that signs listing cursors of the API and MCP; give replicas the same one (empty: random per process)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
