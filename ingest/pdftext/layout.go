@@ -12,20 +12,22 @@ import (
 
 // Layout parameters, in units of the font size (em) of the text involved.
 const (
-	wordGap       = 0.15 // a gap wider than this between glyphs separates words
-	spacedGap     = 0.3  // the same where the producer writes space characters
-	spacedRatio   = 0.08 // share of space glyphs that marks such a producer
-	sameBaseline  = 0.65 // a lighter run this close to a row's baseline joins it (exponents, indices)
-	tightBaseline = 0.15 // baselines closer than this are one row
-	maxRowLook    = 12   // rows searched on each side for a heavier neighbour
-	gutterGap     = 0.6  // narrowest gap that can be a column gutter
-	gutterRows    = 6    // rows on each side that must agree on a gutter
-	fragmentGap   = 1.2  // a gap wider than this splits a row into fragments (columns, table cells)
-	minLeading    = 1.45 // lines closer than this (baseline to baseline) may form one block
-	maxLeading    = 3.0  // lines further apart than this never form one block
-	columnWidth   = 6.0  // both sides of a column cut must be at least this wide
-	indentMin     = 0.8  // a first-line indent is at least this deep
-	maxLayoutBlk  = 4000 // pages with more blocks than this are ordered top to bottom only
+	wordGap        = 0.15 // a gap wider than this between glyphs separates words
+	spacedGap      = 0.3  // the same where the producer writes space characters
+	spacedRatio    = 0.08 // share of space glyphs that marks such a producer
+	sameBaseline   = 0.65 // a lighter run this close to a row's baseline joins it (exponents, indices)
+	tightBaseline  = 0.15 // baselines closer than this are one row
+	maxRowLook     = 12   // rows searched on each side for a heavier neighbour
+	gutterGap      = 0.6  // narrowest gap that can be a column gutter
+	gutterRows     = 6    // rows on each side that must agree on a gutter
+	gutterReach    = 2.0  // a row reaching this close to a gutter (ems) supports it
+	gutterEdgeRows = 4    // rows that must reach up to a gutter no row crosses
+	fragmentGap    = 1.2  // a gap wider than this splits a row into fragments (columns, table cells)
+	minLeading     = 1.45 // lines closer than this (baseline to baseline) may form one block
+	maxLeading     = 3.0  // lines further apart than this never form one block
+	columnWidth    = 6.0  // both sides of a column cut must be at least this wide
+	indentMin      = 0.8  // a first-line indent is at least this deep
+	maxLayoutBlk   = 4000 // pages with more blocks than this are ordered top to bottom only
 
 	tableCellWidth = 10.0 // a column cut whose lines are mostly narrower than this may be a table
 	maxTableCells  = 2000 // larger regions are not read as tables
@@ -410,7 +412,7 @@ func gutters(rows []*row, i int) []float64 {
 		mid := (a.x1 + b.x0) / 2
 		// Rows of one baseline (segments of a line split at wide gaps)
 		// count together.
-		type side struct{ left, right, cross bool }
+		type side struct{ left, right, cross, near bool }
 		byY := map[int]*side{}
 		for j := max(0, i-4*gutterRows); j < len(rows) && j <= i+4*gutterRows; j++ {
 			dy := rows[j].y - r.y
@@ -427,22 +429,31 @@ func gutters(rows []*row, i int) []float64 {
 				switch {
 				case w.x1 <= mid:
 					sd.left = true
+					sd.near = sd.near || w.x1 >= mid-gutterReach*s
 				case w.x0 >= mid:
 					sd.right = true
+					sd.near = sd.near || w.x0 <= mid+gutterReach*s
 				default:
 					sd.cross = true
 				}
 			}
 		}
-		gapped, crossed := 0, 0
+		// Columns on one baseline grid leave rows with text on both sides
+		// of the gutter; columns on their own grids leave rows that reach
+		// up to it from one side. Either way no row crosses it.
+		gapped, crossed, edge := 0, 0, 0
 		for _, sd := range byY {
-			if sd.cross {
+			switch {
+			case sd.cross:
 				crossed++
-			} else if sd.left && sd.right {
+			case sd.left && sd.right:
 				gapped++
 			}
+			if !sd.cross && sd.near {
+				edge++
+			}
 		}
-		if gapped >= 2 && crossed*4 <= gapped || gapped == 1 && crossed == 0 {
+		if gapped >= 2 && crossed*4 <= gapped || crossed == 0 && (gapped == 1 || edge >= gutterEdgeRows) {
 			out = append(out, mid)
 		}
 	}

@@ -31,6 +31,9 @@ var texFixtures = []texFixture{
 		want: []string{"internationalization", "state-of-the-art method", "well-known baseline", "documentation, standardization"}},
 	{pdf: "tex-table.pdf", ref: "tex/table.txt", word: 1, shingle: 1, pages: 1,
 		want: []string{"Method Precision Recall Notes", "Baseline 0.71 0.64 simple rules", "Oracle 1.00 1.00 upper bound"}},
+	// multicol balances columns on their own baselines.
+	{pdf: "tex-multicol.pdf", ref: "tex/multicol.txt", word: 0.99, shingle: 0.97, pages: 2,
+		want: []string{"1.1 Encodings An encoding is a list", "effect, find, flow, office and baffle"}},
 	{pdf: "tex-onelinepages.pdf", ref: "tex/onelinepages.txt", word: 1, shingle: 1, pages: 3,
 		want: []string{"Page 1 hello world", "Page 2 hello world", "Page 3 hello world"}},
 	// Two pages: the running head of the second one cannot be told
