@@ -25,22 +25,34 @@ func (noProgress) Finished(bool) {}
 func (noProgress) Stop()         {}
 
 // NewBarProgress returns a Progress that draws a progress bar on w (a
-// terminal): done/total, rate, ETA and failures so far.
-func NewBarProgress(w io.Writer) Progress { return &barProgress{w: w} }
+// terminal): done/total, rate, ETA and failures so far. Logs written while
+// it runs must go through its Write, which lifts the bar off its line, writes
+// the log line and draws the bar again below it.
+func NewBarProgress(w io.Writer) *BarProgress { return &BarProgress{w: w} }
 
-type barProgress struct {
+// BarProgress is the terminal's Progress; see NewBarProgress.
+type BarProgress struct {
+	mu     sync.Mutex
 	w      io.Writer
 	bar    *progressbar.ProgressBar
+	start  time.Time
+	done   int
 	failed int
 }
 
-func (p *barProgress) Start(total int) {
+// minRateWindow is how long a run goes before its rate is shown: the first
+// sources (resumed ids, cache hits) finish in microseconds and would give an
+// absurd rate.
+const minRateWindow = time.Second
+
+func (p *BarProgress) Start(total int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.start = time.Now()
 	p.bar = progressbar.NewOptions(total,
 		progressbar.OptionSetWriter(p.w),
 		progressbar.OptionSetDescription("digesting"),
 		progressbar.OptionShowCount(),
-		progressbar.OptionShowIts(),
-		progressbar.OptionSetItsString("docs"),
 		progressbar.OptionSetPredictTime(true),
 		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionShowDescriptionAtLineEnd(),
@@ -49,19 +61,54 @@ func (p *barProgress) Start(total int) {
 	)
 }
 
-func (p *barProgress) Finished(ok bool) {
+// describe is the text after the bar: the rate once minRateWindow has
+// passed, and the failures so far.
+func (p *BarProgress) describe() string {
+	d := ""
+	if el := time.Since(p.start); el >= minRateWindow {
+		d = fmt.Sprintf("%.1f docs/s", float64(p.done)/el.Seconds())
+	}
+	if p.failed > 0 {
+		if d != "" {
+			d += ", "
+		}
+		d += fmt.Sprintf("%d failed", p.failed)
+	}
+	return d
+}
+
+func (p *BarProgress) Finished(ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done++
 	if !ok {
 		p.failed++
-		p.bar.Describe(fmt.Sprintf("%d failed", p.failed))
 	}
+	p.bar.Describe(p.describe())
 	p.bar.Add(1)
 }
 
-func (p *barProgress) Stop() {
+func (p *BarProgress) Stop() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if !p.bar.IsFinished() {
 		p.bar.Exit()
 		fmt.Fprintln(p.w)
 	}
+}
+
+// Write writes a log line above the bar: the bar is cleared from its line,
+// the log written, and the bar drawn again.
+func (p *BarProgress) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bar == nil || p.bar.IsFinished() {
+		return p.w.Write(b)
+	}
+	p.bar.Clear()
+	n, err := p.w.Write(b)
+	p.bar.RenderBlank()
+	return n, err
 }
 
 // NewLineProgress returns a Progress that prints one plain line on w every

@@ -117,7 +117,8 @@ func runBatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return fatal("%w", &batch.DuplicateError{Duplicates: dups})
 	}
 
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	progress, logOut := progressFor(stderr, *progressEvery)
+	logger := slog.New(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	a, err := openApp(ctx, &c, logger)
 	if err != nil {
 		return fatal("%w", err)
@@ -138,7 +139,7 @@ func runBatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		SyncInterval: *fsyncEvery,
 		Retries:      *retries,
 		RetryBackoff: *retryBackoff,
-		Progress:     progressFor(stderr, *progressEvery),
+		Progress:     progress,
 		Logger:       logger,
 	}
 	sum, err := job.Run(ctx)
@@ -213,10 +214,12 @@ func loadEntries(manifest, dir string, stdin io.Reader) ([]batch.Entry, error) {
 }
 
 // progressFor draws a bar when stderr is a terminal, else prints a plain
-// line every interval.
-func progressFor(stderr io.Writer, interval time.Duration) batch.Progress {
+// line every interval; logs go to the writer it returns, which keeps them
+// off the bar's line.
+func progressFor(stderr io.Writer, interval time.Duration) (batch.Progress, io.Writer) {
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		return batch.NewBarProgress(stderr)
+		bar := batch.NewBarProgress(stderr)
+		return bar, bar
 	}
-	return batch.NewLineProgress(stderr, interval)
+	return batch.NewLineProgress(stderr, interval), stderr
 }
