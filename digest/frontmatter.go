@@ -21,19 +21,17 @@ func boilerplate(d *document) []bool {
 	front := max(n/10+2, openingStart(d))
 	for i := range d.sents {
 		s := d.text[d.sents[i].start:d.sents[i].end]
-		// Legal vocabulary is a notice in the front or back matter, or
-		// anywhere when it is dense; in the body it may be the topic.
+		// Legal vocabulary and addresses are notices and contacts in the
+		// front or back matter; in the body they may be the topic.
 		edge := i < front || i >= n-n/10-2
-		legal := legalMarks(s)
 		switch {
 		case refs >= 0 && i >= refs,
-			legal >= 2 || legal == 1 && edge,
-			edge && address(s),
+			edge && (legalMarks(s) > 0 || address(s)),
 			nameList(s),
 			tocLine(s),
 			caption(s),
 			navigation(s),
-			numericResidue(s):
+			numericResidue(d, &d.sents[i]):
 			out[i] = true
 		}
 	}
@@ -75,6 +73,9 @@ func address(s string) bool {
 // semicolons, nearly all of them short runs of capitalised words,
 // initials and connectors.
 func nameList(s string) bool {
+	if strings.Count(s, ",")+strings.Count(s, ";") < 2 {
+		return false
+	}
 	if i := strings.IndexByte(s, ':'); i > 0 && i < 30 && !strings.Contains(s[:i], " ") {
 		s = s[i+1:]
 	}
@@ -121,7 +122,7 @@ func tocLine(s string) bool {
 // caption reports a figure or table caption: "Figure 3:", "Fig. 2.",
 // "Table 1 –", "Exhibit 4".
 func caption(s string) bool {
-	f := strings.Fields(s)
+	f := strings.Fields(firstWords(s, 3))
 	if len(f) < 2 {
 		return false
 	}
@@ -144,6 +145,9 @@ func caption(s string) bool {
 // navigation reports menu and breadcrumb residue: items joined by " | ",
 // " › ", " » " or " > ".
 func navigation(s string) bool {
+	if !strings.ContainsAny(s, "|›»>·") {
+		return false
+	}
 	n := 0
 	for _, sep := range []string{" | ", " › ", " » ", " > ", " · "} {
 		n += strings.Count(s, sep)
@@ -152,25 +156,24 @@ func navigation(s string) bool {
 }
 
 // numericResidue reports dates, times, figures and codes with few words:
-// fewer than half the content tokens are words of three letters or more.
-func numericResidue(s string) bool {
-	words, tokens := 0, 0
-	tokenize(s, nil, func(tok []byte, stop bool, _ int) {
-		if stop {
-			return
-		}
-		tokens++
+// fewer than half of s's content terms are words of three letters or more.
+func numericResidue(d *document, s *sentence) bool {
+	words := 0
+	for _, t := range s.terms {
+		st := d.stems[t]
 		letters := 0
-		for _, r := range string(tok) {
-			if unicode.IsLetter(r) {
-				letters++
+		for _, r := range st {
+			if !unicode.IsLetter(r) {
+				letters = 0
+				break
 			}
+			letters++
 		}
-		if letters >= 3 && letters == utf8.RuneCount(tok) {
+		if letters >= 3 {
 			words++
 		}
-	})
-	return tokens > 0 && words*2 < tokens
+	}
+	return len(s.terms) > 0 && words*2 < len(s.terms)
 }
 
 // referencesStart returns the index of the first sentence after a heading

@@ -413,7 +413,7 @@ func pickSummary(d *document, scores []float64, max int, ok []bool) []int {
 	})
 	var picked []int
 	in := map[int]bool{}
-	var said [][]string
+	var said [][]int32
 	total := 0
 	add := func(i int) {
 		total += min(total, 1) + d.sents[i].chars()
@@ -426,8 +426,8 @@ func pickSummary(d *document, scores []float64, max int, ok []bool) []int {
 		}
 		l := d.sents[c.i].chars()
 		sep := min(total, 1)
-		terms := contentTerms(d.text[d.sents[c.i].start:d.sents[c.i].end])
-		if slices.ContainsFunc(said, func(o []string) bool { return slices.Equal(o, terms) }) {
+		terms := d.sents[c.i].terms
+		if slices.ContainsFunc(said, func(o []int32) bool { return slices.Equal(o, terms) }) {
 			continue
 		}
 		if prev := c.i - 1; connective(d.text[d.sents[c.i].start:d.sents[c.i].end]) && !in[prev] {
@@ -436,7 +436,7 @@ func pickSummary(d *document, scores []float64, max int, ok []bool) []int {
 				continue
 			}
 			add(prev)
-			said = append(said, contentTerms(d.text[d.sents[prev].start:d.sents[prev].end]))
+			said = append(said, d.sents[prev].terms)
 		} else if total+sep+l > max {
 			continue
 		}
@@ -544,11 +544,24 @@ func connective(s string) bool {
 	return true
 }
 
-// firstWords returns the first n space-separated words of s.
+// firstWords returns the first n space-separated words of s, joined by
+// single spaces.
 func firstWords(s string, n int) string {
-	f := strings.Fields(s)
-	if len(f) > n {
-		f = f[:n]
+	var b strings.Builder
+	for k := 0; k < n; k++ {
+		s = strings.TrimLeft(s, " \t\n\f")
+		if s == "" {
+			break
+		}
+		end := strings.IndexAny(s, " \t\n\f")
+		if end < 0 {
+			end = len(s)
+		}
+		if k > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(s[:end])
+		s = s[end:]
 	}
-	return strings.Join(f, " ")
+	return b.String()
 }

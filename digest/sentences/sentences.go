@@ -616,23 +616,11 @@ func listMarkers(block string) []listMarker {
 		head  bool
 	}
 	var cands []cand
+	alnum := func(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 	for i := 0; i < len(block); i++ {
-		head := false
-		if i > 0 {
-			prev, _ := utf8.DecodeLastRuneInString(block[:i])
-			before := strings.TrimRight(block[:i], " ")
-			last, _ := utf8.DecodeLastRuneInString(before)
-			switch {
-			case isBullet(last) || last == '-':
-				head = true
-			case prev != ' ':
-				continue
-			}
-			if before == "" {
-				head = true
-			}
-		} else {
-			head = true
+		// A label is a token of its own: it starts after a non-word byte.
+		if !alnum(block[i]) || i > 0 && alnum(block[i-1]) {
+			continue
 		}
 		j, value, kind := i, 0, ""
 		for j < len(block) && j-i < 2 && block[j] >= '0' && block[j] <= '9' {
@@ -644,15 +632,14 @@ func listMarkers(block string) []listMarker {
 			if j < len(block) && block[j] >= '0' && block[j] <= '9' {
 				continue
 			}
-		} else if c := block[i]; 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' {
+		} else {
+			c := block[i]
 			kind = "lower"
 			if c <= 'Z' {
 				kind, c = "upper", c+'a'-'A'
 			}
 			value = int(c-'a') + 1
 			j++
-		} else {
-			continue
 		}
 		delim := ""
 		switch {
@@ -664,6 +651,18 @@ func listMarkers(block string) []listMarker {
 			delim = "."
 		default:
 			continue
+		}
+		head := i == 0
+		if i > 0 {
+			prev, _ := utf8.DecodeLastRuneInString(block[:i])
+			before := strings.TrimRight(block[:i], " ")
+			last, _ := utf8.DecodeLastRuneInString(before)
+			switch {
+			case before == "" || isBullet(last) || last == '-':
+				head = true
+			case prev != ' ':
+				continue
+			}
 		}
 		if kind == "upper" && delim == "." && !head {
 			continue // initials: "J. Smith"
