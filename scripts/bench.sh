@@ -186,6 +186,13 @@ else
 fi
 
 mkdir -p "$(dirname "$OUT")"
+# Sections measured by hand (hostile load runs) follow this marker and are
+# kept as they are.
+marker='<!-- sections below are measured by hand and kept by scripts/bench.sh -->'
+kept=""
+if [ -f "$OUT" ] && grep -qF "$marker" "$OUT"; then
+	kept="$(awk -v m="$marker" 'index($0, m) { f = 1 } f' "$OUT")"
+fi
 {
 	cat <<EOF
 # Benchmarks
@@ -215,5 +222,7 @@ EOF
 	cat "$summary"
 	printf '\n## Output\n'
 	cat "$sections"
-} >"$OUT"
+	if [ -n "$kept" ]; then printf '\n%s\n' "$kept"; fi
+} >"$OUT.new"
+mv "$OUT.new" "$OUT"
 echo "bench: wrote $OUT" >&2
