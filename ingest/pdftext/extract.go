@@ -23,7 +23,7 @@ import (
 // records. The version changes whenever the text produced for some PDF does.
 const (
 	ExtractorName    = "digestd-pdftext"
-	ExtractorVersion = "10"
+	ExtractorVersion = "11"
 )
 
 // Default caps used when a Limits field is zero.

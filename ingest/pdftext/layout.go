@@ -831,7 +831,9 @@ func paragraphs(b *block) []string {
 			!hangs(prev, l)
 		short := prev.x1 < b.x0+0.7*width ||
 			prev.x1 < b.x1-2*s && endsSentence(prev.text)
-		if indented || short && len(b.lines) > 2 {
+		// A list item starts a paragraph of its own.
+		item := isLabel(l) && (endsSentence(prev.text) || isLabel(prev))
+		if indented || item || short && len(b.lines) > 2 {
 			out = append(out, cur)
 			cur = l.text
 			continue
@@ -962,21 +964,33 @@ func tableRows(groups [][]*block, size float64) []*block {
 // begins with a label ("•", "1.", "(a)") and l starts under the item's
 // text, not under the label.
 func hangs(prev, l *line) bool {
-	if len(prev.words) < 2 {
+	return isLabel(prev) && math.Abs(l.x0-prev.words[1].x0) < 0.5*l.size
+}
+
+// isLabel reports whether l begins with a list label ("•", "1.", "(a)")
+// followed by text.
+func isLabel(l *line) bool {
+	if len(l.words) < 2 {
 		return false
 	}
-	label := prev.words[0].text
+	label := l.words[0].text
 	if utf8.RuneCountInString(label) > 4 {
 		return false
 	}
-	letters := 0
+	letters, digits := 0, 0
 	for _, r := range label {
-		if unicode.IsLetter(r) {
+		switch {
+		case unicode.IsLetter(r):
 			letters++
+		case unicode.IsDigit(r):
+			digits++
 		}
 	}
 	if letters > 1 || letters == 1 && !strings.ContainsAny(label, ".)") {
 		return false
 	}
-	return math.Abs(l.x0-prev.words[1].x0) < 0.5*l.size
+	if letters+digits > 0 && !strings.ContainsAny(label, ".)") {
+		return false // a number in running text, not "3." or "(a)"
+	}
+	return true
 }

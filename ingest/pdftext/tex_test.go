@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,6 +18,7 @@ type texFixture struct {
 	pdf, ref      string // files under testdata
 	word, shingle float64
 	want, wantNot []string
+	lines         []string // whole lines (paragraphs) the text must have
 	pages         int
 }
 
@@ -34,6 +36,9 @@ var texFixtures = []texFixture{
 	// multicol balances columns on their own baselines.
 	{pdf: "tex-multicol.pdf", ref: "tex/multicol.txt", word: 0.99, shingle: 0.97, pages: 2,
 		want: []string{"1.1 Encodings An encoding is a list", "effect, find, flow, office and baffle"}},
+	{pdf: "tex-lists.pdf", ref: "tex/lists.txt", word: 1, shingle: 1, pages: 1,
+		lines: []string{"7. Group the glyphs into words by the gaps between neighbouring glyphs.",
+			"• A bulleted item that is long enough to wrap onto a second line of text in this narrow layout of the page."}},
 	{pdf: "tex-onelinepages.pdf", ref: "tex/onelinepages.txt", word: 1, shingle: 1, pages: 3,
 		want: []string{"Page 1 hello world", "Page 2 hello world", "Page 3 hello world"}},
 	// Two pages: the running head of the second one cannot be told
@@ -80,6 +85,11 @@ func TestTeXFixtures(t *testing.T) {
 			t.Logf("word %.3f shingle %.3f", w, s)
 			if w < fx.word || s < fx.shingle {
 				t.Errorf("word F1 %.3f (want ≥ %.2f), shingle F1 %.3f (want ≥ %.2f); text:\n%s", w, fx.word, s, fx.shingle, text)
+			}
+			for _, l := range fx.lines {
+				if !slices.Contains(strings.Split(text, "\n"), l) {
+					t.Errorf("text lacks the line %q", l)
+				}
 			}
 			flat := strings.Join(strings.Fields(text), " ")
 			for _, p := range fx.want {
