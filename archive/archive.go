@@ -146,6 +146,15 @@ type Refs interface {
 	ListRefs(ctx context.Context, prefix string, fn func(name string, d Digest) error) error
 }
 
+// RefNamer is implemented by backends that can list reference names without
+// reading each reference, so that a listing page reads only its own
+// references.
+type RefNamer interface {
+	// ListRefNames calls fn for every name under prefix, in no particular
+	// order.
+	ListRefNames(ctx context.Context, prefix string, fn func(name string) error) error
+}
+
 // Store is everything a backend provides.
 type Store interface {
 	Putter

@@ -36,6 +36,9 @@ type SourceEntry struct {
 // ListSources returns up to limit archived sources, newest first, starting
 // after position (empty for the first page), and whether more follow.
 func (p *Pipeline) ListSources(ctx context.Context, after string, limit int) ([]SourceEntry, bool, int, error) {
+	if rn, ok := p.Store.(archive.RefNamer); ok {
+		return p.listSourcesByName(ctx, rn, after, limit)
+	}
 	var names []string
 	targets := map[string]archive.Digest{}
 	err := p.Store.ListRefs(ctx, sourceTimePrefix, func(name string, d archive.Digest) error {
@@ -63,6 +66,52 @@ func (p *Pipeline) ListSources(ctx context.Context, after string, limit int) ([]
 	}
 	end := min(len(all), start+limit)
 	return all[start:end], end < len(all), len(all), nil
+}
+
+// listSourcesByName is ListSources over a store that lists names without
+// reading them: it sorts the names (cheap, in memory) and reads only the
+// references of the page.
+func (p *Pipeline) listSourcesByName(ctx context.Context, rn archive.RefNamer, after string, limit int) ([]SourceEntry, bool, int, error) {
+	var names []string
+	if err := rn.ListRefNames(ctx, sourceTimePrefix, func(name string) error {
+		names = append(names, name)
+		return nil
+	}); err != nil {
+		return nil, false, 0, archiveFault("list sources", err)
+	}
+	sort.Strings(names)
+	seen := map[string]bool{}
+	kept := names[:0]
+	for _, name := range names {
+		_, hex, ok := strings.Cut(strings.TrimPrefix(name, sourceTimePrefix), "-")
+		if !ok || seen[hex] {
+			continue // a text archived again is listed once, at its newest
+		}
+		seen[hex] = true
+		kept = append(kept, name)
+	}
+	start := 0
+	if after != "" {
+		start = sort.SearchStrings(kept, after)
+		if start < len(kept) && kept[start] == after {
+			start++
+		}
+	}
+	end := min(len(kept), start+limit)
+	var page []SourceEntry
+	for _, name := range kept[start:end] {
+		d, err := p.Store.Ref(ctx, name)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, false, 0, archiveFault("list sources", err)
+		}
+		_, hex, _ := strings.Cut(strings.TrimPrefix(name, sourceTimePrefix), "-")
+		e := SourceEntry{TextHash: "sha256:" + hex, Position: name}
+		if d.Valid() {
+			e.RecordHash = d.String()
+		}
+		page = append(page, e)
+	}
+	return page, end < len(kept), len(kept), nil
 }
 
 // VerifyReport is the outcome of checking a payload against the archive.
