@@ -83,6 +83,13 @@ func TestLoad(t *testing.T) {
 // runLoad runs digestload against s with args and returns its report.
 func runLoad(t *testing.T, s *server, args ...string) loadReport {
 	t.Helper()
+	rep, _ := runLoadProbes(t, s, args...)
+	return rep
+}
+
+// runLoadProbes is runLoad that also returns the probes' report.
+func runLoadProbes(t *testing.T, s *server, args ...string) (loadReport, probeReport) {
+	t.Helper()
 	args = append([]string{"--url", s.base, "--pid", strconv.Itoa(s.pid), "--json", "--timeout", "30s"}, args...)
 	cmd := exec.Command(bins.digestload, args...)
 	var stdout, stderr bytes.Buffer
@@ -91,8 +98,10 @@ func runLoad(t *testing.T, s *server, args ...string) loadReport {
 		t.Fatalf("digestload %v: %v\n%s", args, err, stderr.String())
 	}
 	var rep loadReport
+	var pr probeReport
 	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
 		t.Fatalf("digestload report: %v\n%s", err, stdout.String())
 	}
-	return rep
+	json.Unmarshal(stdout.Bytes(), &pr)
+	return rep, pr
 }
