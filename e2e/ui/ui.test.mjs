@@ -126,6 +126,7 @@ async function main() {
         pastEnd: loc.checkLocator(points, "char:0-99").ok,
         sources: src.parseSources("https://a.example/x\nhttps://b.example/y\n---\nsome text\nmore\n---\n\n---\n<!doctype html><p>hi</p>"),
         oneText: src.parseSources("just one text\nhttps://a.example/ inside it"),
+        mixed: src.parseSources("https://a.example/x\na line of notes\nhttps://b.example/y"),
       };
     });
     assert.deepEqual(unit.parsed, { start: 4, end: 6, page: 2 });
@@ -142,6 +143,11 @@ async function main() {
       { id: "source-4", html: "<!doctype html><p>hi</p>" },
     ]);
     assert.deepEqual(unit.oneText, [{ id: "source-1", text: "just one text\nhttps://a.example/ inside it" }]);
+    assert.deepEqual(unit.mixed, [
+      { id: "source-1", url: "https://a.example/x" },
+      { id: "source-2", text: "a line of notes" },
+      { id: "source-3", url: "https://b.example/y" },
+    ], "mixed lines are one source each, not one text");
 
     // axe-core finds a nameless button: the accessibility checks below can fail.
     await page.evaluate(axeSource);
@@ -246,7 +252,7 @@ async function main() {
     ].join("\n");
     await page.locator("#multi-query").fill(QUERY);
     await page.locator("#multi-sources").fill(sourcesBox);
-    await page.locator("#multi-budget").fill("1800");
+    await page.locator("#multi-budget").fill("700");
     await page.getByRole("button", { name: "Digest sources" }).click();
     await page.locator("#multi-result").waitFor();
     const included = await page.$$eval("#multi-included li.item", (els) => els.map((e) => ({ id: e.dataset.id, fidelity: e.dataset.fidelity })));
@@ -268,6 +274,24 @@ async function main() {
     await page.evaluate(() => window.scrollTo(0, 0));
     await shot(page, "multi-view");
     await expectAccessible(page, "multi-view");
+
+    step("multi-source view: every failure is shown, and a detail level");
+    await page.locator("#multi-files").setInputFiles([]);
+    await page.locator("#multi-sources").fill("http://127.0.0.1:9/one\nhttp://127.0.0.1:9/two");
+    await page.getByRole("button", { name: "Digest sources" }).click();
+    await page.locator("#multi-error .failed-sources li").first().waitFor();
+    assert.equal(await page.locator("#multi-error .failed-sources li").count(), 2, "both failures are listed");
+    await page.locator("#multi-sources").fill(sourcesBox);
+    await page.locator("#multi-files").setInputFiles(path.join(here, "fixtures", "multi-page.pdf"));
+    await page.locator("#multi-detail").selectOption("ids_only");
+    await page.getByRole("button", { name: "Digest sources" }).click();
+    await page.waitForFunction(() => /Sources\s*5/.test(document.querySelector("#multi-facts")?.textContent ?? ""));
+    assert.equal(await page.locator("#multi-included li.item .item-summary").count(), 0, "ids_only items carry no summary");
+    // Back to the first request, for the archive view below.
+    await page.locator("#multi-files").setInputFiles([]);
+    await page.locator("#multi-detail").selectOption("full");
+    await page.getByRole("button", { name: "Digest sources" }).click();
+    await page.waitForFunction(() => /Sources\s*4/.test(document.querySelector("#multi-facts")?.textContent ?? ""));
 
     step("archive view: a dropped source's text, then a locator");
     await dropped.first().locator("a.dropped-text").click();

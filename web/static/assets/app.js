@@ -4,7 +4,7 @@
 //   /ui/archive/<hash>   an archived text, ?locator= to highlight a span
 //   /ui/check            a report's citations checked against the archive
 import { checkLocator, codePoints, parseLocator, PAGE_SEPARATOR } from "./locator.js";
-import { describeSource, MAX_SOURCES, parseSources } from "./sources.js";
+import { describeSource, fileSource, MAX_SOURCES, parseSources } from "./sources.js";
 import { checkView } from "./check.js";
 
 const PREFIX = "/ui/";
@@ -158,6 +158,11 @@ function renderError(slot, err) {
       ? el("p", { class: "remediation" }, el("strong", {}, "What to do: "), el("span", { class: "remediation-text" }, "Enter a valid key in the “API key” field at the top of the page, then try again."))
       : data.remediation ? el("p", { class: "remediation" }, el("strong", {}, "What to do: "), el("span", { class: "remediation-text" }, data.remediation)) : null,
     data.retry_after ? el("p", { class: "muted" }, `Retry after ${data.retry_after} s.`) : null,
+    // Every source failed: list each one, not only the first.
+    Array.isArray(data.details?.failed) && data.details.failed.length
+      ? el("ul", { class: "failed-sources" }, data.details.failed.map((f) =>
+        el("li", { dataset: { id: f.id } }, el("strong", {}, f.id), " ", el("code", { class: "error-code" }, f.error_code), " ", f.message)))
+      : null,
     env?.meta?.request_id ? el("p", { class: "muted" }, "Request id ", el("code", {}, env.meta.request_id)) : null);
   slot.replaceChildren(box);
   box.focus();
@@ -423,7 +428,7 @@ function multiView() {
       el("div", { class: "item-head" },
         d.rank ? el("span", { class: "rank" }, `#${d.rank}`) : null,
         el("strong", { class: "item-id" }, d.id),
-        fidelityBadge(d.fidelity),
+        d.fidelity ? fidelityBadge(d.fidelity) : null,
         d.score !== undefined ? scoreBar(d.score) : null,
         d.kind ? el("span", { class: "muted" }, d.kind) : null),
       el("p", { class: "item-label" }, d.title || label),
@@ -439,8 +444,13 @@ function multiView() {
     ev.preventDefault();
     $("#multi-error").replaceChildren();
     const sources = parseSources(form.elements.sources.value);
+    for (const file of Array.from(form.elements.files?.files ?? [])) {
+      const spec = await fileSource(file);
+      if (sources.some((s) => s.id === spec.id)) spec.id = `${spec.id} (${sources.length + 1})`;
+      sources.push(spec);
+    }
     if (!sources.length) {
-      renderError($("#multi-error"), new APIError({ message: "Add at least one source: a URL, or a text." }));
+      renderError($("#multi-error"), new APIError({ message: "Add at least one source: a URL, a text or a file." }));
       return;
     }
     if (sources.length > MAX_SOURCES) {
@@ -448,7 +458,7 @@ function multiView() {
       return;
     }
     const labels = Object.fromEntries(sources.map((s) => [s.id, describeSource(s)]));
-    const body = { query: form.elements.query.value, sources };
+    const body = { query: form.elements.query.value, sources, detail: form.elements.detail?.value || "full" };
     const budget = form.elements.max_chars.value.trim();
     if (budget !== "") body.budget = { max_chars: Number(budget) };
     setBusy(form, true);

@@ -10,10 +10,11 @@ const HTML_START = /^\s*(?:<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>])/i;
 /**
  * parseSources turns the box's text into source specs, each
  * {id, url} | {id, text} | {id, html}, with ids source-1, source-2, … in
- * order. Blocks are separated by lines holding only "---"; a block whose
- * every non-empty line is an http(s) URL gives one URL source a line, a
- * block that starts like an HTML document is HTML, and any other block is
- * one text. Empty blocks are skipped.
+ * order. Blocks are separated by lines holding only "---". In a block that
+ * holds an http(s) URL line, every non-empty line is a source of its own
+ * (a URL line a URL, any other line a text); a block without URLs is one
+ * source, HTML when it starts like an HTML document, else text. Empty blocks
+ * are skipped.
  */
 export function parseSources(input) {
   const blocks = [[]];
@@ -25,8 +26,8 @@ export function parseSources(input) {
   for (const lines of blocks) {
     const filled = lines.map((l) => l.trim()).filter((l) => l !== "");
     if (filled.length === 0) continue;
-    if (filled.every((l) => URL_LINE.test(l))) {
-      for (const url of filled) specs.push({ url });
+    if (filled.some((l) => URL_LINE.test(l))) {
+      for (const l of filled) specs.push(URL_LINE.test(l) ? { url: l } : { text: l });
       continue;
     }
     const body = lines.join("\n").trim();
@@ -35,10 +36,30 @@ export function parseSources(input) {
   return specs.map((s, i) => ({ id: `source-${i + 1}`, ...s }));
 }
 
+/**
+ * fileSource reads an uploaded file into a source spec with the file's name
+ * as its id: a PDF as pdf_base64, an HTML file as html, anything else as text.
+ */
+export async function fileSource(file) {
+  const name = file.name || "file";
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const isPDF = file.type === "application/pdf" || /\.pdf$/i.test(name) ||
+    (bytes[0] === 0x25 && bytes[1] === 0x50 && bytes[2] === 0x44 && bytes[3] === 0x46);
+  if (isPDF) {
+    let bin = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    return { id: name, pdf_base64: btoa(bin) };
+  }
+  const text = new TextDecoder().decode(bytes);
+  if (file.type === "text/html" || /\.html?$/i.test(name)) return { id: name, html: text };
+  return { id: name, text };
+}
+
 /** describeSource is a short label for a source spec: its URL or its first words. */
 export function describeSource(spec) {
   if (!spec) return "";
   if (spec.url) return spec.url;
+  if (spec.pdf_base64) return `${spec.id} (PDF)`;
   const body = (spec.text ?? spec.html ?? "").replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
   const points = Array.from(body);
   return points.length > 90 ? points.slice(0, 90).join("") + "…" : body;
