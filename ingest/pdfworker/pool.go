@@ -39,8 +39,9 @@ type PoolConfig struct {
 	// MemoryLimitBytes is each worker's address-space limit (default
 	// DefaultMemoryLimit).
 	MemoryLimitBytes int64
-	// Logger receives one line per failed worker with its captured stderr
-	// (default: slog.Default()).
+	// Logger receives one line per failed worker with its code and a
+	// summary of its stderr, never the stderr itself (default:
+	// slog.Default()).
 	Logger *slog.Logger
 }
 
@@ -237,10 +238,28 @@ func (p *Pool) logFailure(code fault.Code, start time.Time, stderr *cappedBuffer
 	if waitErr != nil {
 		attrs = append(attrs, "exit", waitErr.Error())
 	}
-	if s := stderr.String(); s != "" {
-		attrs = append(attrs, "stderr", s)
+	if stderr.Len() > 0 {
+		// The worker's stderr can hold bytes of the PDF (a panic prints
+		// its values) and build paths: it is summarised, never logged.
+		attrs = append(attrs, "stderr_bytes", stderr.Len(), "cause", stderrCause(stderr.Bytes()))
 	}
 	p.cfg.Logger.Warn("pdf worker failed", attrs...)
+}
+
+// stderrCause names what a worker's stderr says ended it, from a closed
+// list: "memory limit", "stack limit", "cpu limit", "panic", or "other".
+func stderrCause(b []byte) string {
+	switch {
+	case bytes.Contains(b, []byte("out of memory")) || bytes.Contains(b, []byte("cannot allocate memory")):
+		return "memory limit"
+	case bytes.Contains(b, []byte("stack exceeds")) || bytes.Contains(b, []byte("stack overflow")):
+		return "stack limit"
+	case bytes.Contains(b, []byte("SIGXCPU")) || bytes.Contains(b, []byte("cpu time limit")):
+		return "cpu limit"
+	case bytes.Contains(b, []byte("panic:")):
+		return "panic"
+	}
+	return "other"
 }
 
 // killGroup kills the worker's whole process group.
