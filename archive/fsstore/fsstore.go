@@ -100,14 +100,27 @@ func (s *Store) sweep(now time.Time) error {
 			continue
 		}
 		if err := os.Remove(filepath.Join(s.tmpDir(), name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if notWritable(err) {
+				// A read-only archive still serves reads: its leftovers
+				// stay until it is writable again.
+				continue
+			}
 			return err
 		}
 		removed = true
 	}
 	if removed {
-		return syncDir(s.tmpDir())
+		if err := syncDir(s.tmpDir()); err != nil && !notWritable(err) {
+			return err
+		}
 	}
 	return nil
+}
+
+// notWritable reports whether err means the archive may not be written
+// here: a read-only file system, or no permission.
+func notWritable(err error) bool {
+	return errors.Is(err, syscall.EROFS) || errors.Is(err, syscall.EACCES) || errors.Is(err, syscall.EPERM)
 }
 
 // tempAbandoned reports whether the temporary file name (".tmp-<pid>-…") was

@@ -21,7 +21,7 @@ func TestWorkerStderrIsSummarised(t *testing.T) {
 		t.Errorf("log line: %s", out)
 	}
 	for in, want := range map[string]string{
-		"fatal error: runtime: out of memory": "memory limit",
+		"fatal error: runtime: out of memory":                    "memory limit",
 		"runtime: goroutine stack exceeds 1000000000-byte limit": "stack limit",
 		"nothing known": "other",
 	} {
