@@ -40,6 +40,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			hashes = append(hashes, b)
 		}
 	}
+	refuse := s.refusals()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if len(hashes) == 0 || openPath(r.URL.Path) {
 			next.ServeHTTP(w, r)
@@ -55,14 +56,38 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			ok |= subtle.ConstantTimeCompare(sum[:], h)
 		}
 		if key == "" || ok != 1 {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="digestd"`)
-			s.fail(w, r, fault.E(fault.Unauthorized, "a valid API key is required"))
+			refuse.ServeHTTP(w, r)
 			return
 		}
 		st := stateOf(r)
 		st.client = "key:" + hex.EncodeToString(sum[:8])
 		next.ServeHTTP(w, r)
 	})
+}
+
+// refusals answers requests without a valid API key: 401, and 429 with
+// Retry-After once one IP address has been refused cfg.RateLimit times in a
+// window, so that guessing keys is rate limited like any other request.
+func (s *Server) refusals() http.Handler {
+	refuse := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="digestd"`)
+		s.fail(w, r, fault.E(fault.Unauthorized, "a valid API key is required"))
+	})
+	if s.cfg.RateLimit <= 0 {
+		return refuse
+	}
+	window := s.cfg.RateWindow
+	if window <= 0 {
+		window = time.Minute
+	}
+	return httprate.NewRateLimiter(s.cfg.RateLimit, window,
+		httprate.WithKeyFuncs(httprate.KeyByIP),
+		httprate.WithResponseHeaders(httprate.ResponseHeaders{RetryAfter: "Retry-After"}),
+		httprate.WithLimitHandler(func(w http.ResponseWriter, r *http.Request) {
+			ra, _ := strconv.Atoi(w.Header().Get("Retry-After"))
+			s.fail(w, r, fault.E(fault.RateLimitExceeded, "too many requests without a valid API key").With("retry_after", max(ra, 1)))
+		}),
+	).Handler(refuse)
 }
 
 // clientOf names the caller for rate limiting: its API key's hash when it

@@ -1,0 +1,29 @@
+package api_test
+
+import (
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/digestd/digestd/api"
+)
+
+// TestGuessingKeysIsRateLimited sends requests with wrong API keys from one
+// address: the first are refused 401, those past the rate limit 429 with
+// Retry-After, so keys cannot be guessed at line rate.
+func TestGuessingKeysIsRateLimited(t *testing.T) {
+	h, _ := newTestServer(t, api.Config{APIKeyHashes: []string{api.HashAPIKey("right")}, RateLimit: 3, RateWindow: time.Hour})
+	var codes []int
+	for i := range 5 {
+		req := httptest.NewRequest("GET", "/v1/sources", nil)
+		req.Header.Set("X-API-Key", "wrong-"+string(rune('a'+i)))
+		resp, _ := serve(h, req)
+		codes = append(codes, resp.StatusCode)
+		if resp.StatusCode == 429 && resp.Header.Get("Retry-After") == "" {
+			t.Errorf("429 without Retry-After")
+		}
+	}
+	if codes[0] != 401 || codes[4] != 429 {
+		t.Errorf("statuses %v, want 401 first and 429 once over the limit", codes)
+	}
+}
