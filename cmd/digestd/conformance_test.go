@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -388,6 +389,21 @@ func TestConformance(t *testing.T) {
 
 	// The same contract over MCP, on the same server.
 	conformanceMCP(t, s, httpCursor)
+
+	// A lost archive directory: a new digest is UNAVAILABLE (not NOT_FOUND),
+	// and health is unhealthy, success false, with the component statuses.
+	if err := os.RemoveAll(filepath.Join(s.dir, "archive")); err != nil {
+		t.Fatal(err)
+	}
+	a = s.do("POST", "/v1/digest?query=MTCT", "text/plain", []byte("A text never seen before."), "digest_source")
+	if a.status != 503 || a.errData.ErrorCode != "UNAVAILABLE" {
+		t.Errorf("digest into a lost archive: %d %s", a.status, a.body)
+	}
+	a = s.do("GET", "/v1/health", "", nil, "get_service_health")
+	s.data(a, &health)
+	if a.status != 503 || a.errData.ErrorCode != "UNAVAILABLE" || health.Status != "unhealthy" || health.HealthyServices >= health.TotalServices || len(health.Components) == 0 {
+		t.Errorf("health of a lost archive: %d %s", a.status, a.body)
+	}
 }
 
 // keyTransport adds the API key to every request.
