@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -488,5 +489,64 @@ func TestServeDefaultsToLoopback(t *testing.T) {
 	_, stderr, _ := runCLI(t, "", "serve", "--help")
 	if !strings.Contains(stderr, `(default "127.0.0.1:8080")`) {
 		t.Errorf("serve --help does not show the loopback default:\n%s", stderr)
+	}
+}
+
+// readmeStdioConfig matches the README's stdio MCP client configuration.
+var readmeStdioConfig = regexp.MustCompile("(?s)\\*\\*stdio\\.\\*\\*.*?```json\n(.*?)\n```")
+
+// TestReadmeStdioConfig starts "digestd mcp" with the arguments of the
+// README's client configuration (the archive moved into a temporary
+// directory) and lists its tools over stdio, as a desktop client would.
+func TestReadmeStdioConfig(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := readmeStdioConfig.FindSubmatch(readme)
+	if m == nil {
+		t.Fatal("the README has no stdio configuration")
+	}
+	var cfg struct {
+		MCPServers map[string]struct {
+			Command string   `json:"command"`
+			Args    []string `json:"args"`
+		} `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(m[1], &cfg); err != nil {
+		t.Fatalf("the README's stdio configuration is not JSON: %v", err)
+	}
+	server, ok := cfg.MCPServers["digestd"]
+	if !ok || server.Command != "digestd" || len(server.Args) == 0 || server.Args[0] != "mcp" {
+		t.Fatalf("configuration %+v: want the digestd command (installed by go install) with mcp", server)
+	}
+	args := slices.Clone(server.Args)
+	for i := range args {
+		if i > 0 && args[i-1] == "--archive" {
+			args[i] = filepath.Join(t.TempDir(), "archive")
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, args, inR, outW, io.Discard)
+		outW.Close()
+	}()
+	client := mcp.NewClient(&mcp.Implementation{Name: "readme", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatalf("connect over stdio: %v", err)
+	}
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil || len(tools.Tools) < 5 {
+		t.Fatalf("tools/list over stdio: %v %v", tools, err)
+	}
+	cs.Close()
+	inW.Close()
+	if err := <-done; err != nil {
+		t.Errorf("digestd mcp: %v", err)
 	}
 }
