@@ -25,10 +25,6 @@ const (
 	// definitionBonus raises, for "what is X" questions, sentences where a
 	// query term is followed by a copula or an apposition.
 	definitionBonus = 0.3
-	// continuationWeight passes part of a chosen window's score to the
-	// window that starts right after it: an answer often runs on past the
-	// end of the window that matched the question.
-	continuationWeight = 0.3
 	// clauseGap is the least distance in code points between the starts
 	// of two windows inside one sentence longer than a window.
 	clauseGap = 250
@@ -249,11 +245,8 @@ func windowCandidates(d *document, q queryModel, question string, max int) []can
 // by score, skipping any that overlaps a chosen window or repeats text one
 // already shows (see trimRepeats); when no whole window fits any more, it
 // fills the gaps with single sentences (fill candidates) the same way. The first choice ignores the lead prior
-// (see leadWeight). Choosing a window raises the window that starts right
-// after it, in the same block, by continuationWeight of the chosen
-// window's score: an answer often runs on past the sentences that match
-// the question. Ties go to the earlier candidate in cands' order, so the
-// choice is deterministic.
+// (see leadWeight). Ties go to the earlier candidate in cands' order, so
+// the choice is deterministic.
 func pickWindows(d *document, cands []candidate, n int) []candidate {
 	// The best rerankDepth whole windows, then the best rerankDepth
 	// single sentences that fill gaps.
@@ -269,14 +262,7 @@ func pickWindows(d *document, cands []candidate, n int) []candidate {
 	}
 	cands = pool
 	lim := len(cands)
-	startsAt := make(map[int]int, lim)
-	for k, c := range cands[:lim] {
-		if !c.mid && !c.fill {
-			startsAt[c.first] = k
-		}
-	}
 	used := make([]bool, lim)
-	bonus := make([]float64, lim)
 	var out []candidate
 	var shownText []string
 	fill := false
@@ -295,9 +281,8 @@ func pickWindows(d *document, cands []candidate, n int) []candidate {
 			if len(out) == 0 {
 				sc /= c.lead
 			}
-			v := sc + bonus[k]
-			if best < 0 || v > bestV {
-				best, bestV = k, v
+			if best < 0 || sc > bestV {
+				best, bestV = k, sc
 			}
 		}
 		if best < 0 {
@@ -316,9 +301,6 @@ func pickWindows(d *document, cands []candidate, n int) []candidate {
 		}
 		out = append(out, c)
 		shownText = append(shownText, foldText(d.text[c.w.bstart:c.w.bend]))
-		if k, ok := startsAt[c.last+1]; ok && d.sents[c.last].end == c.w.bend && sameBlock(d, c.last, c.last+1) {
-			bonus[k] = math.Max(bonus[k], continuationWeight*c.score)
-		}
 	}
 	return out
 }

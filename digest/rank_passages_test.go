@@ -120,10 +120,10 @@ func TestProximityPrefersCloseTerms(t *testing.T) {
 	}
 }
 
-// TestPickWindows checks that a chosen window lifts, above an unrelated
-// window of a little higher score, the window that starts right after it;
-// that no two chosen windows overlap; and that a window repeating a shown
-// sentence is cut before it, or left out when it opens with it.
+// TestPickWindows checks that windows are chosen best first, that no two
+// chosen windows overlap, that a window repeating a shown sentence is cut
+// before it or left out when it opens with it, and that single sentences
+// fill gaps only when no whole window fits.
 func TestPickWindows(t *testing.T) {
 	text := "Alpha beta gamma. Delta epsilon zeta. Eta theta iota. Kappa lambda mu.\nAlpha beta gamma. Nu xi omicron."
 	d := analyze(text)
@@ -156,7 +156,7 @@ func TestPickWindows(t *testing.T) {
 		cands []candidate
 		want  []int // first and last sentence of each chosen window
 	}{
-		{"continuation", mk(span{0, 0, 10}, span{2, 2, 2.5}, span{1, 1, 2}), []int{0, 0, 1, 1, 2, 2}},
+		{"best first", mk(span{0, 0, 10}, span{2, 2, 2.5}, span{1, 1, 2}), []int{0, 0, 2, 2, 1, 1}},
 		{"no overlap", mk(span{0, 1, 10}, span{1, 2, 9}, span{2, 3, 1}), []int{0, 1, 2, 3}},
 		{"repeat cut", mk(span{0, 0, 10}, span{3, 5, 9}), []int{0, 0, 3, 3}},
 		{"repeat left out", mk(span{0, 0, 10}, span{4, 5, 9}, span{2, 2, 1}), []int{0, 0, 2, 2}},
