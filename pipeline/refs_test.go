@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"os"
-	"syscall"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/digestd/digestd/archive"
