@@ -1,6 +1,8 @@
 package api_test
 
 import (
+	"bytes"
+	"mime/multipart"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -25,5 +27,31 @@ func TestGuessingKeysIsRateLimited(t *testing.T) {
 	}
 	if codes[0] != 401 || codes[4] != 429 {
 		t.Errorf("statuses %v, want 401 first and 429 once over the limit", codes)
+	}
+}
+
+// TestEmptySourceAsInBatch sends an empty PDF, page and text as raw bodies
+// and as a multipart file: each is 422 NO_EXTRACTABLE_TEXT, as batch
+// answers an empty file.
+func TestEmptySourceAsInBatch(t *testing.T) {
+	h, _ := newTestServer(t, api.Config{})
+	for _, ct := range []string{"application/pdf", "text/html", "text/plain"} {
+		req := httptest.NewRequest("POST", "/v1/digest?query=q", nil)
+		req.Header.Set("Content-Type", ct)
+		resp, body := serve(h, req)
+		if resp.StatusCode != 422 || errorOf(t, body).ErrorCode != "NO_EXTRACTABLE_TEXT" {
+			t.Errorf("empty %s: %d %s", ct, resp.StatusCode, body)
+		}
+	}
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	mw.WriteField("query", "q")
+	mw.CreateFormFile("file", "empty.pdf")
+	mw.Close()
+	req := httptest.NewRequest("POST", "/v1/digest", &buf)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	resp, body := serve(h, req)
+	if resp.StatusCode != 422 || errorOf(t, body).ErrorCode != "NO_EXTRACTABLE_TEXT" {
+		t.Errorf("empty file part: %d %s", resp.StatusCode, body)
 	}
 }

@@ -382,6 +382,9 @@ func (s *Server) decodeDigest(w http.ResponseWriter, r *http.Request) (pipeline.
 			return pipeline.Request{}, err
 		}
 		req := pipeline.Request{ID: q.Get("id"), Query: q.Get("query"), Options: opts}
+		if len(raw) == 0 {
+			return req, errEmptySource
+		}
 		switch mt {
 		case "text/plain":
 			if params["charset"] != "" && !strings.EqualFold(params["charset"], "utf-8") {
@@ -443,6 +446,9 @@ func (s *Server) decodeMultipart(r *http.Request, opts digest.Options) (pipeline
 	if file == nil {
 		return req, fault.E(fault.MissingRequired, "file: a multipart upload needs a file part")
 	}
+	if len(file) == 0 {
+		return req, errEmptySource
+	}
 	mt, _, _ := mime.ParseMediaType(fileType)
 	switch {
 	case mt == "application/pdf" || bytes.HasPrefix(file, []byte("%PDF-")):
@@ -457,6 +463,10 @@ func (s *Server) decodeMultipart(r *http.Request, opts digest.Options) (pipeline
 	}
 	return req, nil
 }
+
+// errEmptySource answers a raw body or file part with no bytes, as batch
+// answers an empty file: there is a source, and it has no text.
+var errEmptySource = fault.E(fault.NoExtractableText, "the source is empty")
 
 func readBody(r io.Reader) ([]byte, error) {
 	b, err := io.ReadAll(r)
