@@ -12,7 +12,7 @@ import (
 
 // DigesterVersion names the digester's rules. It changes whenever Build's
 // output may change for some input, and is part of the digest cache key.
-const DigesterVersion = "digester/19"
+const DigesterVersion = "digester/20"
 
 // Warning codes Build may return.
 const (

@@ -27,6 +27,9 @@ const (
 	// holds the one term of a one-word query proves less than one that
 	// holds five.
 	featShortQuery
+	// featFirst is 1 for the first snippet, the best match wherever it
+	// stands, and 0 for the others.
+	featFirst
 	snippetFeatures
 )
 
@@ -72,6 +75,9 @@ func (q *queryModel) features(c candidate, rank int, best float64) [snippetFeatu
 		x[featRelative] = c.score / best
 	}
 	x[featShortQuery] = 1 / (1 + float64(len(q.terms[:q.asked])))
+	if rank == 0 {
+		x[featFirst] = 1
+	}
 	return x
 }
 

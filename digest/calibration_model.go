@@ -4,8 +4,8 @@ package digest
 
 // snippetModel scores a snippet (features: see featSaturated), fitted on
 // 22914 snippets of evidence-covidqa (1561 answer the question).
-var snippetModel = logit{bias: -3.9023, w: []float64{0.9129, 2.2563, 0.5724, -1.2509, 0.5085, -0.2084}}
+var snippetModel = logit{bias: -4.7904, w: []float64{1.0109, 2.1800, 0.6305, -0.7059, 0.4246, -0.1848, 1.0459}}
 
 // sourceModel scores a source ranked with others (features: see srcTop),
 // fitted on 6900 sources of evidence-covidqa draws (690 answer the question).
-var sourceModel = logit{bias: -6.4674, w: []float64{2.6511, 5.3248, 0.7705}}
+var sourceModel = logit{bias: -6.4991, w: []float64{2.6886, 5.2945, 0.7088}}
