@@ -2,6 +2,7 @@ package digest
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -296,7 +297,41 @@ func stem(w string) string {
 			return w
 		}
 	}
-	return porter.Stem(w)
+	if s, ok := stems.get(w); ok {
+		return s
+	}
+	s := porter.Stem(w)
+	stems.put(w, s)
+	return s
+}
+
+// stems remembers the stems of the words seen lately, in every document:
+// most words of a text are common words that other texts had too. A stem
+// depends on the word alone, so the cache never changes a digest.
+var stems = stemCache{m: make(map[string]string)}
+
+// stemCacheSize bounds the cache; it is emptied when full.
+const stemCacheSize = 1 << 16
+
+type stemCache struct {
+	mu sync.RWMutex
+	m  map[string]string
+}
+
+func (c *stemCache) get(w string) (string, bool) {
+	c.mu.RLock()
+	s, ok := c.m[w]
+	c.mu.RUnlock()
+	return s, ok
+}
+
+func (c *stemCache) put(w, s string) {
+	c.mu.Lock()
+	if len(c.m) >= stemCacheSize {
+		clear(c.m)
+	}
+	c.m[w] = s
+	c.mu.Unlock()
 }
 
 // isStopWord reports English function words and question words that carry

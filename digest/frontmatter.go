@@ -122,6 +122,10 @@ func tocLine(s string) bool {
 // caption reports a figure or table caption: "Figure 3:", "Fig. 2.",
 // "Table 1 –", "Exhibit 4".
 func caption(s string) bool {
+	// Every label word below starts with one of these letters.
+	if s == "" || !strings.ContainsRune("abcefgpstABCEFGPST", rune(s[0])) {
+		return false
+	}
 	f := strings.Fields(firstWords(s, 3))
 	if len(f) < 2 {
 		return false
@@ -145,7 +149,10 @@ func caption(s string) bool {
 // navigation reports menu and breadcrumb residue: items joined by " | ",
 // " › ", " » " or " > ".
 func navigation(s string) bool {
-	if !strings.ContainsAny(s, "|›»>·") {
+	// ContainsAny is slow for non-ASCII sets; most sentences have none
+	// of the separators.
+	if strings.IndexByte(s, '|') < 0 && strings.IndexByte(s, '>') < 0 &&
+		!strings.Contains(s, "›") && !strings.Contains(s, "»") && !strings.Contains(s, "·") {
 		return false
 	}
 	n := 0

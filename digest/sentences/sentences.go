@@ -173,6 +173,7 @@ func boundaries(block string, markers []listMarker) []int {
 	// no case cue: a stop before a lower-case word may end a sentence
 	// there.
 	caseless := strings.IndexFunc(block, unicode.IsUpper) < 0 && strings.Count(block, " ") >= caselessWords
+	quotes := quoteTokens{block: block}
 	i := 0
 	for i < len(block) {
 		r, n := utf8.DecodeRuneInString(block[i:])
@@ -233,7 +234,7 @@ func boundaries(block string, markers []listMarker) []int {
 		// follows when no closer is attached already, unless the stop is
 		// detached too: in tokenised text ("wrote . '' Why") the quote
 		// token opens the next sentence.
-		if end == j && !opensQuote(block, termStart, j) {
+		if end == j && !quotes.opens(termStart, j) {
 			if k := skipDetachedQuote(block, end); k > end {
 				end = k
 				end = skipSpacedTerminals(block, end)
@@ -254,22 +255,43 @@ func boundaries(block string, markers []listMarker) []int {
 	return cuts
 }
 
-// opensQuote reports whether the detached quote token after the full stop
+// quoteTokens counts the white-space separated tokens of a block that are
+// made of quote marks only, reading left to right once: asked at
+// increasing offsets, the whole block costs one pass.
+type quoteTokens struct {
+	block string
+	pos   int // tokens before pos are counted
+	n     int
+}
+
+// opens reports whether the detached quote token after the full stop
 // block[ts:te] opens the next sentence rather than closing this one: in
 // tokenised text ("wrote . ” Why"), where the stop is detached too, a
 // quote token that follows an even number of quote tokens opens a
-// quotation.
-func opensQuote(block string, ts, te int) bool {
-	if ts == 0 || block[ts-1] != ' ' || block[ts:te] != "." {
+// quotation. Offsets must not decrease between calls.
+func (q *quoteTokens) opens(ts, te int) bool {
+	if ts == 0 || q.block[ts-1] != ' ' || q.block[ts:te] != "." {
 		return false
 	}
-	n := 0
-	for _, f := range strings.Fields(block[:ts]) {
-		if strings.Trim(f, "'\"`") == "" {
-			n++
+	for q.pos < ts {
+		r, size := utf8.DecodeRuneInString(q.block[q.pos:])
+		if unicode.IsSpace(r) {
+			q.pos += size
+			continue
+		}
+		start := q.pos
+		for q.pos < ts {
+			r, size := utf8.DecodeRuneInString(q.block[q.pos:])
+			if unicode.IsSpace(r) {
+				break
+			}
+			q.pos += size
+		}
+		if strings.Trim(q.block[start:q.pos], "'\"`") == "" {
+			q.n++
 		}
 	}
-	return n%2 == 0
+	return q.n%2 == 0
 }
 
 // skipClosers returns the offset after any closing quotes and brackets at i.

@@ -1,6 +1,7 @@
 package sentences
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode"
@@ -85,4 +86,40 @@ func FuzzSplit(f *testing.F) {
 		}
 		checkSpans(t, text)
 	})
+}
+
+// The one-pass quote count agrees with counting the tokens before every
+// stop afresh.
+func TestQuoteTokensOnePass(t *testing.T) {
+	naive := func(block string, ts, te int) bool {
+		if ts == 0 || block[ts-1] != ' ' || block[ts:te] != "." {
+			return false
+		}
+		n := 0
+		for _, f := range strings.Fields(block[:ts]) {
+			if strings.Trim(f, "'\"`") == "" {
+				n++
+			}
+		}
+		return n%2 == 0
+	}
+	tokens := []string{"word", ".", "''", "``", "\"", "'", "it", "said", "`", "x.", "\t", "”"}
+	rng := rand.New(rand.NewPCG(7, 9))
+	for range 2000 {
+		var b strings.Builder
+		for n := rng.IntN(30); n > 0; n-- {
+			b.WriteString(tokens[rng.IntN(len(tokens))])
+			b.WriteByte(' ')
+		}
+		block := b.String()
+		q := quoteTokens{block: block}
+		for i := 0; i < len(block); i++ {
+			if block[i] != '.' {
+				continue
+			}
+			if got, want := q.opens(i, i+1), naive(block, i, i+1); got != want {
+				t.Fatalf("%q at %d: %v, want %v", block, i, got, want)
+			}
+		}
+	}
 }
