@@ -48,6 +48,9 @@ type extraction struct {
 	runs       []run
 	pending    []run        // runs of the elements being measured, a stack
 	candidates []*html.Node // in order of first vote
+	// skip holds containers emission leaves out: the link cards inside a
+	// landmark taken as root.
+	skip map[*html.Node]bool
 }
 
 // newExtraction prepares the measurement of a tree of about elems elements.
@@ -133,7 +136,9 @@ func findMain(doc *html.Node, elems int, byHints bool) ([]string, *extraction) {
 	if top == nil {
 		return x.emitAll([]*html.Node{body}), x
 	}
-	return x.emitAll(x.withTrail(x.withLead(x.withSiblings(top, body), body), body)), x
+	blocks := x.emitAll(x.withLandmark(x.withTrail(x.withLead(x.withSiblings(top, body), body), body), body))
+	x.skip = nil // the cards stay out of this emission only
+	return blocks, x
 }
 
 // wholeBody emits every block of the body x measured (after cleaning), with

@@ -109,3 +109,23 @@ func TestBodyChildLeavesFurniture(t *testing.T) {
 		}
 	}
 }
+
+// When the chosen container holds a small part of the <main> landmark
+// (a description beside its specifications), the landmark is the content;
+// a run of link cards inside it (customers also viewed) stays out.
+func TestMainLandmarkWidensContent(t *testing.T) {
+	res, err := Extract(readFixture(t, "main-landmark.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"keeps up to thirty metres of hose tidy", "Burst pressure 24 bar", "Frost range to -20 C"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	for _, w := range []string{"Brass spray gun with seven patterns", "Rain barrel", "Privacy"} {
+		if strings.Contains(res.Text, w) {
+			t.Errorf("text has %q from the cards or the page furniture:\n%s", w, res.Text)
+		}
+	}
+}

@@ -218,7 +218,7 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 	case "img":
 		return
 	}
-	if tag == removedMark || n != root && !e.keepAll && containerTags[tag] && (e.x.isBoilerplateContainer(n) || e.broad && e.isMarkedFurniture(n)) {
+	if tag == removedMark || e.x.skip[n] || n != root && !e.keepAll && containerTags[tag] && (e.x.isBoilerplateContainer(n) || e.broad && e.isMarkedFurniture(n)) {
 		e.dropIntroduction()
 		return
 	}
