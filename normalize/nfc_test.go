@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -42,6 +44,60 @@ func TestComposeCanonicalAgreesWithXText(t *testing.T) {
 		s := b.String()
 		if got, want := composeCanonical(s), norm.NFC.String(s); got != want {
 			t.Fatalf("composeCanonical(%+q) = %+q, x/text %+q", s, got, want)
+		}
+	}
+}
+
+// The ASCII fast paths of writeBlock and dropInvisible agree with the
+// rune-by-rune rules they shortcut.
+func TestFastPathsAgree(t *testing.T) {
+	refBlock := func(line string, sep bool) string {
+		var b strings.Builder
+		wrote, pending := false, false
+		for _, r := range line {
+			if unicode.IsSpace(r) {
+				pending = wrote
+				continue
+			}
+			if !wrote && sep {
+				b.WriteByte('\n')
+			}
+			if pending {
+				b.WriteByte(' ')
+				pending = false
+			}
+			b.WriteRune(r)
+			wrote = true
+		}
+		return b.String()
+	}
+	alphabet := []rune("ab Z9.,\t\u00a0\u2003é\u200b\x01\x7f\u00adx\u3000東🎉 ")
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 20000; i++ {
+		var sb strings.Builder
+		for n := rng.IntN(16); n > 0; n-- {
+			sb.WriteRune(alphabet[rng.IntN(len(alphabet))])
+		}
+		s := sb.String()
+		for _, sep := range []bool{false, true} {
+			var b strings.Builder
+			writeBlock(&b, s, sep)
+			if got, want := b.String(), refBlock(s, sep); got != want {
+				t.Fatalf("writeBlock(%+q, %v) = %+q, want %+q", s, sep, got, want)
+			}
+		}
+		want := strings.Map(func(r rune) rune {
+			switch {
+			case isLineBreak(r) || unicode.IsSpace(r):
+				return r
+			case r == '\u200b' || r == '\u2060' || r == '\ufeff' || r == '\u00ad',
+				unicode.IsControl(r) || r == utf8.RuneError || isNonCharacter(r):
+				return -1
+			}
+			return r
+		}, s)
+		if got := dropInvisible(s); got != want {
+			t.Fatalf("dropInvisible(%+q) = %+q, want %+q", s, got, want)
 		}
 	}
 }

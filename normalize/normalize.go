@@ -89,11 +89,18 @@ func dropInvisible(s string) string {
 		return true
 	}
 	clean := true
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		// Printable ASCII is kept: most text is, and needs no decoding.
+		if c := s[i]; c >= 0x20 && c < 0x7f {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
 		if !keep(r) {
 			clean = false
 			break
 		}
+		i += size
 	}
 	if clean {
 		return s
@@ -130,7 +137,27 @@ func nextLine(s string) (line, rest string) {
 func writeBlock(b *strings.Builder, line string, sep bool) bool {
 	wrote := false
 	pendingSpace := false
-	for _, r := range line {
+	for i := 0; i < len(line); {
+		// A run of printable ASCII other than the space is copied whole.
+		j := i
+		for j < len(line) && line[j] > ' ' && line[j] < 0x7f {
+			j++
+		}
+		if j > i {
+			if !wrote && sep {
+				b.WriteByte('\n')
+			}
+			if pendingSpace {
+				b.WriteByte(' ')
+				pendingSpace = false
+			}
+			b.WriteString(line[i:j])
+			wrote = true
+			i = j
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(line[i:])
+		i += size
 		if unicode.IsSpace(r) {
 			pendingSpace = wrote
 			continue
