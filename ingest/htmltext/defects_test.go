@@ -129,3 +129,32 @@ func TestMainLandmarkWidensContent(t *testing.T) {
 		}
 	}
 }
+
+// A product description the page keeps in a hidden tab comes from its
+// JSON-LD Product object, without markup, once.
+func TestProductDescriptionFromJSONLD(t *testing.T) {
+	res, err := Extract(readFixture(t, "product-jsonld.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "A hand-enamelled steel teapot with a removable stainless infuser, made in a small workshop"
+	if strings.Count(res.Text, want) != 1 {
+		t.Errorf("text does not hold the description once:\n%s", res.Text)
+	}
+	if strings.Contains(res.Text, "<b>") || !strings.Contains(res.Text, "Colours in stock this week") {
+		t.Errorf("text has markup or lost the page's own text:\n%s", res.Text)
+	}
+}
+
+func TestWithDescription(t *testing.T) {
+	desc := "A hand-enamelled steel teapot with a removable infuser that keeps tea warm for an hour."
+	if got := withDescription([]string{desc}, desc); len(got) != 1 {
+		t.Errorf("a description already extracted is added again: %q", got)
+	}
+	if got := withDescription([]string{"Price: 34.00"}, desc); len(got) != 2 || got[1] != desc {
+		t.Errorf("a missing description is not added: %q", got)
+	}
+	if got := withDescription([]string{"Price: 34.00"}, "Teapot."); len(got) != 1 {
+		t.Errorf("a description too short to be prose is added: %q", got)
+	}
+}

@@ -33,7 +33,7 @@ const ExtractorName = "digestd-htmltext"
 
 // ExtractorVersion changes whenever Extract's output may change for some
 // input, so that stored extractions can be told apart.
-const ExtractorVersion = "6"
+const ExtractorVersion = "7"
 
 // MaxInputBytes is the largest input Extract accepts.
 const MaxInputBytes = 16 << 20
@@ -120,6 +120,7 @@ func Extract(raw []byte, contentType string, pageURL string, limits ...Limits) (
 		res.Text = normalize.Blocks(res.Blocks)
 		return res, nil
 	}
+	desc := productDescription(doc)
 	res.Blocks = mainBlocks(doc, elems, func() *html.Node {
 		// The same bytes parsed once already, so this cannot fail.
 		d, err := parse(decoded)
@@ -133,6 +134,7 @@ func Extract(raw []byte, contentType string, pageURL string, limits ...Limits) (
 		// furniture): its visible text in order beats an empty result.
 		res.Blocks = flatBlocks(decoded)
 	}
+	res.Blocks = withDescription(res.Blocks, desc)
 	res.Text = normalize.Blocks(res.Blocks)
 	return res, nil
 }

@@ -1,0 +1,130 @@
+package htmltext
+
+import (
+	"encoding/json"
+	"strings"
+	"unicode"
+
+	"golang.org/x/net/html"
+)
+
+// A product page often renders its description in a tab the cleaning
+// drops (hidden until clicked) or loads it by script, while its JSON-LD
+// Product object carries the same text. When the extraction lacks most of
+// that description, it is added as a block of its own.
+
+// missingShare is the share of the description's words the extracted text
+// must lack for the description to be added.
+const missingShare = 0.5
+
+// productDescription returns the description of the first JSON-LD object
+// of @type Product in doc, as plain text, or "".
+func productDescription(doc *html.Node) string {
+	var out string
+	var walk func(n *html.Node, depth int)
+	walk = func(n *html.Node, depth int) {
+		for c := n.FirstChild; c != nil && out == "" && depth < maxDepth; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			if c.Data == "script" {
+				if strings.EqualFold(strings.TrimSpace(attr(c, "type")), "application/ld+json") && c.FirstChild != nil && len(c.FirstChild.Data) <= maxJSONLD {
+					var v any
+					if json.Unmarshal([]byte(c.FirstChild.Data), &v) == nil {
+						if obj := findTyped(v, "Product", 0); obj != nil {
+							out = stripTags(ldString(obj["description"], 0))
+						}
+					}
+				}
+				continue
+			}
+			walk(c, depth+1)
+		}
+	}
+	walk(doc, 0)
+	return out
+}
+
+// findTyped returns the first object (depth-first, through arrays and
+// @graph) whose @type is typ.
+func findTyped(v any, typ string, depth int) map[string]any {
+	if depth > 8 {
+		return nil
+	}
+	switch x := v.(type) {
+	case []any:
+		for _, e := range x {
+			if o := findTyped(e, typ, depth+1); o != nil {
+				return o
+			}
+		}
+	case map[string]any:
+		switch t := x["@type"].(type) {
+		case string:
+			if t == typ {
+				return x
+			}
+		case []any:
+			for _, e := range t {
+				if e == typ {
+					return x
+				}
+			}
+		}
+		if g, ok := x["@graph"]; ok {
+			return findTyped(g, typ, depth+1)
+		}
+	}
+	return nil
+}
+
+// stripTags removes markup from a description that carries some.
+func stripTags(s string) string {
+	if !strings.Contains(s, "<") {
+		return s
+	}
+	var b strings.Builder
+	in := false
+	for _, r := range s {
+		switch {
+		case r == '<':
+			in = true
+			b.WriteByte(' ')
+		case r == '>':
+			in = false
+		case !in:
+			b.WriteRune(r)
+		}
+	}
+	return collapse(b.String())
+}
+
+// withDescription appends desc to blocks when it has running text and the
+// blocks lack most of its words.
+func withDescription(blocks []string, desc string) []string {
+	if len([]rune(desc)) < proseChars {
+		return blocks
+	}
+	have := map[string]bool{}
+	for _, b := range blocks {
+		for _, w := range wordsOf(b) {
+			have[w] = true
+		}
+	}
+	words := wordsOf(desc)
+	missing := 0
+	for _, w := range words {
+		if !have[w] {
+			missing++
+		}
+	}
+	if float64(missing) <= missingShare*float64(len(words)) {
+		return blocks
+	}
+	return append(blocks, desc)
+}
+
+// wordsOf returns the lower-cased words of s.
+func wordsOf(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
