@@ -202,7 +202,7 @@ func removable(n *html.Node, byHints bool) bool {
 	default:
 		return false
 	}
-	if dropTags[n.Data] || isHidden(n) {
+	if dropTags[n.Data] || isHidden(n) && !isTabPanel(n) {
 		return true
 	}
 	switch n.Data {
@@ -235,6 +235,29 @@ func removable(n *html.Node, byHints bool) bool {
 		return true
 	case 1:
 		return countParagraphs(n, 3, 0) < 3
+	}
+	return false
+}
+
+// isTabPanel reports whether n is a tab panel (role="tabpanel") of text
+// rather than links: the page hides all but one until clicked, yet each
+// is part of the content (a product's description, its specifications, a
+// code sample in another language). Panels of links (recent posts,
+// popular tags) stay hidden.
+func isTabPanel(n *html.Node) bool {
+	if !strings.EqualFold(strings.TrimSpace(attr(n, "role")), "tabpanel") {
+		return false
+	}
+	text, link := textAndLinks(n, false, 0)
+	return text > 0 && 3*link < text && (hasProse(n, 0) || hasTag(n, "pre", 0))
+}
+
+// hasTag reports whether n has a descendant element with tag.
+func hasTag(n *html.Node, tag string, depth int) bool {
+	for c := n.FirstChild; c != nil && depth < maxDepth; c = c.NextSibling {
+		if c.Type == html.ElementNode && (c.Data == tag || hasTag(c, tag, depth+1)) {
+			return true
+		}
 	}
 	return false
 }

@@ -158,3 +158,20 @@ func TestWithDescription(t *testing.T) {
 		t.Errorf("a description too short to be prose is added: %q", got)
 	}
 }
+
+// A hidden tab panel of text (the other platform's instructions) is part
+// of the content; a hidden panel of links stays out.
+func TestHiddenTabPanels(t *testing.T) {
+	res, err := Extract(readFixture(t, "tab-panels.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"sudo apt-get install example-client", "On macOS, the client comes as a signed disk image", "brew install example-client"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	if strings.Contains(res.Text, "Older versions") {
+		t.Errorf("text has the hidden panel of links:\n%s", res.Text)
+	}
+}
