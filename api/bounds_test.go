@@ -5,34 +5,16 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"github.com/digestd/digestd"
 	"github.com/digestd/digestd/digest"
 )
 
 // openapi.yaml restates the payload and option bounds for clients; this
 // test holds it to digest's constants, their one home.
 func TestOpenAPIBoundsAgreeWithDigest(t *testing.T) {
-	doc, err := openapi3.NewLoader().LoadFromData(digestd.OpenAPI)
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := openapiDoc(t)
 	prop := func(schema string, path ...string) *openapi3.Schema {
 		t.Helper()
-		ref := doc.Components.Schemas[schema]
-		for _, k := range path {
-			if ref == nil || ref.Value == nil {
-				break
-			}
-			if k == "[]" {
-				ref = ref.Value.Items
-			} else {
-				ref = ref.Value.Properties[k]
-			}
-		}
-		if ref == nil || ref.Value == nil {
-			t.Fatalf("openapi.yaml has no %s %v", schema, path)
-		}
-		return ref.Value
+		return openapiSchema(t, doc, schema, path...)
 	}
 	eq := func(what string, got *uint64, want int) {
 		t.Helper()

@@ -15,15 +15,33 @@ import (
 	"github.com/digestd/digestd/digest"
 )
 
-// openapiEnum returns the enum of a component schema's property in
-// openapi.yaml, by the schema name and a path of property names ("[]"
-// steps into array items).
-func openapiEnum(t *testing.T, schema string, path ...string) []string {
+// openapiDoc loads openapi.yaml.
+func openapiDoc(t *testing.T) *openapi3.T {
 	t.Helper()
 	doc, err := openapi3.NewLoader().LoadFromData(digestd.OpenAPI)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return doc
+}
+
+// openapiEnum returns the enum of a component schema's property in
+// openapi.yaml, by the schema name and a path of property names ("[]"
+// steps into array items).
+func openapiEnum(t *testing.T, schema string, path ...string) []string {
+	t.Helper()
+	var out []string
+	for _, v := range openapiSchema(t, openapiDoc(t), schema, path...).Enum {
+		out = append(out, v.(string))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// openapiSchema returns a component schema of doc or one of its properties,
+// by a path of property names ("[]" steps into array items).
+func openapiSchema(t *testing.T, doc *openapi3.T, schema string, path ...string) *openapi3.Schema {
+	t.Helper()
 	ref := doc.Components.Schemas[schema]
 	for _, k := range path {
 		if ref == nil || ref.Value == nil {
@@ -38,12 +56,7 @@ func openapiEnum(t *testing.T, schema string, path ...string) []string {
 	if ref == nil || ref.Value == nil {
 		t.Fatalf("openapi.yaml: no %s.%s", schema, strings.Join(path, "."))
 	}
-	var out []string
-	for _, v := range ref.Value.Enum {
-		out = append(out, v.(string))
-	}
-	sort.Strings(out)
-	return out
+	return ref.Value
 }
 
 // TestDocsAgreeWithTables ties openapi.yaml and the README to the error and

@@ -268,11 +268,16 @@ func digestEnvelope(res *pipeline.Result, st *requestState) Envelope {
 	st.meta.Telemetry.CacheHit = &res.CacheHit
 	tokens := estimateTokens(res.Payload)
 	st.meta.Telemetry.TokensEstimated = &tokens
-	for _, w := range res.Warnings {
-		st.meta.AddWarning(w.Code, w.Message, nil)
-	}
+	addWarnings(st, res.Warnings)
 	data := DigestData{Digest: res.Payload, Source: res.Source, DigestHash: res.DigestHash.String()}
 	return Envelope{Success: true, Data: data, Meta: st.finishMeta()}
+}
+
+// addWarnings carries the pipeline's warnings into the answer's meta.
+func addWarnings(st *requestState, ws []pipeline.Warning) {
+	for _, w := range ws {
+		st.meta.AddWarning(w.Code, w.Message, nil)
+	}
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

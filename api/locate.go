@@ -70,10 +70,7 @@ func (s *Server) postLocate(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	st := stateOf(r)
-	for _, wn := range res.Warnings {
-		st.meta.AddWarning(wn.Code, wn.Message, nil)
-	}
+	addWarnings(stateOf(r), res.Warnings)
 	success(w, r, http.StatusOK, res)
 }
 
@@ -98,9 +95,6 @@ func (s *Server) postCheck(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	st := stateOf(r)
-	for _, wn := range res.Warnings {
-		st.meta.AddWarning(wn.Code, wn.Message, nil)
-	}
+	addWarnings(stateOf(r), res.Warnings)
 	success(w, r, http.StatusOK, res)
 }
