@@ -430,12 +430,28 @@ func (s *Store) ListRefs(ctx context.Context, prefix string, fn func(name string
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("fsstore: list refs: %w", err)
 	}
+	return s.walkRefs(ctx, "list refs", prefix, func(name, path string) error {
+		d, err := s.readRef(name, path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("fsstore: list refs: %w", err) // as walkRefs wraps its own
+		}
+		return fn(name, d)
+	})
+}
+
+// walkRefs calls fn with the name and file of every valid reference under
+// prefix, in the directory's order. A missing directory lists nothing; fn's
+// error is returned as it is, any other error wrapped with op.
+func (s *Store) walkRefs(ctx context.Context, op, prefix string, fn func(name, path string) error) error {
 	root := filepath.Join(s.dir, "v1", "refs")
 	start := root
 	if i := strings.LastIndexByte(prefix, '/'); i >= 0 {
 		dirPart := prefix[:i]
 		if !archive.ValidRefName(dirPart) {
-			return fmt.Errorf("fsstore: list refs: invalid prefix %q", prefix)
+			return fmt.Errorf("fsstore: %s: invalid prefix %q", op, prefix)
 		}
 		start = filepath.Join(root, filepath.FromSlash(dirPart))
 	}
@@ -460,14 +476,7 @@ func (s *Store) ListRefs(ctx context.Context, prefix string, fn func(name string
 		if !strings.HasPrefix(name, prefix) || !archive.ValidRefName(name) {
 			return nil
 		}
-		d, err := s.readRef(name, path)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if err := fn(name, d); err != nil {
+		if err := fn(name, path); err != nil {
 			return &callbackError{err}
 		}
 		return nil
@@ -477,7 +486,7 @@ func (s *Store) ListRefs(ctx context.Context, prefix string, fn func(name string
 		return ce.err
 	}
 	if err != nil {
-		return fmt.Errorf("fsstore: list refs: %w", err)
+		return fmt.Errorf("fsstore: %s: %w", op, err)
 	}
 	return nil
 }
