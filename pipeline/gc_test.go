@@ -2,6 +2,8 @@ package pipeline_test
 
 import (
 	"context"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -121,5 +123,16 @@ func TestCollectGarbageRefusesShortGrace(t *testing.T) {
 	p := &pipeline.Pipeline{Ingester: &ingest.Ingester{}, Store: store}
 	if _, err := p.CollectGarbage(context.Background(), time.Second, true); err == nil {
 		t.Error("a one-second grace was accepted")
+	}
+}
+
+// The README and gc's --help name the least grace MinGCGrace holds.
+func TestMinGCGraceDocumented(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "at least 10 minutes"; pipeline.MinGCGrace != 10*time.Minute || !strings.Contains(string(readme), want) {
+		t.Errorf("README should say the grace is %q (MinGCGrace = %s)", want, pipeline.MinGCGrace)
 	}
 }

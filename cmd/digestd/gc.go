@@ -15,7 +15,7 @@ func runGC(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var c config
 	c.register(fs)
 	dryRun := fs.Bool("dry-run", false, "report what would be removed, remove nothing")
-	grace := fs.Duration("grace", 24*time.Hour, "never remove blobs younger than this")
+	grace := fs.Duration("grace", 24*time.Hour, "never remove blobs younger than this (at least "+pipeline.MinGCGrace.String()+")")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
