@@ -81,7 +81,7 @@ func (s *Server) refusals() http.Handler {
 		window = time.Minute
 	}
 	return httprate.NewRateLimiter(s.cfg.RateLimit, window,
-		httprate.WithKeyFuncs(httprate.KeyByIP),
+		httprate.WithKeyFuncs(peerOf),
 		httprate.WithResponseHeaders(httprate.ResponseHeaders{RetryAfter: "Retry-After"}),
 		httprate.WithLimitHandler(func(w http.ResponseWriter, r *http.Request) {
 			ra, _ := strconv.Atoi(w.Header().Get("Retry-After"))
@@ -96,6 +96,12 @@ func clientOf(r *http.Request) (string, error) {
 	if c := stateOf(r).client; c != "" {
 		return c, nil
 	}
+	return peerOf(r)
+}
+
+// peerOf names the caller by the address of the connection's peer (never by
+// a header, which a client could forge).
+func peerOf(r *http.Request) (string, error) {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		host = r.RemoteAddr

@@ -62,7 +62,6 @@ func TestTricklingBodyHoldsNoSlot(t *testing.T) {
 	h, _ := newTestServer(t, api.Config{MaxInFlight: 1, QueueWait: time.Millisecond})
 	ts := httptest.NewServer(h)
 	defer ts.Close()
-	var conns []net.Conn
 	for range 3 {
 		c, err := net.Dial("tcp", ts.Listener.Addr().String())
 		if err != nil {
@@ -70,7 +69,6 @@ func TestTricklingBodyHoldsNoSlot(t *testing.T) {
 		}
 		defer c.Close()
 		fmt.Fprintf(c, "POST /v1/digest?query=q HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\n\r\nA")
-		conns = append(conns, c)
 	}
 	for i := range 3 {
 		resp, err := http.Post(ts.URL+"/v1/digest?query=MTCT", "text/plain", strings.NewReader(sampleText))

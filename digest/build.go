@@ -169,63 +169,13 @@ func locatorFor(d *document, w window) Locator {
 	return l
 }
 
-// overlaps reports whether w shares any text with a chosen window.
-func overlaps(chosen []window, w window) bool {
-	for _, c := range chosen {
-		if w.cstart < c.cend && c.cstart < w.cend {
-			return true
-		}
-	}
-	return false
-}
-
-// grow builds the window around sentence i: the sentence itself, then its
-// neighbours in the same block while the window fits in max code points. A
-// sentence longer than max is clipped at a word boundary.
-func grow(d *document, i, max int) (window, bool) {
-	s := &d.sents[i]
-	if s.chars() > max {
-		return clip(d, s, max)
-	}
-	a, b := i, i
-	for {
-		grew := false
-		if b+1 < len(d.sents) && sameBlock(d, i, b+1) && d.sents[b+1].cend-d.sents[a].cstart <= max {
-			b++
-			grew = true
-		}
-		if a-1 >= 0 && sameBlock(d, i, a-1) && d.sents[b].cend-d.sents[a-1].cstart <= max {
-			a--
-			grew = true
-		}
-		if !grew {
-			break
-		}
-	}
-	return window{
-		bstart: d.sents[a].start, bend: d.sents[b].end,
-		cstart: d.sents[a].cstart, cend: d.sents[b].cend,
-		page: s.page,
-	}, true
-}
-
 func sameBlock(d *document, i, j int) bool {
 	return d.sents[i].block == d.sents[j].block
 }
 
-// clip returns the first max code points of s cut back to a word boundary.
-func clip(d *document, s *sentence, max int) (window, bool) {
-	return prefix(d, s, s.end, max)
-}
-
-// prefix returns the longest text starting at sentence s and ending at a
-// word boundary no later than byte offset limit, of at most max code points.
-func prefix(d *document, s *sentence, limit, max int) (window, bool) {
-	return prefixAt(d, s, s.start, s.cstart, limit, max)
-}
-
-// prefixAt is prefix starting at byte offset from (code point cfrom) inside
-// sentence s rather than at its start.
+// prefixAt returns the longest text starting at byte offset from (code
+// point cfrom) inside sentence s and ending at a word boundary no later than
+// byte offset limit, of at most max code points.
 func prefixAt(d *document, s *sentence, from, cfrom, limit, max int) (window, bool) {
 	str := d.text[from:limit]
 	n, lastSpace, lastSpaceCP := 0, -1, 0

@@ -29,7 +29,3 @@ type Model struct {
 	Bias float64
 	W    []float64
 }
-
-// SnippetModel and SourceModel return the models in use.
-func SnippetModel() Model { return Model{snippetModel.bias, snippetModel.w} }
-func SourceModel() Model  { return Model{sourceModel.bias, sourceModel.w} }

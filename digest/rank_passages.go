@@ -53,11 +53,15 @@ type candidate struct {
 	fill        bool       // one sentence of a longer window, chosen only when no whole window fits
 }
 
-// windowCandidates returns, for every sentence that starts a window, the
-// longest run of following sentences of the same block that fits in max
-// code points, scored by BM25 over the window's terms. Sentences longer
-// than max become one clipped window. Windows without a query term are
-// left out.
+// windowCandidates returns the scored candidate windows, best first. Every
+// sentence from which a query term is within reach starts a window of the
+// whole following sentences of its page (blocks included) that fit in max
+// code points, or its own text clipped at a word boundary when even that is
+// longer; a sentence with a query term that does not fill its window alone
+// also gives a one-sentence fill candidate, and a sentence longer than max
+// starts more windows at its clause boundaries. The score is BM25 over the
+// window's terms plus the evidence score of its first two sentences, times
+// the lead prior; windows scoring zero are left out.
 func windowCandidates(d *document, q queryModel, question string, max int) []candidate {
 	if len(q.terms) == 0 || len(d.sents) == 0 {
 		return nil

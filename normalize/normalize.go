@@ -188,10 +188,6 @@ func sanitizeUTF8(s string) string {
 	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
-// RuneLen returns the length of s in Unicode code points, the unit of every
-// offset and length in digestd's contract.
-func RuneLen(s string) int { return utf8.RuneCountInString(s) }
-
 // PageOf returns the 1-based page of a paginated canonical text that holds
 // code point offset off, counting form feeds before it.
 func PageOf(text string, off int) int {

@@ -143,8 +143,6 @@ func (p *Pipeline) Digest(ctx context.Context, req Request) (*Result, error) {
 		info  SourceInfo
 		warns []Warning
 	)
-	// paginated: the text is a PDF's, so locators take the page form even
-	// when it has a single page.
 	if req.Archive.Valid() {
 		t, rec, recHash, err := p.Archived(ctx, req.Archive)
 		if err != nil {
@@ -167,6 +165,8 @@ func (p *Pipeline) Digest(ctx context.Context, req Request) (*Result, error) {
 			warns = append(warns, Warning(w))
 		}
 	}
+	// A PDF's text is paged: its locators take the page form even when it
+	// has a single page.
 	res, err := p.digest(ctx, text, info.ArchiveHash, req.Query, req.Options, info.Kind == ingest.KindPDF)
 	if err != nil {
 		return nil, err

@@ -39,13 +39,13 @@ func flatBlocks(decoded []byte) []string {
 				flush()
 			}
 		case html.EndTagToken:
+			// Indexing with string(name) does not allocate.
 			name, _ := z.TagName()
-			tag := string(name)
-			if dropTags[tag] && !voidTags[tag] {
+			if dropTags[string(name)] && !voidTags[string(name)] {
 				if skip > 0 {
 					skip--
 				}
-			} else if blockTags[tag] {
+			} else if blockTags[string(name)] {
 				flush()
 			}
 		}

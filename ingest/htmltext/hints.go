@@ -81,15 +81,6 @@ func attr(n *html.Node, key string) string {
 	return ""
 }
 
-func hasAttr(n *html.Node, key string) bool {
-	for _, a := range n.Attr {
-		if a.Key == key {
-			return true
-		}
-	}
-	return false
-}
-
 // hintText is the lowercased class and id of n, the text hints are read from.
 func hintText(n *html.Node) string {
 	c, id := attr(n, "class"), attr(n, "id")
