@@ -52,10 +52,14 @@ func TestQuality(t *testing.T) {
 		return evaluate.SBD(ctx, filepath.Join(dir, "sbd-sentencex"), sentences.Strings)
 	})
 	run("evidence", func() (evaluate.Report, error) {
-		return evaluate.Evidence(ctx, filepath.Join(dir, "evidence-covidqa"), func(ctx context.Context, text, query string) (*digest.Payload, string, error) {
+		return evaluate.Evidence(ctx, filepath.Join(dir, "evidence-covidqa"), func(ctx context.Context, text, query string) (evaluate.EvidenceDigest, error) {
 			canon := normalize.Canonical(text)
-			p, _, err := digest.Build(canon, query, digest.Options{})
-			return p, canon, err
+			p, warns, err := digest.Build(canon, query, digest.Options{})
+			d := evaluate.EvidenceDigest{Payload: p, Canonical: canon}
+			for _, w := range warns {
+				d.Warnings = append(d.Warnings, w.Code)
+			}
+			return d, err
 		})
 	})
 	for _, set := range []string{"summary-govreport", "summary-abstracts"} {

@@ -25,8 +25,24 @@ import (
 type DigestFunc func(ctx context.Context, text, query string) (*digest.Payload, error)
 
 // EvidenceFunc is a DigestFunc that also returns the canonical text the
-// payload's locators point into.
-type EvidenceFunc func(ctx context.Context, text, query string) (*digest.Payload, string, error)
+// payload's locators point into and the codes of the digest's warnings.
+type EvidenceFunc func(ctx context.Context, text, query string) (EvidenceDigest, error)
+
+// EvidenceDigest is one digest of an evidence run.
+type EvidenceDigest struct {
+	Payload *digest.Payload
+	// Canonical is the text the payload's locators point into.
+	Canonical string
+	// Warnings are the codes of the digest's warnings (for example
+	// digest.WarnNoQueryMatch).
+	Warnings []string
+}
+
+// fallback reports a digest that describes the whole document instead of
+// answering the query (digest.WarnNoQueryMatch or digest.WarnQueryFallback).
+func (d EvidenceDigest) fallback() bool {
+	return slices.Contains(d.Warnings, digest.WarnNoQueryMatch) || slices.Contains(d.Warnings, digest.WarnQueryFallback)
+}
 
 // EvidenceCase is one line of an evidence set's cases.jsonl.
 type EvidenceCase struct {
@@ -62,6 +78,10 @@ const UnanswerableScore = 0.5
 //     the question with another document of the set (a deterministic
 //     draw) whose top relevance_score is at least UnanswerableScore, and
 //     answered_top_ge_0_5_share, the same for the case's own document;
+//     no_query_match_digests, the number of digests (of both kinds) that
+//     fall back to describing the whole document (NO_QUERY_MATCH or
+//     QUERY_FALLBACK), and no_query_match_max_score, the highest
+//     relevance_score of any of their snippets (0 when there is none);
 //   - the BM25 sentence-window baseline on the same canonical texts:
 //     bm25_window_answer_recall_at_10, bm25_window_hit_at_1,
 //     bm25_window_mrr_at_10, bm25_window_evidence_hit_at_10 and
@@ -91,7 +111,17 @@ func Evidence(ctx context.Context, dir string, fn EvidenceFunc) (Report, error) 
 	names := docNames(cases)
 	var elapsed time.Duration
 	var answered, evidenced, digests, overlapping, snippets, aligned, chars, others, otherHigh, ownHigh int
-	var baseChars, dupKeyPoints int
+	var baseChars, dupKeyPoints, fallbacks int
+	fallbackMax := 0.0
+	noteFallback := func(d EvidenceDigest) {
+		if !d.fallback() {
+			return
+		}
+		fallbacks++
+		for _, s := range d.Payload.EvidenceSnippets {
+			fallbackMax = max(fallbackMax, s.RelevanceScore)
+		}
+	}
 	var ans, ev, base, baseEv rankTally
 	for _, c := range cases {
 		if err := ctx.Err(); err != nil {
@@ -102,7 +132,7 @@ func Evidence(ctx context.Context, dir string, fn EvidenceFunc) (Report, error) 
 			rep.Errors++
 		} else {
 			start := time.Now()
-			p, canon, err := fn(ctx, text, c.Question)
+			dg, err := fn(ctx, text, c.Question)
 			elapsed += time.Since(start)
 			if err != nil {
 				if ctx.Err() != nil {
@@ -110,6 +140,8 @@ func Evidence(ctx context.Context, dir string, fn EvidenceFunc) (Report, error) 
 				}
 				rep.Errors++
 			} else {
+				p, canon := dg.Payload, dg.Canonical
+				noteFallback(dg)
 				if DuplicateKeyPoints(p.KeyPoints) {
 					dupKeyPoints++
 				}
@@ -135,13 +167,14 @@ func Evidence(ctx context.Context, dir string, fn EvidenceFunc) (Report, error) 
 		}
 		if other := otherDoc(names, c); other != "" {
 			if text, ok := read(other); ok {
-				p, _, err := fn(ctx, text, c.Question)
+				dg, err := fn(ctx, text, c.Question)
 				if err != nil && ctx.Err() != nil {
 					return Report{}, fmt.Errorf("evidence run %s: %w", rep.Set, ctx.Err())
 				}
 				if err == nil {
 					others++
-					if len(p.EvidenceSnippets) > 0 && p.EvidenceSnippets[0].RelevanceScore >= UnanswerableScore {
+					noteFallback(dg)
+					if p := dg.Payload; len(p.EvidenceSnippets) > 0 && p.EvidenceSnippets[0].RelevanceScore >= UnanswerableScore {
 						otherHigh++
 					}
 				}
@@ -173,6 +206,8 @@ func Evidence(ctx context.Context, dir string, fn EvidenceFunc) (Report, error) 
 		}
 	}
 	rep.Metrics["duplicate_key_points"] = float64(dupKeyPoints)
+	rep.Metrics["no_query_match_digests"] = float64(fallbacks)
+	rep.Metrics["no_query_match_max_score"] = fallbackMax
 	if digests > 0 {
 		rep.Metrics["snippet_overlap_share"] = float64(overlapping) / float64(digests)
 		rep.Metrics["evidence_chars_per_question"] = float64(chars) / float64(digests)

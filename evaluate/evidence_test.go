@@ -76,11 +76,12 @@ func TestEvidence(t *testing.T) {
 			`{"id":"q3","doc":"docs/missing.txt","question":"q3","answers":["x"]}`+"\n"+
 			`{"id":"q4","doc":"docs/a.txt","question":"fail","answers":["x"]}`+"\n"))
 	writeFile(t, filepath.Join(dir, "docs", "a.txt"), []byte(doc))
-	fn := func(_ context.Context, text, q string) (*digest.Payload, string, error) {
+	fn := func(_ context.Context, text, q string) (EvidenceDigest, error) {
 		if text != doc {
 			t.Errorf("text %q, want the file's content", text)
 		}
 		p := &digest.Payload{}
+		var warns []string
 		switch q {
 		case "q1":
 			// Whole first sentence, then a cut one that overlaps it.
@@ -88,12 +89,14 @@ func TestEvidence(t *testing.T) {
 			p.KeyPoints = []string{"The rain fell.", "Snow fell too.", "the rain fell"}
 		case "q2":
 			p.EvidenceSnippets = []digest.EvidenceSnippet{{Text: "Alpha beta here.", Locator: "char:0-16", RelevanceScore: 0.3}, {Text: "Gamma delta there.", Locator: "char:17-35", RelevanceScore: 0.2}}
+			warns = []string{digest.WarnQueryFallback}
 		case "q3":
 			p.EvidenceSnippets = []digest.EvidenceSnippet{{Text: "Gamma", Locator: "char:17-22", RelevanceScore: 0.6}}
+			warns = []string{"OTHER", digest.WarnNoQueryMatch}
 		case "fail":
-			return nil, "", errors.New("boom")
+			return EvidenceDigest{}, errors.New("boom")
 		}
-		return p, text, nil
+		return EvidenceDigest{Payload: p, Canonical: text, Warnings: warns}, nil
 	}
 	rep, err := Evidence(context.Background(), dir, fn)
 	if err != nil {
@@ -109,7 +112,9 @@ func TestEvidence(t *testing.T) {
 		"answered_top_ge_0_5_share": 0.5, "duplicate_key_points": 1,
 		// q3's document is missing, so it is asked of docs/a.txt, whose
 		// digest scores 0.6 at the top.
-		"unanswerable_top_ge_0_5_share":   1,
+		"unanswerable_top_ge_0_5_share": 1,
+		// q2's digest falls back, and so does q3's of docs/a.txt.
+		"no_query_match_digests": 2, "no_query_match_max_score": 0.6,
 		"bm25_window_answer_recall_at_10": 0, "bm25_window_evidence_hit_at_10": 0,
 	}
 	for k, v := range want {

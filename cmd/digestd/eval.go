@@ -23,9 +23,9 @@ Measures quality on evaluation sets (folders with cases.jsonl, see the README):
              word F1; WCXB's word_f1_lc overall and per page type where
              cases carry page_type)
   evidence   evidence selection (answer_recall_at_10, hit_at_1, mrr_at_10;
-             snippet shape, calibration and a BM25 sentence-window baseline
-             beside them; duplicate_key_points counts digests whose key
-             points repeat)
+             snippet shape, calibration with no_query_match_max_score, and
+             a BM25 sentence-window baseline beside them;
+             duplicate_key_points counts digests whose key points repeat)
   sources    cross-source ranking of an evidence set: each question's document
              among 9 others through the multi-source path (sources_p_at_1,
              sources_mrr, and BM25 over whole documents on the same draws)
@@ -125,22 +125,26 @@ func digestFunc(p *pipeline.Pipeline) func(ctx context.Context, text, query stri
 }
 
 // evidenceFunc digests a document as digestFunc does and also returns the
-// archived canonical text its locators point into.
+// archived canonical text its locators point into and the warnings' codes.
 func evidenceFunc(p *pipeline.Pipeline) evaluate.EvidenceFunc {
-	return func(ctx context.Context, text, query string) (*digest.Payload, string, error) {
+	return func(ctx context.Context, text, query string) (evaluate.EvidenceDigest, error) {
 		res, err := p.Digest(ctx, pipeline.Request{Source: ingest.Source{Text: text}, Query: query})
 		if err != nil {
-			return nil, "", err
+			return evaluate.EvidenceDigest{}, err
 		}
 		h, err := archive.ParseDigest(res.Source.ArchiveHash)
 		if err != nil {
-			return nil, "", err
+			return evaluate.EvidenceDigest{}, err
 		}
 		b, err := p.Blob(ctx, h)
 		if err != nil {
-			return nil, "", err
+			return evaluate.EvidenceDigest{}, err
 		}
-		return res.Payload, string(b), nil
+		d := evaluate.EvidenceDigest{Payload: res.Payload, Canonical: string(b)}
+		for _, w := range res.Warnings {
+			d.Warnings = append(d.Warnings, w.Code)
+		}
+		return d, nil
 	}
 }
 
