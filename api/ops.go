@@ -3,10 +3,7 @@ package api
 import (
 	"context"
 	"net/http"
-	"slices"
 	"strconv"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -14,17 +11,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/digestd/digestd/archive"
-	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/pipeline"
 )
-
-// Probe reports the state of one component for GET /v1/health.
-type Probe struct {
-	Name string
-	// Check returns "healthy", "degraded" or "unhealthy" and details.
-	Check func(ctx context.Context) (string, map[string]any)
-}
 
 // metrics are the server's Prometheus collectors, on a registry of its own.
 type metrics struct {
@@ -106,8 +94,8 @@ func (s *Server) metricsHandler() http.Handler {
 }
 
 // HealthData is data of GET /v1/health and of the MCP tool
-// get_service_health. Status is healthy when every component is,
-// unhealthy when the archive is, degraded otherwise.
+// get_service_health: the pipeline's Health with the server's version and
+// uptime.
 type HealthData struct {
 	Status          string                     `json:"status"`
 	Version         string                     `json:"version"`
@@ -118,10 +106,7 @@ type HealthData struct {
 }
 
 // ComponentHealth is one component's state.
-type ComponentHealth struct {
-	Status  string         `json:"status"`
-	Details map[string]any `json:"details,omitempty"`
-}
+type ComponentHealth = pipeline.ComponentHealth
 
 // UnhealthyData is data of an unhealthy health answer (503): the error
 // fields of every failure, and the component statuses.
@@ -137,68 +122,20 @@ type Monitor struct {
 	Version string
 	// Probes report the components beside the archive (PDF workers,
 	// fetcher, …).
-	Probes  []Probe
+	Probes  []pipeline.Probe
 	Started time.Time
 }
 
-// Health probes every component.
+// Health probes every component (see pipeline.Pipeline.Health).
 func (m *Monitor) Health(ctx context.Context) HealthData {
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	data := HealthData{Status: "healthy", Version: m.Version, UptimeSeconds: time.Since(m.Started).Seconds(), Components: map[string]ComponentHealth{}}
-	probes := append([]Probe{{Name: "archive", Check: m.archiveProbe}}, m.Probes...)
-	for _, p := range probes {
-		st, details := p.Check(ctx)
-		data.Components[p.Name] = ComponentHealth{Status: st, Details: details}
-		data.TotalServices++
-		switch {
-		case st == "healthy":
-			data.HealthyServices++
-		case st == "unhealthy" && p.Name == "archive":
-			data.Status = "unhealthy"
-		case data.Status == "healthy":
-			data.Status = "degraded"
-		}
-	}
-	return data
+	h := m.Pipe.Health(ctx, m.Probes)
+	return HealthData{Status: h.Status, Version: m.Version, UptimeSeconds: time.Since(m.Started).Seconds(),
+		HealthyServices: h.HealthyServices, TotalServices: h.TotalServices, Components: h.Components}
 }
 
 // HealthError is the error an unhealthy health answer carries.
 func (m *Monitor) HealthError(h HealthData) error {
-	var down []string
-	for name, c := range h.Components {
-		if c.Status == "unhealthy" {
-			down = append(down, name)
-		}
-	}
-	slices.Sort(down)
-	return fault.E(fault.Unavailable, "the service is unhealthy: "+strings.Join(down, ", ")+" down").With("unhealthy", down).With("retry_after", 5)
-}
-
-// archiveProbe stats a blob that need not exist: a "not found" answer
-// proves the store is reachable. Corrupt blobs found since start make the
-// archive degraded until they are repaired.
-func (m *Monitor) archiveProbe(ctx context.Context) (string, map[string]any) {
-	slow := map[string]any{"error": "the archive did not answer within the health check's time (overloaded?)"}
-	_, err := m.Pipe.Store.Stat(ctx, archive.SumString("digestd health probe"))
-	if err != nil && !isNotExist(err) {
-		if ctx.Err() != nil {
-			return "degraded", slow
-		}
-		return "unhealthy", map[string]any{"error": "the archive did not answer or its directory is missing"}
-	}
-	if err := m.Pipe.ProbeWrite(ctx); err != nil {
-		if ctx.Err() != nil {
-			return "degraded", slow
-		}
-		return "unhealthy", map[string]any{"error": "the archive does not accept writes (full, read-only, or out of files)"}
-	}
-	ps := m.Pipe.Stats()
-	details := map[string]any{"corrupt_blobs_seen": ps.CorruptSeen, "corrupt_blobs_unrepaired": ps.CorruptNow}
-	if ps.CorruptNow > 0 {
-		return "degraded", details
-	}
-	return "healthy", details
+	return pipeline.Health{Status: pipeline.Unhealthy, Components: h.Components}.Err()
 }
 
 // CacheStats are the digest cache's counters since start: total_requests
@@ -212,7 +149,10 @@ type CacheStats struct {
 
 // CacheStats returns the digest cache's counters.
 func (m *Monitor) CacheStats() CacheStats {
-	ps := m.Pipe.Stats()
+	return cacheStats(m.Pipe.Stats())
+}
+
+func cacheStats(ps pipeline.Stats) CacheStats {
 	c := CacheStats{CacheHits: ps.CacheHits, CacheMisses: ps.CacheMisses, TotalRequests: ps.CacheHits + ps.CacheMisses}
 	if c.TotalRequests > 0 {
 		c.HitRate = float64(c.CacheHits) / float64(c.TotalRequests)
@@ -242,9 +182,12 @@ type StatsData struct {
 		HitRate float64 `json:"hit_rate"`
 	} `json:"digest_cache"`
 	Archive struct {
-		Blobs     int64  `json:"blobs"`
-		Bytes     int64  `json:"bytes"`
-		CountedAt string `json:"counted_at"`
+		Blobs int64 `json:"blobs"`
+		Bytes int64 `json:"bytes"`
+		// CountedAt is when the archive was last counted in full (empty
+		// before the first count); since then the server's own writes and
+		// collections keep the figures.
+		CountedAt string `json:"counted_at,omitempty"`
 	} `json:"archive"`
 	InFlight struct {
 		InUse    int `json:"in_use"`
@@ -253,33 +196,14 @@ type StatsData struct {
 	Components map[string]map[string]any `json:"components,omitempty"`
 }
 
-// archiveCount caches the archive's blob count, which needs a full listing.
-type archiveCount struct {
-	mu    sync.Mutex
-	at    time.Time
-	blobs int64
-	bytes int64
-}
-
 func (s *Server) stats(w http.ResponseWriter, r *http.Request) {
-	data := StatsData{CacheStats: s.monitor.CacheStats()}
+	ps := s.pipe.Stats()
+	data := StatsData{CacheStats: cacheStats(ps)}
 	data.DigestCache.Hits, data.DigestCache.Misses, data.DigestCache.HitRate = data.CacheHits, data.CacheMisses, data.HitRate
-	c := &s.count
-	c.mu.Lock()
-	if time.Since(c.at) > 30*time.Second {
-		var blobs, bytes int64
-		err := s.pipe.Store.List(r.Context(), func(bi archive.BlobInfo) error {
-			blobs++
-			bytes += bi.Size
-			return nil
-		})
-		if err == nil {
-			c.blobs, c.bytes, c.at = blobs, bytes, time.Now()
-		}
+	data.Archive.Blobs, data.Archive.Bytes = ps.ArchiveBlobs, ps.ArchiveBytes
+	if !ps.ArchiveCountedAt.IsZero() {
+		data.Archive.CountedAt = ps.ArchiveCountedAt.UTC().Format(time.RFC3339)
 	}
-	data.Archive.Blobs, data.Archive.Bytes = c.blobs, c.bytes
-	data.Archive.CountedAt = c.at.UTC().Format(time.RFC3339)
-	c.mu.Unlock()
 	st := s.adm.state()
 	data.InFlight.InUse, data.InFlight.Capacity = st.InUse, st.Capacity
 	for _, p := range s.cfg.Probes {

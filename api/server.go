@@ -62,7 +62,7 @@ type Config struct {
 	// it. Empty: a random key per process.
 	CursorKey []byte
 	// Probes report components' health (PDF workers, fetcher, …).
-	Probes []Probe
+	Probes []pipeline.Probe
 	// Collectors are extra Prometheus collectors for /metrics.
 	Collectors []prometheus.Collector
 	// MCP, when set, is mounted at /mcp (streamable HTTP), behind the same
@@ -81,7 +81,6 @@ type Server struct {
 	bodies  atomic.Int64
 	cursors *Cursors
 	metrics *metrics
-	count   archiveCount
 	monitor *Monitor
 }
 
@@ -92,7 +91,7 @@ func New(pipe *pipeline.Pipeline, cfg Config) *Server {
 	}
 	s := &Server{pipe: pipe, cfg: cfg, started: time.Now(), cursors: NewCursors(cfg.CursorKey), metrics: newMetrics(cfg.Collectors)}
 	s.adm = newAdmission(cfg.MaxInFlight, cfg.MemoryBudget, cfg.QueueWait)
-	s.cfg.Probes = append([]Probe{{Name: "admission", Check: s.admissionProbe}}, s.cfg.Probes...)
+	s.cfg.Probes = append([]pipeline.Probe{{Name: "admission", Check: s.admissionProbe}}, s.cfg.Probes...)
 	s.monitor = &Monitor{Pipe: pipe, Version: cfg.Version, Probes: s.cfg.Probes, Started: s.started}
 	return s
 }

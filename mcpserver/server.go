@@ -37,7 +37,7 @@ type Options struct {
 	// key for this server.
 	CursorKey []byte
 	// Probes report the components beside the archive to get_service_health.
-	Probes []api.Probe
+	Probes []pipeline.Probe
 	// MaxBodyBytes caps one HTTP request to Handler (413 beyond), and one
 	// JSON-RPC message over stdio; 0 means 32 MiB, the HTTP API's default.
 	MaxBodyBytes int64

@@ -74,6 +74,7 @@ func (p *Pipeline) CollectGarbage(ctx context.Context, grace time.Duration, dryR
 			if err := p.Store.Delete(ctx, bi.Digest); err != nil {
 				return rep, err
 			}
+			p.size.add(-1, -bi.Size)
 		}
 		rep.Removed++
 		rep.FreedBytes += bi.Size

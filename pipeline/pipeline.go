@@ -48,21 +48,9 @@ type Pipeline struct {
 	probe writeProbe
 	// indexes caches the locate indexes of archived texts by hash.
 	indexes locate.Cache
-}
-
-// Stats counts what the pipeline has done since it started.
-type Stats struct {
-	CacheHits, CacheMisses int64
-	// CorruptSeen counts the corrupt blobs found since start; CorruptNow
-	// those of them not repaired yet.
-	CorruptSeen, CorruptNow int64
-}
-
-// Stats returns the pipeline's counters.
-func (p *Pipeline) Stats() Stats {
-	var now int64
-	p.corrupt.Range(func(_, _ any) bool { now++; return true })
-	return Stats{CacheHits: p.cacheHits.Load(), CacheMisses: p.cacheMisses.Load(), CorruptSeen: p.corruptSeen.Load(), CorruptNow: now}
+	// size is the archive's size, counted once and kept by putOnce and
+	// CollectGarbage.
+	size archiveSize
 }
 
 // readBlob reads a blob of at most limit bytes, noting it when it is found
@@ -282,7 +270,8 @@ func (p *Pipeline) putOnce(ctx context.Context, b []byte) (archive.Digest, error
 	// A blob written a moment ago is reused as it is. An older one is written
 	// again, which renews its time: it may be an orphan that garbage
 	// collection is about to take, and is about to be referenced again.
-	if bi, err := p.Store.Stat(ctx, d); err == nil && bi.Size == int64(len(b)) && p.now().Sub(bi.ModTime) < MinGCGrace/2 {
+	bi, serr := p.Store.Stat(ctx, d)
+	if serr == nil && bi.Size == int64(len(b)) && p.now().Sub(bi.ModTime) < MinGCGrace/2 {
 		if _, bad := p.corrupt.Load(d); !bad {
 			return d, nil
 		}
@@ -290,6 +279,12 @@ func (p *Pipeline) putOnce(ctx context.Context, b []byte) (archive.Digest, error
 	got, err := archive.PutBytes(ctx, p.Store, b)
 	if err == nil {
 		p.corrupt.Delete(d)
+		switch {
+		case errors.Is(serr, fs.ErrNotExist):
+			p.size.add(1, int64(len(b)))
+		case serr == nil:
+			p.size.add(0, int64(len(b))-bi.Size)
+		}
 	}
 	return got, err
 }

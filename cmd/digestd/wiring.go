@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/digestd/digestd/mcpserver"
 	"io"
 	"net/http"
 	"os"
@@ -11,7 +10,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/digestd/digestd"
-	"github.com/digestd/digestd/api"
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/archive/s3store"
 	"github.com/digestd/digestd/digest/sentences"
@@ -19,6 +17,7 @@ import (
 	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/ingest/fetch"
 	"github.com/digestd/digestd/ingest/pdfworker"
+	"github.com/digestd/digestd/mcpserver"
 	"github.com/digestd/digestd/pipeline"
 	"github.com/digestd/digestd/web"
 )
@@ -66,8 +65,8 @@ func (a *app) wireIngest(c *config, in *ingest.Ingester) error {
 }
 
 // probes report the PDF workers and the fetcher for GET /v1/health.
-func (a *app) probes() []api.Probe {
-	return []api.Probe{
+func (a *app) probes() []pipeline.Probe {
+	return []pipeline.Probe{
 		{Name: "pdf_workers", Check: func(context.Context) (string, map[string]any) {
 			st := a.pool.Stats()
 			status := "healthy"
