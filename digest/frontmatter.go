@@ -1,6 +1,7 @@
 package digest
 
 import (
+	"bytes"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -19,6 +20,7 @@ func boilerplate(d *document) []bool {
 	refs := referencesStart(d)
 	// The front matter: the first tenth, and all before an abstract.
 	front := max(n/10+2, openingStart(d))
+	var lower []byte
 	for i := range d.sents {
 		s := d.text[d.sents[i].start:d.sents[i].end]
 		// Legal vocabulary and addresses are notices and contacts in the
@@ -26,7 +28,7 @@ func boilerplate(d *document) []bool {
 		edge := i < front || i >= n-n/10-2
 		switch {
 		case refs >= 0 && i >= refs,
-			edge && (legalMarks(s) > 0 || address(s)),
+			edge && (hasLegalMark(&lower, s) || address(s)),
 			nameList(s),
 			tocLine(s),
 			caption(s),
@@ -48,18 +50,38 @@ func boilerplate(d *document) []bool {
 // legalMarks counts the legal-notice phrases in s: copyright, trademark,
 // licence and rights-reserved wording.
 func legalMarks(s string) int {
-	l := strings.ToLower(s)
+	l := lowerInto(nil, s)
 	n := 0
-	for _, m := range []string{"©", "™", "®", "copyright", "all rights reserved", "trademark", "licensed under", "license agreement",
-		"licence agreement", "terms of use", "terms and conditions", "privacy policy", "warranty", "warranties", "liability",
-		"without permission", "with permission", "permission is granted", "permission notice", "verbatim", "redistribut",
-		"creative commons", "(c) 19", "(c) 20", "personal use", "make copies", "proprietary"} {
-		if strings.Contains(l, m) {
+	for _, m := range legalPhrases {
+		if bytes.Contains(l, m) {
 			n++
 		}
 	}
 	return n
 }
+
+// hasLegalMark reports legalMarks(s) > 0; *scratch is reused space.
+func hasLegalMark(scratch *[]byte, s string) bool {
+	*scratch = lowerInto(*scratch, s)
+	for _, m := range legalPhrases {
+		if bytes.Contains(*scratch, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// legalPhrases are what legalMarks counts, lower-cased.
+var legalPhrases = func() [][]byte {
+	var out [][]byte
+	for _, m := range []string{"©", "™", "®", "copyright", "all rights reserved", "trademark", "licensed under", "license agreement",
+		"licence agreement", "terms of use", "terms and conditions", "privacy policy", "warranty", "warranties", "liability",
+		"without permission", "with permission", "permission is granted", "permission notice", "verbatim", "redistribut",
+		"creative commons", "(c) 19", "(c) 20", "personal use", "make copies", "proprietary"} {
+		out = append(out, []byte(m))
+	}
+	return out
+}()
 
 // address reports a web or e-mail address: in the front or back matter,
 // contact and home-page lines.
@@ -79,37 +101,53 @@ func nameList(s string) bool {
 	if i := strings.IndexByte(s, ':'); i > 0 && i < 30 && !strings.Contains(s[:i], " ") {
 		s = s[i+1:]
 	}
-	items := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ';' })
-	if len(items) < 3 {
-		return false
-	}
-	named := 0
-	for _, it := range items {
-		words := strings.Fields(strings.TrimRight(it, ". "))
-		if len(words) == 0 || len(words) > 6 {
+	// The items are the non-empty runs between commas and semicolons.
+	items, named := 0, 0
+	for s != "" {
+		it := s
+		if k := strings.IndexAny(s, ",;"); k >= 0 {
+			it, s = s[:k], s[k+1:]
+		} else {
+			s = ""
+		}
+		if it == "" {
 			continue
 		}
-		ok := true
-		caps := 0
-		for _, w := range words {
-			r, _ := utf8.DecodeRuneInString(w)
-			switch {
-			case unicode.IsUpper(r):
-				caps++
-			case unicode.IsDigit(r) && len(w) <= 6: // postcodes, superscript marks
-			default:
-				switch strings.ToLower(w) {
-				case "of", "and", "for", "the", "de", "del", "der", "van", "von", "le", "la", "du", "da", "di", "y", "&", "at":
-				default:
-					ok = false
-				}
-			}
-		}
-		if ok && caps > 0 {
+		items++
+		if namedItem(it) {
 			named++
 		}
 	}
-	return named*10 >= len(items)*9
+	if items < 3 {
+		return false
+	}
+	return named*10 >= items*9
+}
+
+// namedItem reports an item of a name list: one to six words, each
+// capitalised, a short number or a connector, at least one capitalised.
+func namedItem(it string) bool {
+	words, caps := 0, 0
+	var buf [8]byte
+	for w, rest := nextField(strings.TrimRight(it, ". ")); w != ""; w, rest = nextField(rest) {
+		words++
+		if words > 6 {
+			return false
+		}
+		r, _ := utf8.DecodeRuneInString(w)
+		switch {
+		case unicode.IsUpper(r):
+			caps++
+		case unicode.IsDigit(r) && len(w) <= 6: // postcodes, superscript marks
+		default:
+			switch string(lowerInto(buf[:], w)) {
+			case "of", "and", "for", "the", "de", "del", "der", "van", "von", "le", "la", "du", "da", "di", "y", "&", "at":
+			default:
+				return false
+			}
+		}
+	}
+	return words > 0 && caps > 0
 }
 
 // tocLine reports a table-of-contents entry: a dot leader ("Methods
@@ -126,11 +164,18 @@ func caption(s string) bool {
 	if s == "" || !strings.ContainsRune("abcefgpstABCEFGPST", rune(s[0])) {
 		return false
 	}
-	f := strings.Fields(firstWords(s, 3))
-	if len(f) < 2 {
+	// The first three fields of the first three words.
+	var f [3]string
+	nf := 0
+	for w, rest := nextField(firstWords(s, 3)); w != "" && nf < len(f); w, rest = nextField(rest) {
+		f[nf] = w
+		nf++
+	}
+	if nf < 2 {
 		return false
 	}
-	switch strings.ToLower(strings.TrimRight(f[0], ".")) {
+	var buf [16]byte
+	switch string(lowerInto(buf[:], strings.TrimRight(f[0], "."))) {
 	case "figure", "fig", "figs", "table", "exhibit", "chart", "graph", "plate", "scheme", "box", "panel", "appendix":
 	default:
 		return false
@@ -138,7 +183,7 @@ func caption(s string) bool {
 	// A label follows: "3:", "2.", "S1 –"; "Table 1 shows …" is prose.
 	label := f[1]
 	if !strings.HasSuffix(label, ":") && !strings.HasSuffix(label, ".") && !strings.HasSuffix(label, "|") {
-		if len(f) < 3 || strings.Trim(f[2], ":.–—-|") != "" {
+		if nf < 3 || strings.Trim(f[2], ":.–—-|") != "" {
 			return false
 		}
 	}

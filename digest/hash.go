@@ -25,6 +25,13 @@ func NormalizeQuery(query string) string {
 // SourceTextHash returns "sha256:" + the hex sha256 of text's UTF-8 bytes,
 // the canonical text's identity and its key in the archive.
 func SourceTextHash(text string) string {
-	sum := sha256.Sum256([]byte(text))
-	return "sha256:" + hex.EncodeToString(sum[:])
+	// Hashing through a small buffer spares a copy of the whole text.
+	h := sha256.New()
+	var buf [4096]byte
+	for len(text) > 0 {
+		n := copy(buf[:], text)
+		h.Write(buf[:n])
+		text = text[n:]
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }

@@ -74,18 +74,19 @@ func summarize(d *document, scores []float64, opts Options, evidence []EvidenceS
 
 	// Texts a key point must not repeat: the summary's sentences and the
 	// evidence snippets.
-	var said [][]string
+	words := newWordIDs()
+	var said [][]int32
 	for _, i := range chosen {
-		said = append(said, contentTerms(sentenceText(d, i)))
+		said = append(said, words.contentTerms(sentenceText(d, i)))
 	}
 	if len(chosen) == 0 {
-		said = append(said, contentTerms(summary))
+		said = append(said, words.contentTerms(summary))
 	}
 	// A snippet is compared sentence by sentence: a long one holds most
 	// words of many sentences it does not contain.
 	for _, e := range evidence {
 		for _, sp := range sentences.Split(e.Text) {
-			said = append(said, contentTerms(e.Text[sp.Start:sp.End]))
+			said = append(said, words.contentTerms(e.Text[sp.Start:sp.End]))
 		}
 	}
 	var cands []int
@@ -120,7 +121,7 @@ func summarize(d *document, scores []float64, opts Options, evidence []EvidenceS
 			if blocks[d.sents[i].block] || pass == 0 && perPart[part] >= share {
 				continue
 			}
-			terms := contentTerms(sentenceText(d, i))
+			terms := words.contentTerms(sentenceText(d, i))
 			if repeats(terms, said) {
 				continue
 			}
@@ -192,7 +193,7 @@ func keyPointWorthy(d *document, s *sentence) bool {
 // capital: a heading or a name, not a statement.
 func titleCased(s string) bool {
 	words := 0
-	for _, w := range strings.Fields(s) {
+	for w, rest := nextField(s); w != ""; w, rest = nextField(rest) {
 		r, _ := utf8.DecodeRuneInString(strings.TrimLeftFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
 		if !unicode.IsLetter(r) {
 			continue
@@ -210,15 +211,32 @@ func hasUpper(s string) bool {
 	return strings.IndexFunc(s, unicode.IsUpper) >= 0
 }
 
-// contentTerms returns the distinct lower-cased content words of s.
-func contentTerms(s string) []string {
-	var out []string
-	tokenize(s, nil, func(tok []byte, stop bool, _ int) {
+// wordIDs numbers the lower-cased content words of the texts it is given,
+// so that comparing the words of two texts compares small integers.
+type wordIDs struct {
+	ids map[string]int32
+	buf []byte // tokenize's scratch space
+}
+
+func newWordIDs() *wordIDs {
+	return &wordIDs{ids: map[string]int32{}}
+}
+
+// contentTerms returns the numbers of the distinct lower-cased content
+// words of s, in order of first appearance.
+func (w *wordIDs) contentTerms(s string) []int32 {
+	var out []int32
+	w.buf = tokenize(s, w.buf, func(tok []byte, stop bool, _ int) {
 		if stop {
 			return
 		}
-		if !slices.Contains(out, string(tok)) {
-			out = append(out, string(tok))
+		id, ok := w.ids[string(tok)]
+		if !ok {
+			id = int32(len(w.ids))
+			w.ids[string(tok)] = id
+		}
+		if !slices.Contains(out, id) {
+			out = append(out, id)
 		}
 	})
 	return out
@@ -226,7 +244,7 @@ func contentTerms(s string) []string {
 
 // repeats reports whether the text with content terms t says what one of
 // said does: at least duplicateShare of the smaller term set is shared.
-func repeats(t []string, said [][]string) bool {
+func repeats(t []int32, said [][]int32) bool {
 	if len(t) == 0 {
 		return false
 	}
@@ -485,8 +503,8 @@ func sentenceText(d *document, i int) string {
 // before it ("However, …", "Similarly, …", "These results …", "It …"),
 // so that it does not read on its own.
 func anaphoric(s string) bool {
-	w := strings.ToLower(strings.TrimRight(firstWords(s, 1), ",;:"))
-	switch w {
+	var buf [32]byte
+	switch string(lowerInto(buf[:], strings.TrimRight(firstWords(s, 1), ",;:"))) {
 	case "however", "similarly", "likewise", "moreover", "furthermore", "additionally", "also", "thus", "hence",
 		"therefore", "consequently", "nevertheless", "nonetheless", "besides", "instead", "otherwise", "meanwhile",
 		"accordingly", "conversely", "still", "then", "yet", "but", "and", "or", "so", "it", "its", "they", "their",
@@ -537,7 +555,8 @@ func connective(s string) bool {
 	if !anaphoric(s) {
 		return false
 	}
-	switch strings.ToLower(strings.TrimRight(firstWords(s, 1), ",;:")) {
+	var buf [32]byte
+	switch string(lowerInto(buf[:], strings.TrimRight(firstWords(s, 1), ",;:"))) {
 	case "it", "its", "they", "their", "them", "he", "she", "his", "her":
 		return false
 	}
@@ -547,6 +566,29 @@ func connective(s string) bool {
 // firstWords returns the first n space-separated words of s, joined by
 // single spaces.
 func firstWords(s string, n int) string {
+	// Most texts separate their first words by single spaces: then the
+	// words are a slice of s.
+	t := s
+	for t != "" && wordSep(t[0]) {
+		t = t[1:]
+	}
+	end := 0
+	for k := 0; k < n && end < len(t); k++ {
+		if k > 0 {
+			if t[end] != ' ' || end+1 == len(t) || wordSep(t[end+1]) {
+				return joinFirstWords(s, n)
+			}
+			end++
+		}
+		for end < len(t) && !wordSep(t[end]) {
+			end++
+		}
+	}
+	return t[:end]
+}
+
+// joinFirstWords is firstWords for any separators.
+func joinFirstWords(s string, n int) string {
 	var b strings.Builder
 	for k := 0; k < n; k++ {
 		s = strings.TrimLeft(s, " \t\n\f")

@@ -121,21 +121,22 @@ func TestKeyPointsDistinct(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	said := [][]string{contentTerms(p.Summary)}
+	words := newWordIDs()
+	said := [][]int32{words.contentTerms(p.Summary)}
 	for _, e := range p.EvidenceSnippets {
-		said = append(said, contentTerms(e.Text))
+		said = append(said, words.contentTerms(e.Text))
 	}
 	if len(p.KeyPoints) < 2 {
 		t.Fatalf("want several key points, got %q", p.KeyPoints)
 	}
 	for _, k := range p.KeyPoints {
-		if repeats(contentTerms(k), said) {
+		if repeats(words.contentTerms(k), said) {
 			t.Errorf("key point %q repeats the summary, a snippet or another key point (%q)", k, p.KeyPoints)
 		}
 		if k == "Space Vizzion Concept." || strings.HasPrefix(k, "however") {
 			t.Errorf("fragment %q chosen as a key point", k)
 		}
-		said = append(said, contentTerms(k))
+		said = append(said, words.contentTerms(k))
 	}
 }
 

@@ -85,7 +85,14 @@ func isBullet(r rune) bool {
 // cut).
 func bulletCuts(block string) []int {
 	var cuts []int
-	for i, r := range block {
+	for i, size := 0, 0; i < len(block); i += size {
+		size = 1
+		if block[i] < utf8.RuneSelf {
+			// Every bullet is outside ASCII.
+			continue
+		}
+		var r rune
+		r, size = utf8.DecodeRuneInString(block[i:])
 		if !isBullet(r) || i == 0 {
 			continue
 		}
@@ -176,6 +183,10 @@ func boundaries(block string, markers []listMarker) []int {
 	quotes := quoteTokens{block: block}
 	i := 0
 	for i < len(block) {
+		if c := block[i]; c < utf8.RuneSelf && c != '.' && c != '!' && c != '?' {
+			i++
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(block[i:])
 		if !isTerminal(r) {
 			i += n
@@ -386,6 +397,10 @@ func enclosedRanges(block string) []enclosure {
 		i := next
 		r := rune(block[i])
 		size := 1
+		if r < utf8.RuneSelf && !enclosing[r] {
+			next++
+			continue
+		}
 		if r >= utf8.RuneSelf {
 			r, size = utf8.DecodeRuneInString(block[i:])
 		}
@@ -425,6 +440,9 @@ func enclosedRanges(block string) []enclosure {
 	}
 	return out
 }
+
+// enclosing marks the ASCII bytes that open or close an enclosure.
+var enclosing = [utf8.RuneSelf]bool{'(': true, ')': true, '[': true, ']': true, '{': true, '}': true, '"': true}
 
 // isSpaceOrOpener reports whether s ends in white space or an opener.
 func isSpaceOrOpener(s string) bool {
@@ -638,10 +656,14 @@ func listMarkers(block string) []listMarker {
 		head  bool
 	}
 	var cands []cand
-	alnum := func(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+	alnum := func(c byte) bool { return alnumByte[c] }
 	for i := 0; i < len(block); i++ {
 		// A label is a token of its own: it starts after a non-word byte.
 		if !alnum(block[i]) || i > 0 && alnum(block[i-1]) {
+			continue
+		}
+		// A label of one or two characters is followed by its delimiter.
+		if !delimAt(block, i+1) && !delimAt(block, i+2) {
 			continue
 		}
 		j, value, kind := i, 0, ""
@@ -713,6 +735,19 @@ func listMarkers(block string) []listMarker {
 	}
 	return out
 }
+
+// delimAt reports whether block[i] is "." or ")".
+func delimAt(block string, i int) bool {
+	return i < len(block) && (block[i] == '.' || block[i] == ')')
+}
+
+// alnumByte marks ASCII letters and digits.
+var alnumByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+	}
+	return t
+}()
 
 // inMarker reports whether byte offset i lies inside a list label.
 func inMarker(ms []listMarker, i int) bool {
