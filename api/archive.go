@@ -66,7 +66,7 @@ const sniffBytes = 4096
 // openArchived opens blob d for streaming and names its content type from
 // its first bytes: JSON, UTF-8 text, or octet-stream. A Range request
 // verifies the whole blob before any of it is sent.
-func (s *Server) openArchived(r *http.Request, d archive.Digest) (*pipeline.BlobReader, string, error) {
+func (s *Server) openArchived(r *http.Request, d archive.Hash) (*pipeline.BlobReader, string, error) {
 	br, err := s.pipe.OpenBlob(r.Context(), d)
 	if err != nil {
 		return nil, "", err
@@ -121,14 +121,14 @@ func (g *rangeGuard) Write(b []byte) (int, error) {
 }
 
 // parseHashParam parses a path hash (sha256:<hex> or bare hex).
-func parseHashParam(raw string) (archive.Digest, error) {
+func parseHashParam(raw string) (archive.Hash, error) {
 	s, err := url.PathUnescape(raw)
 	if err != nil {
 		s = raw
 	}
-	d, err := archive.ParseDigest(s)
+	d, err := archive.ParseHash(s)
 	if err != nil {
-		return archive.Digest{}, fault.E(fault.ValidationError, "hash: must be sha256:<64 hex digits> or 64 hex digits")
+		return archive.Hash{}, fault.E(fault.ValidationError, "hash: must be sha256:<64 hex digits> or 64 hex digits")
 	}
 	return d, nil
 }

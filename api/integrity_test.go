@@ -89,7 +89,7 @@ func TestCorruptBlobIsRepairedByAPut(t *testing.T) {
 	_, body := c.do(t, h, "POST", "/v1/digest?query=tides", "text/plain", []byte(text))
 	var dd api.DigestData
 	json.Unmarshal(decodeEnvelope(t, body).Data, &dd)
-	d, err := archive.ParseDigest(dd.Source.ArchiveHash)
+	d, err := archive.ParseHash(dd.Source.ArchiveHash)
 	if err != nil {
 		t.Fatal(err)
 	}

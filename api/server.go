@@ -280,7 +280,7 @@ func (spec *SourceSpec) Request(query string, opts digest.Options) (pipeline.Req
 	}
 	switch {
 	case spec.Archive != "":
-		d, err := archive.ParseDigest(spec.Archive)
+		d, err := archive.ParseHash(spec.Archive)
 		if err != nil {
 			return req, fault.E(fault.ValidationError, "source.archive: must be sha256:<64 hex digits>")
 		}

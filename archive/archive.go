@@ -22,56 +22,56 @@ import (
 	"time"
 )
 
-// Digest is a sha256 content address. The zero value is invalid.
-type Digest [sha256.Size]byte
+// Hash is a sha256 content address. The zero value is invalid.
+type Hash [sha256.Size]byte
 
-// ErrInvalidDigest is wrapped by ParseDigest errors.
-var ErrInvalidDigest = errors.New("invalid content hash")
+// ErrInvalidHash is wrapped by ParseHash errors.
+var ErrInvalidHash = errors.New("invalid content hash")
 
-// ParseDigest accepts "sha256:<64 lowercase or uppercase hex>" or the bare hex,
+// ParseHash accepts "sha256:<64 lowercase or uppercase hex>" or the bare hex,
 // and rejects anything else.
-func ParseDigest(s string) (Digest, error) {
+func ParseHash(s string) (Hash, error) {
 	h := strings.TrimPrefix(s, "sha256:")
-	var d Digest
+	var d Hash
 	if len(h) != hex.EncodedLen(len(d)) {
-		return Digest{}, fmt.Errorf("%w: want sha256:<64 hex digits>", ErrInvalidDigest)
+		return Hash{}, fmt.Errorf("%w: want sha256:<64 hex digits>", ErrInvalidHash)
 	}
 	if _, err := hex.Decode(d[:], []byte(h)); err != nil {
-		return Digest{}, fmt.Errorf("%w: want sha256:<64 hex digits>", ErrInvalidDigest)
+		return Hash{}, fmt.Errorf("%w: want sha256:<64 hex digits>", ErrInvalidHash)
 	}
 	return d, nil
 }
 
-// MustParseDigest is ParseDigest for constants in tests; it panics on error.
-func MustParseDigest(s string) Digest {
-	d, err := ParseDigest(s)
+// MustParseHash is ParseHash for constants in tests; it panics on error.
+func MustParseHash(s string) Hash {
+	d, err := ParseHash(s)
 	if err != nil {
 		panic(err)
 	}
 	return d
 }
 
-// Sum returns the Digest of b.
-func Sum(b []byte) Digest { return Digest(sha256.Sum256(b)) }
+// Sum returns the Hash of b.
+func Sum(b []byte) Hash { return Hash(sha256.Sum256(b)) }
 
-// SumString returns the Digest of s's bytes.
-func SumString(s string) Digest { return Digest(sha256.Sum256([]byte(s))) }
+// SumString returns the Hash of s's bytes.
+func SumString(s string) Hash { return Hash(sha256.Sum256([]byte(s))) }
 
 // String returns "sha256:<hex>".
-func (d Digest) String() string { return "sha256:" + d.Hex() }
+func (d Hash) String() string { return "sha256:" + d.Hex() }
 
 // Hex returns the 64 lowercase hex digits.
-func (d Digest) Hex() string { return hex.EncodeToString(d[:]) }
+func (d Hash) Hex() string { return hex.EncodeToString(d[:]) }
 
 // Valid reports whether d is not the zero value.
-func (d Digest) Valid() bool { return d != Digest{} }
+func (d Hash) Valid() bool { return d != Hash{} }
 
 // MarshalText implements encoding.TextMarshaler ("sha256:<hex>").
-func (d Digest) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+func (d Hash) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
-func (d *Digest) UnmarshalText(b []byte) error {
-	v, err := ParseDigest(string(b))
+func (d *Hash) UnmarshalText(b []byte) error {
+	v, err := ParseHash(string(b))
 	if err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ var (
 
 // BlobInfo describes a stored blob.
 type BlobInfo struct {
-	Digest  Digest
+	Hash    Hash
 	Size    int64
 	ModTime time.Time
 }
@@ -103,7 +103,7 @@ type Putter interface {
 	// want is valid, the bytes must hash to it or nothing is stored and the
 	// error wraps ErrCorrupt. Put is idempotent: storing an existing blob
 	// again succeeds. A blob is visible to readers only once wholly stored.
-	Put(ctx context.Context, want Digest, r io.Reader) (Digest, error)
+	Put(ctx context.Context, want Hash, r io.Reader) (Hash, error)
 }
 
 // Getter reads blobs.
@@ -112,13 +112,13 @@ type Getter interface {
 	// reader verifies the hash as it is read and returns an error wrapping
 	// ErrCorrupt at EOF if it does not match, so a caller that reads to EOF
 	// never accepts corrupt bytes. The caller closes the reader.
-	Get(ctx context.Context, d Digest) (io.ReadCloser, error)
+	Get(ctx context.Context, d Hash) (io.ReadCloser, error)
 }
 
 // Statter reports blob metadata without reading the blob.
 type Statter interface {
 	// Stat returns the blob's info; a missing blob is fs.ErrNotExist.
-	Stat(ctx context.Context, d Digest) (BlobInfo, error)
+	Stat(ctx context.Context, d Hash) (BlobInfo, error)
 }
 
 // Lister enumerates blobs.
@@ -132,18 +132,18 @@ type Lister interface {
 // immutable).
 type Deleter interface {
 	// Delete removes the blob; deleting a missing blob is not an error.
-	Delete(ctx context.Context, d Digest) error
+	Delete(ctx context.Context, d Hash) error
 }
 
 // Refs is the small mutable namespace of named references to blobs. Names
 // are slash-separated paths of [A-Za-z0-9._-] segments.
 type Refs interface {
 	// SetRef points name at d, replacing any previous value.
-	SetRef(ctx context.Context, name string, d Digest) error
+	SetRef(ctx context.Context, name string, d Hash) error
 	// Ref returns what name points at; a missing name is fs.ErrNotExist.
-	Ref(ctx context.Context, name string) (Digest, error)
+	Ref(ctx context.Context, name string) (Hash, error)
 	// ListRefs calls fn for every name under prefix with its target.
-	ListRefs(ctx context.Context, prefix string, fn func(name string, d Digest) error) error
+	ListRefs(ctx context.Context, prefix string, fn func(name string, d Hash) error) error
 }
 
 // RefNamer is implemented by backends that can list reference names without
@@ -186,7 +186,7 @@ func ValidRefName(name string) bool {
 
 // BlobKey is the storage key of a blob, shared by every backend:
 // "v1/blobs/ab/abcdef…".
-func BlobKey(d Digest) string {
+func BlobKey(d Hash) string {
 	h := d.Hex()
 	return "v1/blobs/" + h[:2] + "/" + h
 }
@@ -197,13 +197,13 @@ func RefKey(name string) string { return "v1/refs/" + name }
 // VerifyingReader wraps r, hashing what is read; at EOF it returns an error
 // wrapping ErrCorrupt if the bytes did not hash to want. Every backend's Get
 // goes through it, so verification lives in one place.
-func VerifyingReader(r io.ReadCloser, want Digest) io.ReadCloser {
+func VerifyingReader(r io.ReadCloser, want Hash) io.ReadCloser {
 	return &verifyingReader{rc: r, want: want, h: sha256.New()}
 }
 
 type verifyingReader struct {
 	rc   io.ReadCloser
-	want Digest
+	want Hash
 	h    interface {
 		io.Writer
 		Sum([]byte) []byte
@@ -218,7 +218,7 @@ func (v *verifyingReader) Read(p []byte) (int, error) {
 	n, err := v.rc.Read(p)
 	v.h.Write(p[:n])
 	if err == io.EOF {
-		var got Digest
+		var got Hash
 		copy(got[:], v.h.Sum(nil))
 		if got != v.want {
 			v.err = fmt.Errorf("%w: %s hashes to %s", ErrCorrupt, v.want, got)
@@ -234,7 +234,7 @@ func (v *verifyingReader) Read(p []byte) (int, error) {
 func (v *verifyingReader) Close() error { return v.rc.Close() }
 
 // ReadAll reads a whole blob, verified, with a size cap (ErrTooLarge beyond it).
-func ReadAll(ctx context.Context, g Getter, d Digest, max int64) ([]byte, error) {
+func ReadAll(ctx context.Context, g Getter, d Hash, max int64) ([]byte, error) {
 	rc, err := g.Get(ctx, d)
 	if err != nil {
 		return nil, err
@@ -251,6 +251,6 @@ func ReadAll(ctx context.Context, g Getter, d Digest, max int64) ([]byte, error)
 }
 
 // PutBytes stores b and returns its digest.
-func PutBytes(ctx context.Context, p Putter, b []byte) (Digest, error) {
+func PutBytes(ctx context.Context, p Putter, b []byte) (Hash, error) {
 	return p.Put(ctx, Sum(b), bytes.NewReader(b))
 }

@@ -15,7 +15,7 @@ import (
 
 const helloHex = "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824" // sha256("hello")
 
-func TestParseDigest(t *testing.T) {
+func TestParseHash(t *testing.T) {
 	cases := []struct {
 		in   string
 		ok   bool
@@ -34,19 +34,19 @@ func TestParseDigest(t *testing.T) {
 		{" sha256:" + helloHex, false, ""},
 	}
 	for _, tc := range cases {
-		d, err := archive.ParseDigest(tc.in)
+		d, err := archive.ParseHash(tc.in)
 		if tc.ok != (err == nil) {
-			t.Errorf("ParseDigest(%q): err = %v, want ok=%v", tc.in, err, tc.ok)
+			t.Errorf("ParseHash(%q): err = %v, want ok=%v", tc.in, err, tc.ok)
 			continue
 		}
 		if !tc.ok {
-			if !errors.Is(err, archive.ErrInvalidDigest) {
-				t.Errorf("ParseDigest(%q): err = %v, want ErrInvalidDigest", tc.in, err)
+			if !errors.Is(err, archive.ErrInvalidHash) {
+				t.Errorf("ParseHash(%q): err = %v, want ErrInvalidHash", tc.in, err)
 			}
 			continue
 		}
 		if d.Hex() != tc.want || d.String() != "sha256:"+tc.want {
-			t.Errorf("ParseDigest(%q) = %s", tc.in, d)
+			t.Errorf("ParseHash(%q) = %s", tc.in, d)
 		}
 	}
 }
@@ -56,8 +56,8 @@ func TestDigestValues(t *testing.T) {
 	if d.Hex() != helloHex || d != archive.Sum([]byte("hello")) || !d.Valid() {
 		t.Fatalf("SumString(hello) = %s", d)
 	}
-	if (archive.Digest{}).Valid() {
-		t.Error("zero Digest is valid")
+	if (archive.Hash{}).Valid() {
+		t.Error("zero Hash is valid")
 	}
 	if archive.BlobKey(d) != "v1/blobs/2c/"+helloHex {
 		t.Errorf("BlobKey = %s", archive.BlobKey(d))
@@ -65,15 +65,15 @@ func TestDigestValues(t *testing.T) {
 	if archive.RefKey("cache/q") != "v1/refs/cache/q" {
 		t.Errorf("RefKey = %s", archive.RefKey("cache/q"))
 	}
-	b, err := json.Marshal(map[string]archive.Digest{"h": d})
+	b, err := json.Marshal(map[string]archive.Hash{"h": d})
 	if err != nil || string(b) != `{"h":"sha256:`+helloHex+`"}` {
 		t.Fatalf("json = %s, %v", b, err)
 	}
-	var back map[string]archive.Digest
+	var back map[string]archive.Hash
 	if err := json.Unmarshal(b, &back); err != nil || back["h"] != d {
 		t.Fatalf("json round trip = %v, %v", back, err)
 	}
-	if err := json.Unmarshal([]byte(`{"h":"sha256:zz"}`), &back); !errors.Is(err, archive.ErrInvalidDigest) {
+	if err := json.Unmarshal([]byte(`{"h":"sha256:zz"}`), &back); !errors.Is(err, archive.ErrInvalidHash) {
 		t.Errorf("unmarshal of a bad digest: %v", err)
 	}
 }
@@ -152,19 +152,19 @@ func TestVerifyingReader(t *testing.T) {
 }
 
 // mapStore is the smallest Getter/Putter, for ReadAll and PutBytes.
-type mapStore map[archive.Digest][]byte
+type mapStore map[archive.Hash][]byte
 
-func (m mapStore) Get(_ context.Context, d archive.Digest) (io.ReadCloser, error) {
+func (m mapStore) Get(_ context.Context, d archive.Hash) (io.ReadCloser, error) {
 	return archive.VerifyingReader(io.NopCloser(bytes.NewReader(m[d])), d), nil
 }
 
-func (m mapStore) Put(_ context.Context, want archive.Digest, r io.Reader) (archive.Digest, error) {
+func (m mapStore) Put(_ context.Context, want archive.Hash, r io.Reader) (archive.Hash, error) {
 	b, err := io.ReadAll(r)
 	if err != nil {
-		return archive.Digest{}, err
+		return archive.Hash{}, err
 	}
 	if d := archive.Sum(b); want.Valid() && d != want {
-		return archive.Digest{}, archive.ErrCorrupt
+		return archive.Hash{}, archive.ErrCorrupt
 	}
 	m[archive.Sum(b)] = b
 	return archive.Sum(b), nil
@@ -185,16 +185,16 @@ func TestReadAllAndPutBytes(t *testing.T) {
 	}
 }
 
-func FuzzParseDigest(f *testing.F) {
+func FuzzParseHash(f *testing.F) {
 	f.Add("sha256:" + helloHex)
 	f.Add(helloHex)
 	f.Add("sha256:xyz")
 	f.Fuzz(func(t *testing.T, s string) {
-		d, err := archive.ParseDigest(s)
+		d, err := archive.ParseHash(s)
 		if err != nil {
 			return
 		}
-		again, err := archive.ParseDigest(d.String())
+		again, err := archive.ParseHash(d.String())
 		if err != nil || again != d {
 			t.Fatalf("%q parsed to %s, which does not round-trip: %v", s, d, err)
 		}

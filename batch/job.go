@@ -306,7 +306,7 @@ func (j *Job) digest(ctx context.Context, gate *hostGate, e Entry) (*pipeline.Re
 	req := pipeline.Request{ID: e.ID, Query: query, Options: j.Options}
 	switch {
 	case e.Archive != "":
-		d, err := archive.ParseDigest(e.Archive)
+		d, err := archive.ParseHash(e.Archive)
 		if err != nil {
 			return nil, fault.E(fault.ValidationError, "source.archive: must be sha256:<64 hex digits>")
 		}

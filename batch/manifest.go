@@ -125,7 +125,7 @@ func parseEntry(line []byte, baseDir string) (Entry, error) {
 		return e, fmt.Errorf("id %q: give exactly one of url, file, text and archive", e.ID)
 	}
 	if e.Archive != "" {
-		if _, err := archive.ParseDigest(e.Archive); err != nil {
+		if _, err := archive.ParseHash(e.Archive); err != nil {
 			return e, fmt.Errorf("id %q: archive must be sha256:<64 hex digits>", e.ID)
 		}
 	}

@@ -54,7 +54,7 @@ func (t *tools) readArchive(ctx context.Context, req *mcp.ReadResourceRequest) (
 	if s, err := url.PathUnescape(raw); err == nil {
 		raw = s
 	}
-	d, err := archive.ParseDigest(raw)
+	d, err := archive.ParseHash(raw)
 	if err != nil {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}

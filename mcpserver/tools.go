@@ -325,7 +325,7 @@ func (t *tools) getArchivedText(ctx context.Context, _ *mcp.CallToolRequest, in 
 }
 
 // wholeText returns the archived text d, cut at MaxTextChars.
-func (t *tools) wholeText(ctx context.Context, d archive.Digest) (ArchivedText, error) {
+func (t *tools) wholeText(ctx context.Context, d archive.Hash) (ArchivedText, error) {
 	b, err := t.pipe.Blob(ctx, d)
 	if err != nil {
 		return ArchivedText{}, err
@@ -348,7 +348,7 @@ func (t *tools) wholeText(ctx context.Context, d archive.Digest) (ArchivedText, 
 }
 
 // span returns the span in asks for, cut at MaxTextChars.
-func (t *tools) span(ctx context.Context, d archive.Digest, in GetArchivedTextInput) (ArchivedText, error) {
+func (t *tools) span(ctx context.Context, d archive.Hash, in GetArchivedTextInput) (ArchivedText, error) {
 	var start, end string
 	if in.Start != nil {
 		start = strconv.Itoa(*in.Start)
@@ -428,7 +428,7 @@ func (t *tools) listSources(ctx context.Context, _ *mcp.CallToolRequest, in List
 	out := SourceListing{Sources: []ListedSource{}}
 	for _, e := range entries {
 		ls := ListedSource{SourceListItem: api.SourceListItem{ArchiveHash: e.TextHash, RecordHash: e.RecordHash}, ResourceURI: ArchiveURI(e.TextHash)}
-		if d, err := archive.ParseDigest(e.TextHash); err == nil {
+		if d, err := archive.ParseHash(e.TextHash); err == nil {
 			// A record that cannot be read leaves the entry bare: the
 			// listing still names the text.
 			if rec, _, err := t.pipe.Record(ctx, d); err == nil {
@@ -450,10 +450,10 @@ func (t *tools) listSources(ctx context.Context, _ *mcp.CallToolRequest, in List
 }
 
 // parseHash reads an archive hash given to a tool.
-func parseHash(s string) (archive.Digest, error) {
-	d, err := archive.ParseDigest(s)
+func parseHash(s string) (archive.Hash, error) {
+	d, err := archive.ParseHash(s)
 	if err != nil {
-		return archive.Digest{}, fault.E(fault.ValidationError, "hash: must be sha256:<64 hex digits>").With("field", "hash")
+		return archive.Hash{}, fault.E(fault.ValidationError, "hash: must be sha256:<64 hex digits>").With("field", "hash")
 	}
 	return d, nil
 }

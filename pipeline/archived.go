@@ -21,7 +21,7 @@ import (
 // "sources-by-time/<inverted nanoseconds>-<text hex>".
 const sourceTimePrefix = "sources-by-time/"
 
-func sourceTimeRef(at time.Time, text archive.Digest) string {
+func sourceTimeRef(at time.Time, text archive.Hash) string {
 	return fmt.Sprintf("%s%020d-%s", sourceTimePrefix, uint64(1<<63-1)-uint64(at.UnixNano()), text.Hex())
 }
 
@@ -40,8 +40,8 @@ func (p *Pipeline) ListSources(ctx context.Context, after string, limit int) ([]
 		return p.listSourcesByName(ctx, rn, after, limit)
 	}
 	var names []string
-	targets := map[string]archive.Digest{}
-	err := p.Store.ListRefs(ctx, sourceTimePrefix, func(name string, d archive.Digest) error {
+	targets := map[string]archive.Hash{}
+	err := p.Store.ListRefs(ctx, sourceTimePrefix, func(name string, d archive.Hash) error {
 		names = append(names, name)
 		targets[name] = d
 		return nil
@@ -138,7 +138,7 @@ func (p *Pipeline) Verify(ctx context.Context, pl *digest.Payload) (*VerifyRepor
 	} else {
 		rep.Valid = true
 	}
-	d, err := archive.ParseDigest(pl.SourceTextHash)
+	d, err := archive.ParseHash(pl.SourceTextHash)
 	if err != nil {
 		return rep, nil
 	}
@@ -204,7 +204,7 @@ const MaxSliceContext = 5000
 // SliceText returns loc's span of the archived text d, with up to context
 // code points on each side. A span outside the text is
 // RANGE_NOT_SATISFIABLE with the text's length in details.
-func (p *Pipeline) SliceText(ctx context.Context, d archive.Digest, loc digest.Locator, context int) (*Slice, error) {
+func (p *Pipeline) SliceText(ctx context.Context, d archive.Hash, loc digest.Locator, context int) (*Slice, error) {
 	b, err := p.Blob(ctx, d)
 	if err != nil {
 		return nil, err

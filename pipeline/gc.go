@@ -34,7 +34,7 @@ func (p *Pipeline) CollectGarbage(ctx context.Context, grace time.Duration, dryR
 	if grace < MinGCGrace {
 		return rep, fmt.Errorf("gc: the grace period %s is shorter than %s", grace, MinGCGrace)
 	}
-	live := map[archive.Digest]bool{}
+	live := map[archive.Hash]bool{}
 	if err := p.markLive(ctx, live); err != nil {
 		return rep, err
 	}
@@ -43,7 +43,7 @@ func (p *Pipeline) CollectGarbage(ctx context.Context, grace time.Duration, dryR
 	err := p.Store.List(ctx, func(bi archive.BlobInfo) error {
 		rep.Blobs++
 		switch {
-		case live[bi.Digest]:
+		case live[bi.Hash]:
 			rep.Referenced++
 		case bi.ModTime.After(cutoff):
 			rep.Young++
@@ -62,16 +62,16 @@ func (p *Pipeline) CollectGarbage(ctx context.Context, grace time.Duration, dryR
 		return rep, err
 	}
 	for _, bi := range doomed {
-		if live[bi.Digest] {
+		if live[bi.Hash] {
 			rep.Referenced++
 			continue
 		}
 		if !dryRun {
-			if now, err := p.Store.Stat(ctx, bi.Digest); err != nil || now.ModTime.After(cutoff) {
+			if now, err := p.Store.Stat(ctx, bi.Hash); err != nil || now.ModTime.After(cutoff) {
 				rep.Young++
 				continue
 			}
-			if err := p.Store.Delete(ctx, bi.Digest); err != nil {
+			if err := p.Store.Delete(ctx, bi.Hash); err != nil {
 				return rep, err
 			}
 			p.size.add(-1, -bi.Size)
@@ -83,9 +83,9 @@ func (p *Pipeline) CollectGarbage(ctx context.Context, grace time.Duration, dryR
 }
 
 // markLive adds to live every blob that a reference reaches.
-func (p *Pipeline) markLive(ctx context.Context, live map[archive.Digest]bool) error {
-	var roots []archive.Digest
-	err := p.Store.ListRefs(ctx, "", func(name string, d archive.Digest) error {
+func (p *Pipeline) markLive(ctx context.Context, live map[archive.Hash]bool) error {
+	var roots []archive.Hash
+	err := p.Store.ListRefs(ctx, "", func(name string, d archive.Hash) error {
 		roots = append(roots, d)
 		return nil
 	})
@@ -105,7 +105,7 @@ func (p *Pipeline) markLive(ctx context.Context, live map[archive.Digest]bool) e
 }
 
 // children returns the blobs a record or digest blob names.
-func (p *Pipeline) children(ctx context.Context, d archive.Digest) []archive.Digest {
+func (p *Pipeline) children(ctx context.Context, d archive.Hash) []archive.Hash {
 	b, err := archive.ReadAll(ctx, p.Store, d, 1<<20)
 	if err != nil || len(b) == 0 || b[0] != '{' {
 		return nil
@@ -119,14 +119,14 @@ func (p *Pipeline) children(ctx context.Context, d archive.Digest) []archive.Dig
 	if json.Unmarshal(b, &v) != nil {
 		return nil
 	}
-	var out []archive.Digest
+	var out []archive.Hash
 	for _, h := range []string{v.TextHash, func() string {
 		if v.Payload != nil {
 			return v.Payload.SourceTextHash
 		}
 		return ""
 	}()} {
-		if c, err := archive.ParseDigest(h); err == nil {
+		if c, err := archive.ParseHash(h); err == nil {
 			out = append(out, c)
 		}
 	}

@@ -51,7 +51,7 @@ func TestCollectGarbage(t *testing.T) {
 		t.Error("orphan survived")
 	}
 	for _, h := range []string{res.Source.ArchiveHash, res.Source.RecordHash, res.DigestHash.String()} {
-		if _, err := store.Stat(ctx, archive.MustParseDigest(h)); err != nil {
+		if _, err := store.Stat(ctx, archive.MustParseHash(h)); err != nil {
 			t.Errorf("referenced blob %s removed: %v", h, err)
 		}
 	}

@@ -72,7 +72,7 @@ func TestGolden(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.file, err)
 		}
-		rec, _, err := p.Record(ctx, archive.MustParseDigest(res.Payload.SourceTextHash))
+		rec, _, err := p.Record(ctx, archive.MustParseHash(res.Payload.SourceTextHash))
 		if err != nil {
 			t.Fatalf("%s: %v", tc.file, err)
 		}

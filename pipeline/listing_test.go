@@ -20,12 +20,12 @@ type countingStore struct {
 	refs, lists int
 }
 
-func (s *countingStore) Ref(ctx context.Context, name string) (archive.Digest, error) {
+func (s *countingStore) Ref(ctx context.Context, name string) (archive.Hash, error) {
 	s.refs++
 	return s.Store.Ref(ctx, name)
 }
 
-func (s *countingStore) ListRefs(ctx context.Context, prefix string, fn func(string, archive.Digest) error) error {
+func (s *countingStore) ListRefs(ctx context.Context, prefix string, fn func(string, archive.Hash) error) error {
 	s.lists++
 	return s.Store.ListRefs(ctx, prefix, fn)
 }

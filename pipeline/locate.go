@@ -131,7 +131,7 @@ func (p *Pipeline) loadSources(ctx context.Context, reqs []Request) ([]LocateSou
 func (p *Pipeline) loadSource(ctx context.Context, r Request) (*LocateSource, error) {
 	var (
 		text string
-		hash archive.Digest
+		hash archive.Hash
 		rec  *ingest.Record
 	)
 	if r.Archive.Valid() {
@@ -374,7 +374,7 @@ func (p *Pipeline) citedSource(ctx context.Context, ref string, byRef map[string
 	if s, ok := byRef[ref]; ok {
 		return s, nil
 	}
-	d, err := archive.ParseDigest(ref)
+	d, err := archive.ParseHash(ref)
 	if err != nil || !d.Valid() {
 		byRef[ref] = nil
 		return nil, nil

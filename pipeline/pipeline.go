@@ -40,7 +40,7 @@ type Pipeline struct {
 	Now func() time.Time
 
 	cacheHits, cacheMisses atomic.Int64
-	// corrupt holds the blobs found corrupt since start (archive.Digest →
+	// corrupt holds the blobs found corrupt since start (archive.Hash →
 	// struct{}), until a put of the same content repairs them.
 	corrupt     sync.Map
 	corruptSeen atomic.Int64
@@ -55,7 +55,7 @@ type Pipeline struct {
 
 // readBlob reads a blob of at most limit bytes, noting it when it is found
 // corrupt so that the next put of its content repairs it.
-func (p *Pipeline) readBlob(ctx context.Context, d archive.Digest, limit int64) ([]byte, error) {
+func (p *Pipeline) readBlob(ctx context.Context, d archive.Hash, limit int64) ([]byte, error) {
 	b, err := archive.ReadAll(ctx, p.Store, d, limit)
 	if errors.Is(err, archive.ErrCorrupt) {
 		if _, known := p.corrupt.LoadOrStore(d, struct{}{}); !known {
@@ -79,7 +79,7 @@ type Request struct {
 	Source ingest.Source
 	// Archive, when valid, names an archived canonical text to digest
 	// instead of Source.
-	Archive archive.Digest
+	Archive archive.Hash
 	Query   string
 	Options digest.Options
 }
@@ -99,7 +99,7 @@ type SourceInfo struct {
 type Result struct {
 	Payload    *digest.Payload
 	Source     SourceInfo
-	DigestHash archive.Digest
+	DigestHash archive.Hash
 	CacheHit   bool
 	Warnings   []Warning
 	// Match is how the whole text matches the query (see digest.Match).
@@ -164,7 +164,7 @@ func (p *Pipeline) Digest(ctx context.Context, req Request) (*Result, error) {
 	return res, nil
 }
 
-func sourceInfo(id string, textHash, recHash archive.Digest, rec *ingest.Record) SourceInfo {
+func sourceInfo(id string, textHash, recHash archive.Hash, rec *ingest.Record) SourceInfo {
 	info := SourceInfo{ID: id, ArchiveHash: textHash.String(), Canonicalizer: normalize.Version, Kind: ingest.KindText}
 	if id == "" {
 		info.ID = textHash.String()
@@ -185,21 +185,21 @@ func sourceInfo(id string, textHash, recHash archive.Digest, rec *ingest.Record)
 // source's reference at the record. It returns both hashes. What is already
 // stored is not written again, so a repeated request costs reads, not
 // fsyncs.
-func (p *Pipeline) store(ctx context.Context, doc *ingest.Document) (text, record archive.Digest, err error) {
+func (p *Pipeline) store(ctx context.Context, doc *ingest.Document) (text, record archive.Hash, err error) {
 	text, err = p.putOnce(ctx, []byte(doc.Text))
 	if err != nil {
-		return archive.Digest{}, archive.Digest{}, archiveFault("store the canonical text", err)
+		return archive.Hash{}, archive.Hash{}, archiveFault("store the canonical text", err)
 	}
 	rec, err := json.Marshal(struct {
 		TextHash string `json:"text_hash"`
 		ingest.Record
 	}{text.String(), doc.Record})
 	if err != nil {
-		return archive.Digest{}, archive.Digest{}, fault.Wrap(fault.Internal, "encode the source record", err)
+		return archive.Hash{}, archive.Hash{}, fault.Wrap(fault.Internal, "encode the source record", err)
 	}
 	record, err = p.putOnce(ctx, rec)
 	if err != nil {
-		return archive.Digest{}, archive.Digest{}, archiveFault("store the source record", err)
+		return archive.Hash{}, archive.Hash{}, archiveFault("store the source record", err)
 	}
 	name := sourceRefPrefix + text.Hex()
 	prev, err := p.Store.Ref(ctx, name)
@@ -207,7 +207,7 @@ func (p *Pipeline) store(ctx context.Context, doc *ingest.Document) (text, recor
 	case err == nil && prev == record:
 		return text, record, nil
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return archive.Digest{}, archive.Digest{}, archiveFault("find the source record", err)
+		return archive.Hash{}, archive.Hash{}, archiveFault("find the source record", err)
 	}
 	if prev.Valid() {
 		// Another upload of the same text named its record first. A
@@ -216,7 +216,7 @@ func (p *Pipeline) store(ctx context.Context, doc *ingest.Document) (text, recor
 		// cap on records.
 		keep, err := p.keepRecord(ctx, prev, int64(len(rec)))
 		if err != nil {
-			return archive.Digest{}, archive.Digest{}, err
+			return archive.Hash{}, archive.Hash{}, err
 		}
 		if keep != nil {
 			doc.Record = *keep
@@ -229,18 +229,18 @@ func (p *Pipeline) store(ctx context.Context, doc *ingest.Document) (text, recor
 		// entry that a later upload completes, never a source that is
 		// acknowledged and not listed. (The listing shows a text once.)
 		if err := p.Store.SetRef(ctx, sourceTimeRef(p.now(), text), record); err != nil {
-			return archive.Digest{}, archive.Digest{}, archiveFault("record the source", err)
+			return archive.Hash{}, archive.Hash{}, archiveFault("record the source", err)
 		}
 	}
 	if err := p.Store.SetRef(ctx, name, record); err != nil {
-		return archive.Digest{}, archive.Digest{}, archiveFault("record the source", err)
+		return archive.Hash{}, archive.Hash{}, archiveFault("record the source", err)
 	}
 	return text, record, nil
 }
 
 // keepRecord returns the record prev when a record of size bytes may not
 // replace it (it is smaller), and nil when it may (or prev is gone).
-func (p *Pipeline) keepRecord(ctx context.Context, prev archive.Digest, size int64) (*ingest.Record, error) {
+func (p *Pipeline) keepRecord(ctx context.Context, prev archive.Hash, size int64) (*ingest.Record, error) {
 	info, err := p.Store.Stat(ctx, prev)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -265,7 +265,7 @@ func (p *Pipeline) keepRecord(ctx context.Context, prev archive.Digest, size int
 // putOnce stores b unless a blob with its hash was stored whole a moment ago: a
 // stored blob of another size, or one found corrupt, is replaced (put
 // verifies what it writes), which repairs it.
-func (p *Pipeline) putOnce(ctx context.Context, b []byte) (archive.Digest, error) {
+func (p *Pipeline) putOnce(ctx context.Context, b []byte) (archive.Hash, error) {
 	d := archive.Sum(b)
 	// A blob written a moment ago is reused as it is. An older one is written
 	// again, which renews its time: it may be an orphan that garbage
@@ -291,17 +291,17 @@ func (p *Pipeline) putOnce(ctx context.Context, b []byte) (archive.Digest, error
 
 // Archived returns an archived canonical text and, when known, its source
 // record and the record's hash.
-func (p *Pipeline) Archived(ctx context.Context, d archive.Digest) (string, *ingest.Record, archive.Digest, error) {
+func (p *Pipeline) Archived(ctx context.Context, d archive.Hash) (string, *ingest.Record, archive.Hash, error) {
 	b, err := p.Blob(ctx, d)
 	if err != nil {
-		return "", nil, archive.Digest{}, err
+		return "", nil, archive.Hash{}, err
 	}
 	if !utf8.Valid(b) {
-		return "", nil, archive.Digest{}, fault.E(fault.InvalidFormat, "the archived blob is not a canonical text")
+		return "", nil, archive.Hash{}, fault.E(fault.InvalidFormat, "the archived blob is not a canonical text")
 	}
 	rec, recHash, err := p.Record(ctx, d)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return "", nil, archive.Digest{}, err
+		return "", nil, archive.Hash{}, err
 	}
 	return string(b), rec, recHash, nil
 }
@@ -309,18 +309,18 @@ func (p *Pipeline) Archived(ctx context.Context, d archive.Digest) (string, *ing
 // Record returns the source record of an archived canonical text and the
 // record blob's hash; fs.ErrNotExist (wrapped in a NOT_FOUND fault) when the
 // text has no record.
-func (p *Pipeline) Record(ctx context.Context, text archive.Digest) (*ingest.Record, archive.Digest, error) {
+func (p *Pipeline) Record(ctx context.Context, text archive.Hash) (*ingest.Record, archive.Hash, error) {
 	recHash, err := p.Store.Ref(ctx, sourceRefPrefix+text.Hex())
 	if err != nil {
-		return nil, archive.Digest{}, archiveFault("find the source record", err)
+		return nil, archive.Hash{}, archiveFault("find the source record", err)
 	}
 	b, err := p.readBlob(ctx, recHash, 1<<20)
 	if err != nil {
-		return nil, archive.Digest{}, archiveFault("read the source record", err)
+		return nil, archive.Hash{}, archiveFault("read the source record", err)
 	}
 	var rec ingest.Record
 	if err := json.Unmarshal(b, &rec); err != nil {
-		return nil, archive.Digest{}, fault.Wrap(fault.Internal, "decode the source record", err)
+		return nil, archive.Hash{}, fault.Wrap(fault.Internal, "decode the source record", err)
 	}
 	return &rec, recHash, nil
 }
@@ -335,7 +335,7 @@ func (p *Pipeline) MaxTextBytes() int64 {
 
 // Blob returns an archived blob's verified bytes, with errors classified
 // for clients.
-func (p *Pipeline) Blob(ctx context.Context, d archive.Digest) ([]byte, error) {
+func (p *Pipeline) Blob(ctx context.Context, d archive.Hash) ([]byte, error) {
 	b, err := p.readBlob(ctx, d, p.MaxTextBytes())
 	if err != nil {
 		return nil, archiveFault("read the archive", err)
@@ -414,7 +414,7 @@ func (p *Pipeline) cached(ctx context.Context, key, textHash string) (*Result, b
 }
 
 // readDigest reads an archived digest blob and validates its payload.
-func (p *Pipeline) readDigest(ctx context.Context, d archive.Digest) (*storedDigest, error) {
+func (p *Pipeline) readDigest(ctx context.Context, d archive.Hash) (*storedDigest, error) {
 	b, err := p.readBlob(ctx, d, 1<<20)
 	if err != nil {
 		return nil, archiveFault("read the digest", err)

@@ -23,7 +23,7 @@ type crashingStore struct {
 	failed bool
 }
 
-func (s *crashingStore) SetRef(ctx context.Context, name string, d archive.Digest) error {
+func (s *crashingStore) SetRef(ctx context.Context, name string, d archive.Hash) error {
 	if !s.failed && strings.HasPrefix(name, s.prefix) {
 		s.failed = true
 		return errors.New("killed")
@@ -83,7 +83,7 @@ func TestRecordNotReplacedByLarger(t *testing.T) {
 	if second.Source.RecordHash != first.Source.RecordHash {
 		t.Errorf("a larger record replaced the first: %s, was %s", second.Source.RecordHash, first.Source.RecordHash)
 	}
-	d, _ := archive.ParseDigest(first.Source.ArchiveHash)
+	d, _ := archive.ParseHash(first.Source.ArchiveHash)
 	rec, _, err := p.Record(ctx, d)
 	if err != nil || rec.Kind != ingest.KindText {
 		t.Errorf("record by hash: %+v %v", rec, err)
@@ -106,7 +106,7 @@ type failingStore struct {
 	err error
 }
 
-func (s *failingStore) SetRef(context.Context, string, archive.Digest) error { return s.err }
+func (s *failingStore) SetRef(context.Context, string, archive.Hash) error { return s.err }
 
 // TestResourceErrorsAreUnavailable makes every reference write fail as a
 // process out of file descriptors, a read-only or full disk would: the

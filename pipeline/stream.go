@@ -18,7 +18,7 @@ import (
 type BlobReader struct {
 	ctx  context.Context
 	p    *Pipeline
-	d    archive.Digest
+	d    archive.Hash
 	size int64
 
 	pos   int64 // the reader's position
@@ -28,7 +28,7 @@ type BlobReader struct {
 
 // OpenBlob stats the blob d and returns a reader over it, with its size.
 // A missing blob is NOT_FOUND; nothing is read until Read.
-func (p *Pipeline) OpenBlob(ctx context.Context, d archive.Digest) (*BlobReader, error) {
+func (p *Pipeline) OpenBlob(ctx context.Context, d archive.Hash) (*BlobReader, error) {
 	info, err := p.Store.Stat(ctx, d)
 	if err != nil {
 		return nil, archiveFault("read the archive", err)
@@ -138,7 +138,7 @@ func (b *BlobReader) Close() error {
 }
 
 // noteCorrupt records a blob found corrupt, for health and repair.
-func (p *Pipeline) noteCorrupt(d archive.Digest) {
+func (p *Pipeline) noteCorrupt(d archive.Hash) {
 	if _, known := p.corrupt.LoadOrStore(d, struct{}{}); !known {
 		p.corruptSeen.Add(1)
 	}

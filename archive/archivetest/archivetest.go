@@ -27,7 +27,7 @@ type Options struct {
 	// that they no longer hash to d. The suite then checks that reading the
 	// blob never succeeds with the corrupt bytes. Corrupt fails t itself if
 	// it cannot do its work.
-	Corrupt func(t *testing.T, s archive.Store, d archive.Digest)
+	Corrupt func(t *testing.T, s archive.Store, d archive.Hash)
 }
 
 // Test runs the conformance suite. newStore must return a new, empty store
@@ -81,7 +81,7 @@ func ctxFor(t *testing.T) context.Context {
 	return ctx
 }
 
-func mustPut(t *testing.T, s archive.Store, b []byte) archive.Digest {
+func mustPut(t *testing.T, s archive.Store, b []byte) archive.Hash {
 	t.Helper()
 	d, err := archive.PutBytes(ctxFor(t), s, b)
 	if err != nil {
@@ -94,7 +94,7 @@ func mustPut(t *testing.T, s archive.Store, b []byte) archive.Digest {
 }
 
 // readBlob reads d to EOF and returns the bytes and the first error.
-func readBlob(t *testing.T, s archive.Store, d archive.Digest) ([]byte, error) {
+func readBlob(t *testing.T, s archive.Store, d archive.Hash) ([]byte, error) {
 	t.Helper()
 	rc, err := s.Get(ctxFor(t), d)
 	if err != nil {
@@ -104,7 +104,7 @@ func readBlob(t *testing.T, s archive.Store, d archive.Digest) ([]byte, error) {
 	return io.ReadAll(rc)
 }
 
-func mustRead(t *testing.T, s archive.Store, d archive.Digest) []byte {
+func mustRead(t *testing.T, s archive.Store, d archive.Hash) []byte {
 	t.Helper()
 	b, err := readBlob(t, s, d)
 	if err != nil {
@@ -113,14 +113,14 @@ func mustRead(t *testing.T, s archive.Store, d archive.Digest) []byte {
 	return b
 }
 
-func listAll(t *testing.T, s archive.Store) map[archive.Digest]archive.BlobInfo {
+func listAll(t *testing.T, s archive.Store) map[archive.Hash]archive.BlobInfo {
 	t.Helper()
-	seen := map[archive.Digest]archive.BlobInfo{}
+	seen := map[archive.Hash]archive.BlobInfo{}
 	err := s.List(ctxFor(t), func(bi archive.BlobInfo) error {
-		if _, dup := seen[bi.Digest]; dup {
-			t.Errorf("List reported %s twice", bi.Digest)
+		if _, dup := seen[bi.Hash]; dup {
+			t.Errorf("List reported %s twice", bi.Hash)
 		}
-		seen[bi.Digest] = bi
+		seen[bi.Hash] = bi
 		return nil
 	})
 	if err != nil {
@@ -151,8 +151,8 @@ func testRoundTrip(t *testing.T, s archive.Store) {
 			if err != nil {
 				t.Fatalf("Stat: %v", err)
 			}
-			if info.Digest != d || info.Size != int64(len(tc.data)) {
-				t.Errorf("Stat = {%s, %d}, want {%s, %d}", info.Digest, info.Size, d, len(tc.data))
+			if info.Hash != d || info.Size != int64(len(tc.data)) {
+				t.Errorf("Stat = {%s, %d}, want {%s, %d}", info.Hash, info.Size, d, len(tc.data))
 			}
 			if info.ModTime.IsZero() {
 				t.Errorf("Stat ModTime is zero")
@@ -167,7 +167,7 @@ func testRoundTrip(t *testing.T, s archive.Store) {
 
 func testPutWithoutWant(t *testing.T, s archive.Store) {
 	data := []byte("stored without an expected digest")
-	d, err := s.Put(ctxFor(t), archive.Digest{}, bytes.NewReader(data))
+	d, err := s.Put(ctxFor(t), archive.Hash{}, bytes.NewReader(data))
 	if err != nil {
 		t.Fatalf("Put: %v", err)
 	}
@@ -179,7 +179,7 @@ func testPutWithoutWant(t *testing.T, s archive.Store) {
 	}
 	// A reader that yields little at a time must be read to EOF.
 	big := Blob(2, 300_000)
-	d, err = s.Put(ctxFor(t), archive.Digest{}, &trickleReader{b: big, max: 7919})
+	d, err = s.Put(ctxFor(t), archive.Hash{}, &trickleReader{b: big, max: 7919})
 	if err != nil {
 		t.Fatalf("Put of a trickling reader: %v", err)
 	}
@@ -192,11 +192,11 @@ func testPutWrongDigest(t *testing.T, s archive.Store) {
 	cases := []struct {
 		name string
 		data []byte
-		want archive.Digest
+		want archive.Hash
 	}{
 		{"other bytes", []byte("the bytes sent"), archive.SumString("the bytes promised")},
 		{"empty body", []byte{}, archive.SumString("something")},
-		{"one bit off", []byte("abc"), func() archive.Digest { d := archive.SumString("abc"); d[31] ^= 1; return d }()},
+		{"one bit off", []byte("abc"), func() archive.Hash { d := archive.SumString("abc"); d[31] ^= 1; return d }()},
 		{"large", Blob(3, 200_000), archive.Sum(Blob(4, 200_000))},
 	}
 	for _, tc := range cases {
@@ -205,7 +205,7 @@ func testPutWrongDigest(t *testing.T, s archive.Store) {
 			if !errors.Is(err, archive.ErrCorrupt) {
 				t.Fatalf("Put with a wrong digest: err = %v, want ErrCorrupt", err)
 			}
-			for _, d := range []archive.Digest{tc.want, archive.Sum(tc.data)} {
+			for _, d := range []archive.Hash{tc.want, archive.Sum(tc.data)} {
 				if _, err := s.Stat(ctxFor(t), d); !errors.Is(err, fs.ErrNotExist) {
 					t.Errorf("Stat(%s) after a rejected Put: err = %v, want fs.ErrNotExist", d, err)
 				}
@@ -240,7 +240,7 @@ func testPutReaderError(t *testing.T, s archive.Store) {
 	if !errors.Is(err, boom) {
 		t.Fatalf("Put with a failing reader: err = %v, want it to wrap the reader's error", err)
 	}
-	for _, d := range []archive.Digest{archive.Sum(data), archive.Sum(data[:50_000])} {
+	for _, d := range []archive.Hash{archive.Sum(data), archive.Sum(data[:50_000])} {
 		if _, err := s.Stat(ctxFor(t), d); !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("Stat after a failed Put: err = %v, want fs.ErrNotExist", err)
 		}
@@ -267,7 +267,7 @@ func testList(t *testing.T, s archive.Store) {
 	if n := len(listAll(t, s)); n != 0 {
 		t.Fatalf("new store lists %d blobs", n)
 	}
-	want := map[archive.Digest]int64{}
+	want := map[archive.Hash]int64{}
 	for i := range 40 {
 		b := Blob(uint64(100+i), i*37)
 		want[mustPut(t, s, b)] = int64(len(b))
@@ -346,7 +346,7 @@ func testRefs(t *testing.T, s archive.Store) {
 	if _, err := s.Ref(ctx, "cache/missing"); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("Ref of a missing name: err = %v, want fs.ErrNotExist", err)
 	}
-	set := map[string]archive.Digest{
+	set := map[string]archive.Hash{
 		"cache/q1":          a,
 		"cache/q2":          b,
 		"cache/deep/er/q3":  c,
@@ -386,7 +386,7 @@ func testRefs(t *testing.T, s archive.Store) {
 	}
 	for _, p := range prefixes {
 		var got []string
-		err := s.ListRefs(ctx, p.prefix, func(name string, d archive.Digest) error {
+		err := s.ListRefs(ctx, p.prefix, func(name string, d archive.Hash) error {
 			got = append(got, name)
 			if d != set[name] {
 				t.Errorf("ListRefs(%q) gave %s -> %s, want %s", p.prefix, name, d, set[name])
@@ -404,13 +404,13 @@ func testRefs(t *testing.T, s archive.Store) {
 	}
 
 	stop := errors.New("stop")
-	if err := s.ListRefs(ctx, "", func(string, archive.Digest) error { return stop }); !errors.Is(err, stop) {
+	if err := s.ListRefs(ctx, "", func(string, archive.Hash) error { return stop }); !errors.Is(err, stop) {
 		t.Errorf("ListRefs returned %v, want the callback's error", err)
 	}
 	// Refs are not blobs and blobs are not refs.
 	mustPut(t, s, []byte("a blob"))
 	n := 0
-	if err := s.ListRefs(ctx, "", func(string, archive.Digest) error { n++; return nil }); err != nil || n != len(set) {
+	if err := s.ListRefs(ctx, "", func(string, archive.Hash) error { n++; return nil }); err != nil || n != len(set) {
 		t.Errorf("ListRefs after a Put saw %d refs (%v), want %d", n, err, len(set))
 	}
 }
@@ -505,7 +505,7 @@ func testConcurrentPuts(t *testing.T, s archive.Store) {
 func testConcurrentSetRef(t *testing.T, s archive.Store) {
 	const workers = 8
 	var wg sync.WaitGroup
-	targets := map[archive.Digest]bool{}
+	targets := map[archive.Hash]bool{}
 	for i := range workers {
 		d := archive.SumString(fmt.Sprint(i))
 		targets[d] = true
@@ -551,7 +551,7 @@ func testCanceledContext(t *testing.T, s archive.Store) {
 		{"Delete", func() error { return s.Delete(ctx, stored) }},
 		{"SetRef", func() error { return s.SetRef(ctx, "cancel/other", stored) }},
 		{"Ref", func() error { _, err := s.Ref(ctx, "cancel/ref"); return err }},
-		{"ListRefs", func() error { return s.ListRefs(ctx, "", func(string, archive.Digest) error { return nil }) }},
+		{"ListRefs", func() error { return s.ListRefs(ctx, "", func(string, archive.Hash) error { return nil }) }},
 	}
 	for _, c := range calls {
 		if err := c.fn(); !errors.Is(err, context.Canceled) {
@@ -588,7 +588,7 @@ func testCancelDuringPut(t *testing.T, s archive.Store) {
 	}
 }
 
-func testCorrupt(t *testing.T, s archive.Store, corrupt func(*testing.T, archive.Store, archive.Digest)) {
+func testCorrupt(t *testing.T, s archive.Store, corrupt func(*testing.T, archive.Store, archive.Hash)) {
 	cases := []struct {
 		name string
 		data []byte
@@ -614,8 +614,8 @@ func testCorrupt(t *testing.T, s archive.Store, corrupt func(*testing.T, archive
 	}
 }
 
-func keys(m map[archive.Digest]archive.BlobInfo) []archive.Digest {
-	var out []archive.Digest
+func keys(m map[archive.Hash]archive.BlobInfo) []archive.Hash {
+	var out []archive.Hash
 	for d := range m {
 		out = append(out, d)
 	}

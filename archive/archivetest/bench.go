@@ -37,7 +37,7 @@ func benchPut(b *testing.B, s archive.Store, size int) {
 	ctx := context.Background()
 	blob := Blob(uint64(size), size)
 	lat := make([]time.Duration, 0, 1024)
-	var stored []archive.Digest
+	var stored []archive.Hash
 	b.SetBytes(int64(size))
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
@@ -46,7 +46,7 @@ func benchPut(b *testing.B, s archive.Store, size int) {
 			binary.LittleEndian.PutUint64(blob, uint64(i)+1)
 		}
 		start := time.Now()
-		d, err := s.Put(ctx, archive.Digest{}, bytes.NewReader(blob))
+		d, err := s.Put(ctx, archive.Hash{}, bytes.NewReader(blob))
 		lat = append(lat, time.Since(start))
 		if err != nil {
 			b.Fatalf("Put: %v", err)

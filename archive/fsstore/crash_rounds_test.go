@@ -106,7 +106,7 @@ func TestCrashRoundsConcurrent(t *testing.T) {
 	}
 	dir := t.TempDir()
 	ctx := context.Background()
-	acked := map[archive.Digest]bool{}
+	acked := map[archive.Hash]bool{}
 	rng := rand.New(rand.NewPCG(42, 1))
 	const rounds = 20
 	tempsSeen := 0
@@ -146,13 +146,13 @@ func TestCrashRoundsConcurrent(t *testing.T) {
 			f := strings.Fields(line)
 			switch {
 			case len(f) == 2 && f[0] == "ack":
-				d, err := archive.ParseDigest(f[1])
+				d, err := archive.ParseHash(f[1])
 				if err != nil {
 					t.Fatalf("writer printed %q", line)
 				}
 				acked[d] = true
 			case len(f) == 3 && f[0] == "ref":
-				if _, err := archive.ParseDigest(f[2]); err != nil {
+				if _, err := archive.ParseHash(f[2]); err != nil {
 					t.Fatalf("writer printed %q", line)
 				}
 			default:
@@ -199,7 +199,7 @@ func TestCrashRoundsConcurrent(t *testing.T) {
 }
 
 // checkStoreAfterCrash reopens the store at dir and checks it whole.
-func checkStoreAfterCrash(t *testing.T, ctx context.Context, dir string, acked map[archive.Digest]bool, round int) {
+func checkStoreAfterCrash(t *testing.T, ctx context.Context, dir string, acked map[archive.Hash]bool, round int) {
 	t.Helper()
 	s, err := Open(dir)
 	if err != nil {
@@ -208,20 +208,20 @@ func checkStoreAfterCrash(t *testing.T, ctx context.Context, dir string, acked m
 	if n := countTemps(t, dir); n != 0 {
 		t.Errorf("round %d: %d temporary files survive Open's sweep", round, n)
 	}
-	present := map[archive.Digest]bool{}
+	present := map[archive.Hash]bool{}
 	err = s.List(ctx, func(bi archive.BlobInfo) error {
-		present[bi.Digest] = true
-		rc, err := s.Get(ctx, bi.Digest)
+		present[bi.Hash] = true
+		rc, err := s.Get(ctx, bi.Hash)
 		if err != nil {
-			return fmt.Errorf("get %s: %w", bi.Digest, err)
+			return fmt.Errorf("get %s: %w", bi.Hash, err)
 		}
 		defer rc.Close()
 		n, err := io.Copy(io.Discard, rc)
 		if err != nil {
-			t.Errorf("round %d: blob %s does not verify: %v", round, bi.Digest, err)
+			t.Errorf("round %d: blob %s does not verify: %v", round, bi.Hash, err)
 		}
 		if n != bi.Size {
-			t.Errorf("round %d: blob %s read %d bytes, listed %d", round, bi.Digest, n, bi.Size)
+			t.Errorf("round %d: blob %s read %d bytes, listed %d", round, bi.Hash, n, bi.Size)
 		}
 		return nil
 	})

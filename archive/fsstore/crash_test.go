@@ -71,7 +71,7 @@ func TestCrashSafety(t *testing.T) {
 		t.Skip("re-executes the test binary")
 	}
 	dir := t.TempDir()
-	acked := map[archive.Digest]bool{}
+	acked := map[archive.Hash]bool{}
 	tempsSeen := 0
 	const rounds = 6
 	for round := range rounds {
@@ -110,7 +110,7 @@ func TestCrashSafety(t *testing.T) {
 				if !ok {
 					break wait
 				}
-				d, err := archive.ParseDigest(strings.TrimPrefix(line, "ack "))
+				d, err := archive.ParseHash(strings.TrimPrefix(line, "ack "))
 				if err != nil {
 					t.Fatalf("writer printed %q", line)
 				}
@@ -126,7 +126,7 @@ func TestCrashSafety(t *testing.T) {
 			t.Fatalf("kill writer: %v", err)
 		}
 		for line := range lines {
-			if d, err := archive.ParseDigest(strings.TrimPrefix(line, "ack ")); err == nil {
+			if d, err := archive.ParseHash(strings.TrimPrefix(line, "ack ")); err == nil {
 				acked[d] = true
 			}
 		}
@@ -149,20 +149,20 @@ func TestCrashSafety(t *testing.T) {
 		t.Errorf("%d temporary files survive Open's sweep", n)
 	}
 	ctx := context.Background()
-	present := map[archive.Digest]bool{}
+	present := map[archive.Hash]bool{}
 	err = s.List(ctx, func(bi archive.BlobInfo) error {
-		present[bi.Digest] = true
-		rc, err := s.Get(ctx, bi.Digest)
+		present[bi.Hash] = true
+		rc, err := s.Get(ctx, bi.Hash)
 		if err != nil {
 			return err
 		}
 		defer rc.Close()
 		n, err := io.Copy(io.Discard, rc)
 		if err != nil {
-			t.Errorf("blob %s does not verify after crashes: %v", bi.Digest, err)
+			t.Errorf("blob %s does not verify after crashes: %v", bi.Hash, err)
 		}
 		if n != bi.Size {
-			t.Errorf("blob %s: read %d bytes, listed %d", bi.Digest, n, bi.Size)
+			t.Errorf("blob %s: read %d bytes, listed %d", bi.Hash, n, bi.Size)
 		}
 		return nil
 	})
@@ -177,7 +177,7 @@ func TestCrashSafety(t *testing.T) {
 	if len(present) < len(acked) {
 		t.Errorf("%d blobs present, fewer than the %d acknowledged", len(present), len(acked))
 	}
-	err = s.ListRefs(ctx, "crash/", func(name string, d archive.Digest) error {
+	err = s.ListRefs(ctx, "crash/", func(name string, d archive.Hash) error {
 		if !present[d] {
 			t.Errorf("ref %s points at %s, which is not stored", name, d)
 		}

@@ -74,7 +74,7 @@ func Open(dir string) (*Store, error) {
 func (s *Store) Dir() string { return s.dir }
 
 // BlobPath returns the file that holds blob d (which may not exist).
-func (s *Store) BlobPath(d archive.Digest) string {
+func (s *Store) BlobPath(d archive.Hash) string {
 	return filepath.Join(s.dir, filepath.FromSlash(archive.BlobKey(d)))
 }
 
@@ -156,13 +156,13 @@ func (s *Store) createTemp() (*os.File, error) {
 // Put implements archive.Putter. Storing a blob that exists replaces the
 // file with the new, verified copy (repairing a corrupted one) and refreshes
 // its modification time. A full disk (ENOSPC, EDQUOT) is archive.ErrUnavailable.
-func (s *Store) Put(ctx context.Context, want archive.Digest, r io.Reader) (archive.Digest, error) {
+func (s *Store) Put(ctx context.Context, want archive.Hash, r io.Reader) (archive.Hash, error) {
 	if err := ctx.Err(); err != nil {
-		return archive.Digest{}, fmt.Errorf("fsstore: put: %w", err)
+		return archive.Hash{}, fmt.Errorf("fsstore: put: %w", err)
 	}
 	f, err := s.createTemp()
 	if err != nil {
-		return archive.Digest{}, fmt.Errorf("fsstore: put: create temporary file: %w", s.classify(err))
+		return archive.Hash{}, fmt.Errorf("fsstore: put: create temporary file: %w", s.classify(err))
 	}
 	tmp := f.Name()
 	committed := false
@@ -179,27 +179,27 @@ func (s *Store) Put(ctx context.Context, want archive.Digest, r io.Reader) (arch
 		w = s.wrapTemp(f)
 	}
 	if err := copyCtx(ctx, io.MultiWriter(w, h), r); err != nil {
-		return archive.Digest{}, fmt.Errorf("fsstore: put: %w", err)
+		return archive.Hash{}, fmt.Errorf("fsstore: put: %w", err)
 	}
-	var got archive.Digest
+	var got archive.Hash
 	h.Sum(got[:0])
 	if want.Valid() && got != want {
-		return archive.Digest{}, fmt.Errorf("fsstore: put: %w: bytes hash to %s, want %s", archive.ErrCorrupt, got, want)
+		return archive.Hash{}, fmt.Errorf("fsstore: put: %w: bytes hash to %s, want %s", archive.ErrCorrupt, got, want)
 	}
 	if err := f.Chmod(0o444); err != nil {
-		return archive.Digest{}, fmt.Errorf("fsstore: put %s: %w", got, classify(err))
+		return archive.Hash{}, fmt.Errorf("fsstore: put %s: %w", got, classify(err))
 	}
 	if err := f.Sync(); err != nil {
-		return archive.Digest{}, fmt.Errorf("fsstore: put %s: sync: %w", got, classify(err))
+		return archive.Hash{}, fmt.Errorf("fsstore: put %s: sync: %w", got, classify(err))
 	}
 	if err := f.Close(); err != nil {
-		return archive.Digest{}, fmt.Errorf("fsstore: put %s: close: %w", got, classify(err))
+		return archive.Hash{}, fmt.Errorf("fsstore: put %s: close: %w", got, classify(err))
 	}
 	if err := ctx.Err(); err != nil {
-		return archive.Digest{}, fmt.Errorf("fsstore: put %s: %w", got, err)
+		return archive.Hash{}, fmt.Errorf("fsstore: put %s: %w", got, err)
 	}
 	if err := s.commit(tmp, s.BlobPath(got)); err != nil {
-		return archive.Digest{}, fmt.Errorf("fsstore: put %s: %w", got, err)
+		return archive.Hash{}, fmt.Errorf("fsstore: put %s: %w", got, err)
 	}
 	committed = true
 	return got, nil
@@ -249,7 +249,7 @@ func copyCtx(ctx context.Context, w io.Writer, r io.Reader) error {
 
 // Get implements archive.Getter; the reader stops with ctx's error once ctx
 // is done.
-func (s *Store) Get(ctx context.Context, d archive.Digest) (io.ReadCloser, error) {
+func (s *Store) Get(ctx context.Context, d archive.Hash) (io.ReadCloser, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("fsstore: get %s: %w", d, err)
 	}
@@ -275,7 +275,7 @@ func (c *ctxFile) Read(p []byte) (int, error) {
 func (c *ctxFile) Close() error { return c.f.Close() }
 
 // Stat implements archive.Statter from the file's size and modification time.
-func (s *Store) Stat(ctx context.Context, d archive.Digest) (archive.BlobInfo, error) {
+func (s *Store) Stat(ctx context.Context, d archive.Hash) (archive.BlobInfo, error) {
 	if err := ctx.Err(); err != nil {
 		return archive.BlobInfo{}, fmt.Errorf("fsstore: stat %s: %w", d, err)
 	}
@@ -286,7 +286,7 @@ func (s *Store) Stat(ctx context.Context, d archive.Digest) (archive.BlobInfo, e
 	if !fi.Mode().IsRegular() {
 		return archive.BlobInfo{}, fmt.Errorf("fsstore: stat %s: not a regular file", d)
 	}
-	return archive.BlobInfo{Digest: d, Size: fi.Size(), ModTime: fi.ModTime()}, nil
+	return archive.BlobInfo{Hash: d, Size: fi.Size(), ModTime: fi.ModTime()}, nil
 }
 
 // List implements archive.Lister by walking the fan-out directories. Files
@@ -313,7 +313,7 @@ func (s *Store) List(ctx context.Context, fn func(archive.BlobInfo) error) error
 			if len(name) != 64 || !strings.HasPrefix(name, fo.Name()) || !e.Type().IsRegular() {
 				continue
 			}
-			d, err := archive.ParseDigest(name)
+			d, err := archive.ParseHash(name)
 			if err != nil || d.Hex() != name {
 				continue
 			}
@@ -324,7 +324,7 @@ func (s *Store) List(ctx context.Context, fn func(archive.BlobInfo) error) error
 			if err != nil {
 				return fmt.Errorf("fsstore: list: %w", classify(err))
 			}
-			if err := fn(archive.BlobInfo{Digest: d, Size: fi.Size(), ModTime: fi.ModTime()}); err != nil {
+			if err := fn(archive.BlobInfo{Hash: d, Size: fi.Size(), ModTime: fi.ModTime()}); err != nil {
 				return err
 			}
 		}
@@ -333,7 +333,7 @@ func (s *Store) List(ctx context.Context, fn func(archive.BlobInfo) error) error
 }
 
 // Delete implements archive.Deleter.
-func (s *Store) Delete(ctx context.Context, d archive.Digest) error {
+func (s *Store) Delete(ctx context.Context, d archive.Hash) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("fsstore: delete %s: %w", d, err)
 	}
@@ -353,7 +353,7 @@ func (s *Store) Delete(ctx context.Context, d archive.Digest) error {
 // SetRef implements archive.Refs with the same atomic write as Put. Because
 // names map to paths, a name cannot be both a reference and a prefix of
 // another ("a" and "a/b"); SetRef reports an error for the second of them.
-func (s *Store) SetRef(ctx context.Context, name string, d archive.Digest) error {
+func (s *Store) SetRef(ctx context.Context, name string, d archive.Hash) error {
 	if !archive.ValidRefName(name) {
 		return fmt.Errorf("fsstore: set ref: invalid name %q", name)
 	}
@@ -397,28 +397,28 @@ func (s *Store) SetRef(ctx context.Context, name string, d archive.Digest) error
 
 // Ref implements archive.Refs. A reference file that does not hold a digest
 // is archive.ErrCorrupt.
-func (s *Store) Ref(ctx context.Context, name string) (archive.Digest, error) {
+func (s *Store) Ref(ctx context.Context, name string) (archive.Hash, error) {
 	if !archive.ValidRefName(name) {
-		return archive.Digest{}, fmt.Errorf("fsstore: ref: invalid name %q", name)
+		return archive.Hash{}, fmt.Errorf("fsstore: ref: invalid name %q", name)
 	}
 	if err := ctx.Err(); err != nil {
-		return archive.Digest{}, fmt.Errorf("fsstore: ref %s: %w", name, err)
+		return archive.Hash{}, fmt.Errorf("fsstore: ref %s: %w", name, err)
 	}
 	return s.readRef(name, s.refPath(name))
 }
 
-func (s *Store) readRef(name, path string) (archive.Digest, error) {
+func (s *Store) readRef(name, path string) (archive.Hash, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, syscall.EISDIR) || errors.Is(err, syscall.ENOTDIR) {
 			// "a" when only "a/b" exists, or "a/b" when only "a" does.
-			return archive.Digest{}, fmt.Errorf("fsstore: ref %s: %w", name, fs.ErrNotExist)
+			return archive.Hash{}, fmt.Errorf("fsstore: ref %s: %w", name, fs.ErrNotExist)
 		}
-		return archive.Digest{}, fmt.Errorf("fsstore: ref %s: %w", name, s.classify(err))
+		return archive.Hash{}, fmt.Errorf("fsstore: ref %s: %w", name, s.classify(err))
 	}
-	d, err := archive.ParseDigest(strings.TrimSpace(string(b)))
+	d, err := archive.ParseHash(strings.TrimSpace(string(b)))
 	if err != nil {
-		return archive.Digest{}, fmt.Errorf("fsstore: ref %s: %w: %v", name, archive.ErrCorrupt, err)
+		return archive.Hash{}, fmt.Errorf("fsstore: ref %s: %w: %v", name, archive.ErrCorrupt, err)
 	}
 	return d, nil
 }
@@ -426,7 +426,7 @@ func (s *Store) readRef(name, path string) (archive.Digest, error) {
 // ListRefs implements archive.Refs. prefix is a plain string prefix of the
 // names ("cache/" lists "cache/x" and "cache/y/z"); its directory part must
 // itself be a valid name.
-func (s *Store) ListRefs(ctx context.Context, prefix string, fn func(name string, d archive.Digest) error) error {
+func (s *Store) ListRefs(ctx context.Context, prefix string, fn func(name string, d archive.Hash) error) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("fsstore: list refs: %w", err)
 	}

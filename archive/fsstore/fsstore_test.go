@@ -28,7 +28,7 @@ func newStore(t *testing.T) archive.Store {
 }
 
 // corruptFile rewrites the blob's file in place with one byte flipped.
-func corruptFile(t *testing.T, st archive.Store, d archive.Digest) {
+func corruptFile(t *testing.T, st archive.Store, d archive.Hash) {
 	p := st.(*Store).BlobPath(d)
 	b, err := os.ReadFile(p)
 	if err != nil {
@@ -111,7 +111,7 @@ func TestRefPrefixConflict(t *testing.T) {
 func TestListRefsRejectsEscapingPrefix(t *testing.T) {
 	s := newStore(t)
 	for _, p := range []string{"../", "../../etc/", "/abs/", "a//"} {
-		err := s.ListRefs(context.Background(), p, func(string, archive.Digest) error {
+		err := s.ListRefs(context.Background(), p, func(string, archive.Hash) error {
 			t.Errorf("ListRefs(%q) visited a name", p)
 			return nil
 		})
@@ -138,8 +138,8 @@ func TestListIgnoresStrayFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var got []archive.Digest
-	if err := s.List(context.Background(), func(bi archive.BlobInfo) error { got = append(got, bi.Digest); return nil }); err != nil {
+	var got []archive.Hash
+	if err := s.List(context.Background(), func(bi archive.BlobInfo) error { got = append(got, bi.Hash); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 1 || got[0] != d {

@@ -241,27 +241,27 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	return s, nil
 }
 
-func (s *Store) blobKey(d archive.Digest) string { return s.prefix + archive.BlobKey(d) }
-func (s *Store) refKey(name string) string       { return s.prefix + archive.RefKey(name) }
+func (s *Store) blobKey(d archive.Hash) string { return s.prefix + archive.BlobKey(d) }
+func (s *Store) refKey(name string) string     { return s.prefix + archive.RefKey(name) }
 
 // Put implements archive.Putter. Storing a blob that exists succeeds without
 // uploading it again (the server answers the conditional PUT with 412 or
 // 409). A connection failure is archive.ErrUnavailable; a body the server
 // found damaged in transit is archive.ErrCorrupt.
-func (s *Store) Put(ctx context.Context, want archive.Digest, r io.Reader) (archive.Digest, error) {
+func (s *Store) Put(ctx context.Context, want archive.Hash, r io.Reader) (archive.Hash, error) {
 	if err := ctx.Err(); err != nil {
-		return archive.Digest{}, fmt.Errorf("s3store: put: %w", err)
+		return archive.Hash{}, fmt.Errorf("s3store: put: %w", err)
 	}
 	sp, err := s.spool(ctx, r)
 	if err != nil {
-		return archive.Digest{}, fmt.Errorf("s3store: put: %w", err)
+		return archive.Hash{}, fmt.Errorf("s3store: put: %w", err)
 	}
 	defer sp.close()
 	if want.Valid() && sp.digest != want {
-		return archive.Digest{}, fmt.Errorf("s3store: put: %w: bytes hash to %s, want %s", archive.ErrCorrupt, sp.digest, want)
+		return archive.Hash{}, fmt.Errorf("s3store: put: %w: bytes hash to %s, want %s", archive.ErrCorrupt, sp.digest, want)
 	}
 	if err := ctx.Err(); err != nil {
-		return archive.Digest{}, fmt.Errorf("s3store: put %s: %w", sp.digest, err)
+		return archive.Hash{}, fmt.Errorf("s3store: put %s: %w", sp.digest, err)
 	}
 	key := s.blobKey(sp.digest)
 	if sp.file == nil {
@@ -270,7 +270,7 @@ func (s *Store) Put(ctx context.Context, want archive.Digest, r io.Reader) (arch
 		err = s.putMultipart(ctx, key, sp)
 	}
 	if err != nil {
-		return archive.Digest{}, fmt.Errorf("s3store: put %s: %w", sp.digest, err)
+		return archive.Hash{}, fmt.Errorf("s3store: put %s: %w", sp.digest, err)
 	}
 	return sp.digest, nil
 }
@@ -281,7 +281,7 @@ type spooled struct {
 	mem    bytes.Buffer
 	file   *os.File
 	size   int64
-	digest archive.Digest
+	digest archive.Hash
 }
 
 func (sp *spooled) close() {
@@ -345,7 +345,7 @@ func (s *Store) spool(ctx context.Context, r io.Reader) (*spooled, error) {
 
 // putSingle uploads b in one conditional PUT whose signature covers its
 // sha256, and whose x-amz-checksum-sha256 the server checks as well.
-func (s *Store) putSingle(ctx context.Context, key string, b []byte, d archive.Digest) error {
+func (s *Store) putSingle(ctx context.Context, key string, b []byte, d archive.Hash) error {
 	opts := minio.PutObjectOptions{
 		ContentType:          "application/octet-stream",
 		DisableContentSha256: true, // sign the hash we give, not a chunked stream
@@ -420,7 +420,7 @@ func alreadyStored(err error) bool {
 }
 
 // Get implements archive.Getter.
-func (s *Store) Get(ctx context.Context, d archive.Digest) (io.ReadCloser, error) {
+func (s *Store) Get(ctx context.Context, d archive.Hash) (io.ReadCloser, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("s3store: get %s: %w", d, err)
 	}
@@ -452,7 +452,7 @@ func (c *classifyingReader) Close() error { return c.rc.Close() }
 
 // Stat implements archive.Statter from the object's size and last-modified
 // time.
-func (s *Store) Stat(ctx context.Context, d archive.Digest) (archive.BlobInfo, error) {
+func (s *Store) Stat(ctx context.Context, d archive.Hash) (archive.BlobInfo, error) {
 	if err := ctx.Err(); err != nil {
 		return archive.BlobInfo{}, fmt.Errorf("s3store: stat %s: %w", d, err)
 	}
@@ -460,7 +460,7 @@ func (s *Store) Stat(ctx context.Context, d archive.Digest) (archive.BlobInfo, e
 	if err != nil {
 		return archive.BlobInfo{}, fmt.Errorf("s3store: stat %s: %w", d, classify(err))
 	}
-	return archive.BlobInfo{Digest: d, Size: oi.Size, ModTime: oi.LastModified}, nil
+	return archive.BlobInfo{Hash: d, Size: oi.Size, ModTime: oi.LastModified}, nil
 }
 
 // List implements archive.Lister. Keys under the blob prefix that are not
@@ -483,7 +483,7 @@ func (s *Store) List(ctx context.Context, fn func(archive.BlobInfo) error) error
 		if !ok {
 			continue
 		}
-		if err := fn(archive.BlobInfo{Digest: d, Size: oi.Size, ModTime: oi.LastModified}); err != nil {
+		if err := fn(archive.BlobInfo{Hash: d, Size: oi.Size, ModTime: oi.LastModified}); err != nil {
 			return err
 		}
 	}
@@ -491,20 +491,20 @@ func (s *Store) List(ctx context.Context, fn func(archive.BlobInfo) error) error
 }
 
 // blobDigest parses "ab/abcdef…" (a key below "v1/blobs/").
-func blobDigest(rel string) (archive.Digest, bool) {
+func blobDigest(rel string) (archive.Hash, bool) {
 	fan, h, ok := strings.Cut(rel, "/")
 	if !ok || len(fan) != 2 || len(h) != 64 || !strings.HasPrefix(h, fan) {
-		return archive.Digest{}, false
+		return archive.Hash{}, false
 	}
-	d, err := archive.ParseDigest(h)
+	d, err := archive.ParseHash(h)
 	if err != nil || d.Hex() != h {
-		return archive.Digest{}, false
+		return archive.Hash{}, false
 	}
 	return d, true
 }
 
 // Delete implements archive.Deleter.
-func (s *Store) Delete(ctx context.Context, d archive.Digest) error {
+func (s *Store) Delete(ctx context.Context, d archive.Hash) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("s3store: delete %s: %w", d, err)
 	}
@@ -521,7 +521,7 @@ func (s *Store) Delete(ctx context.Context, d archive.Digest) error {
 
 // SetRef implements archive.Refs with an unconditional PUT, which S3 makes
 // atomic: readers see the old or the new value.
-func (s *Store) SetRef(ctx context.Context, name string, d archive.Digest) error {
+func (s *Store) SetRef(ctx context.Context, name string, d archive.Hash) error {
 	if !archive.ValidRefName(name) {
 		return fmt.Errorf("s3store: set ref: invalid name %q", name)
 	}
@@ -540,39 +540,39 @@ func (s *Store) SetRef(ctx context.Context, name string, d archive.Digest) error
 
 // Ref implements archive.Refs. An object that does not hold a digest is
 // archive.ErrCorrupt.
-func (s *Store) Ref(ctx context.Context, name string) (archive.Digest, error) {
+func (s *Store) Ref(ctx context.Context, name string) (archive.Hash, error) {
 	if !archive.ValidRefName(name) {
-		return archive.Digest{}, fmt.Errorf("s3store: ref: invalid name %q", name)
+		return archive.Hash{}, fmt.Errorf("s3store: ref: invalid name %q", name)
 	}
 	if err := ctx.Err(); err != nil {
-		return archive.Digest{}, fmt.Errorf("s3store: ref %s: %w", name, err)
+		return archive.Hash{}, fmt.Errorf("s3store: ref %s: %w", name, err)
 	}
 	return s.readRef(ctx, name)
 }
 
-func (s *Store) readRef(ctx context.Context, name string) (archive.Digest, error) {
+func (s *Store) readRef(ctx context.Context, name string) (archive.Hash, error) {
 	body, _, _, err := s.core.GetObject(ctx, s.bucket, s.refKey(name), minio.GetObjectOptions{})
 	if err != nil {
-		return archive.Digest{}, fmt.Errorf("s3store: ref %s: %w", name, classify(err))
+		return archive.Hash{}, fmt.Errorf("s3store: ref %s: %w", name, classify(err))
 	}
 	defer body.Close()
 	b, err := io.ReadAll(io.LimitReader(body, maxRefObject))
 	if err != nil {
 		if cerr := ctx.Err(); cerr != nil {
-			return archive.Digest{}, fmt.Errorf("s3store: ref %s: %w", name, cerr)
+			return archive.Hash{}, fmt.Errorf("s3store: ref %s: %w", name, cerr)
 		}
-		return archive.Digest{}, fmt.Errorf("s3store: ref %s: %w", name, classify(err))
+		return archive.Hash{}, fmt.Errorf("s3store: ref %s: %w", name, classify(err))
 	}
-	d, err := archive.ParseDigest(strings.TrimSpace(string(b)))
+	d, err := archive.ParseHash(strings.TrimSpace(string(b)))
 	if err != nil {
-		return archive.Digest{}, fmt.Errorf("s3store: ref %s: %w: %v", name, archive.ErrCorrupt, err)
+		return archive.Hash{}, fmt.Errorf("s3store: ref %s: %w: %v", name, archive.ErrCorrupt, err)
 	}
 	return d, nil
 }
 
 // ListRefs implements archive.Refs. prefix is a plain string prefix of the
 // names; its directory part must itself be a valid name, as in fsstore.
-func (s *Store) ListRefs(ctx context.Context, prefix string, fn func(name string, d archive.Digest) error) error {
+func (s *Store) ListRefs(ctx context.Context, prefix string, fn func(name string, d archive.Hash) error) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("s3store: list refs: %w", err)
 	}

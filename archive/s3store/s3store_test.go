@@ -34,7 +34,7 @@ func TestConformance(t *testing.T) {
 		}
 		return g.open(t, shared, "tenant"+strings.Repeat("x", n%5)+randomHex(t, 3)+"/archive")
 	}
-	corrupt := func(t *testing.T, st archive.Store, d archive.Digest) {
+	corrupt := func(t *testing.T, st archive.Store, d archive.Hash) {
 		s := st.(*Store)
 		p := g.objectPath(s.bucket, s.blobKey(d))
 		b, err := os.ReadFile(p)
@@ -224,8 +224,8 @@ func TestServerStopped(t *testing.T) {
 			seen := 0
 			if err := s.List(ctx, func(bi archive.BlobInfo) error {
 				seen++
-				if bi.Digest != keptD {
-					t.Errorf("List after restart shows %s", bi.Digest)
+				if bi.Hash != keptD {
+					t.Errorf("List after restart shows %s", bi.Hash)
 				}
 				return nil
 			}); err != nil || seen != 1 {

@@ -367,7 +367,7 @@ func checkOutput(t *testing.T, out, arch string, want map[string]expected) {
 			if err := digest.Validate(d.Digest); err != nil {
 				t.Errorf("%s: payload does not validate: %v", l.ID, err)
 			}
-			h, err := archive.ParseDigest(d.Source.ArchiveHash)
+			h, err := archive.ParseHash(d.Source.ArchiveHash)
 			if err != nil || d.Digest.SourceTextHash != d.Source.ArchiveHash {
 				t.Errorf("%s: archive hash %q, source_text_hash %q", l.ID, d.Source.ArchiveHash, d.Digest.SourceTextHash)
 				continue

@@ -132,7 +132,7 @@ func evidenceFunc(p *pipeline.Pipeline) evaluate.EvidenceFunc {
 		if err != nil {
 			return evaluate.EvidenceDigest{}, err
 		}
-		h, err := archive.ParseDigest(res.Source.ArchiveHash)
+		h, err := archive.ParseHash(res.Source.ArchiveHash)
 		if err != nil {
 			return evaluate.EvidenceDigest{}, err
 		}
