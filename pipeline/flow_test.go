@@ -181,7 +181,7 @@ func TestSliceText(t *testing.T) {
 	}
 	tests := []struct {
 		name          string
-		text          archive.Digest
+		text          archive.Hash
 		loc           digest.Locator
 		context       int
 		want          string
