@@ -70,6 +70,18 @@ else row "HTML extraction" "not measured ($(grep -m1 -o 'skip.*\|SKIP.*\|FAIL.*'
 v="$(metric "$work/html.log" BenchmarkDecodeParseTrafilatura docs/s)"
 [ -n "$v" ] && row "HTML decode+parse only" "$v docs/s" "$cmd"
 
+# 1b. HTML extraction against go-trafilatura, one run, one goroutine each.
+echo "bench: htmlspeed" >&2
+cmd="scripts/bench-html.sh"
+scripts/bench-html.sh >"$work/htmlspeed.log" 2>&1
+cp "$work/htmlspeed.log" "$work/htmlspeed.out"
+section "HTML extraction against go-trafilatura (trafilatura pages)" "$cmd" "$work/htmlspeed.out"
+hv() { awk -v k="$1" '$1 == k { print $2; exit }' "$work/htmlspeed.log"; }
+if [ -n "$(hv digestd_docs/s)" ]; then
+	row "HTML extraction, digestd / go-trafilatura / go-trafilatura with fallback" "$(hv digestd_docs/s) / $(hv gotrafilatura_docs/s) / $(hv gotrafilatura_fallback_docs/s) docs/s (wall); digestd $(hv x_gotrafilatura)x, $(hv x_gotrafilatura_fallback)x" "$cmd"
+	row "the same, from CPU time" "$(hv digestd_cpu_docs/s) / $(hv gotrafilatura_cpu_docs/s) / $(hv gotrafilatura_fallback_cpu_docs/s) docs/s; digestd $(hv cpu_x_gotrafilatura)x, $(hv cpu_x_gotrafilatura_fallback)x" "$cmd"
+else row "HTML extraction against go-trafilatura" "not measured ($(grep -m1 -o 'skip.*\|SKIP.*\|FAIL.*' "$work/htmlspeed.log" || echo 'no result'))" "$cmd"; fi
+
 # 2. PDF pages per second against pdftotext.
 echo "bench: pdf" >&2
 cmd="ROUNDS=$PDF_ROUNDS scripts/bench-pdf.sh"

@@ -8,12 +8,15 @@ import (
 )
 
 // maxReopened bounds how many formatting elements the tree parser may be
-// expected to reopen (see reopenedElements) before a page is extracted by
+// expected to reopen (see scanTokens) before a page is extracted by
 // the flat text scan instead. On the evaluation pages the estimate stays
 // under 7,000.
 const maxReopened = 100_000
 
-// reopenedElements estimates, in one linear pass over the tokens, how many
+// scanTokens counts, in one linear pass over the tokens of decoded that
+// holds no more than one token, the nodes the tree parser would build
+// without reopening formatting elements (one for every start tag, text run,
+// comment and doctype), stopping once they pass nodeLimit, and estimates how many
 // elements the HTML5 tree parser would create by reopening formatting
 // elements ("reconstruct the active formatting elements"): before every
 // text run and most start tags, the parser clones each formatting element
@@ -26,8 +29,9 @@ const maxReopened = 100_000
 // scope marker as reopened at every step, and an end tag whose element is
 // not among the last few listed leaves the list as it is. Like the parser,
 // it keeps at most three identical entries (same tag and attributes). It
-// stops counting once it passes limit.
-func reopenedElements(decoded []byte, limit int) int {
+// stops estimating once the estimate passes reopenLimit (the nodes are still
+// counted: a page over its node budget fails whatever it reopens).
+func scanTokens(decoded []byte, nodeLimit, reopenLimit int) (nodes, reopened int) {
 	type entry struct {
 		tag   atom.Atom
 		key   string // tag and attributes, for the limit on identical entries
@@ -48,11 +52,18 @@ func reopenedElements(decoded []byte, limit int) int {
 			}
 		}
 	}
-	for total <= limit {
+	for nodes <= nodeLimit {
 		tt := z.Next()
 		switch tt {
 		case html.ErrorToken:
-			return total
+			return nodes, total
+		case html.StartTagToken, html.SelfClosingTagToken, html.TextToken, html.CommentToken, html.DoctypeToken:
+			nodes++
+		}
+		if total > reopenLimit {
+			continue
+		}
+		switch tt {
 		case html.TextToken:
 			total += current
 		case html.StartTagToken, html.SelfClosingTagToken:
@@ -109,7 +120,7 @@ func reopenedElements(decoded []byte, limit int) int {
 			}
 		}
 	}
-	return total
+	return nodes, total
 }
 
 // formatting reports whether a is one of the HTML5 formatting elements the

@@ -29,7 +29,7 @@ func TestReopenedElements(t *testing.T) {
 		{"unclosed links", strings.Repeat(`<a href="/x">link `, 5000), 0, 20_000},
 	}
 	for _, tc := range tests {
-		got := reopenedElements([]byte(tc.html), maxReopened)
+		_, got := scanTokens([]byte(tc.html), 1<<62, maxReopened)
 		if got < tc.atLeast || got > tc.atMost {
 			t.Errorf("%s: estimate %d, want in [%d, %d]", tc.name, got, tc.atLeast, tc.atMost)
 		}
@@ -58,9 +58,9 @@ func TestAmplifyingPageFallsBack(t *testing.T) {
 	}
 }
 
-// BenchmarkReopenedElementsTrafilatura measures the pre-scan alone on the
+// BenchmarkScanTokensTrafilatura measures the pre-scan alone on the
 // trafilatura pages, to compare with BenchmarkDecodeParseTrafilatura.
-func BenchmarkReopenedElementsTrafilatura(b *testing.B) {
+func BenchmarkScanTokensTrafilatura(b *testing.B) {
 	pages := loadPages(b)
 	decoded := make([][]byte, len(pages))
 	for i, p := range pages {
@@ -69,7 +69,7 @@ func BenchmarkReopenedElementsTrafilatura(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for _, d := range decoded {
-			reopenedElements(d, maxReopened)
+			scanTokens(d, DefaultMaxNodes, maxReopened)
 		}
 	}
 	b.ReportMetric(float64(b.N*len(pages))/b.Elapsed().Seconds(), "docs/s")

@@ -1,11 +1,6 @@
 package htmltext
 
-import (
-	"bytes"
-	"fmt"
-
-	"golang.org/x/net/html"
-)
+import "fmt"
 
 // DefaultMaxNodes is the node budget of one page when the operator sets
 // none: the tree parser spends about 150 bytes a node (twice when the
@@ -31,31 +26,11 @@ func maxNodes(limits []Limits) int {
 	return DefaultMaxNodes
 }
 
-// countNodes counts, in one streaming pass over the tokens that holds no
-// more than one token, the nodes the tree parser would build from decoded
-// without reopening formatting elements (reopenedElements counts those):
-// one for every start tag, text run, comment and doctype. It stops once
-// the count passes limit.
-func countNodes(decoded []byte, limit int) int {
-	z := html.NewTokenizer(bytes.NewReader(decoded))
-	n := 0
-	for n <= limit {
-		switch z.Next() {
-		case html.ErrorToken:
-			return n
-		case html.StartTagToken, html.SelfClosingTagToken, html.TextToken, html.CommentToken, html.DoctypeToken:
-			n++
-		}
-	}
-	return n
-}
-
 // checkNodeBudget fails with ErrTooManyNodes, before any tree is built, when
-// the parser would build more than maxNodes nodes from decoded, counting
-// the formatting elements it would reopen (those are bounded apart, by
-// maxReopened).
-func checkNodeBudget(decoded []byte, maxNodes int) error {
-	n := countNodes(decoded, maxNodes)
+// the parser would build more than maxNodes nodes (n, as scanTokens counts
+// them, not counting the formatting elements it would reopen: those are
+// bounded apart, by maxReopened).
+func checkNodeBudget(n, maxNodes int) error {
 	if n > maxNodes {
 		return fmt.Errorf("extract html: more than %d nodes: %w", maxNodes, ErrTooManyNodes)
 	}

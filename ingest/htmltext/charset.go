@@ -87,7 +87,15 @@ func metaCharset(raw []byte) string {
 	if len(head) > metaScanBytes {
 		head = head[:metaScanBytes]
 	}
-	lower := bytes.ToLower(head)
+	// Only ASCII is lowered: the names looked for are ASCII, and the
+	// Unicode case mapping is many times slower on non-ASCII text.
+	lower := make([]byte, len(head))
+	for i, c := range head {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		lower[i] = c
+	}
 	for off := 0; ; {
 		i := bytes.Index(lower[off:], []byte("<meta"))
 		if i < 0 {

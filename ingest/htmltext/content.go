@@ -387,7 +387,22 @@ func countParagraphs(n *html.Node, limit, depth int) int {
 
 // runLen counts visible characters (non-space runes) and commas of s.
 func runLen(s string) (chars, commas int) {
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			// ASCII, most of most pages: no decoding.
+			switch c {
+			case ' ', '\t', '\n', '\v', '\f', '\r':
+			case ',':
+				commas++
+				chars++
+			default:
+				chars++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
 		switch {
 		case r == ',' || r == '，' || r == '、' || r == '،':
 			commas++

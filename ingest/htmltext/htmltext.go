@@ -93,11 +93,12 @@ func Extract(raw []byte, contentType string, pageURL string, limits ...Limits) (
 		return nil, fmt.Errorf("extract html: %w", err)
 	}
 	decoded, name := decode(raw, contentType)
-	if err := checkNodeBudget(decoded, maxNodes(limits)); err != nil {
+	nodes, reopened := scanTokens(decoded, maxNodes(limits), maxReopened)
+	if err := checkNodeBudget(nodes, maxNodes(limits)); err != nil {
 		return nil, err
 	}
 	res := &Result{Charset: name}
-	if reopenedElements(decoded, maxReopened) > maxReopened {
+	if reopened > maxReopened {
 		// The parser would multiply reopened formatting elements into more
 		// nodes than memory allows: keep the text, never build the tree.
 		res.Blocks = flatBlocks(decoded)
