@@ -1,11 +1,16 @@
 package api_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/digestd/digestd/api"
 	"github.com/digestd/digestd/digest"
+	"github.com/digestd/digestd/locate"
+	"github.com/digestd/digestd/pipeline"
 )
 
 // openapi.yaml restates the payload and option bounds for clients; this
@@ -38,8 +43,22 @@ func TestOpenAPIBoundsAgreeWithDigest(t *testing.T) {
 	eqF("Options.snippet_max_chars maximum", prop("Options", "snippet_max_chars").Max, digest.MaxSnippetChars)
 	eqF("Options.snippet_max_chars minimum", prop("Options", "snippet_max_chars").Min, digest.MinSnippetChars)
 	eqF("Options.summary_max_chars maximum", prop("Options", "summary_max_chars").Max, digest.MaxSummaryChars)
+	eq("DigestsRequest.sources maxItems", prop("DigestsRequest", "sources").MaxItems, api.MaxSources)
+	eq("LocateRequest.sources maxItems", prop("LocateRequest", "sources").MaxItems, pipeline.MaxLocateSources)
+	eq("LocateRequest.quotes maxItems", prop("LocateRequest", "quotes").MaxItems, pipeline.MaxQuotes)
+	eq("LocateRequest.quotes[] maxLength", prop("LocateRequest", "quotes", "[]").MaxLength, pipeline.MaxQuoteChars)
+	eq("CheckRequest.report maxLength", prop("CheckRequest", "report").MaxLength, pipeline.MaxReportChars)
+	eq("CheckRequest.sources maxItems", prop("CheckRequest", "sources").MaxItems, pipeline.MaxLocateSources)
+	for _, req := range []string{"LocateRequest", "CheckRequest"} {
+		if d, _ := prop(req, "min_similarity").Default.(float64); d != locate.DefaultMinSimilarity {
+			t.Errorf("openapi.yaml %s.min_similarity default = %v, locate says %v", req, prop(req, "min_similarity").Default, locate.DefaultMinSimilarity)
+		}
+	}
+	if d := prop("DigestsRequest", "budget").Description; !strings.Contains(d, fmt.Sprintf("%d characters a token", pipeline.CharsPerToken)) {
+		t.Errorf("openapi.yaml DigestsRequest.budget: %q does not state pipeline.CharsPerToken (%d)", d, pipeline.CharsPerToken)
+	}
 	// Every query, in a body or a query parameter, has the one bound.
-	queries := 0
+	queries, contexts := 0, 0
 	for name, s := range doc.Components.Schemas {
 		if q := s.Value.Properties["query"]; q != nil && q.Value != nil && q.Value.Type.Is("string") {
 			queries++
@@ -47,17 +66,25 @@ func TestOpenAPIBoundsAgreeWithDigest(t *testing.T) {
 		}
 	}
 	for path, item := range doc.Paths.Map() {
+		params := map[string]openapi3.Parameters{"": item.Parameters}
 		for method, op := range item.Operations() {
-			for _, p := range op.Parameters {
+			params[method] = op.Parameters
+		}
+		for method, ps := range params {
+			for _, p := range ps {
 				if p.Value != nil && p.Value.Name == "query" && p.Value.Schema != nil {
 					queries++
 					eq(method+" "+path+" ?query maxLength", p.Value.Schema.Value.MaxLength, digest.MaxQueryChars)
 				}
+				if p.Value != nil && p.Value.Name == "context" && p.Value.Schema != nil {
+					contexts++
+					eqF(method+" "+path+" ?context maximum", p.Value.Schema.Value.Max, pipeline.MaxSliceContext)
+				}
 			}
 		}
 	}
-	if queries < 2 {
-		t.Errorf("found %d query fields in openapi.yaml", queries)
+	if queries < 2 || contexts < 1 {
+		t.Errorf("found %d query and %d context fields in openapi.yaml", queries, contexts)
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/prometheus/client_golang/prometheus"
 	"io"
 	"log/slog"
 	"mime"
@@ -21,10 +20,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/pipeline"
 )
 
@@ -87,7 +88,7 @@ type Server struct {
 // New returns a server that runs requests through pipe.
 func New(pipe *pipeline.Pipeline, cfg Config) *Server {
 	if cfg.MaxBodyBytes <= 0 {
-		cfg.MaxBodyBytes = 32 << 20
+		cfg.MaxBodyBytes = ingest.DefaultMaxSourceBytes
 	}
 	s := &Server{pipe: pipe, cfg: cfg, started: time.Now(), cursors: NewCursors(cfg.CursorKey), metrics: newMetrics(cfg.Collectors)}
 	s.adm = newAdmission(cfg.MaxInFlight, cfg.MemoryBudget, cfg.QueueWait)
@@ -330,10 +331,10 @@ func (s *Server) postDigest(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, digestEnvelope(res, stateOf(r)))
 }
 
-// estimateTokens is a rough count (about four characters a token) of what
-// the digest costs an agent to read.
+// estimateTokens is a rough count (pipeline.CharsPerToken characters a
+// token) of what the digest costs an agent to read.
 func estimateTokens(p *digest.Payload) int {
-	return (p.DigestChars + 3) / 4
+	return (p.DigestChars + pipeline.CharsPerToken - 1) / pipeline.CharsPerToken
 }
 
 // decodeDigest reads a digest request from JSON, a raw body (text/plain,

@@ -53,7 +53,7 @@ type Job struct {
 	// FileSource turns a file's bytes into a source, deciding its kind from
 	// its name or first bytes (required when entries name files).
 	FileSource func(raw []byte, name string) ingest.Source
-	// MaxFileBytes caps a file source (0: 32 MiB); larger files are a
+	// MaxFileBytes caps a file source (0: ingest.DefaultMaxSourceBytes); larger files are a
 	// TOO_LARGE error line.
 	MaxFileBytes int64
 	// SyncInterval is the longest a written line stays unsynced (0: fsync
@@ -341,7 +341,7 @@ func (j *Job) digest(ctx context.Context, gate *hostGate, e Entry) (*pipeline.Re
 func (j *Job) readFile(path string) ([]byte, error) {
 	max := j.MaxFileBytes
 	if max <= 0 {
-		max = 32 << 20
+		max = ingest.DefaultMaxSourceBytes
 	}
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {

@@ -27,6 +27,10 @@ const (
 	KindPDF  = "pdf"
 )
 
+// DefaultMaxSourceBytes is the largest source digestd takes in by default,
+// in bytes: an HTTP request body, an MCP JSON-RPC message, a batch file.
+const DefaultMaxSourceBytes = 32 << 20
+
 // Source is one input to digest. Exactly one of URL, HTML, PDF and Text is
 // set (an archived source is resolved by the pipeline, not here).
 type Source struct {

@@ -9,42 +9,53 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/digestd/digestd/api"
+	"github.com/digestd/digestd/locate"
 	"github.com/digestd/digestd/pipeline"
 )
 
 // LocateQuotesInput is the input of locate_quotes.
 type LocateQuotesInput struct {
-	Sources       []SourceInput `json:"sources" jsonschema:"The sources to look in, 1-50: archived texts by archive hash (sha256:<64 hex>), or any source digest_source takes. Give each an id; the answer names the source of each match by it (default source-1, source-2, ...)."`
-	Quotes        []string      `json:"quotes" jsonschema:"The quotes to locate, 1-100, each at most 5000 code points."`
-	MinSimilarity float64       `json:"min_similarity,omitempty" jsonschema:"Least similarity of a fuzzy match, 0-1 (default 0.85): 1 − word edit distance / the larger word count; one word in ten changed or dropped gives 0.9."`
+	Sources       []SourceInput `json:"sources"`
+	Quotes        []string      `json:"quotes"`
+	MinSimilarity float64       `json:"min_similarity,omitempty"`
 }
 
 // CheckCitationsInput is the input of check_citations.
 type CheckCitationsInput struct {
-	Report        string        `json:"report" jsonschema:"The report, markdown or plain text, at most 200000 code points. Citations: [sha256:<hex>] or [sha256:<hex>#char:S-E] (archived text and cited span), [id] or [id#char:S-E] (a source given in sources; [1] is the id 1), or footnotes [^n] with a line [^n]: REF \"quote\". Quotes are text in double quotes in the citing sentence before the marker."`
-	Sources       []SourceInput `json:"sources,omitempty" jsonschema:"The sources the report's [id] citations name (0-50), each with its id; citations by hash need none."`
-	MinSimilarity float64       `json:"min_similarity,omitempty" jsonschema:"Least similarity of a fuzzy quote match, 0-1 (default 0.85)."`
+	Report        string        `json:"report"`
+	Sources       []SourceInput `json:"sources,omitempty"`
+	MinSimilarity float64       `json:"min_similarity,omitempty"`
 }
 
 func locateBounds(s *jsonschema.Schema) {
 	src := at(s, "sources")
 	one, most := 1, pipeline.MaxLocateSources
 	src.MinItems, src.MaxItems = &one, &most
+	describe(src, "The sources to look in, %d-%d: archived texts by archive hash (sha256:<64 hex>), or any source digest_source takes. "+
+		"Give each an id; the answer names the source of each match by it (default source-1, source-2, ...).", one, most)
 	sourceBounds(src.Items)
 	q := at(s, "quotes")
 	mq := pipeline.MaxQuotes
 	q.MinItems, q.MaxItems = &one, &mq
 	maxLen(q.Items, pipeline.MaxQuoteChars)
+	describe(q, "The quotes to locate, %d-%d, each at most %d code points.", one, mq, pipeline.MaxQuoteChars)
 	intRange(at(s, "min_similarity"), 0, 1)
+	describe(at(s, "min_similarity"), "Least similarity of a fuzzy match, %d-%d (default %g): 1 − word edit distance / the larger word count; "+
+		"one word in ten changed or dropped gives nine tenths.", 0, 1, locate.DefaultMinSimilarity)
 }
 
 func checkBounds(s *jsonschema.Schema) {
 	src := at(s, "sources")
 	most := pipeline.MaxLocateSources
 	src.MaxItems = &most
+	describe(src, "The sources the report's [id] citations name (%d-%d), each with its id; citations by hash need none.", 0, most)
 	sourceBounds(src.Items)
 	maxLen(at(s, "report"), pipeline.MaxReportChars)
+	describe(at(s, "report"), "The report, markdown or plain text, at most %d code points. "+
+		"Citations: [sha256:<hex>] or [sha256:<hex>#char:S-E] (archived text and cited span), [id] or [id#char:S-E] (a source given in sources; [1] is the id 1), "+
+		"or footnotes [^n] with a line [^n]: REF \"quote\". Quotes are text in double quotes in the citing sentence before the marker.", pipeline.MaxReportChars)
 	intRange(at(s, "min_similarity"), 0, 1)
+	describe(at(s, "min_similarity"), "Least similarity of a fuzzy quote match, %d-%d (default %g).", 0, 1, locate.DefaultMinSimilarity)
 }
 
 // registerLocate adds locate_quotes and check_citations.

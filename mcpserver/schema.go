@@ -89,6 +89,14 @@ func envelopeSchema(dataOnSuccess string) *jsonschema.Schema {
 	})
 }
 
+// describe sets s's description from format and args. The numbers of a
+// description are args, taken from the constants that bound the value,
+// never written into a struct tag, so that a bound has one home
+// (TestDescriptionsStateTheBounds holds descriptions and bounds together).
+func describe(s *jsonschema.Schema, format string, args ...any) {
+	s.Description = fmt.Sprintf(format, args...)
+}
+
 func intRange(s *jsonschema.Schema, lo, hi float64) {
 	s.Minimum, s.Maximum = &lo, &hi
 }
@@ -106,23 +114,37 @@ func sourceBounds(s *jsonschema.Schema) {
 }
 
 func optionsBounds(s *jsonschema.Schema) {
+	d := digest.DefaultOptions()
 	intRange(at(s, "max_evidence"), 1, digest.MaxEvidence)
+	describe(at(s, "max_evidence"), "Most evidence snippets, %d-%d (default %d).", 1, digest.MaxEvidence, d.MaxEvidence)
 	intRange(at(s, "max_key_points"), 0, digest.MaxKeyPoints)
+	describe(at(s, "max_key_points"), "Most key points, %d-%d (default %d; 0 gives none).", 0, digest.MaxKeyPoints, d.MaxKeyPoints)
 	intRange(at(s, "snippet_max_chars"), digest.MinSnippetChars, digest.MaxSnippetChars)
+	describe(at(s, "snippet_max_chars"), "Longest evidence snippet in Unicode code points, %d-%d (default %d).", digest.MinSnippetChars, digest.MaxSnippetChars, d.SnippetMaxChars)
 	intRange(at(s, "summary_max_chars"), digest.MinSummaryChars, digest.MaxSummaryChars)
+	describe(at(s, "summary_max_chars"), "Longest summary in Unicode code points, %d-%d (default %d).", digest.MinSummaryChars, digest.MaxSummaryChars, d.SummaryMaxChars)
+}
+
+// queryBounds bounds the research question of a digest (what is for: "the
+// digest", "the digests").
+func queryBounds(s *jsonschema.Schema, what string) {
+	maxLen(s, digest.MaxQueryChars)
+	describe(s, "The research question %s for (at most %d code points).", what, digest.MaxQueryChars)
 }
 
 func digestSourceBounds(s *jsonschema.Schema) {
-	maxLen(at(s, "query"), digest.MaxQueryChars)
+	queryBounds(at(s, "query"), "the digest is")
 	sourceBounds(at(s, "source"))
 	optionsBounds(at(s, "options"))
 }
 
 func digestSourcesBounds(s *jsonschema.Schema) {
-	maxLen(at(s, "query"), digest.MaxQueryChars)
+	queryBounds(at(s, "query"), "the digests are")
 	srcs := at(s, "sources")
 	one, most := 1, MaxSources
 	srcs.MinItems, srcs.MaxItems = &one, &most
+	describe(srcs, "The sources, %d-%d; each is exactly one of url, html, pdf_base64, text or archive. "+
+		"Give each an id to recognise it in the answer (default source-1, source-2, ... in this order).", one, most)
 	srcs.Types, srcs.Type = nil, "array" // a nil slice is not an answer here
 	sourceBounds(at(s, "sources.[]"))
 	optionsBounds(at(s, "options"))
@@ -137,6 +159,8 @@ func digestSourcesBounds(s *jsonschema.Schema) {
 	zero := 0.0
 	at(s, "budget.max_chars").Minimum = &zero
 	at(s, "budget.max_tokens").Minimum = &zero
+	describe(at(s, "budget.max_tokens"), "Most tokens of the digests in the answer, counted at %d characters a token (omit for no bound). "+
+		"With max_chars too, the smaller bound applies.", pipeline.CharsPerToken)
 }
 
 func archivedTextBounds(s *jsonschema.Schema) {
@@ -146,6 +170,7 @@ func archivedTextBounds(s *jsonschema.Schema) {
 	at(s, "start").Minimum = &zero
 	at(s, "end").Minimum = &zero
 	intRange(at(s, "context"), 0, pipeline.MaxSliceContext)
+	describe(at(s, "context"), "Code points of surrounding text to add on each side of the span, %d-%d (default %d).", 0, pipeline.MaxSliceContext, 0)
 }
 
 // verifyBounds documents the payload's bounds without enforcing them: a
@@ -175,5 +200,6 @@ func verifyBounds(s *jsonschema.Schema) {
 
 func listBounds(s *jsonschema.Schema) {
 	intRange(at(s, "limit"), 1, MaxListLimit)
+	describe(at(s, "limit"), "Most sources on this page, %d-%d (default %d).", 1, MaxListLimit, DefaultListLimit)
 	maxLen(at(s, "cursor"), api.MaxCursorChars)
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/digestd/digestd/api"
+	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/pipeline"
 )
 
@@ -39,7 +40,8 @@ type Options struct {
 	// Probes report the components beside the archive to get_service_health.
 	Probes []pipeline.Probe
 	// MaxBodyBytes caps one HTTP request to Handler (413 beyond), and one
-	// JSON-RPC message over stdio; 0 means 32 MiB, the HTTP API's default.
+	// JSON-RPC message over stdio; 0 means ingest.DefaultMaxSourceBytes, the
+	// HTTP API's default.
 	MaxBodyBytes int64
 }
 
@@ -47,7 +49,7 @@ func (o Options) maxBodyBytes() int64 {
 	if o.MaxBodyBytes > 0 {
 		return o.MaxBodyBytes
 	}
-	return 32 << 20
+	return ingest.DefaultMaxSourceBytes
 }
 
 func (o Options) logger() *slog.Logger {

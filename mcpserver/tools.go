@@ -51,12 +51,14 @@ func (s SourceInput) spec() *api.SourceSpec {
 }
 
 // OptionsInput bounds one digest; omitted fields take the payload maxima,
-// given ones are used as given (max_key_points 0: no key points).
+// given ones are used as given (max_key_points 0: no key points). The
+// descriptions of its fields, and of every bounded field, are written by
+// the schema's bounds functions from the constants (see describe).
 type OptionsInput struct {
-	MaxEvidence     *int `json:"max_evidence,omitempty" jsonschema:"Most evidence snippets, 1-10 (default 10)."`
-	MaxKeyPoints    *int `json:"max_key_points,omitempty" jsonschema:"Most key points, 0-10 (default 10; 0 gives none)."`
-	SnippetMaxChars *int `json:"snippet_max_chars,omitempty" jsonschema:"Longest evidence snippet in Unicode code points, 50-500 (default 500)."`
-	SummaryMaxChars *int `json:"summary_max_chars,omitempty" jsonschema:"Longest summary in Unicode code points, 1-2000 (default 2000)."`
+	MaxEvidence     *int `json:"max_evidence,omitempty"`
+	MaxKeyPoints    *int `json:"max_key_points,omitempty"`
+	SnippetMaxChars *int `json:"snippet_max_chars,omitempty"`
+	SummaryMaxChars *int `json:"summary_max_chars,omitempty"`
 }
 
 // spec converts the input into the HTTP API's options, so the same range
@@ -70,7 +72,7 @@ func (o *OptionsInput) spec() *api.OptionsSpec {
 
 // DigestSourceInput is the input of digest_source.
 type DigestSourceInput struct {
-	Query   string        `json:"query" jsonschema:"The research question the digest is for (at most 2000 code points)."`
+	Query   string        `json:"query"`
 	Source  SourceInput   `json:"source" jsonschema:"The source: exactly one of url, html, pdf_base64, text or archive."`
 	Options *OptionsInput `json:"options,omitempty" jsonschema:"Size bounds of the digest (optional)."`
 }
@@ -78,13 +80,13 @@ type DigestSourceInput struct {
 // BudgetInput bounds a digest_sources answer.
 type BudgetInput struct {
 	MaxChars  int `json:"max_chars,omitempty" jsonschema:"Most characters of the digests' JSON in the answer (omit for no bound)."`
-	MaxTokens int `json:"max_tokens,omitempty" jsonschema:"Most tokens of the digests in the answer, counted at 4 characters a token (omit for no bound). With max_chars too, the smaller bound applies."`
+	MaxTokens int `json:"max_tokens,omitempty"`
 }
 
 // DigestSourcesInput is the input of digest_sources.
 type DigestSourcesInput struct {
-	Query   string        `json:"query" jsonschema:"The research question the digests are for (at most 2000 code points)."`
-	Sources []SourceInput `json:"sources" jsonschema:"The sources, 1-50; each is exactly one of url, html, pdf_base64, text or archive. Give each an id to recognise it in the answer (default source-1, source-2, ... in this order)."`
+	Query   string        `json:"query"`
+	Sources []SourceInput `json:"sources"`
 	Budget  *BudgetInput  `json:"budget,omitempty" jsonschema:"Size bound of the answer. Digests are ranked by how well they answer the query and packed best first; one that does not fit whole is cut to its summary, then to a reference (hashes only), then dropped. Dropped sources keep their archive hashes in meta.content_archive_hashes."`
 	Detail  string        `json:"detail,omitempty" jsonschema:"The disclosure level, the most each digest may carry: full (default: summary, key points, evidence, source), summary or preview (the summary), metadata (title, url, kind, counts, fidelity) or ids_only (id, rank, score and hashes)."`
 	Fields  []string      `json:"fields,omitempty" jsonschema:"The item fields to return, from the detail level's whitelist (optional); others give INVALID_FIELDS with details.allowed_fields."`
@@ -97,7 +99,7 @@ type GetArchivedTextInput struct {
 	Locator string `json:"locator,omitempty" jsonschema:"A snippet's locator: char:S-E, or page:N:char:S-E for a PDF (N = 1-based page, S-E offsets into the whole text). S and E are Unicode code points, end exclusive: the span is text[S:E] as Python slices a str."`
 	Start   *int   `json:"start,omitempty" jsonschema:"Start of the span in Unicode code points (inclusive); give end too. Ignored when locator is given."`
 	End     *int   `json:"end,omitempty" jsonschema:"End of the span in Unicode code points (exclusive)."`
-	Context int    `json:"context,omitempty" jsonschema:"Code points of surrounding text to add on each side of the span, 0-5000 (default 0)."`
+	Context int    `json:"context,omitempty"`
 }
 
 // VerifyDigestInput is the input of verify_digest.
@@ -107,7 +109,7 @@ type VerifyDigestInput struct {
 
 // ListSourcesInput is the input of list_sources.
 type ListSourcesInput struct {
-	Limit  int    `json:"limit,omitempty" jsonschema:"Most sources on this page, 1-100 (default 20)."`
+	Limit  int    `json:"limit,omitempty"`
 	Cursor string `json:"cursor,omitempty" jsonschema:"The meta.pagination.cursor of the previous page; omit for the first page."`
 }
 
@@ -130,10 +132,11 @@ func (t *tools) register(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:  "digest_source",
 		Title: "Digest one source",
-		Description: "Digest one source (a URL, HTML, a base64 PDF, plain text, or the hash of an archived text) for a research question. " +
-			"The answer's data.digest is a DigestPayload v1.0: summary (≤ 2000 code points), ≤ 10 key points (≤ 500 each), ≤ 10 evidence snippets (≤ 500 each) " +
-			"with relevance_score in [0,1], best first, and a locator into the archived canonical text named by source_text_hash. " +
+		Description: fmt.Sprintf("Digest one source (a URL, HTML, a base64 PDF, plain text, or the hash of an archived text) for a research question. "+
+			"The answer's data.digest is a DigestPayload v%s: summary (≤ %d code points), ≤ %d key points (≤ %d each), ≤ %d evidence snippets (≤ %d each) "+
+			"with relevance_score in [0,1], best first, and a locator into the archived canonical text named by source_text_hash. "+
 			"Offsets are Unicode code points; text[S:E] equals each snippet exactly. The canonical text is archived: read it with get_archived_text or the resource digestd://archive/<hash>.",
+			digest.PayloadVersion, digest.MaxSummaryChars, digest.MaxKeyPoints, digest.MaxKeyPointChars, digest.MaxEvidence, digest.MaxSnippetChars),
 		InputSchema:  mustInputSchema[DigestSourceInput](digestSourceBounds),
 		OutputSchema: envelopeSchema("{digest: DigestPayload, source: {id, archive_hash, record_hash, kind, title, canonicalizer, record}, digest_hash}"),
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: false, IdempotentHint: true, OpenWorldHint: &yes},
@@ -141,9 +144,9 @@ func (t *tools) register(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:  "digest_sources",
 		Title: "Digest several sources within a budget",
-		Description: "Digest up to 50 sources for one research question, rank them by how well they answer it, and pack the best into a size budget. " +
-			"data.digests lists the included sources best first, with the fields of the detail level (ids_only, metadata, summary, full); data.failed lists sources that could not be digested, with their error_code. " +
-			"meta.content_fidelity is full when nothing was cut; meta.dropped_content_ids names sources left out, and meta.content_archive_hashes maps every digested source's id to the sha256 hash of its full digest (read it with the HTTP API's GET /v1/archive/{hash}; its payload names the text by source_text_hash).",
+		Description: fmt.Sprintf("Digest up to %d sources for one research question, rank them by how well they answer it, and pack the best into a size budget. "+
+			"data.digests lists the included sources best first, with the fields of the detail level (ids_only, metadata, summary, full); data.failed lists sources that could not be digested, with their error_code. "+
+			"meta.content_fidelity is full when nothing was cut; meta.dropped_content_ids names sources left out, and meta.content_archive_hashes maps every digested source's id to the sha256 hash of its full digest (read it with the HTTP API's GET /v1/archive/{hash}; its payload names the text by source_text_hash).", MaxSources),
 		InputSchema:  mustInputSchema[DigestSourcesInput](digestSourcesBounds),
 		OutputSchema: envelopeSchema("{query, query_hash, digests: [{id, rank, score, archive_hash, digest_hash, fidelity?, kind?, title?, url?, original_chars?, page_count?, summary?, digest?, source?} (the fields of the detail level)], total_sources, included, dropped, failed: [{id, error_code, message}]}"),
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: false, IdempotentHint: true, OpenWorldHint: &yes},

@@ -67,17 +67,14 @@ func runBatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	shards := fs.Int("shards", 0, "number of shards, with --shard auto")
 	hostRate := fs.Float64("host-rate", 1, "URL sources: most requests a second to one host (0: no limit)")
 	hostConc := fs.Int("host-concurrency", 2, "URL sources: most requests in flight to one host (0: no limit)")
-	maxFile := fs.Int64("max-file-bytes", 32<<20, "largest file source; larger ones are TOO_LARGE lines")
+	maxFile := fs.Int64("max-file-bytes", ingest.DefaultMaxSourceBytes, "largest file source; larger ones are TOO_LARGE lines")
 	fsyncEvery := fs.Duration("fsync-interval", 100*time.Millisecond, "longest a written line stays unsynced (0: fsync every line)")
 	failedStatus := fs.Int("failed-status", 2, "exit status when some sources failed (0 in a Kubernetes Job, where any other status restarts the pod)")
 	retries := fs.Int("retries", 2, "more tries for a source that failed with a retryable error (0: none)")
 	retryBackoff := fs.Duration("retry-backoff", time.Second, "wait before the first retry, doubled for each later one")
 	progressEvery := fs.Duration("progress-interval", 5*time.Second, "how often to print a progress line when stderr is not a terminal")
 	var opts digest.Options
-	fs.IntVar(&opts.MaxEvidence, "max-evidence", 0, "evidence snippets, 1-10 (default 10)")
-	fs.IntVar(&opts.MaxKeyPoints, "max-key-points", 0, "key points, 0-10 (default 10)")
-	fs.IntVar(&opts.SnippetMaxChars, "snippet-max-chars", 0, "longest snippet in code points, up to 500 (default 500)")
-	fs.IntVar(&opts.SummaryMaxChars, "summary-max-chars", 0, "longest summary in code points, up to 2000 (default 2000)")
+	registerOptions(fs, &opts)
 	if err := parseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err

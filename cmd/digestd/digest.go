@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -25,10 +27,7 @@ func runDigest(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	query := fs.String("query", "", "the research question the digest is for")
 	kind := fs.String("kind", "", "source kind: text, html or pdf (default: from the file name or its first bytes)")
 	var opts digest.Options
-	fs.IntVar(&opts.MaxEvidence, "max-evidence", 0, "evidence snippets, 1-10 (default 10)")
-	fs.IntVar(&opts.MaxKeyPoints, "max-key-points", 0, "key points, 0-10 (default 10)")
-	fs.IntVar(&opts.SnippetMaxChars, "snippet-max-chars", 0, "longest snippet in code points, up to 500 (default 500)")
-	fs.IntVar(&opts.SummaryMaxChars, "summary-max-chars", 0, "longest summary in code points, up to 2000 (default 2000)")
+	registerOptions(fs, &opts)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -104,4 +103,14 @@ func sniffKind(raw []byte, name string) string {
 		return ingest.KindText
 	}
 	return ingest.KindHTML
+}
+
+// registerOptions adds the digest's size flags; their ranges and defaults
+// are digest's constants.
+func registerOptions(fs *flag.FlagSet, opts *digest.Options) {
+	d := digest.DefaultOptions()
+	fs.IntVar(&opts.MaxEvidence, "max-evidence", 0, fmt.Sprintf("evidence snippets, %d-%d (default %d)", 1, digest.MaxEvidence, d.MaxEvidence))
+	fs.IntVar(&opts.MaxKeyPoints, "max-key-points", 0, fmt.Sprintf("key points, %d-%d (default %d)", 0, digest.MaxKeyPoints, d.MaxKeyPoints))
+	fs.IntVar(&opts.SnippetMaxChars, "snippet-max-chars", 0, fmt.Sprintf("longest snippet in code points, %d-%d (default %d)", digest.MinSnippetChars, digest.MaxSnippetChars, d.SnippetMaxChars))
+	fs.IntVar(&opts.SummaryMaxChars, "summary-max-chars", 0, fmt.Sprintf("longest summary in code points, %d-%d (default %d)", digest.MinSummaryChars, digest.MaxSummaryChars, d.SummaryMaxChars))
 }

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 
 	"github.com/digestd/digestd"
+	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/mcpserver"
 )
 
@@ -15,7 +16,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs := newFlagSet("mcp", "Usage: digestd mcp [flags]\n\nServes digestd's MCP tools (digest_source, digest_sources, get_archived_text, verify_digest,\nlist_sources) and the archived texts (digestd://archive/sha256:<hex>) over stdio, for an MCP\nclient that starts digestd as a subprocess. Logs go to stderr. Streamable HTTP is at /mcp\nof \"digestd serve\".", stderr)
 	var c config
 	c.register(fs)
-	maxBody := fs.Int64("max-body-bytes", 32<<20, "largest JSON-RPC message, in bytes (a base64 PDF is 4/3 of its size)")
+	maxBody := fs.Int64("max-body-bytes", ingest.DefaultMaxSourceBytes, "largest JSON-RPC message, in bytes (a base64 PDF is 4/3 of its size)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/digestd/digestd"
 	"github.com/digestd/digestd/api"
+	"github.com/digestd/digestd/ingest"
 )
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -25,7 +26,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var c config
 	c.register(fs)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address, HOST:PORT (the default is this machine only; in a container use :8080 with API keys)")
-	maxBody := fs.Int64("max-body-bytes", 32<<20, "largest request body, in bytes")
+	maxBody := fs.Int64("max-body-bytes", ingest.DefaultMaxSourceBytes, "largest request body, in bytes")
 	readHeader := fs.Duration("read-header-timeout", 5*time.Second, "time to read request headers")
 	readTimeout := fs.Duration("read-timeout", 60*time.Second, "time to read a whole request")
 	writeTimeout := fs.Duration("write-timeout", 120*time.Second, "time to write a response")
