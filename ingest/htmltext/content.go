@@ -69,28 +69,27 @@ func (x *extraction) stat(n *html.Node) *nodeStats {
 }
 
 // mainBlocks returns the main-content blocks of a parsed document. Attempts
-// go from strict to lenient, as long as the result stays short; a page
-// without an article-like body yields the text of its whole body.
+// go from strict to lenient, as long as the result stays short; a run of
+// repeated items that dwarfs the article-like text (see itemList.isContent)
+// replaces it, whatever its length; a page without an article-like body
+// yields the text of its whole body.
 func mainBlocks(doc *html.Node, elems int, reparse func() *html.Node) []string {
-	strict, _ := findMain(doc, elems, true)
-	if textLen(strict) >= retryChars {
-		return strict
+	strict, xs := findMain(doc, elems, true)
+	best, x, tree := strict, xs, doc
+	if textLen(strict) < retryChars {
+		// A short result may mean that the strict cleaning removed part of
+		// the content (a wrapper with a misleading class): redo it on a
+		// fresh tree without class hints and keep the longer result.
+		clone := reparse()
+		lenient, xl := findMain(clone, elems, false)
+		if textLen(lenient) > textLen(best) {
+			best = lenient
+		}
+		x, tree = xl, clone
 	}
-	// A short result may mean that the strict cleaning removed part of the
-	// content (a wrapper with a misleading class): redo it on a fresh tree
-	// without class hints and keep the longer result.
-	clone := reparse()
-	lenient, x := findMain(clone, elems, false)
-	best := strict
-	if textLen(lenient) > textLen(best) {
-		best = lenient
-	}
-	if textLen(best) >= minContentChars {
-		return best
-	}
-	// Little article-like text beside a long run of repeated items (a
+	// A long run of repeated items beside little article-like text (a
 	// listing, a collection, a schedule): the items are the content.
-	if list := x.listContainer(findBody(clone)); list.isContent(textLen(best)) {
+	if list := x.listContainer(findBody(tree)); list.isContent(textLen(best)) {
 		if items := x.emitList(list.node); textLen(items) > textLen(best) {
 			best = withList(best, items)
 		}
@@ -98,14 +97,17 @@ func mainBlocks(doc *html.Node, elems int, reparse func() *html.Node) []string {
 	if textLen(best) >= minContentChars {
 		return best
 	}
+	if tree == doc {
+		return best
+	}
 	// The lenient attempt measured this very tree: reuse it.
-	whole := x.wholeBody(clone, false)
+	whole := x.wholeBody(tree, false)
 	if textLen(whole) > textLen(best) {
 		best = whole
 	}
 	if len(best) == 0 {
 		// Nothing but links (a list page, a site map): keep them.
-		best = x.wholeBody(clone, true)
+		best = x.wholeBody(tree, true)
 	}
 	return best
 }

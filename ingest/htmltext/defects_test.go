@@ -175,3 +175,41 @@ func TestHiddenTabPanels(t *testing.T) {
 		t.Errorf("text has the hidden panel of links:\n%s", res.Text)
 	}
 }
+
+// A category page whose short introduction stands beside a grid many
+// times longer keeps the grid after the introduction: the cards are the
+// content, the introduction is kept before them.
+func TestCategoryIntroKeepsGrid(t *testing.T) {
+	res, err := Extract(readFixture(t, "category-intro-grid.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Each pair is tested on wet rock", "Trail runner 1, slate", "$43.00", "Track spike 80", "$277.00"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	if i, j := strings.Index(res.Text, "Each pair"), strings.Index(res.Text, "Trail runner 1,"); i < 0 || j < i {
+		t.Errorf("the introduction does not come before the cards:\n%s", res.Text)
+	}
+	for _, w := range []string{"Privacy", "Sale"} {
+		if strings.Contains(res.Text, w) {
+			t.Errorf("text has %q from outside the content:\n%s", w, res.Text)
+		}
+	}
+}
+
+// A news story beside a run of teaser boxes a few times its length stays
+// the content: teasers replace a text only when they dwarf it.
+func TestArticleBesideTeasersStays(t *testing.T) {
+	res, err := Extract(readFixture(t, "article-teaser-boxes.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Text, "Cyclists get a lane of their own") {
+		t.Errorf("text lacks the story:\n%s", res.Text)
+	}
+	if strings.Contains(res.Text, "Council approves") {
+		t.Errorf("text has the teasers:\n%s", res.Text)
+	}
+}

@@ -24,6 +24,11 @@ const (
 	// listRatio is how many times longer than the article-like content
 	// the items must be to replace it.
 	listRatio = 4
+	// longListRatio is listRatio for article-like content of
+	// minContentChars or more: a real text (a news story beside its
+	// teasers, a product beside similar products) yields only to a list
+	// that dwarfs it.
+	longListRatio = 7
 	// manyListItems is the number of items from which a list replaces
 	// some article-like text; a shorter list (a few teasers, a few
 	// comments) replaces only next to nothing (sparseChars).
@@ -41,10 +46,13 @@ type itemList struct {
 }
 
 // isContent reports whether the list should stand for the page's content
-// when the article search found articleChars characters (fewer than
-// minContentChars).
+// when the article search found articleChars characters.
 func (l itemList) isContent(articleChars int) bool {
-	return l.node != nil && l.text >= minListChars && l.text >= listRatio*articleChars &&
+	ratio := listRatio
+	if articleChars >= minContentChars {
+		ratio = longListRatio
+	}
+	return l.node != nil && l.text >= minListChars && l.text >= ratio*articleChars &&
 		(l.items >= manyListItems || articleChars < sparseChars)
 }
 
