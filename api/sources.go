@@ -18,30 +18,15 @@ import (
 )
 
 // SourceListItem is one entry of GET /v1/sources.
-type SourceListItem struct {
-	ArchiveHash string `json:"archive_hash"`
-	RecordHash  string `json:"record_hash"`
-	Kind        string `json:"kind,omitempty"`
-	Title       string `json:"title,omitempty"`
-	URL         string `json:"url,omitempty"`
-	TextChars   int    `json:"text_chars"`
-	PageCount   int    `json:"page_count,omitempty"`
-	FetchedAt   string `json:"fetched_at,omitempty"`
-}
-
-const (
-	defaultPageSize = 20
-	maxPageSize     = 100
-)
+type SourceListItem = pipeline.ListedSource
 
 func (s *Server) listSources(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	limit := defaultPageSize
+	limit := 0 // ListSources' default
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > maxPageSize {
-			s.fail(w, r, fault.E(fault.ValidationError, fmt.Sprintf("limit: must be an integer between 1 and %d", maxPageSize)).With("field", "limit"))
-			return
+		if err != nil || n < 1 {
+			n = -1 // refused by ListSources, with every other bad limit
 		}
 		limit = n
 	}
@@ -53,32 +38,18 @@ func (s *Server) listSources(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	entries, more, total, err := s.pipe.ListSources(r.Context(), after, limit)
+	page, err := s.pipe.ListSources(r.Context(), after, limit)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	items := []SourceListItem{}
-	for _, e := range entries {
-		it := SourceListItem{ArchiveHash: e.TextHash, RecordHash: e.RecordHash}
-		if d, err := parseHashParam(e.TextHash); err == nil {
-			if rec, _, err := s.pipe.Record(r.Context(), d); err == nil {
-				it.Kind, it.Title, it.TextChars, it.PageCount = rec.Kind, rec.Title, rec.TextChars, rec.PageCount
-				it.URL = rec.FinalURL
-				if !rec.FetchedAt.IsZero() {
-					it.FetchedAt = rec.FetchedAt.UTC().Format("2006-01-02T15:04:05Z07:00")
-				}
-			}
-		}
-		items = append(items, it)
-	}
 	st := stateOf(r)
-	st.meta.Pagination = &Pagination{HasMore: more, PageSize: len(items), TotalCount: &total}
-	if more {
-		c := s.cursors.Encode(ListingSources, entries[len(entries)-1].Position)
+	st.meta.Pagination = &Pagination{HasMore: page.More, PageSize: len(page.Sources)}
+	if page.More {
+		c := s.cursors.Encode(ListingSources, page.Next)
 		st.meta.Pagination.Cursor = &c
 	}
-	success(w, r, http.StatusOK, map[string]any{"sources": items})
+	success(w, r, http.StatusOK, map[string]any{"sources": page.Sources})
 }
 
 func (s *Server) getSource(w http.ResponseWriter, r *http.Request) {

@@ -155,6 +155,19 @@ type RefNamer interface {
 	ListRefNames(ctx context.Context, prefix string, fn func(name string) error) error
 }
 
+// RefPager is implemented by backends that list reference names in order
+// from a position, so that a listing page costs the page, not the namespace.
+type RefPager interface {
+	// ListRefNamesAfter calls fn for the names under prefix that sort after
+	// after, in ascending order, until fn returns an error (which it returns
+	// as it is) or the names run out. Names are ordered segment by segment
+	// (segments compared as bytes), which is byte order when the segments at
+	// each depth under prefix have one length; a directory of names must
+	// not also be a name. A caller stops early by returning its own error
+	// from fn.
+	ListRefNamesAfter(ctx context.Context, prefix, after string, fn func(name string) error) error
+}
+
 // Store is everything a backend provides.
 type Store interface {
 	Putter

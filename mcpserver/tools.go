@@ -28,8 +28,8 @@ const (
 	// and marked truncated.
 	MaxTextChars = 50_000
 	// DefaultListLimit and MaxListLimit bound a list_sources page.
-	DefaultListLimit = 20
-	MaxListLimit     = 100
+	DefaultListLimit = pipeline.DefaultListLimit
+	MaxListLimit     = pipeline.MaxListLimit
 )
 
 // SourceInput is one source as the tools take it: exactly one of URL, HTML,
@@ -410,13 +410,6 @@ type ListedSource struct {
 
 func (t *tools) listSources(ctx context.Context, _ *mcp.CallToolRequest, in ListSourcesInput) (*mcp.CallToolResult, api.Envelope, error) {
 	c := newCall("list_sources")
-	limit := in.Limit
-	if limit == 0 {
-		limit = DefaultListLimit
-	}
-	if limit < 1 || limit > MaxListLimit {
-		return c.fail(t.log, fault.E(fault.ValidationError, fmt.Sprintf("limit: must be between 1 and %d", MaxListLimit)).With("field", "limit"))
-	}
 	var after string
 	if in.Cursor != "" {
 		var err error
@@ -424,29 +417,17 @@ func (t *tools) listSources(ctx context.Context, _ *mcp.CallToolRequest, in List
 			return c.fail(t.log, err)
 		}
 	}
-	entries, more, total, err := t.pipe.ListSources(ctx, after, limit)
+	listed, err := t.pipe.ListSources(ctx, after, in.Limit) // 0: the default
 	if err != nil {
 		return c.fail(t.log, err)
 	}
 	out := SourceListing{Sources: []ListedSource{}}
-	for _, e := range entries {
-		ls := ListedSource{SourceListItem: api.SourceListItem{ArchiveHash: e.TextHash, RecordHash: e.RecordHash}, ResourceURI: ArchiveURI(e.TextHash)}
-		if d, err := archive.ParseHash(e.TextHash); err == nil {
-			// A record that cannot be read leaves the entry bare: the
-			// listing still names the text.
-			if rec, _, err := t.pipe.Record(ctx, d); err == nil {
-				ls.Kind, ls.Title, ls.TextChars, ls.PageCount = rec.Kind, rec.Title, rec.TextChars, rec.PageCount
-				ls.URL = rec.FinalURL
-				if !rec.FetchedAt.IsZero() {
-					ls.FetchedAt = rec.FetchedAt.UTC().Format(time.RFC3339)
-				}
-			}
-		}
-		out.Sources = append(out.Sources, ls)
+	for _, e := range listed.Sources {
+		out.Sources = append(out.Sources, ListedSource{SourceListItem: e, ResourceURI: ArchiveURI(e.ArchiveHash)})
 	}
-	page := &api.Pagination{HasMore: more, PageSize: len(out.Sources), TotalCount: &total}
-	if more && len(entries) > 0 {
-		cur := t.cursors.Encode(api.ListingSources, entries[len(entries)-1].Position)
+	page := &api.Pagination{HasMore: listed.More, PageSize: len(out.Sources)}
+	if listed.More {
+		cur := t.cursors.Encode(api.ListingSources, listed.Next)
 		page.Cursor = &cur
 	}
 	return c.ok(api.SuccessEnvelope(out, api.Meta{Pagination: page}, c.id, c.start), renderListing(out, page))

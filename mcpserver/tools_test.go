@@ -331,7 +331,7 @@ func TestListSourcesPages(t *testing.T) {
 		}
 		_, env := mustSucceed(t, cs, "list_sources", args, &l)
 		p := env.Meta.Pagination
-		if p == nil || p.TotalCount == nil || *p.TotalCount != 5 || p.PageSize != len(l.Sources) {
+		if p == nil || p.TotalCount != nil || p.PageSize != len(l.Sources) {
 			t.Fatalf("page %d: pagination %+v", page, p)
 		}
 		for _, s := range l.Sources {

@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"sort"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/digestd/digestd/archive"
@@ -16,103 +14,6 @@ import (
 	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/normalize"
 )
-
-// sourceTimePrefix orders sources newest first: names are
-// "sources-by-time/<inverted nanoseconds>-<text hex>".
-const sourceTimePrefix = "sources-by-time/"
-
-func sourceTimeRef(at time.Time, text archive.Hash) string {
-	return fmt.Sprintf("%s%020d-%s", sourceTimePrefix, uint64(1<<63-1)-uint64(at.UnixNano()), text.Hex())
-}
-
-// SourceEntry is one archived source in a listing.
-type SourceEntry struct {
-	TextHash   string `json:"archive_hash"`
-	RecordHash string `json:"record_hash"`
-	// Position is the listing position after this entry, for cursors.
-	Position string `json:"-"`
-}
-
-// ListSources returns up to limit archived sources, newest first, starting
-// after position (empty for the first page), and whether more follow.
-func (p *Pipeline) ListSources(ctx context.Context, after string, limit int) ([]SourceEntry, bool, int, error) {
-	if rn, ok := p.Store.(archive.RefNamer); ok {
-		return p.listSourcesByName(ctx, rn, after, limit)
-	}
-	var names []string
-	targets := map[string]archive.Hash{}
-	err := p.Store.ListRefs(ctx, sourceTimePrefix, func(name string, d archive.Hash) error {
-		names = append(names, name)
-		targets[name] = d
-		return nil
-	})
-	if err != nil {
-		return nil, false, 0, archiveFault("list sources", err)
-	}
-	sort.Strings(names)
-	seen := map[string]bool{}
-	var all []SourceEntry
-	for _, name := range names {
-		_, hex, ok := strings.Cut(strings.TrimPrefix(name, sourceTimePrefix), "-")
-		if !ok || seen[hex] {
-			continue // a text archived again is listed once, at its newest
-		}
-		seen[hex] = true
-		all = append(all, SourceEntry{TextHash: "sha256:" + hex, RecordHash: targets[name].String(), Position: name})
-	}
-	start := 0
-	if after != "" {
-		start = sort.Search(len(all), func(i int) bool { return all[i].Position > after })
-	}
-	end := min(len(all), start+limit)
-	return all[start:end], end < len(all), len(all), nil
-}
-
-// listSourcesByName is ListSources over a store that lists names without
-// reading them: it sorts the names (cheap, in memory) and reads only the
-// references of the page.
-func (p *Pipeline) listSourcesByName(ctx context.Context, rn archive.RefNamer, after string, limit int) ([]SourceEntry, bool, int, error) {
-	var names []string
-	if err := rn.ListRefNames(ctx, sourceTimePrefix, func(name string) error {
-		names = append(names, name)
-		return nil
-	}); err != nil {
-		return nil, false, 0, archiveFault("list sources", err)
-	}
-	sort.Strings(names)
-	seen := map[string]bool{}
-	kept := names[:0]
-	for _, name := range names {
-		_, hex, ok := strings.Cut(strings.TrimPrefix(name, sourceTimePrefix), "-")
-		if !ok || seen[hex] {
-			continue // a text archived again is listed once, at its newest
-		}
-		seen[hex] = true
-		kept = append(kept, name)
-	}
-	start := 0
-	if after != "" {
-		start = sort.SearchStrings(kept, after)
-		if start < len(kept) && kept[start] == after {
-			start++
-		}
-	}
-	end := min(len(kept), start+limit)
-	var page []SourceEntry
-	for _, name := range kept[start:end] {
-		d, err := p.Store.Ref(ctx, name)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, false, 0, archiveFault("list sources", err)
-		}
-		_, hex, _ := strings.Cut(strings.TrimPrefix(name, sourceTimePrefix), "-")
-		e := SourceEntry{TextHash: "sha256:" + hex, Position: name}
-		if d.Valid() {
-			e.RecordHash = d.String()
-		}
-		page = append(page, e)
-	}
-	return page, end < len(kept), len(kept), nil
-}
 
 // VerifyReport is the outcome of checking a payload against the archive.
 type VerifyReport struct {

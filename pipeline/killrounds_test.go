@@ -101,17 +101,20 @@ func TestAcknowledgedSourcesSurviveKills(t *testing.T) {
 	listed := map[string]bool{}
 	after := ""
 	for {
-		page, more, _, err := p.ListSources(context.Background(), after, 100)
+		page, err := p.ListSources(context.Background(), after, 100)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, e := range page {
-			listed[e.TextHash] = true
+		for _, e := range page.Sources {
+			if listed[e.ArchiveHash] {
+				t.Errorf("%s is listed twice", e.ArchiveHash)
+			}
+			listed[e.ArchiveHash] = true
 		}
-		if !more {
+		if !page.More {
 			break
 		}
-		after = page[len(page)-1].Position
+		after = page.Next
 	}
 	missing := 0
 	for h := range acked {

@@ -186,7 +186,7 @@ func sourceInfo(id string, textHash, recHash archive.Hash, rec *ingest.Record) S
 // stored is not written again, so a repeated request costs reads, not
 // fsyncs.
 func (p *Pipeline) store(ctx context.Context, doc *ingest.Document) (text, record archive.Hash, err error) {
-	text, err = p.putOnce(ctx, []byte(doc.Text))
+	text, textBefore, err := p.putOnce(ctx, []byte(doc.Text))
 	if err != nil {
 		return archive.Hash{}, archive.Hash{}, archiveFault("store the canonical text", err)
 	}
@@ -197,7 +197,7 @@ func (p *Pipeline) store(ctx context.Context, doc *ingest.Document) (text, recor
 	if err != nil {
 		return archive.Hash{}, archive.Hash{}, fault.Wrap(fault.Internal, "encode the source record", err)
 	}
-	record, err = p.putOnce(ctx, rec)
+	record, _, err = p.putOnce(ctx, rec)
 	if err != nil {
 		return archive.Hash{}, archive.Hash{}, archiveFault("store the source record", err)
 	}
@@ -223,12 +223,12 @@ func (p *Pipeline) store(ctx context.Context, doc *ingest.Document) (text, recor
 			return text, prev, nil
 		}
 	} else {
-		// First archived now: list it from now on, newest first. The time
+		// First archived now: list it from now on, newest first. The index
 		// entry is written before the source's reference, which is what
 		// marks the text as listed: a crash between the two leaves an
-		// entry that a later upload completes, never a source that is
-		// acknowledged and not listed. (The listing shows a text once.)
-		if err := p.Store.SetRef(ctx, sourceTimeRef(p.now(), text), record); err != nil {
+		// entry that a later upload completes (and reuses), never a source
+		// that is acknowledged and not listed.
+		if err := p.indexSource(ctx, text, record, textBefore); err != nil {
 			return archive.Hash{}, archive.Hash{}, archiveFault("record the source", err)
 		}
 	}
@@ -264,16 +264,18 @@ func (p *Pipeline) keepRecord(ctx context.Context, prev archive.Hash, size int64
 
 // putOnce stores b unless a blob with its hash was stored whole a moment ago: a
 // stored blob of another size, or one found corrupt, is replaced (put
-// verifies what it writes), which repairs it.
-func (p *Pipeline) putOnce(ctx context.Context, b []byte) (archive.Hash, error) {
+// verifies what it writes), which repairs it. It also reports whether the
+// blob was stored before.
+func (p *Pipeline) putOnce(ctx context.Context, b []byte) (archive.Hash, bool, error) {
 	d := archive.Sum(b)
 	// A blob written a moment ago is reused as it is. An older one is written
 	// again, which renews its time: it may be an orphan that garbage
 	// collection is about to take, and is about to be referenced again.
 	bi, serr := p.Store.Stat(ctx, d)
-	if serr == nil && bi.Size == int64(len(b)) && p.now().Sub(bi.ModTime) < MinGCGrace/2 {
+	before := serr == nil && bi.Size == int64(len(b))
+	if before && p.now().Sub(bi.ModTime) < MinGCGrace/2 {
 		if _, bad := p.corrupt.Load(d); !bad {
-			return d, nil
+			return d, true, nil
 		}
 	}
 	got, err := archive.PutBytes(ctx, p.Store, b)
@@ -286,7 +288,7 @@ func (p *Pipeline) putOnce(ctx context.Context, b []byte) (archive.Hash, error) 
 			p.size.add(0, int64(len(b))-bi.Size)
 		}
 	}
-	return got, err
+	return got, before, err
 }
 
 // Archived returns an archived canonical text and, when known, its source
@@ -381,7 +383,7 @@ func (p *Pipeline) digest(ctx context.Context, text, textHash, query string, opt
 	if err != nil {
 		return nil, fault.Wrap(fault.Internal, "encode the digest", err)
 	}
-	d, err := p.putOnce(ctx, b)
+	d, _, err := p.putOnce(ctx, b)
 	if err != nil {
 		return nil, archiveFault("store the digest", err)
 	}

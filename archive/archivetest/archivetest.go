@@ -49,6 +49,13 @@ func Test(t *testing.T, newStore func(t *testing.T) archive.Store, opts ...Optio
 	t.Run("Delete", func(t *testing.T) { testDelete(t, newStore(t)) })
 	t.Run("Refs", func(t *testing.T) { testRefs(t, newStore(t)) })
 	t.Run("RefNames", func(t *testing.T) { testRefNames(t, newStore(t)) })
+	t.Run("RefPages", func(t *testing.T) {
+		s := newStore(t)
+		if _, ok := s.(archive.RefPager); !ok {
+			t.Skip("backend does not list names in order")
+		}
+		testRefPages(t, s)
+	})
 	t.Run("ConcurrentPuts", func(t *testing.T) { testConcurrentPuts(t, newStore(t)) })
 	t.Run("ConcurrentSetRef", func(t *testing.T) { testConcurrentSetRef(t, newStore(t)) })
 	t.Run("CanceledContext", func(t *testing.T) { testCanceledContext(t, newStore(t)) })
@@ -660,4 +667,74 @@ func (r *cancelingReader) Read(p []byte) (int, error) {
 		r.cancel()
 	}
 	return n, err
+}
+
+// errStop ends a listing early in testRefPages.
+var errStop = errors.New("stop")
+
+// testRefPages lists sharded names in order from a position, as a listing
+// page does.
+func testRefPages(t *testing.T, s archive.Store) {
+	ctx := ctxFor(t)
+	d := archive.SumString("target")
+	var all []string
+	for i := range 6 {
+		for j := range 6 {
+			all = append(all, fmt.Sprintf("pg/%02d/%02d", i, j))
+		}
+	}
+	// Written out of order, beside names outside the prefix.
+	for _, i := range rand.New(rand.NewPCG(1, 2)).Perm(len(all)) {
+		if err := s.SetRef(ctx, all[i], d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"pf/99/99", "ph/00/00", "pgx"} {
+		if err := s.SetRef(ctx, name, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pager := s.(archive.RefPager)
+	list := func(prefix, after string, n int) ([]string, error) {
+		var got []string
+		err := pager.ListRefNamesAfter(ctx, prefix, after, func(name string) error {
+			got = append(got, name)
+			if len(got) == n {
+				return errStop
+			}
+			return nil
+		})
+		if errors.Is(err, errStop) {
+			err = nil
+		}
+		return got, err
+	}
+	cases := []struct {
+		prefix, after string
+		n             int
+		want          []string
+	}{
+		{"pg/", "", 1000, all},
+		{"pg/", "pg/02/03", 3, all[16:19]},
+		{"pg/", "pg/03", 2, all[18:20]},    // a directory's name: its names follow
+		{"pg/", "pg/03/99", 2, all[24:26]}, // past a directory's last name
+		{"pg/", "pg/05/05", 10, nil},       // past the last name
+		{"pg/04/", "", 1000, all[24:30]},   // a narrower prefix
+		{"pg/04/", "pg/04/03", 1000, all[28:30]},
+		{"pg/", "a", 1, all[:1]}, // before the prefix
+	}
+	for _, tc := range cases {
+		got, err := list(tc.prefix, tc.after, tc.n)
+		if err != nil || fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("ListRefNamesAfter(%q, %q) first %d = %v, %v; want %v", tc.prefix, tc.after, tc.n, got, err, tc.want)
+		}
+	}
+	calls := 0
+	err := pager.ListRefNamesAfter(ctx, "pg/", "", func(string) error {
+		calls++
+		return errStop
+	})
+	if !errors.Is(err, errStop) || calls != 1 {
+		t.Errorf("fn's error: got %v after %d calls, want it returned after 1", err, calls)
+	}
 }

@@ -607,6 +607,41 @@ func (s *Store) ListRefs(ctx context.Context, prefix string, fn func(name string
 	return ctx.Err()
 }
 
+// ListRefNamesAfter implements archive.RefPager with the listing's
+// StartAfter, so a page costs one request for its names, whatever the
+// number of references under prefix.
+func (s *Store) ListRefNamesAfter(ctx context.Context, prefix, after string, fn func(name string) error) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("s3store: list ref names: %w", err)
+	}
+	if i := strings.LastIndexByte(prefix, '/'); i >= 0 && !archive.ValidRefName(prefix[:i]) {
+		return fmt.Errorf("s3store: list ref names: invalid prefix %q", prefix)
+	}
+	root := s.prefix + "v1/refs/"
+	opts := minio.ListObjectsOptions{Prefix: root + prefix, Recursive: true}
+	if after != "" {
+		opts.StartAfter = root + after
+	}
+	lctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	for oi := range s.core.ListObjectsIter(lctx, s.bucket, opts) {
+		if oi.Err != nil {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("s3store: list ref names: %w", err)
+			}
+			return fmt.Errorf("s3store: list ref names: %w", classify(oi.Err))
+		}
+		name := strings.TrimPrefix(oi.Key, root)
+		if name <= after || !archive.ValidRefName(name) {
+			continue
+		}
+		if err := fn(name); err != nil {
+			return err
+		}
+	}
+	return ctx.Err()
+}
+
 // classify maps an error from minio-go or the network to the archive's
 // terms, so SDK error types do not leak out of this package: a missing key
 // wraps fs.ErrNotExist, refused credentials ErrAccessDenied, a missing bucket
