@@ -73,4 +73,3 @@ func TestOpenAPIListsRefusals(t *testing.T) {
 	serve(h, httptest.NewRequest("GET", "/v1/stats", nil))
 	check("rate limited", h, http.StatusTooManyRequests)
 }
-
