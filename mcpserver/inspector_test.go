@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/digestd/digestd/internal/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/ingest"
+	"github.com/digestd/digestd/internal/testenv"
 	"github.com/digestd/digestd/mcpserver"
 	"github.com/digestd/digestd/pipeline"
 )
@@ -27,6 +27,7 @@ import (
 // is missing, except under CI=true, where that is a failure.
 func inspectorBin(t *testing.T) string {
 	t.Helper()
+	testenv.FullSuite(t, "drives the MCP Inspector")
 	bin, err := filepath.Abs(filepath.Join("..", "e2e", "mcp", "node_modules", ".bin", "mcp-inspector"))
 	if err != nil {
 		t.Fatal(err)

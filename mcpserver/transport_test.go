@@ -23,6 +23,7 @@ import (
 	"github.com/digestd/digestd/api"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/internal/testenv"
 	"github.com/digestd/digestd/mcpserver"
 )
 
@@ -208,9 +209,7 @@ func buildDigestd(t *testing.T) string {
 }
 
 func TestStdio(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
+	testenv.FullSuite(t, "builds the digestd binary")
 	bin := buildDigestd(t)
 	var stderr lockedBuffer
 	cmd := exec.Command(bin, "mcp", "--archive", t.TempDir())

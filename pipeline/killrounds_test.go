@@ -13,6 +13,7 @@ import (
 
 	"github.com/digestd/digestd/archive/fsstore"
 	"github.com/digestd/digestd/ingest"
+	"github.com/digestd/digestd/internal/testenv"
 	"github.com/digestd/digestd/pipeline"
 )
 
@@ -54,10 +55,8 @@ func TestKillRoundsHelper(t *testing.T) {
 // between two reference writes; TestAcknowledgedSourceIsListed interrupts
 // each of them deterministically.
 func TestAcknowledgedSourcesSurviveKills(t *testing.T) {
+	testenv.FullSuite(t, "crash rounds (TestAcknowledgedSourceIsListed interrupts each write in the quick tier)")
 	rounds := 100
-	if testing.Short() {
-		rounds = 10
-	}
 	dir := t.TempDir()
 	acked := map[string]bool{}
 	for r := range rounds {

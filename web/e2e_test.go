@@ -6,7 +6,6 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
-	"github.com/digestd/digestd/internal/testenv"
 	"mime/multipart"
 	"net"
 	"net/http"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"github.com/digestd/digestd/internal/shareddata"
+	"github.com/digestd/digestd/internal/testenv"
 )
 
 // chromiumPath is Debian's Chromium, which the browser test drives.
@@ -33,9 +33,7 @@ var screenshots = []string{"digest-view", "digest-pdf-view", "multi-view", "arch
 // $DIGESTD_ARTIFACTS, else to a temporary folder. Without Chromium, node or
 // e2e/ui/node_modules the test skips, except under CI=true, where it fails.
 func TestBrowser(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser test: skipped in -short mode")
-	}
+	testenv.FullSuite(t, "drives a browser")
 	repoRoot, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)

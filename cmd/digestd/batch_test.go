@@ -20,12 +20,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/digestd/digestd/internal/shareddata"
-
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/archive/fsstore"
 	"github.com/digestd/digestd/batch"
 	"github.com/digestd/digestd/digest"
+	"github.com/digestd/digestd/internal/shareddata"
+	"github.com/digestd/digestd/internal/testenv"
 )
 
 // sharedData returns the evaluation data's folder (see shareddata.Set).
@@ -136,9 +136,7 @@ type expected struct {
 // archive, every poison source must be an error line with a stable code,
 // and the exit status must be 2.
 func TestBatchCrashResume(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the digestd binary")
-	}
+	testenv.FullSuite(t, "builds and kills the digestd binary")
 	bin := buildDigestd(t)
 	work := t.TempDir()
 	srcDir := filepath.Join(work, "sources")

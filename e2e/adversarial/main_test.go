@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -27,8 +28,8 @@ import (
 	"time"
 
 	"github.com/digestd/digestd/internal/procstat"
-
 	"github.com/digestd/digestd/internal/shareddata"
+	"github.com/digestd/digestd/internal/testenv"
 )
 
 // rssBound is the most resident memory the server process may ever hold
@@ -47,6 +48,12 @@ type binaries struct {
 var bins binaries
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	if testing.Short() {
+		// Every attack runs the real binary (startServer): the full suite
+		// only, and nothing to build for the quick tier.
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "digestd-adversarial-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "adversarial:", err)
@@ -146,6 +153,7 @@ func (c *cappedBuffer) String() string {
 // process is stopped when the test ends.
 func startServer(t testing.TB, extra ...string) *server {
 	t.Helper()
+	testenv.FullSuite(t, "attacks the real digestd binary")
 	s := &server{archive: filepath.Join(t.TempDir(), "archive"), stderr: &cappedBuffer{}, exited: make(chan struct{})}
 	args := []string{"serve",
 		"--addr", "127.0.0.1:0",

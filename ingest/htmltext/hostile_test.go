@@ -75,8 +75,12 @@ func BenchmarkExtractHostile(b *testing.B) {
 // text survives, and the main-content search measures each element of the
 // cleaned body at most once per attempt.
 func TestHostileShapesBounded(t *testing.T) {
+	sizes := []int{1_000, 30_000}
+	if testing.Short() {
+		sizes = sizes[:1] // the quick tier checks the shapes; the full suite their scale
+	}
 	for _, s := range hostileShapes {
-		for _, n := range []int{1_000, 30_000} {
+		for _, n := range sizes {
 			page := []byte(s.page(n))
 			res, err := Extract(page, "", "")
 			if err != nil {

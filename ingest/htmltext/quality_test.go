@@ -2,13 +2,14 @@ package htmltext
 
 import (
 	"context"
-	"github.com/digestd/digestd/internal/shareddata"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/digestd/digestd/evaluate"
+	"github.com/digestd/digestd/internal/shareddata"
+	"github.com/digestd/digestd/internal/testenv"
 )
 
 // sharedData locates the shared evaluation data: $DIGESTD_SHARED_DATA, or
@@ -30,9 +31,7 @@ func extractFunc(_ context.Context, kind string, raw []byte, pageURL string) (st
 // TestQualityBars runs the HTML extraction sets and checks the quality
 // bars, that no page fails, and that a second run gives identical text.
 func TestQualityBars(t *testing.T) {
-	if testing.Short() {
-		t.Skip("quality evaluation skipped in -short mode")
-	}
+	testenv.FullSuite(t, "evaluates the extraction on the shared sets")
 	data := sharedData(t)
 	tests := []struct {
 		set    string

@@ -1,15 +1,16 @@
 package pdftext
 
 import (
+	"bufio"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"bufio"
-	"encoding/json"
 	"github.com/digestd/digestd/ingest/pdftext/textmetric"
+	"github.com/digestd/digestd/internal/testenv"
 	"github.com/digestd/digestd/normalize"
 )
 
@@ -60,7 +61,7 @@ type evalCase struct {
 func readCases(t *testing.T, dir string) []evalCase {
 	f, err := os.Open(filepath.Join(dir, "cases.jsonl"))
 	if err != nil {
-		t.Skip(err)
+		testenv.Missing(t, "the pdfbox set: %v", err)
 	}
 	defer f.Close()
 	var out []evalCase

@@ -7,19 +7,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/digestd/digestd/internal/shareddata"
-
 	"github.com/digestd/digestd/ingest/pdftext"
+	"github.com/digestd/digestd/internal/shareddata"
+	"github.com/digestd/digestd/internal/testenv"
 )
 
 // BenchmarkPDFBoxSet extracts every PDF of the pdfbox set per iteration,
 // through a one-worker pool (one child process per document, as in the
 // service) and in process, and reports pages per second.
 func BenchmarkPDFBoxSet(b *testing.B) {
-	files, _ := filepath.Glob(filepath.Join(shareddata.Root(), "extract-pdf-pdfbox", "pdf", "*.pdf"))
-	if len(files) == 0 {
-		b.Skip("pdfbox set not present")
-	}
+	files, _ := filepath.Glob(filepath.Join(shareddata.Set(b, "extract-pdf-pdfbox"), "pdf", "*.pdf"))
+	testenv.Need(b, len(files) > 0, "the pdfbox set has no PDFs")
 	var docs [][]byte
 	for _, f := range files {
 		raw, err := os.ReadFile(f)

@@ -33,3 +33,14 @@ func Missing(tb testing.TB, format string, args ...any) {
 	}
 	tb.Skip(why)
 }
+
+// FullSuite marks tb as a test of the full suite only: go test -short, the
+// quick tier (unit tests and the on-disk conformance suite), skips it; the
+// README's test command and CI (scripts/test.sh) run without -short, and so
+// run it. what says what makes the test long.
+func FullSuite(tb testing.TB, what string) {
+	tb.Helper()
+	if testing.Short() {
+		tb.Skipf("%s: the full suite only (go test without -short)", what)
+	}
+}

@@ -9,7 +9,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"github.com/digestd/digestd/internal/testenv"
 	"go/build"
 	"net"
 	"os"
@@ -21,6 +20,8 @@ import (
 
 	"github.com/minio/minio-go/v7"
 	"github.com/minio/minio-go/v7/pkg/credentials"
+
+	"github.com/digestd/digestd/internal/testenv"
 )
 
 // EnvRequireS3 turns a missing versitygw into a test failure (set in CI).
@@ -71,6 +72,7 @@ func RandomHex(tb testing.TB, n int) string {
 // is stopped when tb ends.
 func Start(tb testing.TB) *Gateway {
 	tb.Helper()
+	testenv.FullSuite(tb, "runs an S3 server")
 	bin := FindVersitygw(tb)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
