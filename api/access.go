@@ -13,6 +13,7 @@ import (
 	"github.com/go-chi/httprate"
 
 	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/wire"
 )
 
 // HashAPIKey returns the form in which API keys are configured: the hex
@@ -159,7 +160,7 @@ func (s *Server) noteRateLimit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st := stateOf(r)
-	st.meta.RateLimit = &RateLimitMeta{Limit: limit, Remaining: remaining, ResetAt: time.Unix(reset, 0).UTC().Format(time.RFC3339)}
+	st.meta.RateLimit = &wire.RateLimitMeta{Limit: limit, Remaining: remaining, ResetAt: time.Unix(reset, 0).UTC().Format(time.RFC3339)}
 	if remaining <= limit/10 {
 		st.meta.AddWarning("RATE_LIMIT_APPROACHING", "fewer than 10% of this window's requests remain",
 			map[string]any{"remaining": remaining, "limit": limit})

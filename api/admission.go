@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/wire"
 )
 
 // admission bounds the work the server does at once: slots (requests in
@@ -311,15 +312,16 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 		}
 		if err != nil {
 			s.bodies.Add(-held)
-			return nil, bodyError(err)
+			return nil, wire.BodyError(err)
 		}
 	}
 }
 
-// mcpAdmission puts MCP's POSTs (each one JSON-RPC message or batch) under
-// the same admission as the HTTP routes. The GET stream and DELETE do no
-// work and pass.
-func (s *Server) mcpAdmission(next http.Handler) http.Handler {
+// Admit puts a handler mounted beside the API (MCP's streamable HTTP) under
+// the API's admission: each POST (one JSON-RPC message or batch) is weighed
+// by its body and admitted like an API request. Other methods (a GET stream,
+// DELETE) do no work and pass.
+func (s *Server) Admit(next http.Handler) http.Handler {
 	admitted := s.admit(bodyWeight, next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -11,7 +13,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/digestd/digestd"
 	"github.com/digestd/digestd/api"
+	"github.com/digestd/digestd/archive/fsstore"
+	"github.com/digestd/digestd/ingest"
+	"github.com/digestd/digestd/pipeline"
+	"github.com/go-chi/chi/v5"
 )
 
 // TestAdmissionSheds fills the one slot with a request that does not finish
@@ -25,7 +32,7 @@ func TestAdmissionSheds(t *testing.T) {
 		<-hold
 		w.WriteHeader(http.StatusOK)
 	})
-	h, _ := newTestServer(t, api.Config{MaxInFlight: 1, QueueWait: time.Millisecond, MCP: work})
+	h := withBeside(t, api.Config{MaxInFlight: 1, QueueWait: time.Millisecond}, "/mcp", work)
 	done := make(chan struct{})
 	go func() {
 		serve(h, httptest.NewRequest("POST", "/mcp", strings.NewReader(`{}`)))
@@ -122,4 +129,23 @@ func decodeEnvelopeData(t *testing.T, body []byte) string {
 		t.Fatalf("no archive hash in %s", body)
 	}
 	return env.Data.Source.ArchiveHash
+}
+
+// withBeside returns a router with the API mounted and next at path beside
+// it under the API's admission, as digestd serve mounts /mcp.
+func withBeside(t testing.TB, cfg api.Config, path string, next http.Handler) http.Handler {
+	t.Helper()
+	store, err := fsstore.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pipe := &pipeline.Pipeline{Ingester: &ingest.Ingester{MaxTextChars: 200_000}, Store: store}
+	cfg.OpenAPI = digestd.OpenAPI
+	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	cfg.MaxBodyBytes = 1 << 20
+	srv := api.New(pipe, cfg)
+	r := chi.NewRouter()
+	srv.Mount(r)
+	r.Handle(path, srv.Admit(next))
+	return r
 }

@@ -2,18 +2,15 @@ package api
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"net/http"
 	"net/url"
-	"strconv"
 	"time"
 	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
 
 	"github.com/digestd/digestd/archive"
-	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/pipeline"
 )
@@ -131,76 +128,4 @@ func parseHashParam(raw string) (archive.Hash, error) {
 		return archive.Hash{}, fault.E(fault.ValidationError, "hash: must be sha256:<64 hex digits> or 64 hex digits")
 	}
 	return d, nil
-}
-
-// OptionsSpec is digest options as a client sends them: an omitted field
-// takes its default, a given one is used as given, so max_key_points 0
-// asks for no key points and max_evidence 0 is out of range.
-type OptionsSpec struct {
-	MaxEvidence     *int `json:"max_evidence,omitempty"`
-	MaxKeyPoints    *int `json:"max_key_points,omitempty"`
-	SnippetMaxChars *int `json:"snippet_max_chars,omitempty"`
-	SummaryMaxChars *int `json:"summary_max_chars,omitempty"`
-}
-
-// optionFields are the digest options, their JSON names and ranges.
-func (o *OptionsSpec) fields(d *digest.Options) []struct {
-	name   string
-	in     **int
-	out    *int
-	lo, hi int
-} {
-	return []struct {
-		name   string
-		in     **int
-		out    *int
-		lo, hi int
-	}{
-		{"max_evidence", &o.MaxEvidence, &d.MaxEvidence, 1, digest.MaxEvidence},
-		{"max_key_points", &o.MaxKeyPoints, &d.MaxKeyPoints, 0, digest.MaxKeyPoints},
-		{"snippet_max_chars", &o.SnippetMaxChars, &d.SnippetMaxChars, digest.MinSnippetChars, digest.MaxSnippetChars},
-		{"summary_max_chars", &o.SummaryMaxChars, &d.SummaryMaxChars, digest.MinSummaryChars, digest.MaxSummaryChars},
-	}
-}
-
-// Options checks every given field against its range (VALIDATION_ERROR
-// naming the field) and converts them; nil gives the defaults.
-func (o *OptionsSpec) Options() (digest.Options, error) {
-	var d digest.Options
-	if o == nil {
-		return d, nil
-	}
-	for _, f := range o.fields(&d) {
-		if *f.in == nil {
-			continue
-		}
-		v := **f.in
-		if v < f.lo || v > f.hi {
-			return d, fault.E(fault.ValidationError, fmt.Sprintf("options.%s: must be between %d and %d (got %d)", f.name, f.lo, f.hi, v)).
-				With("field", f.name).With("minimum", f.lo).With("maximum", f.hi)
-		}
-		*f.out = v
-		if f.name == "max_key_points" && v == 0 {
-			*f.out = digest.NoKeyPoints
-		}
-	}
-	return d, nil
-}
-
-// optionsFromQuery reads digest options given as query parameters.
-func optionsFromQuery(q url.Values) (*OptionsSpec, error) {
-	var o OptionsSpec
-	var d digest.Options
-	for _, f := range o.fields(&d) {
-		v := q.Get(f.name)
-		if v == "" {
-			continue
-		}
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			return nil, fault.E(fault.ValidationError, fmt.Sprintf("%s: must be an integer", f.name)).With("field", f.name)
-		}
-		*f.in = &n
-	}
-	return &o, nil
 }

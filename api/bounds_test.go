@@ -5,9 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/digestd/digestd/wire"
+
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"github.com/digestd/digestd/api"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/locate"
 	"github.com/digestd/digestd/pipeline"
@@ -43,7 +44,7 @@ func TestOpenAPIBoundsAgreeWithDigest(t *testing.T) {
 	eqF("Options.snippet_max_chars maximum", prop("Options", "snippet_max_chars").Max, digest.MaxSnippetChars)
 	eqF("Options.snippet_max_chars minimum", prop("Options", "snippet_max_chars").Min, digest.MinSnippetChars)
 	eqF("Options.summary_max_chars maximum", prop("Options", "summary_max_chars").Max, digest.MaxSummaryChars)
-	eq("DigestsRequest.sources maxItems", prop("DigestsRequest", "sources").MaxItems, api.MaxSources)
+	eq("DigestsRequest.sources maxItems", prop("DigestsRequest", "sources").MaxItems, wire.MaxSources)
 	eq("LocateRequest.sources maxItems", prop("LocateRequest", "sources").MaxItems, pipeline.MaxLocateSources)
 	eq("LocateRequest.quotes maxItems", prop("LocateRequest", "quotes").MaxItems, pipeline.MaxQuotes)
 	eq("LocateRequest.quotes[] maxLength", prop("LocateRequest", "quotes", "[]").MaxLength, pipeline.MaxQuoteChars)

@@ -11,8 +11,8 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/digestd/digestd"
-	"github.com/digestd/digestd/api"
 	"github.com/digestd/digestd/digest"
+	"github.com/digestd/digestd/wire"
 )
 
 // openapiDoc loads openapi.yaml.
@@ -62,11 +62,11 @@ func openapiSchema(t *testing.T, doc *openapi3.T, schema string, path ...string)
 // TestDocsAgreeWithTables ties openapi.yaml and the README to the error and
 // warning tables: every error_type, every warning code and its severity.
 func TestDocsAgreeWithTables(t *testing.T) {
-	if got := openapiEnum(t, "ErrorData", "error_type"); !slices.Equal(got, api.ErrorTypes()) {
-		t.Errorf("openapi.yaml error_type enum %v, the error table has %v", got, api.ErrorTypes())
+	if got := openapiEnum(t, "ErrorData", "error_type"); !slices.Equal(got, wire.ErrorTypes()) {
+		t.Errorf("openapi.yaml error_type enum %v, the error table has %v", got, wire.ErrorTypes())
 	}
-	if got := openapiEnum(t, "Meta", "warning_details", "[]", "code"); !slices.Equal(got, api.WarningCodes()) {
-		t.Errorf("openapi.yaml warning code enum %v, the warning table has %v", got, api.WarningCodes())
+	if got := openapiEnum(t, "Meta", "warning_details", "[]", "code"); !slices.Equal(got, wire.WarningCodes()) {
+		t.Errorf("openapi.yaml warning code enum %v, the warning table has %v", got, wire.WarningCodes())
 	}
 	doc, err := openapi3.NewLoader().LoadFromData(digestd.OpenAPI)
 	if err != nil {
@@ -83,18 +83,18 @@ func TestDocsAgreeWithTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, typ := range api.ErrorTypes() {
+	for _, typ := range wire.ErrorTypes() {
 		if !strings.Contains(string(readme), "`"+typ+"`") {
 			t.Errorf("README does not list error_type %s", typ)
 		}
 	}
-	for _, code := range api.WarningCodes() {
-		row := regexp.MustCompile("(?m)^\\| `" + code + "` \\| " + api.WarningSeverity(code) + " \\|")
+	for _, code := range wire.WarningCodes() {
+		row := regexp.MustCompile("(?m)^\\| `" + code + "` \\| " + wire.WarningSeverity(code) + " \\|")
 		if !row.Match(readme) {
-			t.Errorf("README has no row `| %s | %s |` in its warning table", code, api.WarningSeverity(code))
+			t.Errorf("README has no row `| %s | %s |` in its warning table", code, wire.WarningSeverity(code))
 		}
 	}
-	for _, capability := range api.Capabilities() {
+	for _, capability := range wire.Capabilities() {
 		name := strings.SplitN(capability, "/", 2)[0]
 		if !strings.Contains(string(readme), name) {
 			t.Errorf("README does not mention capability %s", name)

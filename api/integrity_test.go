@@ -16,6 +16,7 @@ import (
 	"github.com/digestd/digestd/archive/fsstore"
 	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/pipeline"
+	"github.com/digestd/digestd/wire"
 )
 
 // newDiskServer returns a server over an on-disk archive in dir.
@@ -87,7 +88,7 @@ func TestCorruptBlobIsRepairedByAPut(t *testing.T) {
 	c := loadContract(t)
 	text := "Tides rise twice a day. The moon pulls the sea towards it."
 	_, body := c.do(t, h, "POST", "/v1/digest?query=tides", "text/plain", []byte(text))
-	var dd api.DigestData
+	var dd wire.DigestData
 	json.Unmarshal(decodeEnvelope(t, body).Data, &dd)
 	d, err := archive.ParseHash(dd.Source.ArchiveHash)
 	if err != nil {
@@ -126,7 +127,7 @@ func TestVerifyIsStrict(t *testing.T) {
 	h, _ := newTestServer(t, api.Config{})
 	c := loadContract(t)
 	_, body := c.do(t, h, "POST", "/v1/digest?query=tides", "text/plain", []byte("Tides rise twice a day. The moon pulls the sea towards it. Spring tides follow the full moon."))
-	var dd api.DigestData
+	var dd wire.DigestData
 	json.Unmarshal(decodeEnvelope(t, body).Data, &dd)
 	payload := func(mutate func(m map[string]any)) []byte {
 		b, _ := json.Marshal(dd.Digest)

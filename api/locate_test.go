@@ -8,6 +8,7 @@ import (
 
 	"github.com/digestd/digestd/api"
 	"github.com/digestd/digestd/digest"
+	"github.com/digestd/digestd/wire"
 )
 
 // checkText is a small paper of several sentences about one topic; digested
@@ -102,7 +103,7 @@ func TestCheckReportFromDigest(t *testing.T) {
 	h, _ := newTestServer(t, api.Config{})
 	c := loadContract(t)
 	_, b := c.do(t, h, "POST", "/v1/digest?query=MTCT+transmission+children&snippet_max_chars=120", "text/plain", []byte(checkText))
-	var d api.DigestData
+	var d wire.DigestData
 	json.Unmarshal(decodeEnvelope(t, b).Data, &d)
 	sn := d.Digest.EvidenceSnippets
 	one := func(i int) string { return strings.ReplaceAll(sn[i].Text, "\n", " ") }

@@ -12,6 +12,7 @@ import (
 	"github.com/digestd/digestd/api"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/ingest/fetch"
+	"github.com/digestd/digestd/wire"
 )
 
 type digestsData struct {
@@ -75,7 +76,7 @@ func TestDigestsBudgetPartialFidelity(t *testing.T) {
 	c := loadContract(t)
 	// Archive a text first, to digest it again by hash.
 	_, b := c.do(t, h, "POST", "/v1/digest?query=x", "text/plain", []byte("An archived note about mother-to-child transmission of HIV-1.\n"+syntheticDocument(2000, 99)))
-	var first api.DigestData
+	var first wire.DigestData
 	json.Unmarshal(decodeEnvelope(t, b).Data, &first)
 
 	srcs := manySources(t, first.Source.ArchiveHash)
@@ -347,7 +348,7 @@ func TestSourcesListingAndCursor(t *testing.T) {
 	var want []string
 	for i := 0; i < 5; i++ {
 		_, b := c.do(t, h, "POST", "/v1/digest?query=q", "text/plain", []byte(fmt.Sprintf("Document number %d about rivers.", i)))
-		var d api.DigestData
+		var d wire.DigestData
 		json.Unmarshal(decodeEnvelope(t, b).Data, &d)
 		want = append([]string{d.Source.ArchiveHash}, want...) // newest first
 	}
@@ -428,7 +429,7 @@ func TestSliceAndVerify(t *testing.T) {
 	h, _ := newTestServer(t, api.Config{})
 	c := loadContract(t)
 	_, b := c.do(t, h, "POST", "/v1/digest?query=MTCT", "text/plain", []byte(sampleText))
-	var d api.DigestData
+	var d wire.DigestData
 	json.Unmarshal(decodeEnvelope(t, b).Data, &d)
 	hash := d.Source.ArchiveHash
 	sn := d.Digest.EvidenceSnippets[0]
@@ -584,7 +585,7 @@ func TestDigestOptionsExact(t *testing.T) {
 				}
 				return
 			}
-			var dd api.DigestData
+			var dd wire.DigestData
 			json.Unmarshal(decodeEnvelope(t, body).Data, &dd)
 			if tc.keyPoints >= 0 && len(dd.Digest.KeyPoints) != tc.keyPoints {
 				t.Errorf("%d key points, want %d", len(dd.Digest.KeyPoints), tc.keyPoints)

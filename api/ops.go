@@ -1,17 +1,15 @@
 package api
 
 import (
-	"context"
 	"net/http"
 	"strconv"
 	"time"
 
+	"github.com/digestd/digestd/wire"
 	"github.com/go-chi/chi/v5"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
-
-	"github.com/digestd/digestd/pipeline"
 )
 
 // metrics are the server's Prometheus collectors, on a registry of its own.
@@ -93,80 +91,13 @@ func (s *Server) metricsHandler() http.Handler {
 	return promhttp.HandlerFor(s.metrics.registry, promhttp.HandlerOpts{})
 }
 
-// HealthData is data of GET /v1/health and of the MCP tool
-// get_service_health: the pipeline's Health with the server's version and
-// uptime.
-type HealthData struct {
-	Status          string                     `json:"status"`
-	Version         string                     `json:"version"`
-	UptimeSeconds   float64                    `json:"uptime_seconds"`
-	HealthyServices int                        `json:"healthy_services"`
-	TotalServices   int                        `json:"total_services"`
-	Components      map[string]ComponentHealth `json:"components"`
-}
-
-// ComponentHealth is one component's state.
-type ComponentHealth = pipeline.ComponentHealth
-
-// UnhealthyData is data of an unhealthy health answer (503): the error
-// fields of every failure, and the component statuses.
-type UnhealthyData struct {
-	ErrorData
-	HealthData
-}
-
-// Monitor reports the health and the cache counters of a pipeline, for the
-// HTTP API and the MCP tools alike.
-type Monitor struct {
-	Pipe    *pipeline.Pipeline
-	Version string
-	// Probes report the components beside the archive (PDF workers,
-	// fetcher, …).
-	Probes  []pipeline.Probe
-	Started time.Time
-}
-
-// Health probes every component (see pipeline.Pipeline.Health).
-func (m *Monitor) Health(ctx context.Context) HealthData {
-	h := m.Pipe.Health(ctx, m.Probes)
-	return HealthData{Status: h.Status, Version: m.Version, UptimeSeconds: time.Since(m.Started).Seconds(),
-		HealthyServices: h.HealthyServices, TotalServices: h.TotalServices, Components: h.Components}
-}
-
-// HealthError is the error an unhealthy health answer carries.
-func (m *Monitor) HealthError(h HealthData) error {
-	return pipeline.Health{Status: pipeline.Unhealthy, Components: h.Components}.Err()
-}
-
-// CacheStats are the digest cache's counters since start: total_requests
-// digest lookups, of which cache_hits were served from the cache.
-type CacheStats struct {
-	TotalRequests int64   `json:"total_requests"`
-	CacheHits     int64   `json:"cache_hits"`
-	CacheMisses   int64   `json:"cache_misses"`
-	HitRate       float64 `json:"hit_rate"`
-}
-
-// CacheStats returns the digest cache's counters.
-func (m *Monitor) CacheStats() CacheStats {
-	return cacheStats(m.Pipe.Stats())
-}
-
-func cacheStats(ps pipeline.Stats) CacheStats {
-	c := CacheStats{CacheHits: ps.CacheHits, CacheMisses: ps.CacheMisses, TotalRequests: ps.CacheHits + ps.CacheMisses}
-	if c.TotalRequests > 0 {
-		c.HitRate = float64(c.CacheHits) / float64(c.TotalRequests)
-	}
-	return c
-}
-
 func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 	data := s.monitor.Health(r.Context())
 	if data.Status == "unhealthy" {
 		env, status := errorEnvelope(s.monitor.HealthError(data), stateOf(r))
-		env.Data = UnhealthyData{ErrorData: env.Data.(ErrorData), HealthData: data}
+		env.Data = wire.UnhealthyData{ErrorData: env.Data.(wire.ErrorData), HealthData: data}
 		w.Header().Set("Retry-After", "5")
-		writeJSON(w, status, env)
+		wire.Write(w, status, env)
 		return
 	}
 	success(w, r, http.StatusOK, data)
@@ -175,7 +106,7 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 // StatsData is data of GET /v1/stats: the cache counters (as the MCP tool
 // get_cache_stats gives them), then the archive's size and the server's use.
 type StatsData struct {
-	CacheStats
+	wire.CacheStats
 	DigestCache struct {
 		Hits    int64   `json:"hits"`
 		Misses  int64   `json:"misses"`
@@ -198,7 +129,7 @@ type StatsData struct {
 
 func (s *Server) stats(w http.ResponseWriter, r *http.Request) {
 	ps := s.pipe.Stats()
-	data := StatsData{CacheStats: cacheStats(ps)}
+	data := StatsData{CacheStats: wire.CacheStatsOf(ps)}
 	data.DigestCache.Hits, data.DigestCache.Misses, data.DigestCache.HitRate = data.CacheHits, data.CacheMisses, data.HitRate
 	data.Archive.Blobs, data.Archive.Bytes = ps.ArchiveBlobs, ps.ArchiveBytes
 	if !ps.ArchiveCountedAt.IsZero() {

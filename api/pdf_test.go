@@ -12,6 +12,7 @@ import (
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/ingest"
+	"github.com/digestd/digestd/wire"
 )
 
 // fakePDF stands in for the worker pool: it "extracts" fixed pages, or fails.
@@ -39,7 +40,7 @@ func TestPDFSourceGetsPageLocators(t *testing.T) {
 		if resp.StatusCode != 200 {
 			t.Fatalf("status %d: %s", resp.StatusCode, b)
 		}
-		var data api.DigestData
+		var data wire.DigestData
 		json.Unmarshal(decodeEnvelope(t, b).Data, &data)
 		if data.Source.Kind != "pdf" || data.Source.Record.PageCount != len(pages) || len(data.Source.Record.PageOffsets) != len(pages) {
 			t.Errorf("record %+v", data.Source.Record)
@@ -113,7 +114,7 @@ func TestMultipartUpload(t *testing.T) {
 			}
 			continue
 		}
-		var data api.DigestData
+		var data wire.DigestData
 		json.Unmarshal(decodeEnvelope(t, b).Data, &data)
 		if data.Source.Kind != tc.kind {
 			t.Errorf("%s: kind %s, want %s", tc.name, data.Source.Kind, tc.kind)

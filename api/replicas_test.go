@@ -15,6 +15,7 @@ import (
 	"github.com/digestd/digestd/archive/s3store/s3test"
 	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/pipeline"
+	"github.com/digestd/digestd/wire"
 )
 
 // TestReplicasShareOneBucket runs two servers, each with its own S3 store
@@ -57,7 +58,7 @@ func TestReplicasShareOneBucket(t *testing.T) {
 	if string(envA.Data) != string(envB.Data) {
 		t.Errorf("replicas disagree:\nA %s\nB %s", envA.Data, envB.Data)
 	}
-	var data api.DigestData
+	var data wire.DigestData
 	json.Unmarshal(envA.Data, &data)
 	_, textA := c.do(t, a, "GET", "/v1/archive/"+data.Source.ArchiveHash, "", nil)
 	resp, textB := c.do(t, b, "GET", "/v1/archive/"+data.Source.ArchiveHash, "", nil)

@@ -1,18 +1,16 @@
 // Package api serves digestd over HTTP: JSON requests in, response-v2
-// envelopes out, with every error classified by one table (errors.go).
+// envelopes out (built by package wire, which also holds the error table and
+// the request specs that MCP and batch share). Server.Mount installs the
+// routes and the middleware every edge on the router passes.
 package api
 
 import (
 	"bytes"
-	"encoding/base64"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"mime"
 	"net/http"
-	"reflect"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -22,11 +20,11 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/pipeline"
+	"github.com/digestd/digestd/wire"
 )
 
 // Config holds the server's limits and identity.
@@ -66,11 +64,6 @@ type Config struct {
 	Probes []pipeline.Probe
 	// Collectors are extra Prometheus collectors for /metrics.
 	Collectors []prometheus.Collector
-	// MCP, when set, is mounted at /mcp (streamable HTTP), behind the same
-	// authentication and rate limits.
-	MCP http.Handler
-	// UI, when set, serves the web page under /ui/.
-	UI http.Handler
 }
 
 // Server is digestd's HTTP API.
@@ -80,9 +73,9 @@ type Server struct {
 	started time.Time
 	adm     *admission
 	bodies  atomic.Int64
-	cursors *Cursors
+	cursors *wire.Cursors
 	metrics *metrics
-	monitor *Monitor
+	monitor *wire.Monitor
 }
 
 // New returns a server that runs requests through pipe.
@@ -90,10 +83,10 @@ func New(pipe *pipeline.Pipeline, cfg Config) *Server {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = ingest.DefaultMaxSourceBytes
 	}
-	s := &Server{pipe: pipe, cfg: cfg, started: time.Now(), cursors: NewCursors(cfg.CursorKey), metrics: newMetrics(cfg.Collectors)}
+	s := &Server{pipe: pipe, cfg: cfg, started: time.Now(), cursors: wire.NewCursors(cfg.CursorKey), metrics: newMetrics(cfg.Collectors)}
 	s.adm = newAdmission(cfg.MaxInFlight, cfg.MemoryBudget, cfg.QueueWait)
 	s.cfg.Probes = append([]pipeline.Probe{{Name: "admission", Check: s.admissionProbe}}, s.cfg.Probes...)
-	s.monitor = &Monitor{Pipe: pipe, Version: cfg.Version, Probes: s.cfg.Probes, Started: s.started}
+	s.monitor = &wire.Monitor{Pipe: pipe, Version: cfg.Version, Probes: s.cfg.Probes, Started: s.started}
 	return s
 }
 
@@ -104,9 +97,21 @@ func (s *Server) log() *slog.Logger {
 	return slog.Default()
 }
 
-// Handler returns the HTTP handler with every route.
+// Handler returns a router with the API mounted (see Mount) and nothing
+// beside it.
 func (s *Server) Handler() http.Handler {
 	r := chi.NewRouter()
+	s.Mount(r)
+	return r
+}
+
+// Mount installs on r the middleware every route shares (request ids, the
+// operation's tool id, the access log and metrics, panic recovery,
+// authentication, rate limits, query-parameter checks), the envelope answers
+// for unknown routes and methods, and the API's routes: /v1/…, /healthz,
+// /metrics and /openapi.yaml. Handlers mounted on r afterwards (/mcp, /ui)
+// pass the same middleware; wrap those that do work in Admit.
+func (s *Server) Mount(r chi.Router) {
 	r.Use(withRequest, identify(r), s.observe, s.recoverer, s.authenticate, s.rateLimit, s.refuseUnknownParams)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, fault.E(fault.NotFound, "no such route"))
@@ -129,15 +134,6 @@ func (s *Server) Handler() http.Handler {
 	r.Get("/v1/archive/{hash}", s.getArchive) // admitted inside: streaming holds no slot
 	r.Head("/v1/archive/{hash}", s.getArchive)
 	r.Get("/v1/archive/{hash}/slice", s.admit(readWeight, http.HandlerFunc(s.getSlice)))
-	if s.cfg.MCP != nil {
-		r.Handle("/mcp", s.mcpAdmission(s.cfg.MCP))
-	}
-	if s.cfg.UI != nil {
-		r.Handle("/ui/*", s.cfg.UI)
-		r.Get("/ui", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/ui/", http.StatusMovedPermanently) })
-		r.Get("/", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/ui/", http.StatusFound) })
-	}
-	return r
 }
 
 // routeOp is what the router knows of a route: its operation (meta.tool_id)
@@ -154,18 +150,18 @@ var optionParams = []string{"max_evidence", "max_key_points", "snippet_max_chars
 
 // routeOps describes each route, by method and chi pattern.
 var routeOps = map[string]routeOp{
-	"POST /v1/digest":              {ToolDigestSource, append([]string{"query", "id"}, optionParams...)},
-	"POST /v1/digests":             {ToolDigestSources, nil},
-	"POST /v1/verify":              {ToolVerifyDigest, nil},
-	"GET /v1/sources":              {ToolListSources, []string{"limit", "cursor"}},
-	"GET /v1/sources/{hash}":       {ToolGetSource, nil},
-	"GET /v1/archive/{hash}":       {ToolGetArchiveBlob, nil},
-	"HEAD /v1/archive/{hash}":      {ToolGetArchiveBlob, nil},
-	"GET /v1/archive/{hash}/slice": {ToolGetArchivedText, []string{"locator", "start", "end", "context"}},
-	"GET /v1/health":               {ToolServiceHealth, nil},
-	"GET /v1/stats":                {ToolCacheStats, nil},
-	"POST /v1/locate":              {ToolLocateQuotes, nil},
-	"POST /v1/check":               {ToolCheckCitations, nil},
+	"POST /v1/digest":              {wire.ToolDigestSource, append([]string{"query", "id"}, optionParams...)},
+	"POST /v1/digests":             {wire.ToolDigestSources, nil},
+	"POST /v1/verify":              {wire.ToolVerifyDigest, nil},
+	"GET /v1/sources":              {wire.ToolListSources, []string{"limit", "cursor"}},
+	"GET /v1/sources/{hash}":       {wire.ToolGetSource, nil},
+	"GET /v1/archive/{hash}":       {wire.ToolGetArchiveBlob, nil},
+	"HEAD /v1/archive/{hash}":      {wire.ToolGetArchiveBlob, nil},
+	"GET /v1/archive/{hash}/slice": {wire.ToolGetArchivedText, []string{"locator", "start", "end", "context"}},
+	"GET /v1/health":               {wire.ToolServiceHealth, nil},
+	"GET /v1/stats":                {wire.ToolCacheStats, nil},
+	"POST /v1/locate":              {wire.ToolLocateQuotes, nil},
+	"POST /v1/check":               {wire.ToolCheckCitations, nil},
 }
 
 // identify sets the request's tool id from the route it will take, before
@@ -238,79 +234,6 @@ func (s *Server) openapi(w http.ResponseWriter, r *http.Request) {
 	w.Write(s.cfg.OpenAPI)
 }
 
-// SourceSpec is a source as a client sends it: exactly one of URL, HTML,
-// PDFBase64, Text and Archive.
-type SourceSpec struct {
-	ID          string `json:"id,omitempty"`
-	URL         string `json:"url,omitempty"`
-	HTML        string `json:"html,omitempty"`
-	PDFBase64   string `json:"pdf_base64,omitempty"`
-	Text        string `json:"text,omitempty"`
-	Archive     string `json:"archive,omitempty"`
-	ContentType string `json:"content_type,omitempty"`
-}
-
-// DigestRequest is the body of POST /v1/digest.
-type DigestRequest struct {
-	Query   string       `json:"query"`
-	Source  *SourceSpec  `json:"source"`
-	Options *OptionsSpec `json:"options,omitempty"`
-}
-
-// DigestData is data of a successful POST /v1/digest.
-type DigestData struct {
-	Digest     *digest.Payload     `json:"digest"`
-	Source     pipeline.SourceInfo `json:"source"`
-	DigestHash string              `json:"digest_hash"`
-}
-
-// Request converts a source spec into a pipeline request.
-func (spec *SourceSpec) Request(query string, opts digest.Options) (pipeline.Request, error) {
-	req := pipeline.Request{ID: spec.ID, Query: query, Options: opts}
-	set := 0
-	for _, v := range []string{spec.URL, spec.HTML, spec.PDFBase64, spec.Text, spec.Archive} {
-		if v != "" {
-			set++
-		}
-	}
-	switch {
-	case set == 0:
-		return req, fault.E(fault.MissingRequired, "source: one of url, html, pdf_base64, text or archive is required")
-	case set > 1:
-		return req, fault.E(fault.ValidationError, "source: give exactly one of url, html, pdf_base64, text or archive")
-	}
-	switch {
-	case spec.Archive != "":
-		d, err := archive.ParseHash(spec.Archive)
-		if err != nil {
-			return req, fault.E(fault.ValidationError, "source.archive: must be sha256:<64 hex digits>")
-		}
-		if !d.Valid() {
-			return req, fault.E(fault.NotFound, "source.archive: no archived content has that hash")
-		}
-		req.Archive = d
-	case spec.PDFBase64 != "":
-		b, err := base64.StdEncoding.DecodeString(spec.PDFBase64)
-		if err != nil {
-			return req, fault.E(fault.InvalidFormat, "source.pdf_base64: not valid base64")
-		}
-		req.Source.PDF = b
-	case spec.HTML != "":
-		if spec.ContentType != "" {
-			if _, _, err := mime.ParseMediaType(spec.ContentType); err != nil {
-				return req, fault.E(fault.InvalidFormat, "source.content_type: not a valid media type")
-			}
-		}
-		req.Source.HTML = []byte(spec.HTML)
-		req.Source.ContentType = spec.ContentType
-	case spec.URL != "":
-		req.Source.URL = spec.URL
-	default:
-		req.Source.Text = spec.Text
-	}
-	return req, nil
-}
-
 func (s *Server) postDigest(w http.ResponseWriter, r *http.Request) {
 	req, err := s.decodeDigest(w, r)
 	if err != nil {
@@ -328,13 +251,8 @@ func (s *Server) postDigest(w http.ResponseWriter, r *http.Request) {
 	} else {
 		s.metrics.digests.WithLabelValues("built").Inc()
 	}
-	writeJSON(w, http.StatusOK, digestEnvelope(res, stateOf(r)))
-}
-
-// estimateTokens is a rough count (pipeline.CharsPerToken characters a
-// token) of what the digest costs an agent to read.
-func estimateTokens(p *digest.Payload) int {
-	return (p.DigestChars + pipeline.CharsPerToken - 1) / pipeline.CharsPerToken
+	st := stateOf(r)
+	wire.Write(w, http.StatusOK, wire.DigestEnvelope(res, st.metaOf(), st.id, st.start))
 }
 
 // decodeDigest reads a digest request from JSON, a raw body (text/plain,
@@ -349,14 +267,14 @@ func (s *Server) decodeDigest(w http.ResponseWriter, r *http.Request) (pipeline.
 		}
 	}
 	q := r.URL.Query()
-	spec, err := optionsFromQuery(q)
+	spec, err := wire.OptionsFromQuery(q)
 	if err != nil {
 		return pipeline.Request{}, err
 	}
 	switch mt {
 	case "application/json":
-		var body DigestRequest
-		if err := decodeJSON(r.Body, &body); err != nil {
+		var body wire.DigestRequest
+		if err := wire.DecodeJSON(r.Body, &body); err != nil {
 			return pipeline.Request{}, err
 		}
 		if body.Source == nil {
@@ -420,13 +338,13 @@ func (s *Server) decodeMultipart(r *http.Request, opts digest.Options) (pipeline
 			break
 		}
 		if err != nil {
-			return req, bodyError(err)
+			return req, wire.BodyError(err)
 		}
 		switch part.FormName() {
 		case "query", "id":
 			b, err := io.ReadAll(io.LimitReader(part, 64<<10))
 			if err != nil {
-				return req, bodyError(err)
+				return req, wire.BodyError(err)
 			}
 			if part.FormName() == "query" {
 				req.Query = string(b)
@@ -471,62 +389,7 @@ var errEmptySource = fault.E(fault.NoExtractableText, "the source is empty")
 func readBody(r io.Reader) ([]byte, error) {
 	b, err := io.ReadAll(r)
 	if err != nil {
-		return nil, bodyError(err)
+		return nil, wire.BodyError(err)
 	}
 	return b, nil
-}
-
-func bodyError(err error) error {
-	var mbe *http.MaxBytesError
-	if errors.As(err, &mbe) {
-		return fault.E(fault.TooLarge, "the request body exceeds the limit").With("limit_bytes", mbe.Limit)
-	}
-	return fault.Wrap(fault.InvalidFormat, "could not read the request body", err)
-}
-
-// decodeJSON decodes exactly one JSON value, rejecting unknown fields by
-// name, keys that differ from a field's name only in case, and objects that
-// repeat a key (which decoders disagree on).
-func decodeJSON(r io.Reader, v any) error {
-	body, err := io.ReadAll(r)
-	if err != nil {
-		return bodyError(err)
-	}
-	if len(bytes.TrimSpace(body)) == 0 {
-		return fault.E(fault.MissingRequired, "the request body is empty")
-	}
-	if err := CheckJSONKeys(body, reflect.TypeOf(v)); err != nil {
-		return err
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return jsonError(err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return fault.E(fault.InvalidFormat, "the body holds more than one JSON value")
-	}
-	return nil
-}
-
-func jsonError(err error) error {
-	var mbe *http.MaxBytesError
-	var ute *json.UnmarshalTypeError
-	var se *json.SyntaxError
-	switch {
-	case errors.As(err, &mbe):
-		return bodyError(err)
-	case errors.As(err, &ute):
-		return fault.E(fault.ValidationError, fmt.Sprintf("%s: must be %s", ute.Field, ute.Type)).With("field", ute.Field)
-	case errors.As(err, &se):
-		return fault.E(fault.InvalidFormat, fmt.Sprintf("malformed JSON at byte %d", se.Offset))
-	case errors.Is(err, io.EOF):
-		return fault.E(fault.MissingRequired, "the request body is empty")
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return fault.E(fault.InvalidFormat, "the JSON body ends early")
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-		return fault.E(fault.ValidationError, fmt.Sprintf("unknown field %q", field)).With("field", field)
-	}
-	return fault.Wrap(fault.InvalidFormat, "malformed JSON body", err)
 }

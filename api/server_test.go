@@ -16,6 +16,7 @@ import (
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/pipeline"
+	"github.com/digestd/digestd/wire"
 )
 
 // newTestServer returns a server over a fresh on-disk archive.
@@ -115,7 +116,7 @@ func TestDigestTextVerifiesAgainstArchive(t *testing.T) {
 		t.Fatalf("status %d: %s", resp.StatusCode, b)
 	}
 	env := decodeEnvelope(t, b)
-	var data api.DigestData
+	var data wire.DigestData
 	if err := json.Unmarshal(env.Data, &data); err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +167,7 @@ func TestDigestRawBodies(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Fatalf("status %d: %s", resp.StatusCode, b)
 	}
-	var data api.DigestData
+	var data wire.DigestData
 	json.Unmarshal(decodeEnvelope(t, b).Data, &data)
 	if n := len(data.Digest.EvidenceSnippets); n == 0 || n > 2 {
 		t.Errorf("max_evidence=2 gave %d snippets", n)
@@ -187,7 +188,7 @@ func TestDigestHTMLUploads(t *testing.T) {
 		if resp.StatusCode != 200 {
 			t.Fatalf("%s: %d %s", tc.name, resp.StatusCode, b)
 		}
-		var data api.DigestData
+		var data wire.DigestData
 		json.Unmarshal(decodeEnvelope(t, b).Data, &data)
 		if data.Source.Kind != "html" || data.Source.Title != "Harare study" || !strings.Contains(data.Digest.EvidenceSnippets[0].Text, "197") {
 			t.Errorf("%s: source %+v top snippet %q", tc.name, data.Source, data.Digest.EvidenceSnippets[0].Text)
@@ -245,7 +246,7 @@ func TestArchiveRetrieval(t *testing.T) {
 	h, _ := newTestServer(t, api.Config{})
 	c := loadContract(t)
 	_, b := c.do(t, h, "POST", "/v1/digest?query=x", "text/plain", []byte("Hello archive.\nSecond block."))
-	var data api.DigestData
+	var data wire.DigestData
 	json.Unmarshal(decodeEnvelope(t, b).Data, &data)
 	hash := data.Source.ArchiveHash
 	bare := strings.TrimPrefix(hash, "sha256:")

@@ -15,10 +15,8 @@ import (
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/pipeline"
+	"github.com/digestd/digestd/wire"
 )
-
-// SourceListItem is one entry of GET /v1/sources.
-type SourceListItem = pipeline.ListedSource
 
 func (s *Server) listSources(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
@@ -33,7 +31,7 @@ func (s *Server) listSources(w http.ResponseWriter, r *http.Request) {
 	after := ""
 	if c := q.Get("cursor"); c != "" {
 		var err error
-		if after, err = s.cursors.Decode(ListingSources, c); err != nil {
+		if after, err = s.cursors.Decode(wire.ListingSources, c); err != nil {
 			s.fail(w, r, err)
 			return
 		}
@@ -44,9 +42,9 @@ func (s *Server) listSources(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st := stateOf(r)
-	st.meta.Pagination = &Pagination{HasMore: page.More, PageSize: len(page.Sources)}
+	st.meta.Pagination = &wire.Pagination{HasMore: page.More, PageSize: len(page.Sources)}
 	if page.More {
-		c := s.cursors.Encode(ListingSources, page.Next)
+		c := s.cursors.Encode(wire.ListingSources, page.Next)
 		st.meta.Pagination.Cursor = &c
 	}
 	success(w, r, http.StatusOK, map[string]any{"sources": page.Sources})
@@ -96,12 +94,6 @@ func (s *Server) getSlice(w http.ResponseWriter, r *http.Request) {
 	success(w, r, http.StatusOK, sl)
 }
 
-// VerifyRequest is the body of POST /v1/verify: a DigestPayload as a client
-// received or stored it, alone or under "digest".
-type VerifyRequest struct {
-	Digest *digest.Payload `json:"digest"`
-}
-
 func (s *Server) postVerify(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
 	raw, err := readBody(r.Body)
@@ -109,8 +101,8 @@ func (s *Server) postVerify(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	var body VerifyRequest
-	if err := decodeJSON(bytes.NewReader(raw), &body); err != nil {
+	var body wire.VerifyRequest
+	if err := wire.DecodeJSON(bytes.NewReader(raw), &body); err != nil {
 		s.fail(w, r, err)
 		return
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/digestd/digestd/api"
 	"github.com/digestd/digestd/ingest/fetch"
+	"github.com/digestd/digestd/wire"
 )
 
 const articleHTML = `<!doctype html><html lang="en"><head><meta charset="windows-1252">
@@ -48,7 +49,7 @@ func TestURLSource(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Fatalf("status %d: %s", resp.StatusCode, b)
 	}
-	var data api.DigestData
+	var data wire.DigestData
 	json.Unmarshal(decodeEnvelope(t, b).Data, &data)
 	rec := data.Source.Record
 	if rec.Kind != "html" || rec.RequestedURL != srv.URL+"/old" || rec.FinalURL != srv.URL+"/article" || rec.HTTPStatus != 200 || rec.FetchedAt.IsZero() {

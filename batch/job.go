@@ -19,12 +19,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/digestd/digestd/api"
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/pipeline"
+	"github.com/digestd/digestd/wire"
 )
 
 // Digester runs the pipeline for one request; *pipeline.Pipeline is one.
@@ -246,14 +246,14 @@ func (j *Job) digestEntry(ctx context.Context, gate *hostGate, e Entry) result {
 	res, err := j.digest(ctx, gate, e)
 	attempts := 1
 	for ; err != nil && attempts <= j.Retries; attempts++ {
-		retry, after := api.RetryAdvice(err)
+		retry, after := wire.RetryAdvice(err)
 		if !retry || ctx.Err() != nil || !sleep(ctx, max(after, j.backoff(attempts))) {
 			break
 		}
 		start = time.Now()
 		res, err = j.digest(ctx, gate, e)
 	}
-	env, status := api.ResultEnvelope(res, err, requestID, start)
+	env, status := wire.ResultEnvelope(res, err, requestID, start)
 	if err != nil && fault.CodeOf(err) == fault.Internal && ctx.Err() == nil && j.Logger != nil {
 		j.Logger.Error("source failed", "id", e.ID, "request_id", requestID, "code", fault.CodeOf(err), "err", err)
 	}
@@ -264,7 +264,7 @@ func (j *Job) digestEntry(ctx context.Context, gate *hostGate, e Entry) result {
 	line, merr := json.Marshal(Line{ID: e.ID, Status: status, Envelope: env})
 	if merr != nil {
 		// Cannot happen for the envelope types; keep the id accounted for.
-		env, status = api.ResultEnvelope(nil, fault.Wrap(fault.Internal, "encode the result", merr), requestID, start)
+		env, status = wire.ResultEnvelope(nil, fault.Wrap(fault.Internal, "encode the result", merr), requestID, start)
 		line, _ = json.Marshal(Line{ID: e.ID, Status: status, Envelope: env})
 		r.outcome = Outcome{Code: string(fault.Internal)}
 	}

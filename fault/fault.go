@@ -1,7 +1,7 @@
 // Package fault is digestd's error vocabulary: an error carries a stable
 // Code (the envelope's error_code), a message that is safe to show a client,
 // optional structured details, and the internal cause, which is logged but
-// never sent. The api package maps each Code to an HTTP status, error_type,
+// never sent. Package wire maps each Code to an HTTP status, error_type,
 // remediation and retry semantics in one table.
 package fault
 
@@ -14,7 +14,7 @@ import (
 type Code string
 
 // The codes digestd reports. Their HTTP status, error_type and remediation
-// live in api's error table.
+// live in wire's error table.
 const (
 	ValidationError        Code = "VALIDATION_ERROR"
 	InvalidFormat          Code = "INVALID_FORMAT"

@@ -5,7 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/digestd/digestd/api"
+	"github.com/digestd/digestd/wire"
+
 	"github.com/digestd/digestd/fault"
 )
 
@@ -40,20 +41,14 @@ func envelopeHTTPErrors(next http.Handler) http.Handler {
 		if !ok {
 			c.code, c.msg = fault.Internal, "the MCP transport failed"
 		}
-		env, _ := api.ErrorEnvelope(fault.E(c.code, c.msg).With("http_status", g.status), requestID(r), start)
+		env, _ := wire.Failure(fault.E(c.code, c.msg).With("http_status", g.status), wire.Meta{}, requestID(r), start)
 		w.Header().Del("Content-Length")
-		api.WriteEnvelope(w, g.status, env)
+		wire.Write(w, g.status, env)
 	})
 }
 
 // requestID is the client's X-Request-ID when it is valid, else a new one.
-func requestID(r *http.Request) string {
-	id := r.Header.Get("X-Request-ID")
-	if id == "" || len(id) > 128 || strings.Trim(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != "" {
-		return api.NewRequestID()
-	}
-	return id
-}
+func requestID(r *http.Request) string { return wire.RequestID(r.Header.Get("X-Request-ID")) }
 
 // errorGuard holds back an error status written with a non-JSON body.
 type errorGuard struct {

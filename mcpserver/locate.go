@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/digestd/digestd/wire"
+
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/digestd/digestd/api"
 	"github.com/digestd/digestd/locate"
 	"github.com/digestd/digestd/pipeline"
 )
@@ -84,25 +85,25 @@ func (t *tools) registerLocate(srv *mcp.Server) {
 	}, t.checkCitations)
 }
 
-func specs(in []SourceInput) []api.SourceSpec {
-	out := make([]api.SourceSpec, 0, len(in))
+func specs(in []SourceInput) []wire.SourceSpec {
+	out := make([]wire.SourceSpec, 0, len(in))
 	for _, s := range in {
 		out = append(out, *s.spec())
 	}
 	return out
 }
 
-func warningsMeta(ws []pipeline.Warning) api.Meta {
-	var meta api.Meta
+func warningsMeta(ws []pipeline.Warning) wire.Meta {
+	var meta wire.Meta
 	for _, w := range ws {
 		meta.AddWarning(w.Code, w.Message, nil)
 	}
 	return meta
 }
 
-func (t *tools) locateQuotes(ctx context.Context, _ *mcp.CallToolRequest, in LocateQuotesInput) (*mcp.CallToolResult, api.Envelope, error) {
+func (t *tools) locateQuotes(ctx context.Context, _ *mcp.CallToolRequest, in LocateQuotesInput) (*mcp.CallToolResult, wire.Envelope, error) {
 	c := newCall("locate_quotes")
-	srcs, err := api.LocateSources(specs(in.Sources))
+	srcs, err := wire.LocateSources(specs(in.Sources))
 	if err != nil {
 		return c.fail(t.log, err)
 	}
@@ -120,12 +121,12 @@ func (t *tools) locateQuotes(ctx context.Context, _ *mcp.CallToolRequest, in Loc
 		}
 		fmt.Fprintf(&b, "[%d] %s in %s at %s (similarity %.2f): %q\n", r.QuoteIndex, r.Match, *r.SourceID, *r.Locator, r.Similarity, *r.Text)
 	}
-	return c.ok(api.SuccessEnvelope(res, warningsMeta(res.Warnings), c.id, c.start), b.String())
+	return c.ok(wire.Success(res, warningsMeta(res.Warnings), c.id, c.start), b.String())
 }
 
-func (t *tools) checkCitations(ctx context.Context, _ *mcp.CallToolRequest, in CheckCitationsInput) (*mcp.CallToolResult, api.Envelope, error) {
+func (t *tools) checkCitations(ctx context.Context, _ *mcp.CallToolRequest, in CheckCitationsInput) (*mcp.CallToolResult, wire.Envelope, error) {
 	c := newCall("check_citations")
-	srcs, err := api.LocateSources(specs(in.Sources))
+	srcs, err := wire.LocateSources(specs(in.Sources))
 	if err != nil {
 		return c.fail(t.log, err)
 	}
@@ -146,5 +147,5 @@ func (t *tools) checkCitations(ctx context.Context, _ *mcp.CallToolRequest, in C
 		}
 		b.WriteString("\n")
 	}
-	return c.ok(api.SuccessEnvelope(res, warningsMeta(res.Warnings), c.id, c.start), b.String())
+	return c.ok(wire.Success(res, warningsMeta(res.Warnings), c.id, c.start), b.String())
 }

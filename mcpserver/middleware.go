@@ -6,9 +6,10 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/digestd/digestd/wire"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/digestd/digestd/api"
 	"github.com/digestd/digestd/fault"
 )
 
@@ -43,7 +44,7 @@ func envelopeInputErrors(next mcp.MethodHandler) mcp.MethodHandler {
 		if msg == "" {
 			msg = "the arguments do not match the tool's input schema"
 		}
-		env, _ := api.ErrorEnvelope(fault.E(fault.ValidationError, msg), api.NewRequestID(), time.Now())
+		env, _ := wire.Failure(fault.E(fault.ValidationError, msg), wire.Meta{}, wire.NewRequestID(), time.Now())
 		if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok {
 			env.Meta.ToolID = p.Name
 		}

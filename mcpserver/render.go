@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/digestd/digestd/api"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/pipeline"
+	"github.com/digestd/digestd/wire"
 )
 
 // The text renderings are what a model reads first: compact, with every
@@ -123,7 +123,7 @@ func renderVerify(rep *pipeline.VerifyReport, hash string) string {
 	return b.String()
 }
 
-func renderListing(l SourceListing, page *api.Pagination) string {
+func renderListing(l SourceListing, page *wire.Pagination) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d archived sources", len(l.Sources))
 	if page.TotalCount != nil {
@@ -152,8 +152,8 @@ func renderListing(l SourceListing, page *api.Pagination) string {
 	return b.String()
 }
 
-func renderError(env api.Envelope) string {
-	d, _ := env.Data.(api.ErrorData)
+func renderError(env wire.Envelope) string {
+	d, _ := env.Data.(wire.ErrorData)
 	msg := ""
 	if env.Error != nil {
 		msg = *env.Error

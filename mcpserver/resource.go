@@ -7,9 +7,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/digestd/digestd/wire"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/digestd/digestd/api"
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/fault"
 )
@@ -67,7 +68,7 @@ func (t *tools) readArchive(ctx context.Context, req *mcp.ReadResourceRequest) (
 		if fe.Code == fault.NotFound {
 			return nil, mcp.ResourceNotFoundError(uri)
 		}
-		if status, _, _, _ := api.Classify(fe.Code); status >= 500 {
+		if status, _, _, _ := wire.Classify(fe.Code); status >= 500 {
 			t.log.Error("resource read failed", "uri", uri, "code", fe.Code, "err", err)
 		}
 		return nil, fmt.Errorf("%s: %s", fe.Code, fe.Msg)

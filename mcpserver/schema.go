@@ -6,9 +6,9 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/digestd/digestd/api"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/pipeline"
+	"github.com/digestd/digestd/wire"
 )
 
 // mustSchema infers the input schema of T (descriptions come from the
@@ -80,7 +80,7 @@ const errorDataShape = "on failure (isError): {error_code, error_type, remediati
 // data described for that tool. data is an object schema rather than the
 // always-true schema inferred for an interface, which some clients refuse.
 func envelopeSchema(dataOnSuccess string) *jsonschema.Schema {
-	return mustSchema[api.Envelope](func(s *jsonschema.Schema) {
+	return mustSchema[wire.Envelope](func(s *jsonschema.Schema) {
 		*at(s, "data") = jsonschema.Schema{
 			Type:        "object",
 			Description: "On success: " + dataOnSuccess + "; " + errorDataShape + ".",
@@ -201,5 +201,5 @@ func verifyBounds(s *jsonschema.Schema) {
 func listBounds(s *jsonschema.Schema) {
 	intRange(at(s, "limit"), 1, MaxListLimit)
 	describe(at(s, "limit"), "Most sources on this page, %d-%d (default %d).", 1, MaxListLimit, DefaultListLimit)
-	maxLen(at(s, "cursor"), api.MaxCursorChars)
+	maxLen(at(s, "cursor"), wire.MaxCursorChars)
 }

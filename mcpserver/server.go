@@ -7,9 +7,9 @@
 // for the model. Failures are tool errors (isError) carrying the same
 // error_code, error_type and remediation as the HTTP API.
 //
-// It is an edge package: it calls pipeline and api's exported envelope
-// helpers, and no core package imports it. Because it imports api, api
-// cannot import it: the HTTP server mounts Handler by being given it.
+// It is an edge package beside api and batch: it calls the pipeline and
+// builds its answers with wire, imports no other edge, and no core package
+// imports it. cmd/digestd mounts Handler at /mcp on the API's router.
 package mcpserver
 
 import (
@@ -21,9 +21,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/digestd/digestd/api"
 	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/pipeline"
+	"github.com/digestd/digestd/wire"
 )
 
 // Options configures an MCP server. The zero value is usable.
@@ -81,7 +81,7 @@ func NewServer(pipe *pipeline.Pipeline, opts Options) *mcp.Server {
 		// No logging capability: logs go to the operator, not the client.
 		Capabilities: &mcp.ServerCapabilities{},
 	})
-	t := &tools{pipe: pipe, log: opts.logger(), monitor: &api.Monitor{Pipe: pipe, Version: version, Probes: opts.Probes, Started: time.Now()}, cursors: api.NewCursors(opts.CursorKey)}
+	t := &tools{pipe: pipe, log: opts.logger(), monitor: &wire.Monitor{Pipe: pipe, Version: version, Probes: opts.Probes, Started: time.Now()}, cursors: wire.NewCursors(opts.CursorKey)}
 	t.register(srv)
 	srv.AddResourceTemplate(archiveTemplate(), t.readArchive)
 	srv.AddReceivingMiddleware(envelopeInputErrors)

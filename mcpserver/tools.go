@@ -8,10 +8,11 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/digestd/digestd/wire"
+
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/digestd/digestd/api"
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
@@ -22,7 +23,7 @@ import (
 const (
 	// MaxSources is the most sources one digest_sources call takes (the
 	// HTTP API's bound).
-	MaxSources = api.MaxSources
+	MaxSources = wire.MaxSources
 	// MaxTextChars is the most code points of archived text one
 	// get_archived_text answer carries; longer texts and spans are cut there
 	// and marked truncated.
@@ -46,8 +47,8 @@ type SourceInput struct {
 
 // spec converts the input into the HTTP API's source spec, so the same
 // checks (exactly one field, base64, hash syntax) apply.
-func (s SourceInput) spec() *api.SourceSpec {
-	return &api.SourceSpec{ID: s.ID, URL: s.URL, HTML: s.HTML, PDFBase64: s.PDFBase64, Text: s.Text, Archive: s.Archive, ContentType: s.ContentType}
+func (s SourceInput) spec() *wire.SourceSpec {
+	return &wire.SourceSpec{ID: s.ID, URL: s.URL, HTML: s.HTML, PDFBase64: s.PDFBase64, Text: s.Text, Archive: s.Archive, ContentType: s.ContentType}
 }
 
 // OptionsInput bounds one digest; omitted fields take the payload maxima,
@@ -63,11 +64,11 @@ type OptionsInput struct {
 
 // spec converts the input into the HTTP API's options, so the same range
 // checks apply.
-func (o *OptionsInput) spec() *api.OptionsSpec {
+func (o *OptionsInput) spec() *wire.OptionsSpec {
 	if o == nil {
 		return nil
 	}
-	return &api.OptionsSpec{MaxEvidence: o.MaxEvidence, MaxKeyPoints: o.MaxKeyPoints, SnippetMaxChars: o.SnippetMaxChars, SummaryMaxChars: o.SummaryMaxChars}
+	return &wire.OptionsSpec{MaxEvidence: o.MaxEvidence, MaxKeyPoints: o.MaxKeyPoints, SnippetMaxChars: o.SnippetMaxChars, SummaryMaxChars: o.SummaryMaxChars}
 }
 
 // DigestSourceInput is the input of digest_source.
@@ -117,8 +118,8 @@ type ListSourcesInput struct {
 type tools struct {
 	pipe    *pipeline.Pipeline
 	log     *slog.Logger
-	monitor *api.Monitor
-	cursors *api.Cursors
+	monitor *wire.Monitor
+	cursors *wire.Cursors
 }
 
 // ServiceHealthInput is the input of get_service_health (none).
@@ -184,7 +185,7 @@ func (t *tools) register(srv *mcp.Server) {
 func (t *tools) registerMonitoring(srv *mcp.Server) {
 	no := false
 	mcp.AddTool(srv, &mcp.Tool{
-		Name:         api.ToolServiceHealth,
+		Name:         wire.ToolServiceHealth,
 		Title:        "Service health",
 		Description:  "The health of the service and each component (archive, PDF workers, fetcher): status healthy, degraded or unhealthy, healthy_services of total_services. An unhealthy service is a tool error UNAVAILABLE whose data still holds the component statuses.",
 		InputSchema:  mustInputSchema[ServiceHealthInput](func(*jsonschema.Schema) {}),
@@ -192,7 +193,7 @@ func (t *tools) registerMonitoring(srv *mcp.Server) {
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: false, OpenWorldHint: &no},
 	}, t.serviceHealth)
 	mcp.AddTool(srv, &mcp.Tool{
-		Name:         api.ToolCacheStats,
+		Name:         wire.ToolCacheStats,
 		Title:        "Digest cache statistics",
 		Description:  "The digest cache's counters since the server started: total_requests (digest lookups), cache_hits, cache_misses and hit_rate.",
 		InputSchema:  mustInputSchema[CacheStatsInput](func(*jsonschema.Schema) {}),
@@ -201,23 +202,23 @@ func (t *tools) registerMonitoring(srv *mcp.Server) {
 	}, t.cacheStats)
 }
 
-func (t *tools) serviceHealth(ctx context.Context, _ *mcp.CallToolRequest, _ ServiceHealthInput) (*mcp.CallToolResult, api.Envelope, error) {
-	c := newCall(api.ToolServiceHealth)
+func (t *tools) serviceHealth(ctx context.Context, _ *mcp.CallToolRequest, _ ServiceHealthInput) (*mcp.CallToolResult, wire.Envelope, error) {
+	c := newCall(wire.ToolServiceHealth)
 	h := t.monitor.Health(ctx)
 	text := fmt.Sprintf("%s: %d of %d services healthy", h.Status, h.HealthyServices, h.TotalServices)
 	if h.Status == "unhealthy" {
 		res, env, err := c.fail(t.log, t.monitor.HealthError(h))
-		env.Data = api.UnhealthyData{ErrorData: env.Data.(api.ErrorData), HealthData: h}
+		env.Data = wire.UnhealthyData{ErrorData: env.Data.(wire.ErrorData), HealthData: h}
 		return res, env, err
 	}
-	return c.ok(api.SuccessEnvelope(h, api.Meta{}, c.id, c.start), text)
+	return c.ok(wire.Success(h, wire.Meta{}, c.id, c.start), text)
 }
 
-func (t *tools) cacheStats(ctx context.Context, _ *mcp.CallToolRequest, _ CacheStatsInput) (*mcp.CallToolResult, api.Envelope, error) {
-	c := newCall(api.ToolCacheStats)
+func (t *tools) cacheStats(ctx context.Context, _ *mcp.CallToolRequest, _ CacheStatsInput) (*mcp.CallToolResult, wire.Envelope, error) {
+	c := newCall(wire.ToolCacheStats)
 	cs := t.monitor.CacheStats()
 	text := fmt.Sprintf("%d digest requests since start: %d cache hits, %d misses (hit rate %.2f)", cs.TotalRequests, cs.CacheHits, cs.CacheMisses, cs.HitRate)
-	return c.ok(api.SuccessEnvelope(cs, api.Meta{}, c.id, c.start), text)
+	return c.ok(wire.Success(cs, wire.Meta{}, c.id, c.start), text)
 }
 
 // call is one tool call's request id and start time.
@@ -227,11 +228,11 @@ type call struct {
 	tool  string
 }
 
-func newCall(tool string) call { return call{id: api.NewRequestID(), start: time.Now(), tool: tool} }
+func newCall(tool string) call { return call{id: wire.NewRequestID(), start: time.Now(), tool: tool} }
 
 // ok answers a successful call: the envelope as structured content, text
 // (and any links) as content.
-func (c call) ok(env api.Envelope, text string, links ...mcp.Content) (*mcp.CallToolResult, api.Envelope, error) {
+func (c call) ok(env wire.Envelope, text string, links ...mcp.Content) (*mcp.CallToolResult, wire.Envelope, error) {
 	env.Meta.ToolID = c.tool
 	content := append([]mcp.Content{&mcp.TextContent{Text: text}}, links...)
 	return &mcp.CallToolResult{Content: content}, env, nil
@@ -239,10 +240,10 @@ func (c call) ok(env api.Envelope, text string, links ...mcp.Content) (*mcp.Call
 
 // fail answers a failed call with the error envelope the HTTP API would
 // send, as a tool error. Internal causes are logged, never sent.
-func (c call) fail(log *slog.Logger, err error) (*mcp.CallToolResult, api.Envelope, error) {
-	env, status := api.ErrorEnvelope(err, c.id, c.start)
+func (c call) fail(log *slog.Logger, err error) (*mcp.CallToolResult, wire.Envelope, error) {
+	env, status := wire.Failure(err, wire.Meta{}, c.id, c.start)
 	env.Meta.ToolID = c.tool
-	code := env.Data.(api.ErrorData).ErrorCode
+	code := env.Data.(wire.ErrorData).ErrorCode
 	if status >= 500 {
 		log.Error("tool call failed", "tool", c.tool, "request_id", c.id, "code", code, "err", err)
 	} else {
@@ -251,7 +252,7 @@ func (c call) fail(log *slog.Logger, err error) (*mcp.CallToolResult, api.Envelo
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: renderError(env)}}}, env, nil
 }
 
-func (t *tools) digestSource(ctx context.Context, _ *mcp.CallToolRequest, in DigestSourceInput) (*mcp.CallToolResult, api.Envelope, error) {
+func (t *tools) digestSource(ctx context.Context, _ *mcp.CallToolRequest, in DigestSourceInput) (*mcp.CallToolResult, wire.Envelope, error) {
 	c := newCall("digest_source")
 	opts, err := in.Options.spec().Options()
 	if err != nil {
@@ -265,18 +266,18 @@ func (t *tools) digestSource(ctx context.Context, _ *mcp.CallToolRequest, in Dig
 	if err != nil {
 		return c.fail(t.log, err)
 	}
-	env, _ := api.ResultEnvelope(res, nil, c.id, c.start)
+	env, _ := wire.ResultEnvelope(res, nil, c.id, c.start)
 	return c.ok(env, renderDigest(res), archiveLink(res.Source.ArchiveHash, res.Source.Title))
 }
 
-func (t *tools) digestSources(ctx context.Context, _ *mcp.CallToolRequest, in DigestSourcesInput) (*mcp.CallToolResult, api.Envelope, error) {
+func (t *tools) digestSources(ctx context.Context, _ *mcp.CallToolRequest, in DigestSourcesInput) (*mcp.CallToolResult, wire.Envelope, error) {
 	c := newCall("digest_sources")
-	body := &api.DigestsRequest{Query: in.Query, Detail: in.Detail, Fields: in.Fields}
+	body := &wire.DigestsRequest{Query: in.Query, Detail: in.Detail, Fields: in.Fields}
 	for _, s := range in.Sources {
 		body.Sources = append(body.Sources, *s.spec())
 	}
 	if in.Budget != nil {
-		body.Budget = &api.BudgetSpec{MaxChars: in.Budget.MaxChars, MaxTokens: in.Budget.MaxTokens}
+		body.Budget = &wire.BudgetSpec{MaxChars: in.Budget.MaxChars, MaxTokens: in.Budget.MaxTokens}
 	}
 	body.Options = in.Options.spec()
 	// The HTTP API's own checks and conversion, so both answer alike.
@@ -288,7 +289,7 @@ func (t *tools) digestSources(ctx context.Context, _ *mcp.CallToolRequest, in Di
 	if err != nil {
 		return c.fail(t.log, err)
 	}
-	return c.ok(api.DigestsEnvelope(body, req, fields, res, c.id, c.start), renderMany(res))
+	return c.ok(wire.DigestsEnvelope(body, req, fields, res, wire.Meta{}, c.id, c.start), renderMany(res))
 }
 
 // ArchivedText is data of a get_archived_text answer: the span, with
@@ -299,7 +300,7 @@ type ArchivedText struct {
 	ResourceURI string `json:"resource_uri"`
 }
 
-func (t *tools) getArchivedText(ctx context.Context, _ *mcp.CallToolRequest, in GetArchivedTextInput) (*mcp.CallToolResult, api.Envelope, error) {
+func (t *tools) getArchivedText(ctx context.Context, _ *mcp.CallToolRequest, in GetArchivedTextInput) (*mcp.CallToolResult, wire.Envelope, error) {
 	c := newCall("get_archived_text")
 	d, err := parseHash(in.Hash)
 	if err != nil {
@@ -318,13 +319,13 @@ func (t *tools) getArchivedText(ctx context.Context, _ *mcp.CallToolRequest, in 
 		return c.fail(t.log, err)
 	}
 	out.ResourceURI = ArchiveURI(d.String())
-	var meta api.Meta
+	var meta wire.Meta
 	if out.Truncated {
 		meta.AddWarning("CONTENT_TRUNCATED",
 			fmt.Sprintf("only %d code points are returned at once; ask for the next span with start=%d", MaxTextChars, out.End),
 			map[string]any{"text_chars": out.TextChars, "returned": out.Locator})
 	}
-	return c.ok(api.SuccessEnvelope(out, meta, c.id, c.start), renderSlice(out))
+	return c.ok(wire.Success(out, meta, c.id, c.start), renderSlice(out))
 }
 
 // wholeText returns the archived text d, cut at MaxTextChars.
@@ -387,13 +388,13 @@ func cutRunes(s string, n int) string {
 	return s
 }
 
-func (t *tools) verifyDigest(ctx context.Context, _ *mcp.CallToolRequest, in VerifyDigestInput) (*mcp.CallToolResult, api.Envelope, error) {
+func (t *tools) verifyDigest(ctx context.Context, _ *mcp.CallToolRequest, in VerifyDigestInput) (*mcp.CallToolResult, wire.Envelope, error) {
 	c := newCall("verify_digest")
 	rep, err := t.pipe.Verify(ctx, &in.Payload)
 	if err != nil {
 		return c.fail(t.log, err)
 	}
-	return c.ok(api.SuccessEnvelope(rep, api.Meta{}, c.id, c.start), renderVerify(rep, in.Payload.SourceTextHash))
+	return c.ok(wire.Success(rep, wire.Meta{}, c.id, c.start), renderVerify(rep, in.Payload.SourceTextHash))
 }
 
 // SourceListing is data of a list_sources answer.
@@ -404,16 +405,16 @@ type SourceListing struct {
 // ListedSource is one archived source in a listing: what GET /v1/sources
 // lists, and the text's resource URI.
 type ListedSource struct {
-	api.SourceListItem
+	wire.SourceListItem
 	ResourceURI string `json:"resource_uri"`
 }
 
-func (t *tools) listSources(ctx context.Context, _ *mcp.CallToolRequest, in ListSourcesInput) (*mcp.CallToolResult, api.Envelope, error) {
+func (t *tools) listSources(ctx context.Context, _ *mcp.CallToolRequest, in ListSourcesInput) (*mcp.CallToolResult, wire.Envelope, error) {
 	c := newCall("list_sources")
 	var after string
 	if in.Cursor != "" {
 		var err error
-		if after, err = t.cursors.Decode(api.ListingSources, in.Cursor); err != nil {
+		if after, err = t.cursors.Decode(wire.ListingSources, in.Cursor); err != nil {
 			return c.fail(t.log, err)
 		}
 	}
@@ -425,12 +426,12 @@ func (t *tools) listSources(ctx context.Context, _ *mcp.CallToolRequest, in List
 	for _, e := range listed.Sources {
 		out.Sources = append(out.Sources, ListedSource{SourceListItem: e, ResourceURI: ArchiveURI(e.ArchiveHash)})
 	}
-	page := &api.Pagination{HasMore: listed.More, PageSize: len(out.Sources)}
+	page := &wire.Pagination{HasMore: listed.More, PageSize: len(out.Sources)}
 	if listed.More {
-		cur := t.cursors.Encode(api.ListingSources, listed.Next)
+		cur := t.cursors.Encode(wire.ListingSources, listed.Next)
 		page.Cursor = &cur
 	}
-	return c.ok(api.SuccessEnvelope(out, api.Meta{Pagination: page}, c.id, c.start), renderListing(out, page))
+	return c.ok(wire.Success(out, wire.Meta{Pagination: page}, c.id, c.start), renderListing(out, page))
 }
 
 // parseHash reads an archive hash given to a tool.

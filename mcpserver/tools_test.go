@@ -9,9 +9,10 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/digestd/digestd/wire"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/digestd/digestd/api"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/mcpserver"
@@ -67,7 +68,7 @@ func TestListTools(t *testing.T) {
 		{"digest_source", "options.max_evidence", "maximum", float64(digest.MaxEvidence)},
 		{"digest_source", "options.snippet_max_chars", "minimum", float64(digest.MinSnippetChars)},
 		{"digest_source", "options.summary_max_chars", "maximum", float64(digest.MaxSummaryChars)},
-		{"digest_sources", "sources", "maxItems", float64(api.MaxSources)},
+		{"digest_sources", "sources", "maxItems", float64(wire.MaxSources)},
 		{"digest_sources", "sources", "minItems", float64(1)},
 		{"digest_sources", "detail", "enum", []any{"ids_only", "metadata", "summary", "preview", "full", "reference_only"}},
 		{"get_archived_text", "locator", "pattern", digest.LocatorPattern},
@@ -391,7 +392,7 @@ func TestErrorsMatchTheHTTPAPI(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ed, env := mustFail(t, cs, c.tool, c.args)
-			status, typ, remediation, retryable := api.Classify(c.code)
+			status, typ, remediation, retryable := wire.Classify(c.code)
 			if ed.ErrorCode != string(c.code) || ed.ErrorType != typ || ed.Remediation != remediation || ed.Retryable != retryable {
 				t.Errorf("error %+v, want %s (%d %s)", ed, c.code, status, typ)
 			}

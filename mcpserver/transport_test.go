@@ -17,6 +17,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/go-chi/chi/v5"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/digestd/digestd"
@@ -34,12 +35,10 @@ func newHTTPServer(t testing.TB) *httptest.Server {
 	pipe := newPipeline(t)
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	key := []byte("test cursor key shared by the API and MCP")
-	h := api.New(pipe, api.Config{
-		OpenAPI:   digestd.OpenAPI,
-		Logger:    quiet,
-		CursorKey: key,
-		MCP:       mcpserver.Handler(pipe, mcpserver.Options{Version: digestd.Version, Logger: quiet, CursorKey: key}),
-	}).Handler()
+	apiSrv := api.New(pipe, api.Config{OpenAPI: digestd.OpenAPI, Logger: quiet, CursorKey: key})
+	h := chi.NewRouter()
+	apiSrv.Mount(h)
+	h.Handle("/mcp", apiSrv.Admit(mcpserver.Handler(pipe, mcpserver.Options{Version: digestd.Version, Logger: quiet, CursorKey: key})))
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv

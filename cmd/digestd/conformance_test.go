@@ -17,6 +17,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/digestd/digestd/wire"
+
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
@@ -144,7 +146,7 @@ func (s *server) do(method, path, contentType string, body []byte, wantTool stri
 	a := &answer{status: resp.StatusCode, header: resp.Header}
 	a.body, _ = io.ReadAll(resp.Body)
 	// An archived blob is served as its exact bytes, not in an envelope.
-	if method == "HEAD" || resp.StatusCode < 300 && wantTool == api.ToolGetArchiveBlob || resp.StatusCode == 304 {
+	if method == "HEAD" || resp.StatusCode < 300 && wantTool == wire.ToolGetArchiveBlob || resp.StatusCode == 304 {
 		return a
 	}
 	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
@@ -155,7 +157,7 @@ func (s *server) do(method, path, contentType string, body []byte, wantTool stri
 		t.Fatalf("%s %s → %d: not an envelope: %v %s", method, path, resp.StatusCode, err, a.body)
 	}
 	m := a.env.Meta
-	if m.Version != "response-v2" || m.RequestID == "" || m.ToolID != wantTool || m.ToolVersion != digestd.Version || !slices.Equal(m.Capabilities, api.Capabilities()) {
+	if m.Version != "response-v2" || m.RequestID == "" || m.ToolID != wantTool || m.ToolVersion != digestd.Version || !slices.Equal(m.Capabilities, wire.Capabilities()) {
 		t.Errorf("%s %s: meta version %q request_id %q tool_id %q (want %q) tool_version %q capabilities %v",
 			method, path, m.Version, m.RequestID, m.ToolID, wantTool, m.ToolVersion, m.Capabilities)
 	}
@@ -163,7 +165,7 @@ func (s *server) do(method, path, contentType string, body []byte, wantTool stri
 		t.Errorf("%s %s: %d warnings, %d details", method, path, len(m.Warnings), len(m.WarningDetails))
 	}
 	for i, wd := range m.WarningDetails {
-		if wd.Severity != api.WarningSeverity(wd.Code) || m.Warnings[i] != wd.Message || wd.Message == wd.Code {
+		if wd.Severity != wire.WarningSeverity(wd.Code) || m.Warnings[i] != wd.Message || wd.Message == wd.Code {
 			t.Errorf("%s %s: warning %d %+v, message %q", method, path, i, wd, m.Warnings[i])
 		}
 	}
@@ -175,7 +177,7 @@ func (s *server) do(method, path, contentType string, body []byte, wantTool stri
 		if a.errData.ErrorCode == "" || a.errData.ErrorType == "" {
 			t.Errorf("%s %s → %d: error data incomplete: %s", method, path, resp.StatusCode, a.body)
 		}
-		if st, typ, _, retry := api.Classify(fault.Code(a.errData.ErrorCode)); st != resp.StatusCode || typ != a.errData.ErrorType || retry != a.errData.Retryable {
+		if st, typ, _, retry := wire.Classify(fault.Code(a.errData.ErrorCode)); st != resp.StatusCode || typ != a.errData.ErrorType || retry != a.errData.Retryable {
 			t.Errorf("%s %s: %s answered %d %s retryable %t; the error table says %d %s %t", method, path, a.errData.ErrorCode, resp.StatusCode, a.errData.ErrorType, a.errData.Retryable, st, typ, retry)
 		}
 	}
@@ -226,7 +228,7 @@ func TestConformance(t *testing.T) {
 
 	// Envelope and meta on a digest; warnings are messages with severities.
 	a := s.do("POST", "/v1/digest", "application/json", jsonBody(map[string]any{"query": "what causes MTCT?", "source": map[string]any{"text": conformanceText}}), "digest_source")
-	var dd api.DigestData
+	var dd wire.DigestData
 	s.data(a, &dd)
 	if a.status != 200 || dd.Digest == nil {
 		t.Fatalf("digest: %d %s", a.status, a.body)
@@ -369,7 +371,7 @@ func TestConformance(t *testing.T) {
 		t.Errorf("health: %d %+v", a.status, health)
 	}
 	a = s.do("GET", "/v1/stats", "", nil, "get_cache_stats")
-	var stats api.CacheStats
+	var stats wire.CacheStats
 	s.data(a, &stats)
 	if stats.TotalRequests < 3 || stats.CacheHits+stats.CacheMisses != stats.TotalRequests || stats.HitRate < 0 || stats.HitRate > 1 {
 		t.Errorf("stats %+v", stats)
@@ -445,7 +447,7 @@ func conformanceMCP(t *testing.T, s *server, httpCursor string) {
 		}
 		for i, d := range details {
 			wd := d.(map[string]any)
-			if wd["severity"] != api.WarningSeverity(wd["code"].(string)) || warnings[i] != wd["message"] {
+			if wd["severity"] != wire.WarningSeverity(wd["code"].(string)) || warnings[i] != wd["message"] {
 				t.Errorf("%s: warning %v / %v", tool, wd, warnings[i])
 			}
 		}

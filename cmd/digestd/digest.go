@@ -14,10 +14,10 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/digestd/digestd/api"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/pipeline"
+	"github.com/digestd/digestd/wire"
 )
 
 func runDigest(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -50,7 +50,7 @@ func runDigest(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		req.Source = sourceFromBytes(raw, name, *kind)
 	}
 	res, derr := a.pipe.Digest(ctx, req)
-	env, _ := api.ResultEnvelope(res, derr, api.NewRequestID(), start)
+	env, _ := wire.ResultEnvelope(res, derr, wire.NewRequestID(), start)
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(env); err != nil {

@@ -19,12 +19,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/digestd/digestd/api"
 	"io"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"github.com/digestd/digestd/api"
 )
 
 func main() {

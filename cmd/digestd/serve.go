@@ -85,12 +85,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		CursorKey:    key,
 		Probes:       a.probes(),
 		Collectors:   a.collectors(),
-		MCP:          a.mcpHandler(*maxBody, key),
-		UI:           a.uiHandler(),
 	})
 	hs := &http.Server{
 		Addr:              *addr,
-		Handler:           srv.Handler(),
+		Handler:           a.router(srv, *maxBody, key),
 		ReadHeaderTimeout: *readHeader,
 		ReadTimeout:       *readTimeout,
 		WriteTimeout:      *writeTimeout,

@@ -7,9 +7,11 @@ import (
 	"net/http"
 	"os"
 
+	"github.com/go-chi/chi/v5"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/digestd/digestd"
+	"github.com/digestd/digestd/api"
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/archive/s3store"
 	"github.com/digestd/digestd/digest/sentences"
@@ -134,11 +136,16 @@ func evalKind(ctx context.Context, kind, dir string, p *pipeline.Pipeline, rep *
 	return err
 }
 
-// mcpHandler is the MCP streamable HTTP handler mounted at /mcp, behind the
-// API's keys and rate limits.
-func (a *app) mcpHandler(maxBody int64, cursorKey []byte) http.Handler {
-	return mcpserver.Handler(a.pipe, mcpserver.Options{Version: digestd.Version, Logger: a.logger, MaxBodyBytes: maxBody, Probes: a.probes(), CursorKey: cursorKey})
+// router mounts every edge on one chi router: the HTTP API (/v1/…,
+// health, metrics, the API description), MCP's streamable HTTP at /mcp and
+// the web page under /ui/. All of them pass the API's middleware (request
+// ids, access log, authentication, rate limits), and /mcp its admission.
+func (a *app) router(srv *api.Server, maxBody int64, cursorKey []byte) http.Handler {
+	r := chi.NewRouter()
+	srv.Mount(r)
+	r.Handle("/mcp", srv.Admit(mcpserver.Handler(a.pipe, mcpserver.Options{Version: digestd.Version, Logger: a.logger, MaxBodyBytes: maxBody, Probes: a.probes(), CursorKey: cursorKey})))
+	r.Handle("/ui/*", web.Handler())
+	r.Get("/ui", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/ui/", http.StatusMovedPermanently) })
+	r.Get("/", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/ui/", http.StatusFound) })
+	return r
 }
-
-// uiHandler serves the web page under /ui/.
-func (a *app) uiHandler() http.Handler { return web.Handler() }

@@ -1,9 +1,12 @@
-package api
+package wire
 
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"reflect"
 	"strings"
 
@@ -159,4 +162,61 @@ func jsonFields(t reflect.Type) func(yield func(string, reflect.Type) bool) {
 		}
 		walk(t)
 	}
+}
+
+// BodyError classifies an error reading a request body: TOO_LARGE past the
+// body limit (an *http.MaxBytesError), INVALID_FORMAT otherwise.
+func BodyError(err error) error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return fault.E(fault.TooLarge, "the request body exceeds the limit").With("limit_bytes", mbe.Limit)
+	}
+	return fault.Wrap(fault.InvalidFormat, "could not read the request body", err)
+}
+
+// DecodeJSON decodes exactly one JSON value, rejecting unknown fields by
+// name, keys that differ from a field's name only in case, and objects that
+// repeat a key (which decoders disagree on).
+func DecodeJSON(r io.Reader, v any) error {
+	body, err := io.ReadAll(r)
+	if err != nil {
+		return BodyError(err)
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return fault.E(fault.MissingRequired, "the request body is empty")
+	}
+	if err := CheckJSONKeys(body, reflect.TypeOf(v)); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return jsonError(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return fault.E(fault.InvalidFormat, "the body holds more than one JSON value")
+	}
+	return nil
+}
+
+func jsonError(err error) error {
+	var mbe *http.MaxBytesError
+	var ute *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &mbe):
+		return BodyError(err)
+	case errors.As(err, &ute):
+		return fault.E(fault.ValidationError, fmt.Sprintf("%s: must be %s", ute.Field, ute.Type)).With("field", ute.Field)
+	case errors.As(err, &se):
+		return fault.E(fault.InvalidFormat, fmt.Sprintf("malformed JSON at byte %d", se.Offset))
+	case errors.Is(err, io.EOF):
+		return fault.E(fault.MissingRequired, "the request body is empty")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fault.E(fault.InvalidFormat, "the JSON body ends early")
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+		return fault.E(fault.ValidationError, fmt.Sprintf("unknown field %q", field)).With("field", field)
+	}
+	return fault.Wrap(fault.InvalidFormat, "malformed JSON body", err)
 }

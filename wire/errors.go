@@ -1,4 +1,4 @@
-package api
+package wire
 
 import (
 	"net/http"
@@ -129,4 +129,12 @@ func ErrorTypes() []string {
 	}
 	sort.Strings(types)
 	return types
+}
+
+// Classify returns what the error table says about code: the HTTP status,
+// the error_type, the remediation and whether a retry may succeed. Unknown
+// codes are classified as INTERNAL_ERROR.
+func Classify(code fault.Code) (status int, errorType, remediation string, retryable bool) {
+	c := classify(code)
+	return c.Status, c.Type, c.Remediation, c.Retryable
 }
