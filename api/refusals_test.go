@@ -57,7 +57,7 @@ func TestOpenAPIListsRefusals(t *testing.T) {
 		started <- struct{}{}
 		<-hold
 	})
-	h, _ := newTestServer(t, api.Config{MaxInFlight: 1, QueueWait: time.Millisecond, MCP: work})
+	h := withBeside(t, api.Config{MaxInFlight: 1, QueueWait: time.Millisecond}, "/mcp", work)
 	done := make(chan struct{})
 	go func() {
 		serve(h, httptest.NewRequest("POST", "/mcp", strings.NewReader(`{}`)))
