@@ -126,10 +126,7 @@ func textLen(blocks []string) int {
 // returns the measurements of the cleaned body.
 func findMain(doc *html.Node, elems int, byHints bool) ([]string, *extraction) {
 	body := findBody(doc)
-	var keep map[*html.Node]bool
-	if byHints {
-		keep = wrappersOfMostText(body)
-	}
+	keep := wrappersOfMostText(body)
 	clean(body, byHints, keep, 0)
 	x := newExtraction(elems)
 	x.measure(body, false, 0)
@@ -182,7 +179,7 @@ const removedMark = "REMOVED"
 func clean(n *html.Node, byHints bool, keep map[*html.Node]bool, depth int) {
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
-		if removable(c, byHints && !keep[c]) || depth > maxDepth {
+		if removable(c, byHints && !keep[c], !keep[c]) || depth > maxDepth {
 			if c.Type == html.ElementNode && !dropTags[c.Data] {
 				// Leave a mark where furniture was, so that a title
 				// introducing it can be dropped too.
@@ -196,7 +193,10 @@ func clean(n *html.Node, byHints bool, keep map[*html.Node]bool, depth int) {
 	}
 }
 
-func removable(n *html.Node, byHints bool) bool {
+// removable reports whether n is furniture clean removes: by its class
+// and id too when byHints, and when it is hidden by markup only if
+// byHidden.
+func removable(n *html.Node, byHints, byHidden bool) bool {
 	switch n.Type {
 	case html.CommentNode, html.DoctypeNode:
 		return true
@@ -204,7 +204,7 @@ func removable(n *html.Node, byHints bool) bool {
 	default:
 		return false
 	}
-	if dropTags[n.Data] || isHidden(n) && !isTabPanel(n) {
+	if dropTags[n.Data] || byHidden && isHidden(n) && !isTabPanel(n) {
 		return true
 	}
 	switch n.Data {
@@ -264,44 +264,63 @@ func hasTag(n *html.Node, tag string, depth int) bool {
 	return false
 }
 
-// wrappersOfMostText returns the elements under body whose class or id
-// names furniture but that wrap the page: they hold at least half of its
-// visible text and its headline or article element (a "sticky-sidebar"
-// layout around the whole article), so the hints must not remove them with
-// the content inside. A long comment thread holds no headline and stays
-// removable. One post-order pass.
+// wrappersOfMostText returns the elements under body that hold the
+// page's headline or article element and at least half of its text, yet
+// that cleaning would remove with the content inside: those whose class
+// or id names furniture (a "sticky-sidebar" layout around the whole
+// article; half of the visible text), and those hidden by markup (a page
+// that a script reveals once it has loaded; half of all the text, hidden
+// or not). A long comment thread holds no headline and stays removable.
+// One post-order pass.
 func wrappersOfMostText(body *html.Node) map[*html.Node]bool {
-	type hinted struct {
-		n    *html.Node
-		text int
+	type wrapper struct {
+		n      *html.Node
+		text   int
+		hidden bool
 	}
-	var found []hinted
-	var walk func(n *html.Node, depth int) (text int, head bool)
-	walk = func(n *html.Node, depth int) (text int, head bool) {
+	var found []wrapper
+	// walk returns the visible text of n, all of its text (hidden or
+	// not) and whether it holds a headline.
+	var walk func(n *html.Node, hidden bool, depth int) (text, all int, head bool)
+	walk = func(n *html.Node, hidden bool, depth int) (text, all int, head bool) {
 		for c := n.FirstChild; c != nil && depth < maxDepth; c = c.NextSibling {
 			switch c.Type {
 			case html.TextNode:
 				t, _ := runLen(c.Data)
-				text += t
+				all += t
+				if !hidden {
+					text += t
+				}
 			case html.ElementNode:
-				if dropTags[c.Data] || isHidden(c) {
+				if dropTags[c.Data] {
 					continue
 				}
-				t, h := walk(c, depth+1)
+				hid := !hidden && isHidden(c)
+				t, a, h := walk(c, hidden || hid, depth+1)
 				h = h || c.Data == "h1" || c.Data == "article" || c.Data == "main"
 				text += t
-				head = head || h
-				if h && boilerplateHint(c) > 0 {
-					found = append(found, hinted{c, t})
+				all += a
+				// A hidden headline heads its hidden wrapper only.
+				head = head || h && !hid
+				switch {
+				case !h:
+				case hid:
+					found = append(found, wrapper{c, a, true})
+				case !hidden && boilerplateHint(c) > 0:
+					found = append(found, wrapper{c, t, false})
 				}
 			}
 		}
-		return text, head
+		return text, all, head
 	}
-	total, _ := walk(body, 0)
+	total, all, _ := walk(body, false, 0)
 	var keep map[*html.Node]bool
 	for _, f := range found {
-		if total > 0 && 2*f.text >= total {
+		of := total
+		if f.hidden {
+			of = all
+		}
+		if of > 0 && 2*f.text >= of {
 			if keep == nil {
 				keep = map[*html.Node]bool{}
 			}

@@ -213,3 +213,23 @@ func TestArticleBesideTeasersStays(t *testing.T) {
 		t.Errorf("text has the teasers:\n%s", res.Text)
 	}
 }
+
+// A page that a script reveals once loaded hides its whole article by
+// markup: the hidden wrapper that holds the headline and most of the
+// text stays, a small hidden box beside it does not.
+func TestHiddenUntilLoaded(t *testing.T) {
+	res, err := Extract(readFixture(t, "hidden-until-loaded.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"The last lighthouse keepers of the northern coast", "The last keepers left in 1987", "Guided walks to two of the towers"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	for _, w := range []string{"newsletter", "History"} {
+		if strings.Contains(res.Text, w) {
+			t.Errorf("text has %q:\n%s", w, res.Text)
+		}
+	}
+}
