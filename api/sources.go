@@ -72,7 +72,7 @@ func (s *Server) getSlice(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	loc, err := pipeline.ParseSpan(q.Get("locator"), q.Get("start"), q.Get("end"))
+	loc, err := wire.ParseSpan(q.Get("locator"), q.Get("start"), q.Get("end"))
 	if err != nil {
 		s.fail(w, r, err)
 		return

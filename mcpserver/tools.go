@@ -360,7 +360,7 @@ func (t *tools) span(ctx context.Context, d archive.Hash, in GetArchivedTextInpu
 	if in.End != nil {
 		end = strconv.Itoa(*in.End)
 	}
-	loc, err := pipeline.ParseSpan(in.Locator, start, end)
+	loc, err := wire.ParseSpan(in.Locator, start, end)
 	if err != nil {
 		return ArchivedText{}, err
 	}
