@@ -33,8 +33,11 @@ type document struct {
 	vocab map[string]int32 // stemmed term → id
 	forms map[string]int32 // surface token → id of its stem
 	stems []string         // term id → stem
-	df    []int32          // number of sentences holding each term
-	avgdl float64          // mean sentence length in terms
+	// lettered[id] reports a stem of three or more letters only (see
+	// numericResidue).
+	lettered []bool
+	df       []int32 // number of sentences holding each term
+	avgdl    float64 // mean sentence length in terms
 }
 
 // analyze splits text into sentences and indexes their terms.
@@ -49,28 +52,22 @@ func analyze(text string) *document {
 	spans := sentences.Split(flow)
 	d.sents = make([]sentence, len(spans))
 	// One walk over the text converts byte offsets to code points and counts
-	// pages and blocks.
+	// pages and blocks. Sentences start and end on character boundaries.
 	cp, page, block := 0, 1, 0
 	b := 0
 	advance := func(to int) {
-		for b < to {
-			c := flow[b]
-			if c < utf8.RuneSelf {
-				switch c {
-				case '\f':
-					page++
-					block++
-					d.paged = true
-				case '\n':
-					block++
-				}
-				b++
-			} else {
-				_, n := utf8.DecodeRuneInString(text[b:])
-				b += n
-			}
-			cp++
+		if to <= b {
+			return
 		}
+		seg := flow[b:to]
+		cp += utf8.RuneCountInString(seg)
+		block += strings.Count(seg, "\n")
+		if n := strings.Count(seg, "\f"); n > 0 {
+			page += n
+			block += n
+			d.paged = true
+		}
+		b = to
 	}
 	var buf []byte
 	total := 0
@@ -147,6 +144,7 @@ func (d *document) termID(tok []byte) int32 {
 		id = int32(len(d.vocab))
 		d.vocab[st] = id
 		d.stems = append(d.stems, st)
+		d.lettered = append(d.lettered, lettered(st))
 		d.df = append(d.df, 0)
 	}
 	d.forms[form] = id

@@ -178,6 +178,12 @@ func sameBlock(d *document, i, j int) bool {
 // byte offset limit, of at most max code points.
 func prefixAt(d *document, s *sentence, from, cfrom, limit, max int) (window, bool) {
 	str := d.text[from:limit]
+	// A text of more than 4·max bytes has more than max code points.
+	if len(str) <= 4*max {
+		if n := utf8.RuneCountInString(str); n <= max {
+			return trimWindow(s, from, cfrom, str, n)
+		}
+	}
 	n, lastSpace, lastSpaceCP := 0, -1, 0
 	cut := len(str)
 	for bi, r := range str {
@@ -194,15 +200,21 @@ func prefixAt(d *document, s *sentence, from, cfrom, limit, max int) (window, bo
 	if cut < len(str) && lastSpace > 0 {
 		cut, cutCP = lastSpace, lastSpaceCP
 	}
-	str = str[:cut]
+	return trimWindow(s, from, cfrom, str[:cut], cutCP)
+}
+
+// trimWindow returns the window of str, which starts at byte from (code
+// point cfrom) in sentence s and holds cp code points, without its
+// trailing spaces.
+func trimWindow(s *sentence, from, cfrom int, str string, cp int) (window, bool) {
 	trimmed := strings.TrimRight(str, " ")
-	cutCP -= len(str) - len(trimmed)
+	cp -= len(str) - len(trimmed)
 	if trimmed == "" {
 		return window{}, false
 	}
 	return window{
 		bstart: from, bend: from + len(trimmed),
-		cstart: cfrom, cend: cfrom + cutCP,
+		cstart: cfrom, cend: cfrom + cp,
 		page: s.page,
 	}, true
 }

@@ -63,13 +63,25 @@ func legalMarks(s string) int {
 // hasLegalMark reports legalMarks(s) > 0; *scratch is reused space.
 func hasLegalMark(scratch *[]byte, s string) bool {
 	*scratch = lowerInto(*scratch, s)
-	for _, m := range legalPhrases {
-		if bytes.Contains(*scratch, m) {
-			return true
+	l := *scratch
+	// One pass over s, trying at each byte the phrases that start with it.
+	for i, c := range l {
+		for _, m := range legalByFirst[c] {
+			if len(l)-i >= len(m) && l[i+1] == m[1] && bytes.HasPrefix(l[i:], m) {
+				return true
+			}
 		}
 	}
 	return false
 }
+
+// legalByFirst holds the legal phrases by their first byte.
+var legalByFirst = func() (t [256][][]byte) {
+	for _, m := range legalPhrases {
+		t[m[0]] = append(t[m[0]], m)
+	}
+	return t
+}()
 
 // legalPhrases are what legalMarks counts, lower-cased.
 var legalPhrases = func() [][]byte {
@@ -212,20 +224,23 @@ func navigation(s string) bool {
 func numericResidue(d *document, s *sentence) bool {
 	words := 0
 	for _, t := range s.terms {
-		st := d.stems[t]
-		letters := 0
-		for _, r := range st {
-			if !unicode.IsLetter(r) {
-				letters = 0
-				break
-			}
-			letters++
-		}
-		if letters >= 3 {
+		if d.lettered[t] {
 			words++
 		}
 	}
 	return len(s.terms) > 0 && words*2 < len(s.terms)
+}
+
+// lettered reports a stem of three or more letters and nothing else.
+func lettered(st string) bool {
+	letters := 0
+	for _, r := range st {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+		letters++
+	}
+	return letters >= 3
 }
 
 // referencesStart returns the index of the first sentence after a heading

@@ -122,7 +122,7 @@ func summarize(d *document, scores []float64, opts Options, evidence []EvidenceS
 				continue
 			}
 			terms := words.contentTerms(sentenceText(d, i))
-			if repeats(terms, said) {
+			if words.repeats(terms, said) {
 				continue
 			}
 			blocks[d.sents[i].block] = true
@@ -214,8 +214,10 @@ func hasUpper(s string) bool {
 // wordIDs numbers the lower-cased content words of the texts it is given,
 // so that comparing the words of two texts compares small integers.
 type wordIDs struct {
-	ids map[string]int32
-	buf []byte // tokenize's scratch space
+	ids   map[string]int32
+	buf   []byte  // tokenize's scratch space
+	mark  []int32 // repeats' scratch space: word id → stamp
+	stamp int32
 }
 
 func newWordIDs() *wordIDs {
@@ -244,17 +246,25 @@ func (w *wordIDs) contentTerms(s string) []int32 {
 
 // repeats reports whether the text with content terms t says what one of
 // said does: at least duplicateShare of the smaller term set is shared.
-func repeats(t []int32, said [][]int32) bool {
+func (w *wordIDs) repeats(t []int32, said [][]int32) bool {
 	if len(t) == 0 {
 		return false
+	}
+	// Mark t's words, then count the marked words of each said text.
+	w.stamp++
+	for len(w.mark) < len(w.ids) {
+		w.mark = append(w.mark, 0)
+	}
+	for _, id := range t {
+		w.mark[id] = w.stamp
 	}
 	for _, o := range said {
 		if len(o) == 0 {
 			continue
 		}
 		shared := 0
-		for _, w := range t {
-			if slices.Contains(o, w) {
+		for _, id := range o {
+			if w.mark[id] == w.stamp {
 				shared++
 			}
 		}

@@ -130,7 +130,7 @@ func TestKeyPointsDistinct(t *testing.T) {
 		t.Fatalf("want several key points, got %q", p.KeyPoints)
 	}
 	for _, k := range p.KeyPoints {
-		if repeats(words.contentTerms(k), said) {
+		if words.repeats(words.contentTerms(k), said) {
 			t.Errorf("key point %q repeats the summary, a snippet or another key point (%q)", k, p.KeyPoints)
 		}
 		if k == "Space Vizzion Concept." || strings.HasPrefix(k, "however") {

@@ -43,3 +43,13 @@ func TestFirstWordsIsJoined(t *testing.T) {
 		}
 	}
 }
+
+func TestHasLegalMarkIsLegalMarks(t *testing.T) {
+	var scratch []byte
+	for _, s := range append(wordCases, "Copyright © 2020 Acme", "ALL RIGHTS RESERVED", "(C) 2019 the authors",
+		"see the Privacy Policy", "under the Creative Commons licence", "a warranT", "redistribution is free", "®", "x ™") {
+		if got, want := hasLegalMark(&scratch, s), legalMarks(s) > 0; got != want {
+			t.Errorf("hasLegalMark(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

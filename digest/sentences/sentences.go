@@ -27,12 +27,42 @@ func Split(text string) []Span {
 	spans := make([]Span, 0, len(text)/80+1)
 	start := 0
 	for i := 0; i <= len(text); i++ {
-		if i == len(text) || text[i] == '\n' || text[i] == '\f' || text[i] == '\r' || text[i] == '\v' {
-			spans = splitBlock(text, start, i, spans)
-			start = i + 1
-		}
+		i = skip(text, i, &blockEnd)
+		spans = splitBlock(text, start, i, spans)
+		start = i + 1
 	}
 	return spans
+}
+
+// Bytes that stop skip: where a block ends, where a sentence may end,
+// where an enclosure may open or close, and bytes outside ASCII (which
+// start the runes each test decodes).
+var (
+	blockEnd     = stopBytes("\n\f\r\v", false)
+	terminalByte = stopBytes(".!?", true)
+	enclosing    = stopBytes("()[]{}\"", true)
+	nonASCII     = stopBytes("", true)
+)
+
+// stopBytes returns a table of the bytes in set, and of every byte
+// outside ASCII when nonASCII is set.
+func stopBytes(set string, nonASCII bool) (t [256]bool) {
+	for i := range set {
+		t[set[i]] = true
+	}
+	for c := utf8.RuneSelf; nonASCII && c < 256; c++ {
+		t[c] = true
+	}
+	return t
+}
+
+// skip returns the offset of the first byte of s at or after i that stop
+// marks, or len(s).
+func skip(s string, i int, stop *[256]bool) int {
+	for i < len(s) && !stop[s[i]] {
+		i++
+	}
+	return i
 }
 
 // Strings returns the text of each sentence of text, as Split finds them.
@@ -86,10 +116,9 @@ func isBullet(r rune) bool {
 func bulletCuts(block string) []int {
 	var cuts []int
 	for i, size := 0, 0; i < len(block); i += size {
-		size = 1
-		if block[i] < utf8.RuneSelf {
-			// Every bullet is outside ASCII.
-			continue
+		// Every bullet is outside ASCII.
+		if i = skip(block, i, &nonASCII); i == len(block) {
+			break
 		}
 		var r rune
 		r, size = utf8.DecodeRuneInString(block[i:])
@@ -183,9 +212,8 @@ func boundaries(block string, markers []listMarker) []int {
 	quotes := quoteTokens{block: block}
 	i := 0
 	for i < len(block) {
-		if c := block[i]; c < utf8.RuneSelf && c != '.' && c != '!' && c != '?' {
-			i++
-			continue
+		if i = skip(block, i, &terminalByte); i == len(block) {
+			break
 		}
 		r, n := utf8.DecodeRuneInString(block[i:])
 		if !isTerminal(r) {
@@ -394,13 +422,13 @@ func enclosedRanges(block string) []enclosure {
 	var stack []int
 	var want []rune
 	for next := 0; next < len(block); {
-		i := next
+		i := skip(block, next, &enclosing)
+		if i == len(block) {
+			break
+		}
+		next = i
 		r := rune(block[i])
 		size := 1
-		if r < utf8.RuneSelf && !enclosing[r] {
-			next++
-			continue
-		}
 		if r >= utf8.RuneSelf {
 			r, size = utf8.DecodeRuneInString(block[i:])
 		}
@@ -440,9 +468,6 @@ func enclosedRanges(block string) []enclosure {
 	}
 	return out
 }
-
-// enclosing marks the ASCII bytes that open or close an enclosure.
-var enclosing = [utf8.RuneSelf]bool{'(': true, ')': true, '[': true, ']': true, '{': true, '}': true, '"': true}
 
 // isSpaceOrOpener reports whether s ends in white space or an opener.
 func isSpaceOrOpener(s string) bool {
@@ -656,15 +681,9 @@ func listMarkers(block string) []listMarker {
 		head  bool
 	}
 	var cands []cand
-	alnum := func(c byte) bool { return alnumByte[c] }
 	for i := 0; i < len(block); i++ {
-		// A label is a token of its own: it starts after a non-word byte.
-		if !alnum(block[i]) || i > 0 && alnum(block[i-1]) {
-			continue
-		}
-		// A label of one or two characters is followed by its delimiter.
-		if !delimAt(block, i+1) && !delimAt(block, i+2) {
-			continue
+		if i = nextLabel(block, i); i == len(block) {
+			break
 		}
 		j, value, kind := i, 0, ""
 		for j < len(block) && j-i < 2 && block[j] >= '0' && block[j] <= '9' {
@@ -736,10 +755,30 @@ func listMarkers(block string) []listMarker {
 	return out
 }
 
-// delimAt reports whether block[i] is "." or ")".
-func delimAt(block string, i int) bool {
-	return i < len(block) && (block[i] == '.' || block[i] == ')')
+// nextLabel returns the first offset i ≥ from in block that may start a
+// list label, or len(block): a label is a token of its own, starting with a
+// letter or digit after a non-word byte, and its one or two characters are
+// followed by "." or ")".
+func nextLabel(block string, from int) int {
+	for i := from; i < len(block); {
+		// p is the first delimiter after i: only the one or two bytes
+		// before it can start a label.
+		p := skip(block, i+1, &labelDelim)
+		if p == len(block) {
+			break
+		}
+		for c := max(i, p-2); c < p; c++ {
+			if alnumByte[block[c]] && (c == 0 || !alnumByte[block[c-1]]) {
+				return c
+			}
+		}
+		i = p
+	}
+	return len(block)
 }
+
+// labelDelim marks the bytes a list label's delimiter starts with.
+var labelDelim = stopBytes(".)", false)
 
 // alnumByte marks ASCII letters and digits.
 var alnumByte = func() (t [256]bool) {
