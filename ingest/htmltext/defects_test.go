@@ -233,3 +233,36 @@ func TestHiddenUntilLoaded(t *testing.T) {
 		}
 	}
 }
+
+// A paragraph the page carries twice (a copy for small screens beside the
+// article's own) is read once; repeated table rows are data and stay.
+func TestRepeatedCopyReadOnce(t *testing.T) {
+	res, err := Extract(readFixture(t, "repeated-copy.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(res.Text, "Repairs to the old harbour wall begin"); n != 1 {
+		t.Errorf("the repeated paragraph appears %d times:\n%s", n, res.Text)
+	}
+	if n := strings.Count(res.Text, "Closed to walkers, northern pier"); n != 2 {
+		t.Errorf("the repeated table row appears %d times, want 2:\n%s", n, res.Text)
+	}
+	if !strings.Contains(res.Text, "lifeboat station") {
+		t.Errorf("text lost the article:\n%s", res.Text)
+	}
+}
+
+func TestDropRepeats(t *testing.T) {
+	long := "A paragraph long enough to be running text, repeated word for word later on."
+	in := []block{
+		{text: long, chars: len(long)},
+		{text: "Reply", chars: 5},
+		{text: long, chars: len(long)},
+		{text: "Reply", chars: 5},
+		{text: long, chars: len(long), data: true},
+	}
+	got := dropRepeats(in)
+	if len(got) != 4 || got[1].text != "Reply" || got[2].text != "Reply" || !got[3].data {
+		t.Errorf("dropRepeats = %+v", got)
+	}
+}

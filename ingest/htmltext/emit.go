@@ -43,7 +43,27 @@ func (x *extraction) emit(roots []*html.Node, keepAll bool) []string {
 		e.walk(r, r, false, false, 0)
 		e.flush()
 	}
-	return texts(trimHead(trimTail(dropOrphanHeadings(e.blocks))))
+	return texts(trimHead(trimTail(dropOrphanHeadings(dropRepeats(e.blocks)))))
+}
+
+// dropRepeats drops a block of at least proseChars characters that repeats
+// an earlier block word for word: pages carry second copies of their text
+// for other screen sizes (a mobile menu, a duplicated lead, a sticky
+// header), which read once. Table rows and preformatted text, where
+// repeated lines are data, stay.
+func dropRepeats(blocks []block) []block {
+	seen := make(map[string]bool, len(blocks))
+	out := blocks[:0]
+	for _, b := range blocks {
+		if !b.data && b.chars >= proseChars {
+			if seen[b.text] {
+				continue
+			}
+			seen[b.text] = true
+		}
+		out = append(out, b)
+	}
+	return out
 }
 
 // emitList returns every block of a list read as content: no filters, and
