@@ -54,10 +54,23 @@ func MustParseHash(s string) Hash {
 // Sum returns the Hash of b.
 func Sum(b []byte) Hash { return Hash(sha256.Sum256(b)) }
 
-// SumString returns the Hash of s's bytes.
-func SumString(s string) Hash { return Hash(sha256.Sum256([]byte(s))) }
+// SumString returns the Hash of s's bytes, hashed through a small buffer so
+// that a long text is not copied whole.
+func SumString(s string) Hash {
+	h := sha256.New()
+	var buf [4096]byte
+	for len(s) > 0 {
+		n := copy(buf[:], s)
+		h.Write(buf[:n])
+		s = s[n:]
+	}
+	var d Hash
+	h.Sum(d[:0])
+	return d
+}
 
-// String returns "sha256:<hex>".
+// String returns "sha256:<hex>", the one spelling of a content address in
+// JSON, references and messages. Nothing else builds it.
 func (d Hash) String() string { return "sha256:" + d.Hex() }
 
 // Hex returns the 64 lowercase hex digits.

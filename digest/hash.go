@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/digestd/digestd/archive"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -22,16 +23,9 @@ func NormalizeQuery(query string) string {
 	return strings.Join(strings.FieldsFunc(norm.NFC.String(query), unicode.IsSpace), " ")
 }
 
-// SourceTextHash returns "sha256:" + the hex sha256 of text's UTF-8 bytes,
-// the canonical text's identity and its key in the archive.
+// SourceTextHash returns "sha256:<hex>" of text's UTF-8 bytes, the
+// canonical text's identity and its key in the archive (archive.Hash spells
+// it).
 func SourceTextHash(text string) string {
-	// Hashing through a small buffer spares a copy of the whole text.
-	h := sha256.New()
-	var buf [4096]byte
-	for len(text) > 0 {
-		n := copy(buf[:], text)
-		h.Write(buf[:n])
-		text = text[n:]
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+	return archive.SumString(text).String()
 }

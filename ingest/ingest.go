@@ -8,12 +8,11 @@ package ingest
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"time"
 	"unicode/utf8"
 
+	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/ingest/fetch"
 	"github.com/digestd/digestd/ingest/htmltext"
@@ -217,8 +216,7 @@ func (in *Ingester) finish(text string, raw []byte, rec Record, warns []Warning)
 	if n == 0 {
 		return nil, fault.E(fault.NoExtractableText, "the source has no extractable text")
 	}
-	sum := sha256.Sum256(raw)
-	rec.RawSHA256 = "sha256:" + hex.EncodeToString(sum[:])
+	rec.RawSHA256 = archive.Sum(raw).String()
 	rec.RawBytes = len(raw)
 	rec.Canonicalizer = normalize.Version
 	rec.TextChars = n
