@@ -3,9 +3,7 @@ package api
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"net/http"
 	"strconv"
 	"strings"
@@ -121,8 +119,6 @@ func (s *Server) postVerify(w http.ResponseWriter, r *http.Request) {
 	}
 	success(w, r, http.StatusOK, rep)
 }
-
-func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 
 // requirePayloadFields refuses a verify body whose digest lacks a field of
 // the payload (or gives it as null), naming every missing one.

@@ -24,4 +24,15 @@ npm ci --prefix e2e/ui --no-audit --no-fund >/dev/null
 npm ci --prefix e2e/mcp --no-audit --no-fund >/dev/null
 
 go vet ./...
+# Static checks, pinned: staticcheck (tests included) and deadcode (code that
+# only tests reach counts as used). Both must report nothing.
+go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
+go install golang.org/x/tools/cmd/deadcode@v0.52.0
+staticcheck ./...
+dead=$(deadcode -test ./...)
+if [ -n "$dead" ]; then
+  echo "deadcode: unreachable functions:" >&2
+  echo "$dead" >&2
+  exit 1
+fi
 go test -race -count=1 -timeout 30m ./...
