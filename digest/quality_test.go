@@ -2,7 +2,6 @@ package digest_test
 
 import (
 	"context"
-	"github.com/digestd/digestd/internal/shareddata"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/digest/sentences"
 	"github.com/digestd/digestd/evaluate"
+	"github.com/digestd/digestd/internal/shareddata"
 	"github.com/digestd/digestd/normalize"
 )
 

@@ -24,10 +24,17 @@ npm ci --prefix e2e/ui --no-audit --no-fund >/dev/null
 npm ci --prefix e2e/mcp --no-audit --no-fund >/dev/null
 
 go vet ./...
-# Static checks, pinned: staticcheck (tests included) and deadcode (code that
-# only tests reach counts as used). Both must report nothing.
+# Static checks, pinned: goimports, staticcheck (tests included) and deadcode
+# (code that only tests reach counts as used). Each must report nothing.
 go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
 go install golang.org/x/tools/cmd/deadcode@v0.52.0
+go install golang.org/x/tools/cmd/goimports@v0.52.0
+unformatted=$(goimports -l .)
+if [ -n "$unformatted" ]; then
+  echo "goimports: not formatted:" >&2
+  echo "$unformatted" >&2
+  exit 1
+fi
 staticcheck ./...
 dead=$(deadcode -test ./...)
 if [ -n "$dead" ]; then

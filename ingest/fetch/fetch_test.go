@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/digestd/digestd/fault"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -15,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/ingest/fetch"
 )
 

@@ -1,10 +1,11 @@
 package fetch
 
 import (
-	"github.com/digestd/digestd/fault"
 	"net/netip"
 	"strings"
 	"testing"
+
+	"github.com/digestd/digestd/fault"
 )
 
 func TestValidateURL(t *testing.T) {

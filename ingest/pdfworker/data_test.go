@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"github.com/digestd/digestd/fault"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -14,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/digestd/digestd/internal/shareddata"
-
+	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/ingest/pdftext/textmetric"
+	"github.com/digestd/digestd/internal/shareddata"
 	"github.com/digestd/digestd/normalize"
 )
 

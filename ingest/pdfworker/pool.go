@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/digestd/digestd/fault"
 	"log/slog"
 	"os/exec"
 	"sync"
 	"syscall"
 	"time"
 
+	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/ingest/pdftext"
 )
 

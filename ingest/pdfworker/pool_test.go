@@ -3,7 +3,6 @@ package pdfworker
 import (
 	"context"
 	"errors"
-	"github.com/digestd/digestd/fault"
 	"io"
 	"log/slog"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/ingest/pdftext/pdfgen"
 )
 
