@@ -103,7 +103,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *maxConns <= 0 {
 		*maxConns = defaultMaxConns()
 	}
-	lim := newConnLimit(ln, *maxConns, *maxIdleConns)
+	lim := newConnLimit(framingListener{ln}, *maxConns, *maxIdleConns)
 	hs.ConnState = lim.track
 	logger.Info("digestd listening", "addr", ln.Addr().String(), "archive", c.archive, "version", digestd.Version, "auth", len(hashes) > 0)
 	fmt.Fprintf(stdout, "digestd listening on %s\n", ln.Addr())
