@@ -5,8 +5,9 @@
 // s3store) and all pass the conformance suite in archivetest.
 //
 // Contract shared by every backend: a missing blob or reference is
-// fs.ErrNotExist (test with errors.Is); every read re-hashes the bytes and a
-// mismatch is ErrCorrupt, never served; a store that cannot be reached is
+// fs.ErrNotExist (test with errors.Is); every write and every read passes
+// the bytes through HashingReader, the one place they are checked, and a
+// mismatch is ErrCorrupt, never stored or served; a store that cannot be reached is
 // ErrUnavailable. Callers close the readers they are given.
 package archive
 
@@ -17,6 +18,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"strings"
 	"time"
@@ -220,35 +222,37 @@ func BlobKey(d Hash) string {
 // RefKey is the storage key of a reference: "v1/refs/<name>".
 func RefKey(name string) string { return "v1/refs/" + name }
 
-// VerifyingReader wraps r, hashing what is read; at EOF it returns an error
-// wrapping ErrCorrupt if the bytes did not hash to want. Every backend's Get
-// goes through it, so verification lives in one place.
-func VerifyingReader(r io.ReadCloser, want Hash) io.ReadCloser {
-	return &verifyingReader{rc: r, want: want, h: sha256.New()}
-}
-
-type verifyingReader struct {
-	rc   io.ReadCloser
+// HashingReader is the one check of a blob's bytes, on the way in and on
+// the way out: it hashes what is read through it, and at EOF, when it was
+// given a valid hash to expect and the bytes hash to another, it returns an
+// error wrapping ErrCorrupt instead of io.EOF. Every backend's Put reads its
+// input through it and commits only after a clean EOF, then names the blob
+// by Sum; every Get's reader is one (VerifyingReader).
+type HashingReader struct {
+	r    io.Reader
 	want Hash
-	h    interface {
-		io.Writer
-		Sum([]byte) []byte
-	}
-	err error
+	h    hash.Hash
+	sum  Hash
+	err  error // sticky: the EOF or error Read returned
 }
 
-func (v *verifyingReader) Read(p []byte) (int, error) {
+// NewHashingReader returns a HashingReader over r expecting want; a zero
+// want expects nothing (the bytes name themselves).
+func NewHashingReader(r io.Reader, want Hash) *HashingReader {
+	return &HashingReader{r: r, want: want, h: sha256.New()}
+}
+
+// Read implements io.Reader.
+func (v *HashingReader) Read(p []byte) (int, error) {
 	if v.err != nil {
 		return 0, v.err
 	}
-	n, err := v.rc.Read(p)
+	n, err := v.r.Read(p)
 	v.h.Write(p[:n])
 	if err == io.EOF {
-		var got Hash
-		copy(got[:], v.h.Sum(nil))
-		if got != v.want {
-			v.err = fmt.Errorf("%w: %s hashes to %s", ErrCorrupt, v.want, got)
-			return n, v.err
+		v.h.Sum(v.sum[:0])
+		if v.want.Valid() && v.sum != v.want {
+			err = fmt.Errorf("%w: the bytes hash to %s, not %s", ErrCorrupt, v.sum, v.want)
 		}
 	}
 	if err != nil {
@@ -257,7 +261,28 @@ func (v *verifyingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (v *verifyingReader) Close() error { return v.rc.Close() }
+// Sum returns the hash of the bytes read; it is the zero Hash until Read
+// has returned io.EOF.
+func (v *HashingReader) Sum() Hash {
+	if v.err != io.EOF {
+		return Hash{}
+	}
+	return v.sum
+}
+
+// VerifyingReader wraps a blob's reader r in a HashingReader expecting
+// want, so that its bytes are verified as they are read: at EOF a mismatch
+// is an error wrapping ErrCorrupt. Every backend's Get returns one.
+func VerifyingReader(r io.ReadCloser, want Hash) io.ReadCloser {
+	return &verifyingReader{HashingReader: NewHashingReader(r, want), c: r}
+}
+
+type verifyingReader struct {
+	*HashingReader
+	c io.Closer
+}
+
+func (v *verifyingReader) Close() error { return v.c.Close() }
 
 // ReadAll reads a whole blob, verified, with a size cap (ErrTooLarge beyond it).
 func ReadAll(ctx context.Context, g Getter, d Hash, max int64) ([]byte, error) {

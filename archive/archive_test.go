@@ -224,3 +224,43 @@ func FuzzValidRefName(f *testing.F) {
 		}
 	})
 }
+
+// TestHashingReader checks the one check on the way in: a clean EOF names
+// the bytes, a mismatch with the expected hash fails at EOF with
+// ErrCorrupt, and Sum is zero until EOF.
+func TestHashingReader(t *testing.T) {
+	hello := archive.MustParseHash(helloHex)
+	tests := []struct {
+		name    string
+		data    string
+		want    archive.Hash
+		corrupt bool
+	}{
+		{"expected", "hello", hello, false},
+		{"nothing expected", "hello", archive.Hash{}, false},
+		{"other bytes", "hellp", hello, true},
+		{"empty", "", hello, true},
+		{"empty, nothing expected", "", archive.Hash{}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			hr := archive.NewHashingReader(iotest.OneByteReader(strings.NewReader(tt.data)), tt.want)
+			if hr.Sum().Valid() {
+				t.Error("Sum is valid before EOF")
+			}
+			b, err := io.ReadAll(hr)
+			if string(b) != tt.data {
+				t.Errorf("read %q, want %q", b, tt.data)
+			}
+			if errors.Is(err, archive.ErrCorrupt) != tt.corrupt || (err != nil && !tt.corrupt) {
+				t.Fatalf("err = %v, corrupt %v", err, tt.corrupt)
+			}
+			if _, again := hr.Read(make([]byte, 1)); (again == io.EOF) == tt.corrupt {
+				t.Errorf("a second read at the end answered %v", again)
+			}
+			if got := hr.Sum(); !tt.corrupt && got != archive.SumString(tt.data) || tt.corrupt && got.Valid() {
+				t.Errorf("Sum = %s", got)
+			}
+		})
+	}
+}

@@ -4,15 +4,14 @@
 // Layout under the store's directory: blob d at archive.BlobKey(d)
 // ("v1/blobs/ab/abcdef…"), reference name at archive.RefKey(name)
 // ("v1/refs/<name>", holding "sha256:<hex>\n"), and writes in progress in
-// "v1/tmp/.tmp-<pid>-*". Every write goes to a temporary file that is hashed
-// while written, fsynced, renamed into place and followed by an fsync of the
+// "v1/tmp/.tmp-<pid>-*". Every write goes to a temporary file, read through
+// archive.HashingReader (which fails at EOF on a mismatch), fsynced, renamed into place and followed by an fsync of the
 // destination directory, so a blob or reference is either wholly present or
 // absent after a crash. Several processes may share one directory.
 package fsstore
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -173,19 +172,17 @@ func (s *Store) Put(ctx context.Context, want archive.Hash, r io.Reader) (archiv
 		}
 	}()
 
-	h := sha256.New()
 	var w io.Writer = f
 	if s.wrapTemp != nil {
 		w = s.wrapTemp(f)
 	}
-	if err := copyCtx(ctx, io.MultiWriter(w, h), r); err != nil {
+	// The input is checked on the way in by the archive's one hashing
+	// reader: a mismatch fails the copy at EOF, before anything commits.
+	hr := archive.NewHashingReader(r, want)
+	if err := copyCtx(ctx, w, hr); err != nil {
 		return archive.Hash{}, fmt.Errorf("fsstore: put: %w", err)
 	}
-	var got archive.Hash
-	h.Sum(got[:0])
-	if want.Valid() && got != want {
-		return archive.Hash{}, fmt.Errorf("fsstore: put: %w: bytes hash to %s, want %s", archive.ErrCorrupt, got, want)
-	}
+	got := hr.Sum()
 	if err := f.Chmod(0o444); err != nil {
 		return archive.Hash{}, fmt.Errorf("fsstore: put %s: %w", got, classify(err))
 	}

@@ -4,7 +4,7 @@
 // Keys are Config.Prefix + archive.BlobKey(d) for blobs and Config.Prefix +
 // archive.RefKey(name) for references, whose objects hold "sha256:<hex>\n".
 // Put reads its input once into a spool (memory up to Config.PartSize, a
-// temporary file beyond), hashes it, and only then uploads, so the key is
+// temporary file beyond) through archive.HashingReader, and only then uploads, so the key is
 // known and a mismatch with the expected digest stores nothing. Uploads are
 // conditional (If-None-Match: *) and carry the content's sha256 in the signed
 // x-amz-content-sha256 header, so the server rejects bytes damaged on the way;
@@ -252,14 +252,15 @@ func (s *Store) Put(ctx context.Context, want archive.Hash, r io.Reader) (archiv
 	if err := ctx.Err(); err != nil {
 		return archive.Hash{}, fmt.Errorf("s3store: put: %w", err)
 	}
-	sp, err := s.spool(ctx, r)
+	// The input is checked on the way in by the archive's one hashing
+	// reader: a mismatch fails the spool at EOF, before any upload.
+	hr := archive.NewHashingReader(r, want)
+	sp, err := s.spool(ctx, hr)
 	if err != nil {
 		return archive.Hash{}, fmt.Errorf("s3store: put: %w", err)
 	}
 	defer sp.close()
-	if want.Valid() && sp.digest != want {
-		return archive.Hash{}, fmt.Errorf("s3store: put: %w: bytes hash to %s, want %s", archive.ErrCorrupt, sp.digest, want)
-	}
+	sp.digest = hr.Sum()
 	if err := ctx.Err(); err != nil {
 		return archive.Hash{}, fmt.Errorf("s3store: put %s: %w", sp.digest, err)
 	}
@@ -275,7 +276,7 @@ func (s *Store) Put(ctx context.Context, want archive.Hash, r io.Reader) (archiv
 	return sp.digest, nil
 }
 
-// spooled is a Put's input, read once and hashed: in mem, or in file when
+// spooled is a Put's input, read once (through the hashing reader): in mem, or in file when
 // larger than the part size.
 type spooled struct {
 	mem    bytes.Buffer
@@ -293,7 +294,6 @@ func (sp *spooled) close() {
 
 func (s *Store) spool(ctx context.Context, r io.Reader) (*spooled, error) {
 	sp := &spooled{}
-	h := sha256.New()
 	buf := make([]byte, 256<<10)
 	for {
 		if err := ctx.Err(); err != nil {
@@ -302,7 +302,6 @@ func (s *Store) spool(ctx context.Context, r io.Reader) (*spooled, error) {
 		}
 		n, rerr := r.Read(buf)
 		if n > 0 {
-			h.Write(buf[:n])
 			sp.size += int64(n)
 			if sp.file == nil && int64(sp.mem.Len()+n) > s.partSize {
 				f, err := os.CreateTemp(s.tempDir, ".tmp-digestd-s3-*")
@@ -339,7 +338,6 @@ func (s *Store) spool(ctx context.Context, r io.Reader) (*spooled, error) {
 		sp.close()
 		return nil, err
 	}
-	h.Sum(sp.digest[:0])
 	return sp, nil
 }
 
