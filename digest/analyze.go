@@ -228,7 +228,14 @@ func tokenize(s string, buf []byte, emit func(tok []byte, stop bool, end int)) [
 		if c < utf8.RuneSelf {
 			switch {
 			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
-				buf = append(buf, c)
+				// The run of such bytes joins the token at once.
+				j := i + 1
+				for j < len(s) && lowerAlnum[s[j]] {
+					j++
+				}
+				buf = append(buf, s[i:j]...)
+				i = j
+				continue
 			case 'A' <= c && c <= 'Z':
 				buf = append(buf, c+'a'-'A')
 			case c == '-' && len(buf) > 0 && i+2 < len(s) && s[i+1] == '\n' && 'a' <= s[i+2] && s[i+2] <= 'z':
@@ -263,6 +270,14 @@ func tokenize(s string, buf []byte, emit func(tok []byte, stop bool, end int)) [
 	flush(len(s))
 	return buf
 }
+
+// lowerAlnum marks the bytes a-z and 0-9.
+var lowerAlnum = func() (t [256]bool) {
+	for c := range t {
+		t[c] = 'a' <= c && c <= 'z' || '0' <= c && c <= '9'
+	}
+	return t
+}()
 
 // ligature spells the Latin ligature r, U+FB00 to U+FB06.
 func ligature(r rune) string {

@@ -31,3 +31,27 @@ func TestNextLabelIsFirstCandidate(t *testing.T) {
 		}
 	}
 }
+
+// TestSkip checks skip against a byte-by-byte scan.
+func TestSkip(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	alphabet := "ab .(\n\xc3\xa9"
+	for n := 0; n < 500; n++ {
+		b := make([]byte, r.IntN(40))
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		s := string(b)
+		for _, stop := range []*[256]uint8{&blockEnd, &terminalByte, &enclosing, &nonASCII, &labelDelim} {
+			for from := 0; from <= len(s); from++ {
+				want := from
+				for want < len(s) && stop[s[want]] == 0 {
+					want++
+				}
+				if got := skip(s, from, stop); got != want {
+					t.Fatalf("skip(%q, %d) = %d, want %d", s, from, got, want)
+				}
+			}
+		}
+	}
+}

@@ -44,22 +44,29 @@ var (
 	nonASCII     = stopBytes("", true)
 )
 
-// stopBytes returns a table of the bytes in set, and of every byte
-// outside ASCII when nonASCII is set.
-func stopBytes(set string, nonASCII bool) (t [256]bool) {
+// stopBytes returns a table marking (with 1) the bytes in set, and every
+// byte outside ASCII when nonASCII is set.
+func stopBytes(set string, nonASCII bool) (t [256]uint8) {
 	for i := range set {
-		t[set[i]] = true
+		t[set[i]] = 1
 	}
 	for c := utf8.RuneSelf; nonASCII && c < 256; c++ {
-		t[c] = true
+		t[c] = 1
 	}
 	return t
 }
 
 // skip returns the offset of the first byte of s at or after i that stop
 // marks, or len(s).
-func skip(s string, i int, stop *[256]bool) int {
-	for i < len(s) && !stop[s[i]] {
+func skip(s string, i int, stop *[256]uint8) int {
+	// Four bytes at a time while none is marked.
+	for ; i+4 <= len(s); i += 4 {
+		w := s[i : i+4]
+		if stop[w[0]]|stop[w[1]]|stop[w[2]]|stop[w[3]] != 0 {
+			break
+		}
+	}
+	for i < len(s) && stop[s[i]] == 0 {
 		i++
 	}
 	return i
