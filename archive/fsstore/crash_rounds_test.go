@@ -19,6 +19,7 @@ import (
 
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/archive/archivetest"
+	"github.com/digestd/digestd/internal/testenv"
 )
 
 // Environment of the concurrent crash writer (see
@@ -98,9 +99,7 @@ func TestCrashRoundsWriterProcess(t *testing.T) {
 // points at a stored blob that was put; and a live writer never had a
 // temporary file swept from under it (it would exit on its own).
 func TestCrashRoundsConcurrent(t *testing.T) {
-	if testing.Short() {
-		t.Skip("re-executes the test binary")
-	}
+	testenv.FullSuite(t, "crash rounds: re-executes the test binary")
 	if os.Getenv(envRoundsDir) != "" {
 		t.Skip("inside a writer process")
 	}

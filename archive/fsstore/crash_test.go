@@ -15,6 +15,7 @@ import (
 
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/archive/archivetest"
+	"github.com/digestd/digestd/internal/testenv"
 )
 
 // Environment variables that turn the test binary into a crash-test writer.
@@ -67,9 +68,7 @@ func crashWriter(dir string, round int) error {
 // reopens the store: no temporary file survives the sweep, every blob present
 // reads back verified, and every blob the writer acknowledged is present.
 func TestCrashSafety(t *testing.T) {
-	if testing.Short() {
-		t.Skip("re-executes the test binary")
-	}
+	testenv.FullSuite(t, "crash rounds: re-executes the test binary")
 	dir := t.TempDir()
 	acked := map[archive.Hash]bool{}
 	tempsSeen := 0
