@@ -212,15 +212,66 @@ func ValidRefName(name string) bool {
 	return true
 }
 
-// BlobKey is the storage key of a blob, shared by every backend:
-// "v1/blobs/ab/abcdef…".
+// The storage layout every backend shares, below its own root: blobs under
+// BlobsRoot, references under RefsRoot, writes in progress (for backends
+// that stage them) under TmpRoot. The "v1" is the layout's format version.
+// BlobKey, RefKey and RefBody write it; ParseBlobKey, ParseRefKey and
+// ParseRefBody read it back, and no backend spells it otherwise.
+const (
+	BlobsRoot = "v1/blobs/"
+	RefsRoot  = "v1/refs/"
+	TmpRoot   = "v1/tmp/"
+)
+
+// BlobKey is the storage key of a blob: "v1/blobs/ab/abcdef…".
 func BlobKey(d Hash) string {
 	h := d.Hex()
-	return "v1/blobs/" + h[:2] + "/" + h
+	return BlobsRoot + h[:2] + "/" + h
+}
+
+// ParseBlobKey is BlobKey's inverse: the hash key names, and false when key
+// is not a blob key exactly as BlobKey writes it.
+func ParseBlobKey(key string) (Hash, bool) {
+	rest, ok := strings.CutPrefix(key, BlobsRoot)
+	if !ok {
+		return Hash{}, false
+	}
+	fan, h, ok := strings.Cut(rest, "/")
+	if !ok || len(fan) != 2 || len(h) != 64 || !strings.HasPrefix(h, fan) {
+		return Hash{}, false
+	}
+	d, err := ParseHash(h)
+	if err != nil || d.Hex() != h {
+		return Hash{}, false
+	}
+	return d, true
 }
 
 // RefKey is the storage key of a reference: "v1/refs/<name>".
-func RefKey(name string) string { return "v1/refs/" + name }
+func RefKey(name string) string { return RefsRoot + name }
+
+// ParseRefKey is RefKey's inverse: the reference name key holds, and false
+// when key is not the key of a valid name.
+func ParseRefKey(key string) (string, bool) {
+	name, ok := strings.CutPrefix(key, RefsRoot)
+	if !ok || !ValidRefName(name) {
+		return "", false
+	}
+	return name, true
+}
+
+// RefBody is what a reference's file or object holds: "sha256:<hex>\n".
+func RefBody(d Hash) []byte { return []byte(d.String() + "\n") }
+
+// ParseRefBody is RefBody's inverse, ignoring surrounding white space; a
+// body that names no hash is an error wrapping ErrCorrupt.
+func ParseRefBody(b []byte) (Hash, error) {
+	d, err := ParseHash(strings.TrimSpace(string(b)))
+	if err != nil {
+		return Hash{}, fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	return d, nil
+}
 
 // HashingReader is the one check of a blob's bytes, on the way in and on
 // the way out: it hashes what is read through it, and at EOF, when it was

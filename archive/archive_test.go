@@ -264,3 +264,40 @@ func TestHashingReader(t *testing.T) {
 		})
 	}
 }
+
+// TestKeyLayout checks that the layout's parsers invert its writers and
+// refuse every other key.
+func TestKeyLayout(t *testing.T) {
+	d := archive.MustParseHash(helloHex)
+	if got, ok := archive.ParseBlobKey(archive.BlobKey(d)); !ok || got != d {
+		t.Errorf("ParseBlobKey(BlobKey) = %s, %v", got, ok)
+	}
+	for _, key := range []string{
+		"v1/blobs/2c/" + strings.ToUpper(helloHex),
+		"v1/blobs/2d/" + helloHex,
+		"v1/blobs/" + helloHex,
+		"v1/blobs/2c/" + helloHex + ".tmp",
+		"v2/blobs/2c/" + helloHex,
+		"v1/refs/2c/" + helloHex,
+	} {
+		if _, ok := archive.ParseBlobKey(key); ok {
+			t.Errorf("ParseBlobKey(%q) accepted it", key)
+		}
+	}
+	for _, name := range []string{"cache/ab/x", "a", "sources/2026/11/x.y-z_1"} {
+		if got, ok := archive.ParseRefKey(archive.RefKey(name)); !ok || got != name {
+			t.Errorf("ParseRefKey(RefKey(%q)) = %q, %v", name, got, ok)
+		}
+	}
+	for _, key := range []string{"v1/refs/", "v1/refs/a//b", "v1/refs/../x", "v1/blobs/a", "refs/a"} {
+		if _, ok := archive.ParseRefKey(key); ok {
+			t.Errorf("ParseRefKey(%q) accepted it", key)
+		}
+	}
+	if got, err := archive.ParseRefBody(archive.RefBody(d)); err != nil || got != d {
+		t.Errorf("ParseRefBody(RefBody) = %s, %v", got, err)
+	}
+	if _, err := archive.ParseRefBody([]byte("not a hash\n")); !errors.Is(err, archive.ErrCorrupt) {
+		t.Errorf("ParseRefBody of junk: %v, want ErrCorrupt", err)
+	}
+}

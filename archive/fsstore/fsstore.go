@@ -58,7 +58,7 @@ func Open(dir string) (*Store, error) {
 		return nil, fmt.Errorf("fsstore: open: %w", err)
 	}
 	s := &Store{dir: abs}
-	for _, sub := range []string{"v1/blobs", "v1/refs", "v1/tmp"} {
+	for _, sub := range []string{archive.BlobsRoot, archive.RefsRoot, archive.TmpRoot} {
 		if err := mkdirAllSync(filepath.Join(abs, filepath.FromSlash(sub))); err != nil {
 			return nil, fmt.Errorf("fsstore: open: %w", classify(err))
 		}
@@ -81,7 +81,9 @@ func (s *Store) refPath(name string) string {
 	return filepath.Join(s.dir, filepath.FromSlash(archive.RefKey(name)))
 }
 
-func (s *Store) tmpDir() string { return filepath.Join(s.dir, "v1", "tmp") }
+func (s *Store) blobsDir() string { return filepath.Join(s.dir, filepath.FromSlash(archive.BlobsRoot)) }
+func (s *Store) refsDir() string  { return filepath.Join(s.dir, filepath.FromSlash(archive.RefsRoot)) }
+func (s *Store) tmpDir() string   { return filepath.Join(s.dir, filepath.FromSlash(archive.TmpRoot)) }
 
 // sweep removes temporary files left by writers that died.
 func (s *Store) sweep(now time.Time) error {
@@ -289,7 +291,7 @@ func (s *Store) Stat(ctx context.Context, d archive.Hash) (archive.BlobInfo, err
 // List implements archive.Lister by walking the fan-out directories. Files
 // whose names are not a blob key are ignored.
 func (s *Store) List(ctx context.Context, fn func(archive.BlobInfo) error) error {
-	root := filepath.Join(s.dir, "v1", "blobs")
+	root := s.blobsDir()
 	fanouts, err := os.ReadDir(root)
 	if err != nil {
 		return fmt.Errorf("fsstore: list: %w", s.classify(err))
@@ -306,12 +308,8 @@ func (s *Store) List(ctx context.Context, fn func(archive.BlobInfo) error) error
 			return fmt.Errorf("fsstore: list: %w", classify(err))
 		}
 		for _, e := range entries {
-			name := e.Name()
-			if len(name) != 64 || !strings.HasPrefix(name, fo.Name()) || !e.Type().IsRegular() {
-				continue
-			}
-			d, err := archive.ParseHash(name)
-			if err != nil || d.Hex() != name {
+			d, ok := archive.ParseBlobKey(archive.BlobsRoot + fo.Name() + "/" + e.Name())
+			if !ok || !e.Type().IsRegular() {
 				continue
 			}
 			fi, err := e.Info()
@@ -373,7 +371,7 @@ func (s *Store) SetRef(ctx context.Context, name string, d archive.Hash) error {
 	if s.wrapTemp != nil {
 		w = s.wrapTemp(f)
 	}
-	if _, err := io.WriteString(w, d.String()+"\n"); err != nil {
+	if _, err := w.Write(archive.RefBody(d)); err != nil {
 		return fmt.Errorf("fsstore: set ref %s: write: %w", name, classify(err))
 	}
 	if err := f.Sync(); err != nil {
@@ -413,9 +411,9 @@ func (s *Store) readRef(name, path string) (archive.Hash, error) {
 		}
 		return archive.Hash{}, fmt.Errorf("fsstore: ref %s: %w", name, s.classify(err))
 	}
-	d, err := archive.ParseHash(strings.TrimSpace(string(b)))
+	d, err := archive.ParseRefBody(b)
 	if err != nil {
-		return archive.Hash{}, fmt.Errorf("fsstore: ref %s: %w: %v", name, archive.ErrCorrupt, err)
+		return archive.Hash{}, fmt.Errorf("fsstore: ref %s: %w", name, err)
 	}
 	return d, nil
 }
@@ -443,7 +441,7 @@ func (s *Store) ListRefs(ctx context.Context, prefix string, fn func(name string
 // prefix, in the directory's order. A missing directory lists nothing; fn's
 // error is returned as it is, any other error wrapped with op.
 func (s *Store) walkRefs(ctx context.Context, op, prefix string, fn func(name, path string) error) error {
-	root := filepath.Join(s.dir, "v1", "refs")
+	root := s.refsDir()
 	start := root
 	if i := strings.LastIndexByte(prefix, '/'); i >= 0 {
 		dirPart := prefix[:i]
@@ -469,8 +467,8 @@ func (s *Store) walkRefs(ctx context.Context, op, prefix string, fn func(name, p
 		if err != nil {
 			return err
 		}
-		name := filepath.ToSlash(rel)
-		if !strings.HasPrefix(name, prefix) || !archive.ValidRefName(name) {
+		name, ok := archive.ParseRefKey(archive.RefsRoot + filepath.ToSlash(rel))
+		if !ok || !strings.HasPrefix(name, prefix) {
 			return nil
 		}
 		if err := fn(name, path); err != nil {
@@ -558,7 +556,7 @@ func syncDir(dir string) error {
 func (s *Store) classify(err error) error {
 	err = classify(err)
 	if errors.Is(err, fs.ErrNotExist) {
-		if _, serr := os.Stat(filepath.Join(s.dir, "v1", "blobs")); serr != nil {
+		if _, serr := os.Stat(s.blobsDir()); serr != nil {
 			return fmt.Errorf("%w: the archive directory is missing", archive.ErrUnavailable)
 		}
 	}

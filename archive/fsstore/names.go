@@ -23,7 +23,7 @@ func (s *Store) ListRefNames(ctx context.Context, prefix string, fn func(name st
 // directories on its path, not the whole prefix.
 func (s *Store) ListRefNamesAfter(ctx context.Context, prefix, after string, fn func(name string) error) error {
 	const op = "list ref names"
-	root := filepath.Join(s.dir, "v1", "refs")
+	root := s.refsDir()
 	start := root
 	if i := strings.LastIndexByte(prefix, '/'); i >= 0 {
 		dirPart := prefix[:i]

@@ -467,7 +467,7 @@ func (s *Store) List(ctx context.Context, fn func(archive.BlobInfo) error) error
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("s3store: list: %w", err)
 	}
-	root := s.prefix + "v1/blobs/"
+	root := s.prefix + archive.BlobsRoot
 	lctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	for oi := range s.core.ListObjectsIter(lctx, s.bucket, minio.ListObjectsOptions{Prefix: root, Recursive: true}) {
@@ -477,7 +477,7 @@ func (s *Store) List(ctx context.Context, fn func(archive.BlobInfo) error) error
 			}
 			return fmt.Errorf("s3store: list: %w", classify(oi.Err))
 		}
-		d, ok := blobDigest(strings.TrimPrefix(oi.Key, root))
+		d, ok := archive.ParseBlobKey(strings.TrimPrefix(oi.Key, s.prefix))
 		if !ok {
 			continue
 		}
@@ -486,19 +486,6 @@ func (s *Store) List(ctx context.Context, fn func(archive.BlobInfo) error) error
 		}
 	}
 	return ctx.Err()
-}
-
-// blobDigest parses "ab/abcdef…" (a key below "v1/blobs/").
-func blobDigest(rel string) (archive.Hash, bool) {
-	fan, h, ok := strings.Cut(rel, "/")
-	if !ok || len(fan) != 2 || len(h) != 64 || !strings.HasPrefix(h, fan) {
-		return archive.Hash{}, false
-	}
-	d, err := archive.ParseHash(h)
-	if err != nil || d.Hex() != h {
-		return archive.Hash{}, false
-	}
-	return d, true
 }
 
 // Delete implements archive.Deleter.
@@ -526,7 +513,7 @@ func (s *Store) SetRef(ctx context.Context, name string, d archive.Hash) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("s3store: set ref %s: %w", name, err)
 	}
-	body := []byte(d.String() + "\n")
+	body := archive.RefBody(d)
 	sum := sha256.Sum256(body)
 	_, err := s.core.PutObject(ctx, s.bucket, s.refKey(name), bytes.NewReader(body), int64(len(body)), "", hex.EncodeToString(sum[:]),
 		minio.PutObjectOptions{ContentType: "text/plain", DisableContentSha256: true})
@@ -561,9 +548,9 @@ func (s *Store) readRef(ctx context.Context, name string) (archive.Hash, error) 
 		}
 		return archive.Hash{}, fmt.Errorf("s3store: ref %s: %w", name, classify(err))
 	}
-	d, err := archive.ParseHash(strings.TrimSpace(string(b)))
+	d, err := archive.ParseRefBody(b)
 	if err != nil {
-		return archive.Hash{}, fmt.Errorf("s3store: ref %s: %w: %v", name, archive.ErrCorrupt, err)
+		return archive.Hash{}, fmt.Errorf("s3store: ref %s: %w", name, err)
 	}
 	return d, nil
 }
@@ -577,7 +564,7 @@ func (s *Store) ListRefs(ctx context.Context, prefix string, fn func(name string
 	if i := strings.LastIndexByte(prefix, '/'); i >= 0 && !archive.ValidRefName(prefix[:i]) {
 		return fmt.Errorf("s3store: list refs: invalid prefix %q", prefix)
 	}
-	root := s.prefix + "v1/refs/"
+	root := s.prefix + archive.RefsRoot
 	lctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	for oi := range s.core.ListObjectsIter(lctx, s.bucket, minio.ListObjectsOptions{Prefix: root + prefix, Recursive: true}) {
@@ -587,8 +574,8 @@ func (s *Store) ListRefs(ctx context.Context, prefix string, fn func(name string
 			}
 			return fmt.Errorf("s3store: list refs: %w", classify(oi.Err))
 		}
-		name := strings.TrimPrefix(oi.Key, root)
-		if !archive.ValidRefName(name) {
+		name, ok := archive.ParseRefKey(strings.TrimPrefix(oi.Key, s.prefix))
+		if !ok {
 			continue
 		}
 		d, err := s.readRef(ctx, name)
@@ -615,7 +602,7 @@ func (s *Store) ListRefNamesAfter(ctx context.Context, prefix, after string, fn 
 	if i := strings.LastIndexByte(prefix, '/'); i >= 0 && !archive.ValidRefName(prefix[:i]) {
 		return fmt.Errorf("s3store: list ref names: invalid prefix %q", prefix)
 	}
-	root := s.prefix + "v1/refs/"
+	root := s.prefix + archive.RefsRoot
 	opts := minio.ListObjectsOptions{Prefix: root + prefix, Recursive: true}
 	if after != "" {
 		opts.StartAfter = root + after
@@ -629,8 +616,8 @@ func (s *Store) ListRefNamesAfter(ctx context.Context, prefix, after string, fn 
 			}
 			return fmt.Errorf("s3store: list ref names: %w", classify(oi.Err))
 		}
-		name := strings.TrimPrefix(oi.Key, root)
-		if name <= after || !archive.ValidRefName(name) {
+		name, ok := archive.ParseRefKey(strings.TrimPrefix(oi.Key, s.prefix))
+		if !ok || name <= after {
 			continue
 		}
 		if err := fn(name); err != nil {
