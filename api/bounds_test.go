@@ -59,7 +59,7 @@ func TestOpenAPIBoundsAgreeWithDigest(t *testing.T) {
 		t.Errorf("openapi.yaml DigestsRequest.budget: %q does not state pipeline.CharsPerToken (%d)", d, pipeline.CharsPerToken)
 	}
 	// Every query, in a body or a query parameter, has the one bound.
-	queries, contexts := 0, 0
+	queries, contexts, limits := 0, 0, 0
 	for name, s := range doc.Components.Schemas {
 		if q := s.Value.Properties["query"]; q != nil && q.Value != nil && q.Value.Type.Is("string") {
 			queries++
@@ -81,11 +81,18 @@ func TestOpenAPIBoundsAgreeWithDigest(t *testing.T) {
 					contexts++
 					eqF(method+" "+path+" ?context maximum", p.Value.Schema.Value.Max, pipeline.MaxSliceContext)
 				}
+				if p.Value != nil && p.Value.Name == "limit" && p.Value.Schema != nil {
+					limits++
+					eqF(method+" "+path+" ?limit maximum", p.Value.Schema.Value.Max, pipeline.MaxListLimit)
+					if d, _ := p.Value.Schema.Value.Default.(float64); d != pipeline.DefaultListLimit {
+						t.Errorf("openapi.yaml %s %s ?limit default = %v, pipeline says %d", method, path, p.Value.Schema.Value.Default, pipeline.DefaultListLimit)
+					}
+				}
 			}
 		}
 	}
-	if queries < 2 || contexts < 1 {
-		t.Errorf("found %d query and %d context fields in openapi.yaml", queries, contexts)
+	if queries < 2 || contexts < 1 || limits < 1 {
+		t.Errorf("found %d query, %d context and %d limit fields in openapi.yaml", queries, contexts, limits)
 	}
 }
 

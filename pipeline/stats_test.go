@@ -3,6 +3,7 @@ package pipeline_test
 import (
 	"context"
 	"os"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -26,9 +27,20 @@ func listed(t *testing.T, store archive.Store) (blobs, bytes int64) {
 	return blobs, bytes
 }
 
+// listCounter counts full listings of the archive.
+type listCounter struct {
+	archive.Store
+	n atomic.Int64
+}
+
+func (l *listCounter) List(ctx context.Context, fn func(archive.BlobInfo) error) error {
+	l.n.Add(1)
+	return l.Store.List(ctx, fn)
+}
+
 // TestStatsKeepArchiveSize runs the pipeline's writes and collections and
 // checks after each step that the archive size Stats reports, counted once,
-// is what a full listing finds.
+// is what a full listing finds, and that Stats itself lists nothing.
 func TestStatsKeepArchiveSize(t *testing.T) {
 	ctx := context.Background()
 	store, err := fsstore.Open(t.TempDir())
@@ -36,7 +48,8 @@ func TestStatsKeepArchiveSize(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Now()
-	p := &pipeline.Pipeline{Ingester: &ingest.Ingester{}, Store: store, Now: func() time.Time { return now }}
+	lists := &listCounter{Store: store}
+	p := &pipeline.Pipeline{Ingester: &ingest.Ingester{}, Store: lists, Now: func() time.Time { return now }}
 	if _, err := archive.PutBytes(ctx, store, []byte("a blob written before the count")); err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +84,14 @@ func TestStatsKeepArchiveSize(t *testing.T) {
 	}
 	for _, s := range steps {
 		s.do()
+		before := lists.n.Load()
 		st := p.Stats()
+		for range 10 {
+			p.Stats()
+		}
+		if n := lists.n.Load() - before; n != 0 {
+			t.Errorf("%s: Stats listed the archive %d times", s.name, n)
+		}
 		blobs, bytes := listed(t, store)
 		if st.ArchiveBlobs != blobs || st.ArchiveBytes != bytes || st.CacheHits != s.hits || st.CacheMisses != s.misses || st.ArchiveCountedAt.IsZero() {
 			t.Errorf("%s: stats %+v, listing %d blobs %d bytes, want %d hits %d misses", s.name, st, blobs, bytes, s.hits, s.misses)
