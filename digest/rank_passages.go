@@ -93,6 +93,7 @@ func windowCandidates(d *document, q queryModel, question string, max int) []can
 	}
 	var cands []candidate
 	wtf := make([]int32, nq)
+	var tfs []int32
 	// buildWindow returns the candidate that starts in sentence i at byte
 	// from (code point cfrom), a word start, and ends at byte limit or
 	// before, at a word boundary.
@@ -132,7 +133,12 @@ func windowCandidates(d *document, q queryModel, question string, max int) []can
 		if length == 0 {
 			return candidate{}, false
 		}
-		c := candidate{w: w, first: i, last: last, length: length, tf: make([]int32, nq)}
+		if len(tfs) < nq {
+			// The candidates' frequencies share blocks of memory.
+			tfs = make([]int32, 256*nq)
+		}
+		c := candidate{w: w, first: i, last: last, length: length, tf: tfs[:nq:nq]}
+		tfs = tfs[nq:]
 		copy(c.tf, wtf)
 		return c, true
 	}
