@@ -1,0 +1,43 @@
+package digestd_test
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/digestd/digestd/digest"
+	"github.com/digestd/digestd/locate"
+	"github.com/digestd/digestd/pipeline"
+	"github.com/digestd/digestd/wire"
+)
+
+// TestReadmeBounds holds the bounds the README states in prose to their
+// constants: each phrase is written here from the constant, and must be in
+// the README (line breaks aside).
+func TestReadmeBounds(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := regexp.MustCompile(`\s+`).ReplaceAllString(string(b), " ")
+	for _, phrase := range []string{
+		fmt.Sprintf("summary ≤ %d characters; ≤ %d key points of ≤ %d; ≤ %d evidence snippets of ≤ %d",
+			digest.MaxSummaryChars, digest.MaxKeyPoints, digest.MaxKeyPointChars, digest.MaxEvidence, digest.MaxSnippetChars),
+		fmt.Sprintf("`max_evidence` (1–%d)", digest.MaxEvidence),
+		fmt.Sprintf("`max_key_points` (0–%d)", digest.MaxKeyPoints),
+		fmt.Sprintf("`snippet_max_chars` (%d–%d)", digest.MinSnippetChars, digest.MaxSnippetChars),
+		fmt.Sprintf("`summary_max_chars` (%d–%d)", digest.MinSummaryChars, digest.MaxSummaryChars),
+		fmt.Sprintf("digests up to %d sources", wire.MaxSources),
+		fmt.Sprintf("digest up to %d `sources`", wire.MaxSources),
+		fmt.Sprintf("tokens at %d characters each", pipeline.CharsPerToken),
+		fmt.Sprintf("(at most %d); at most %d quotes of ≤ %d characters", pipeline.MaxLocateSources, pipeline.MaxQuotes, pipeline.MaxQuoteChars),
+		fmt.Sprintf("default %g", locate.DefaultMinSimilarity),
+		fmt.Sprintf("`limit` 1–%d", pipeline.MaxListLimit),
+	} {
+		if !strings.Contains(readme, phrase) {
+			t.Errorf("the README does not say %q", phrase)
+		}
+	}
+}
