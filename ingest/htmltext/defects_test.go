@@ -266,3 +266,23 @@ func TestDropRepeats(t *testing.T) {
 		t.Errorf("dropRepeats = %+v", got)
 	}
 }
+
+// A listing's items are found in the page's body, not in the mega menu
+// of its header nor in a box named as furniture, even when those hold
+// more text than the items.
+func TestListingBesideMenus(t *testing.T) {
+	res, err := Extract(readFixture(t, "menu-beside-grid.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Magnesium citrate capsules, pack 1", "€9.50", "Magnesium citrate capsules, pack 10", "€18.50"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	for _, w := range []string{"subcategory", "Related guide"} {
+		if strings.Contains(res.Text, w) {
+			t.Errorf("text has %q:\n%s", w, res.Text)
+		}
+	}
+}

@@ -68,6 +68,10 @@ func (x *extraction) listContainer(root *html.Node) itemList {
 	var best itemList
 	texts := map[string]int{}
 	counts := map[string]int{}
+	rootText := 0
+	if st := x.stat(root); st != nil {
+		rootText = st.text
+	}
 	stack := []*html.Node{root}
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
@@ -83,8 +87,12 @@ func (x *extraction) listContainer(root *html.Node) itemList {
 			if c.Type != html.ElementNode || c.Data == removedMark {
 				continue
 			}
-			stack = append(stack, c)
 			cs := x.stat(c)
+			if c.Data != "header" && !(boilerplateHint(c) == 2 && cs != nil && 2*cs.text < rootText) {
+				// Headers and containers surely named as furniture (unless
+				// they wrap most of the page) hold menus, not the listing.
+				stack = append(stack, c)
+			}
 			if cs == nil || cs.text == 0 {
 				continue
 			}
