@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/digestd/digestd"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/locate"
 	"github.com/digestd/digestd/pipeline"
@@ -22,6 +23,7 @@ func TestReadmeBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	readme := regexp.MustCompile(`\s+`).ReplaceAllString(string(b), " ")
+	recount := fmt.Sprintf("at most every %d minutes", int(pipeline.ArchiveRecount.Minutes()))
 	for _, phrase := range []string{
 		fmt.Sprintf("summary ≤ %d characters; ≤ %d key points of ≤ %d; ≤ %d evidence snippets of ≤ %d",
 			digest.MaxSummaryChars, digest.MaxKeyPoints, digest.MaxKeyPointChars, digest.MaxEvidence, digest.MaxSnippetChars),
@@ -35,9 +37,13 @@ func TestReadmeBounds(t *testing.T) {
 		fmt.Sprintf("(at most %d); at most %d quotes of ≤ %d characters", pipeline.MaxLocateSources, pipeline.MaxQuotes, pipeline.MaxQuoteChars),
 		fmt.Sprintf("default %g", locate.DefaultMinSimilarity),
 		fmt.Sprintf("`limit` 1–%d", pipeline.MaxListLimit),
+		recount,
 	} {
 		if !strings.Contains(readme, phrase) {
 			t.Errorf("the README does not say %q", phrase)
 		}
+	}
+	if !strings.Contains(string(digestd.OpenAPI), recount) {
+		t.Errorf("openapi.yaml does not say %q", recount)
 	}
 }
