@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/format"
-	"hash/fnv"
 	"math"
 	"os"
 	"path/filepath"
@@ -29,7 +28,7 @@ import (
 // question's document and nine others (drawn by position), each labelled 1
 // for the question's own document. Both are logistic regressions fitted
 // by Newton's method with a small L2 penalty on the weights. Both are
-// also cross-validated in two folds by document (docFold: questions of
+// also cross-validated in two folds by document (evaluate.DocHalf: questions of
 // one document stay together), each half scored by the model fitted on
 // the other; those held-out figures are written beside the coefficients
 // fitted on the whole set, which are the ones used.
@@ -52,7 +51,7 @@ func TestFitCalibration(t *testing.T) {
 				if evaluate.AnswerRank([]string{s.Text}, c.Answers) == 1 {
 					y = 1
 				}
-				snips = append(snips, calibrationRow{x: xs[r], y: y, fold: docFold(c.Doc), group: 2*i + k, rank: r, other: k == 1, fallback: fallback})
+				snips = append(snips, calibrationRow{x: xs[r], y: y, fold: evaluate.DocHalf(c.Doc), group: 2*i + k, rank: r, other: k == 1, fallback: fallback})
 			}
 		}
 	}
@@ -91,7 +90,7 @@ func TestFitCalibration(t *testing.T) {
 			tops = append(tops, top)
 		}
 		for k, x := range digest.SourceFeatures(matches, tops) {
-			sources = append(sources, calibrationRow{x: x, y: map[bool]float64{true: 1, false: 0}[k == 0], fold: docFold(c.Doc), group: i, rank: k})
+			sources = append(sources, calibrationRow{x: x, y: map[bool]float64{true: 1, false: 0}[k == 0], fold: evaluate.DocHalf(c.Doc), group: i, rank: k})
 		}
 	}
 	source := fitLogit(sources, -1)
@@ -129,19 +128,11 @@ func TestFitCalibration(t *testing.T) {
 type calibrationRow struct {
 	x        []float64
 	y        float64
-	fold     int  // docFold of the question's document
+	fold     int  // evaluate.DocHalf of the question's document
 	group    int  // the digest (snippets) or draw (sources) it belongs to
 	rank     int  // its rank in the digest, or its place in the draw (0: the question's own document)
 	other    bool // a snippet of a document the question was not asked of
 	fallback bool // a snippet of a digest that fell back to the whole document
-}
-
-// docFold splits an evidence set into two halves by document: the parity
-// of the FNV-1a hash of the document's path.
-func docFold(doc string) int {
-	h := fnv.New32a()
-	h.Write([]byte(doc))
-	return int(h.Sum32() & 1)
 }
 
 // snippetFigures are a snippet model's figures on some of the rows.

@@ -82,6 +82,9 @@ const UnanswerableScore = 0.5
 //     fall back to describing the whole document (NO_QUERY_MATCH or
 //     QUERY_FALLBACK), and no_query_match_max_score, the highest
 //     relevance_score of any of their snippets (0 when there is none);
+//   - the answer and evidence figures of each half of the set
+//     (DocHalf), prefixed half0_ and half1_, with the baseline's beside
+//     them: a change of method should hold on both;
 //   - the BM25 sentence-window baseline on the same canonical texts:
 //     bm25_window_answer_recall_at_10, bm25_window_hit_at_1,
 //     bm25_window_mrr_at_10, bm25_window_evidence_hit_at_10 and
@@ -123,6 +126,8 @@ func Evidence(ctx context.Context, dir string, fn EvidenceFunc) (Report, error) 
 		}
 	}
 	var ans, ev, base, baseEv rankTally
+	var halfAns, halfEv, halfBase, halfBaseEv [2]rankTally
+	var halfAnswered, halfEvidenced [2]int
 	for _, c := range cases {
 		if err := ctx.Err(); err != nil {
 			return Report{}, fmt.Errorf("evidence run %s: %w", rep.Set, err)
@@ -180,15 +185,24 @@ func Evidence(ctx context.Context, dir string, fn EvidenceFunc) (Report, error) 
 				}
 			}
 		}
+		h := DocHalf(c.Doc)
 		if len(c.Answers) > 0 {
 			answered++
-			ans.add(AnswerRank(texts, c.Answers))
-			base.add(AnswerRank(baseTexts, c.Answers))
+			halfAnswered[h]++
+			r, b := AnswerRank(texts, c.Answers), AnswerRank(baseTexts, c.Answers)
+			ans.add(r)
+			base.add(b)
+			halfAns[h].add(r)
+			halfBase[h].add(b)
 		}
 		if len(c.Evidence) > 0 {
 			evidenced++
-			ev.add(EvidenceRank(texts, c.Evidence))
-			baseEv.add(EvidenceRank(baseTexts, c.Evidence))
+			halfEvidenced[h]++
+			r, b := EvidenceRank(texts, c.Evidence), EvidenceRank(baseTexts, c.Evidence)
+			ev.add(r)
+			baseEv.add(b)
+			halfEv[h].add(r)
+			halfBaseEv[h].add(b)
 		}
 	}
 	if answered > 0 {
@@ -203,6 +217,19 @@ func Evidence(ctx context.Context, dir string, fn EvidenceFunc) (Report, error) 
 		if answered == 0 {
 			rep.Metrics["hit_at_1"] = rep.Metrics["evidence_hit_at_1"]
 			rep.Metrics["mrr_at_10"] = rep.Metrics["evidence_mrr_at_10"]
+		}
+	}
+	for h := range halfAnswered {
+		prefix := fmt.Sprintf("half%d_", h)
+		if n := halfAnswered[h]; n > 0 {
+			halfAns[h].report(rep.Metrics, prefix, "answer_recall_at_10", n)
+			halfBase[h].report(rep.Metrics, prefix+"bm25_window_", "answer_recall_at_10", n)
+		}
+		if n := halfEvidenced[h]; n > 0 {
+			halfEv[h].report(rep.Metrics, prefix+"evidence_", "hit_at_10", n)
+			halfBaseEv[h].report(rep.Metrics, prefix+"bm25_window_evidence_", "hit_at_10", n)
+			delete(rep.Metrics, prefix+"bm25_window_evidence_hit_at_1")
+			delete(rep.Metrics, prefix+"bm25_window_evidence_mrr_at_10")
 		}
 	}
 	rep.Metrics["duplicate_key_points"] = float64(dupKeyPoints)
@@ -262,6 +289,16 @@ func (t rankTally) report(m map[string]float64, prefix, recall string, n int) {
 	m[prefix+recall] = t.found / float64(n)
 	m[prefix+"hit_at_1"] = t.first / float64(n)
 	m[prefix+"mrr_at_10"] = t.rr / float64(n)
+}
+
+// DocHalf splits an evidence set into two halves by document, 0 or 1: the
+// parity of the FNV-1a hash of the document's path as cases.jsonl gives
+// it. The questions of one document stay together, so a figure measured on
+// one half is held out from a choice made on the other.
+func DocHalf(doc string) int {
+	h := fnv.New32a()
+	h.Write([]byte(doc))
+	return int(h.Sum32() & 1)
 }
 
 // docNames returns the distinct documents of cases, sorted.

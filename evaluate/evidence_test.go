@@ -115,6 +115,10 @@ func TestEvidence(t *testing.T) {
 		"unanswerable_top_ge_0_5_share": 1,
 		// q2's digest falls back, and so does q3's of docs/a.txt.
 		"no_query_match_digests": 2, "no_query_match_max_score": 0.6,
+		// docs/a.txt is in half 0 (q1, q2 and the failing q4), the
+		// missing document in half 1 (q3).
+		"half0_answer_recall_at_10": 2.0 / 3, "half0_hit_at_1": 1.0 / 3, "half0_mrr_at_10": 0.5,
+		"half1_answer_recall_at_10": 0, "half0_evidence_hit_at_10": 1, "half0_bm25_window_answer_recall_at_10": 0,
 		"bm25_window_answer_recall_at_10": 0, "bm25_window_evidence_hit_at_10": 0,
 	}
 	for k, v := range want {
@@ -122,10 +126,20 @@ func TestEvidence(t *testing.T) {
 			t.Errorf("%s = %v (present %t), want %v", k, got, ok, v)
 		}
 	}
+	if _, ok := rep.Metrics["half1_evidence_hit_at_10"]; ok {
+		t.Error("half1_evidence_hit_at_10 reported for a half without evidence cases")
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := Evidence(ctx, dir, fn); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled run: %v", err)
+	}
+}
+
+func TestDocHalf(t *testing.T) {
+	// FNV-1a 32 of "docs/a.txt" is even, of "docs/b.txt" odd.
+	if DocHalf("docs/a.txt") != 0 || DocHalf("docs/b.txt") != 1 {
+		t.Errorf("DocHalf = %d, %d, want 0, 1", DocHalf("docs/a.txt"), DocHalf("docs/b.txt"))
 	}
 }
 
@@ -169,13 +183,29 @@ func TestSources(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := 0
+	var halfFirst, halfN [2]int
 	for i, d := range draws {
+		h := DocHalf(fmt.Sprintf("docs/d%02d.txt", i))
+		halfN[h]++
 		if strings.HasSuffix(d[0], fmt.Sprintf("topic%d", i)) {
 			first++
+			halfFirst[h]++
 		}
 	}
 	if want := float64(first) / 12; !near(rep.Metrics["sources_p_at_1"], want) {
 		t.Errorf("sources_p_at_1 = %v, want %v", rep.Metrics["sources_p_at_1"], want)
+	}
+	for h := range halfN {
+		key := fmt.Sprintf("half%d_sources_p_at_1", h)
+		if halfN[h] == 0 {
+			t.Fatalf("no case in half %d", h)
+		}
+		if want := float64(halfFirst[h]) / float64(halfN[h]); !near(rep.Metrics[key], want) {
+			t.Errorf("%s = %v, want %v", key, rep.Metrics[key], want)
+		}
+		if k := fmt.Sprintf("half%d_bm25_doc_p_at_1", h); rep.Metrics[k] != 1 {
+			t.Errorf("%s = %v, want 1", k, rep.Metrics[k])
+		}
 	}
 	if rep.Metrics["bm25_doc_p_at_1"] != 1 || rep.Metrics["bm25_doc_mrr"] != 1 {
 		t.Errorf("bm25 figures %v, want 1", rep.Metrics)

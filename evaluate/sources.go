@@ -23,7 +23,8 @@ type RankFunc func(ctx context.Context, texts []string, query string) ([]int, er
 // (a deterministic draw, in a drawn order) are ranked by fn. It reports
 // sources_p_at_1 (the case's document ranked first) and sources_mrr, and
 // on the same draws bm25_doc_p_at_1 and bm25_doc_mrr for BM25 over the
-// whole documents (idf over the draw). A failing fn call counts as a miss
+// whole documents (idf over the draw), and the same four figures for each
+// half of the set (DocHalf), prefixed half0_ and half1_. A failing fn call counts as a miss
 // and in Report.Errors; only cancellation of ctx stops the run.
 func Sources(ctx context.Context, dir string, fn RankFunc) (Report, error) {
 	cases, err := readCases[EvidenceCase](dir)
@@ -43,6 +44,8 @@ func Sources(ctx context.Context, dir string, fn RankFunc) (Report, error) {
 	var elapsed time.Duration
 	var ranked int
 	var own, base rankTally
+	var halfOwn, halfBase [2]rankTally
+	var halfRanked [2]int
 	for _, c := range cases {
 		if err := ctx.Err(); err != nil {
 			return Report{}, fmt.Errorf("sources run %s: %w", rep.Set, err)
@@ -74,14 +77,29 @@ func Sources(ctx context.Context, dir string, fn RankFunc) (Report, error) {
 			}
 			rep.Errors++
 		}
-		own.add(slices.Index(order, gold) + 1)
-		base.add(slices.Index(bm25Order(texts, c.Question), gold) + 1)
+		r, b := slices.Index(order, gold)+1, slices.Index(bm25Order(texts, c.Question), gold)+1
+		own.add(r)
+		base.add(b)
+		h := DocHalf(c.Doc)
+		halfRanked[h]++
+		halfOwn[h].add(r)
+		halfBase[h].add(b)
 	}
 	if ranked > 0 {
 		rep.Metrics["sources_p_at_1"] = own.first / float64(ranked)
 		rep.Metrics["sources_mrr"] = own.rr / float64(ranked)
 		rep.Metrics["bm25_doc_p_at_1"] = base.first / float64(ranked)
 		rep.Metrics["bm25_doc_mrr"] = base.rr / float64(ranked)
+	}
+	for h, n := range halfRanked {
+		if n == 0 {
+			continue
+		}
+		prefix := fmt.Sprintf("half%d_", h)
+		rep.Metrics[prefix+"sources_p_at_1"] = halfOwn[h].first / float64(n)
+		rep.Metrics[prefix+"sources_mrr"] = halfOwn[h].rr / float64(n)
+		rep.Metrics[prefix+"bm25_doc_p_at_1"] = halfBase[h].first / float64(n)
+		rep.Metrics[prefix+"bm25_doc_mrr"] = halfBase[h].rr / float64(n)
 	}
 	rep.Seconds = elapsed.Seconds()
 	if elapsed > 0 {

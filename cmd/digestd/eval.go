@@ -25,10 +25,12 @@ Measures quality on evaluation sets (folders with cases.jsonl, see the README):
   evidence   evidence selection (answer_recall_at_10, hit_at_1, mrr_at_10;
              snippet shape, calibration with no_query_match_max_score, and
              a BM25 sentence-window baseline beside them;
-             duplicate_key_points counts digests whose key points repeat)
+             duplicate_key_points counts digests whose key points repeat;
+             half0_/half1_ figures per half of the set by document)
   sources    cross-source ranking of an evidence set: each question's document
              among 9 others through the multi-source path (sources_p_at_1,
-             sources_mrr, and BM25 over whole documents on the same draws)
+             sources_mrr, and BM25 over whole documents on the same draws;
+             half0_/half1_ figures per half)
   summary    summaries (ROUGE-1/2/L of the summary and of its first 3
              sentences; empty_summaries counts empty summaries)
   sbd        sentence boundaries (sbd_accuracy)
