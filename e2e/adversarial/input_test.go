@@ -147,9 +147,9 @@ func TestHashPaths(t *testing.T) {
 		{"sha256:" + hex64, want{"404 NOT_FOUND"}},
 		{hex64, want{"404 NOT_FOUND"}},
 		{"sha256%3A" + hex64, want{"404 NOT_FOUND"}},
-		// Go's server refuses a malformed escape before routing, with a
-		// plain-text 400.
-		{"%zz", want{"400"}},
+		// Go's server refuses a malformed escape before routing; serve
+		// answers that refusal in an envelope too (framing.go).
+		{"%zz", want{"400 INVALID_FORMAT"}},
 	}
 	var cases []attackCase
 	for _, h := range hashes {
