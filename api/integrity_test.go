@@ -90,7 +90,7 @@ func TestCorruptBlobIsRepairedByAPut(t *testing.T) {
 	_, body := c.do(t, h, "POST", "/v1/digest?query=tides", "text/plain", []byte(text))
 	var dd wire.DigestData
 	json.Unmarshal(decodeEnvelope(t, body).Data, &dd)
-	d, err := archive.ParseHash(dd.Source.ArchiveHash)
+	d, err := archive.ParseHash(dd.Source.ArchiveHash.String())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -110,7 +110,7 @@ func TestCheckReportFromDigest(t *testing.T) {
 	if len(sn) < 3 {
 		t.Fatalf("want ≥ 3 snippets, got %d", len(sn))
 	}
-	hash := d.Source.ArchiveHash
+	hash := d.Source.ArchiveHash.String()
 	missing := "sha256:" + strings.Repeat("ab", 32)
 	type want struct{ status, locator string }
 	var report strings.Builder

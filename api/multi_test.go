@@ -79,7 +79,7 @@ func TestDigestsBudgetPartialFidelity(t *testing.T) {
 	var first wire.DigestData
 	json.Unmarshal(decodeEnvelope(t, b).Data, &first)
 
-	srcs := manySources(t, first.Source.ArchiveHash)
+	srcs := manySources(t, first.Source.ArchiveHash.String())
 	if len(srcs) != 20 {
 		t.Fatalf("want 20 sources, have %d", len(srcs))
 	}
@@ -350,7 +350,7 @@ func TestSourcesListingAndCursor(t *testing.T) {
 		_, b := c.do(t, h, "POST", "/v1/digest?query=q", "text/plain", []byte(fmt.Sprintf("Document number %d about rivers.", i)))
 		var d wire.DigestData
 		json.Unmarshal(decodeEnvelope(t, b).Data, &d)
-		want = append([]string{d.Source.ArchiveHash}, want...) // newest first
+		want = append([]string{d.Source.ArchiveHash.String()}, want...) // newest first
 	}
 	var got []string
 	cursor := ""
@@ -431,7 +431,7 @@ func TestSliceAndVerify(t *testing.T) {
 	_, b := c.do(t, h, "POST", "/v1/digest?query=MTCT", "text/plain", []byte(sampleText))
 	var d wire.DigestData
 	json.Unmarshal(decodeEnvelope(t, b).Data, &d)
-	hash := d.Source.ArchiveHash
+	hash := d.Source.ArchiveHash.String()
 	sn := d.Digest.EvidenceSnippets[0]
 	resp, body := c.do(t, h, "GET", "/v1/archive/"+hash+"/slice?locator="+sn.Locator+"&context=5", "", nil)
 	var sl struct {

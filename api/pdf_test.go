@@ -45,7 +45,7 @@ func TestPDFSourceGetsPageLocators(t *testing.T) {
 		if data.Source.Kind != "pdf" || data.Source.Record.PageCount != len(pages) || len(data.Source.Record.PageOffsets) != len(pages) {
 			t.Errorf("record %+v", data.Source.Record)
 		}
-		_, text := c.do(t, h, "GET", "/v1/archive/"+data.Source.ArchiveHash, "", nil)
+		_, text := c.do(t, h, "GET", "/v1/archive/"+data.Source.ArchiveHash.String(), "", nil)
 		if len(data.Digest.EvidenceSnippets) == 0 {
 			t.Fatal("no snippets")
 		}

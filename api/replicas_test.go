@@ -60,8 +60,8 @@ func TestReplicasShareOneBucket(t *testing.T) {
 	}
 	var data wire.DigestData
 	json.Unmarshal(envA.Data, &data)
-	_, textA := c.do(t, a, "GET", "/v1/archive/"+data.Source.ArchiveHash, "", nil)
-	resp, textB := c.do(t, b, "GET", "/v1/archive/"+data.Source.ArchiveHash, "", nil)
+	_, textA := c.do(t, a, "GET", "/v1/archive/"+data.Source.ArchiveHash.String(), "", nil)
+	resp, textB := c.do(t, b, "GET", "/v1/archive/"+data.Source.ArchiveHash.String(), "", nil)
 	if resp.StatusCode != 200 || string(textA) != string(textB) {
 		t.Errorf("archived text differs between replicas (%d)", resp.StatusCode)
 	}

@@ -129,12 +129,12 @@ func TestDigestTextVerifiesAgainstArchive(t *testing.T) {
 	if !strings.Contains(data.Digest.EvidenceSnippets[0].Text, "MTCT") {
 		t.Errorf("query did not steer the top snippet: %q", data.Digest.EvidenceSnippets[0].Text)
 	}
-	if data.Source.ArchiveHash != data.Digest.SourceTextHash || data.Source.Kind != "text" {
+	if data.Source.ArchiveHash.String() != data.Digest.SourceTextHash || data.Source.Kind != "text" {
 		t.Errorf("source info %+v does not match the payload", data.Source)
 	}
 	// The archived text, sliced in code points, gives every snippet exactly.
-	resp, text := c.do(t, h, "GET", "/v1/archive/"+data.Source.ArchiveHash, "", nil)
-	if resp.StatusCode != 200 || resp.Header.Get("ETag") != `"`+data.Source.ArchiveHash+`"` {
+	resp, text := c.do(t, h, "GET", "/v1/archive/"+data.Source.ArchiveHash.String(), "", nil)
+	if resp.StatusCode != 200 || resp.Header.Get("ETag") != `"`+data.Source.ArchiveHash.String()+`"` {
 		t.Fatalf("archive: %d %v", resp.StatusCode, resp.Header)
 	}
 	if digest.SourceTextHash(string(text)) != data.Digest.SourceTextHash {
@@ -248,7 +248,7 @@ func TestArchiveRetrieval(t *testing.T) {
 	_, b := c.do(t, h, "POST", "/v1/digest?query=x", "text/plain", []byte("Hello archive.\nSecond block."))
 	var data wire.DigestData
 	json.Unmarshal(decodeEnvelope(t, b).Data, &data)
-	hash := data.Source.ArchiveHash
+	hash := data.Source.ArchiveHash.String()
 	bare := strings.TrimPrefix(hash, "sha256:")
 
 	resp, body := c.do(t, h, "GET", "/v1/archive/"+bare, "", nil)

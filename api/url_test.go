@@ -58,7 +58,7 @@ func TestURLSource(t *testing.T) {
 	if rec.Title != "Tides explained" || rec.Author != "A. Writer" || rec.Language != "en" || rec.CanonicalURL != "https://example.org/tides" {
 		t.Errorf("metadata %+v", rec)
 	}
-	_, text := c.do(t, h, "GET", "/v1/archive/"+data.Source.ArchiveHash, "", nil)
+	_, text := c.do(t, h, "GET", "/v1/archive/"+data.Source.ArchiveHash.String(), "", nil)
 	if !strings.Contains(string(text), "The Moon’s gravity") {
 		t.Errorf("charset not decoded: %q", text)
 	}

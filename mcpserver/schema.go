@@ -2,10 +2,12 @@ package mcpserver
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/pipeline"
 	"github.com/digestd/digestd/wire"
@@ -16,7 +18,11 @@ import (
 // express. It panics on a schema that cannot be built: that is a bug in
 // this package, found by any test that starts a server.
 func mustSchema[T any](adjust func(*jsonschema.Schema)) *jsonschema.Schema {
-	s, err := jsonschema.For[T](nil)
+	// A content address is a string in JSON ("sha256:<hex>"), whatever
+	// its Go type.
+	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+		reflect.TypeFor[archive.Hash](): {Type: "string"},
+	}})
 	if err != nil {
 		panic(fmt.Sprintf("mcpserver: input schema of %T: %v", *new(T), err))
 	}

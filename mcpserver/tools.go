@@ -267,7 +267,7 @@ func (t *tools) digestSource(ctx context.Context, _ *mcp.CallToolRequest, in Dig
 		return c.fail(t.log, err)
 	}
 	env, _ := wire.ResultEnvelope(res, nil, c.id, c.start)
-	return c.ok(env, renderDigest(res), archiveLink(res.Source.ArchiveHash, res.Source.Title))
+	return c.ok(env, renderDigest(res), archiveLink(res.Source.ArchiveHash.String(), res.Source.Title))
 }
 
 func (t *tools) digestSources(ctx context.Context, _ *mcp.CallToolRequest, in DigestSourcesInput) (*mcp.CallToolResult, wire.Envelope, error) {
@@ -339,7 +339,7 @@ func (t *tools) wholeText(ctx context.Context, d archive.Hash) (ArchivedText, er
 	}
 	text := string(b)
 	n := utf8.RuneCount(b)
-	out := ArchivedText{Slice: &pipeline.Slice{ArchiveHash: d.String(), TextChars: n}}
+	out := ArchivedText{Slice: &pipeline.Slice{ArchiveHash: d, TextChars: n}}
 	end := n
 	if n > MaxTextChars {
 		end = MaxTextChars
@@ -424,7 +424,7 @@ func (t *tools) listSources(ctx context.Context, _ *mcp.CallToolRequest, in List
 	}
 	out := SourceListing{Sources: []ListedSource{}}
 	for _, e := range listed.Sources {
-		out.Sources = append(out.Sources, ListedSource{SourceListItem: e, ResourceURI: ArchiveURI(e.ArchiveHash)})
+		out.Sources = append(out.Sources, ListedSource{SourceListItem: e, ResourceURI: ArchiveURI(e.ArchiveHash.String())})
 	}
 	page := &wire.Pagination{HasMore: listed.More, PageSize: len(out.Sources)}
 	if listed.More {

@@ -118,7 +118,7 @@ func TestDigestSourceLocatorsSliceTheArchivedText(t *testing.T) {
 	if len(d.Digest.EvidenceSnippets) < 2 {
 		t.Fatalf("want several snippets, got %d", len(d.Digest.EvidenceSnippets))
 	}
-	if d.Source.ID != "paper" || d.Source.ArchiveHash != d.Digest.SourceTextHash || d.DigestHash == "" {
+	if d.Source.ID != "paper" || d.Source.ArchiveHash.String() != d.Digest.SourceTextHash || d.DigestHash == "" {
 		t.Errorf("source = %+v, digest_hash %q", d.Source, d.DigestHash)
 	}
 	if err := digest.Validate(&d.Digest); err != nil {
@@ -313,7 +313,7 @@ func TestListSourcesPages(t *testing.T) {
 		var d digestData
 		text := fmt.Sprintf("Source number %d explains that placental receptors matter for transmission of the virus.", i)
 		mustSucceed(t, cs, "digest_source", map[string]any{"query": testQuery, "source": map[string]any{"text": text}}, &d)
-		hashes = append(hashes, d.Source.ArchiveHash)
+		hashes = append(hashes, d.Source.ArchiveHash.String())
 	}
 	var seen []string
 	cursor := ""
@@ -495,7 +495,7 @@ func TestResourceTemplate(t *testing.T) {
 	}
 	var d digestData
 	mustSucceed(t, cs, "digest_source", map[string]any{"query": testQuery, "source": map[string]any{"text": "Ünïcode text about the placenta."}}, &d)
-	hex := strings.TrimPrefix(d.Source.ArchiveHash, "sha256:")
+	hex := strings.TrimPrefix(d.Source.ArchiveHash.String(), "sha256:")
 	for _, uri := range []string{
 		"digestd://archive/sha256:" + hex,
 		"digestd://archive/sha256%3A" + hex,

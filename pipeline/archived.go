@@ -87,15 +87,15 @@ func (p *Pipeline) Verify(ctx context.Context, pl *digest.Payload) (*VerifyRepor
 
 // Slice is a span of an archived text.
 type Slice struct {
-	ArchiveHash string `json:"archive_hash"`
-	Locator     string `json:"locator"`
-	Start       int    `json:"start"`
-	End         int    `json:"end"`
-	Page        int    `json:"page,omitempty"`
-	Text        string `json:"text"`
-	Before      string `json:"context_before,omitempty"`
-	After       string `json:"context_after,omitempty"`
-	TextChars   int    `json:"text_chars"`
+	ArchiveHash archive.Hash `json:"archive_hash"`
+	Locator     string       `json:"locator"`
+	Start       int          `json:"start"`
+	End         int          `json:"end"`
+	Page        int          `json:"page,omitempty"`
+	Text        string       `json:"text"`
+	Before      string       `json:"context_before,omitempty"`
+	After       string       `json:"context_after,omitempty"`
+	TextChars   int          `json:"text_chars"`
 }
 
 // MaxSliceContext bounds the context characters a slice may ask for.
@@ -122,7 +122,7 @@ func (p *Pipeline) SliceText(ctx context.Context, d archive.Hash, loc digest.Loc
 	if err != nil {
 		return nil, fault.Wrap(fault.ValidationError, "locator: the span is not on the page it names", err).With("text_chars", n)
 	}
-	s := &Slice{ArchiveHash: d.String(), Locator: loc.String(), Start: loc.Start, End: loc.End, Page: loc.Page, Text: span, TextChars: n}
+	s := &Slice{ArchiveHash: d, Locator: loc.String(), Start: loc.Start, End: loc.End, Page: loc.Page, Text: span, TextChars: n}
 	if strings.ContainsRune(text, normalize.PageSeparator) && s.Page == 0 {
 		s.Page = normalize.PageOf(text, loc.Start)
 	}

@@ -236,11 +236,11 @@ func TestListSources(t *testing.T) {
 				t.Fatalf("page %+v, %v", page, err)
 			}
 			for i, e := range page.Sources {
-				if e.ArchiveHash != archive.SumString(tt.want[i]).String() {
+				if e.ArchiveHash.String() != archive.SumString(tt.want[i]).String() {
 					t.Errorf("entry %d is %s, want the text %q", i, e.ArchiveHash, tt.want[i])
 				}
 				rec, recHash, err := p.Record(ctx, archive.SumString(tt.want[i]))
-				if err != nil || e.RecordHash != recHash.String() || e.Kind != rec.Kind || e.TextChars != rec.TextChars {
+				if err != nil || e.RecordHash.String() != recHash.String() || e.Kind != rec.Kind || e.TextChars != rec.TextChars {
 					t.Errorf("entry %d: record %q, %v", i, e.RecordHash, err)
 				}
 			}

@@ -50,7 +50,7 @@ func TestCollectGarbage(t *testing.T) {
 	if _, err := store.Stat(ctx, orphan); err == nil {
 		t.Error("orphan survived")
 	}
-	for _, h := range []string{res.Source.ArchiveHash, res.Source.RecordHash, res.DigestHash.String()} {
+	for _, h := range []string{res.Source.ArchiveHash.String(), res.Source.RecordHash.String(), res.DigestHash.String()} {
 		if _, err := store.Stat(ctx, archive.MustParseHash(h)); err != nil {
 			t.Errorf("referenced blob %s removed: %v", h, err)
 		}
@@ -104,7 +104,7 @@ func TestCollectGarbageKeepsReReferencedOrphan(t *testing.T) {
 	if _, err := p.CollectGarbage(ctx, time.Hour, false); err != nil {
 		t.Fatal(err)
 	}
-	if res == nil || res.Source.ArchiveHash != orphan.String() {
+	if res == nil || res.Source.ArchiveHash.String() != orphan.String() {
 		t.Fatalf("the text was not digested again as %s", orphan)
 	}
 	if _, err := store.Stat(ctx, orphan); err != nil {

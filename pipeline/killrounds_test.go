@@ -105,10 +105,10 @@ func TestAcknowledgedSourcesSurviveKills(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, e := range page.Sources {
-			if listed[e.ArchiveHash] {
+			if listed[e.ArchiveHash.String()] {
 				t.Errorf("%s is listed twice", e.ArchiveHash)
 			}
-			listed[e.ArchiveHash] = true
+			listed[e.ArchiveHash.String()] = true
 		}
 		if !page.More {
 			break

@@ -71,14 +71,14 @@ func positionName(prefix, pos string) string {
 // says (a record that cannot be read leaves the entry bare: the listing
 // still names the text).
 type ListedSource struct {
-	ArchiveHash string `json:"archive_hash"`
-	RecordHash  string `json:"record_hash"`
-	Kind        string `json:"kind,omitempty"`
-	Title       string `json:"title,omitempty"`
-	URL         string `json:"url,omitempty"`
-	TextChars   int    `json:"text_chars"`
-	PageCount   int    `json:"page_count,omitempty"`
-	FetchedAt   string `json:"fetched_at,omitempty"`
+	ArchiveHash archive.Hash `json:"archive_hash"`
+	RecordHash  archive.Hash `json:"record_hash"`
+	Kind        string       `json:"kind,omitempty"`
+	Title       string       `json:"title,omitempty"`
+	URL         string       `json:"url,omitempty"`
+	TextChars   int          `json:"text_chars"`
+	PageCount   int          `json:"page_count,omitempty"`
+	FetchedAt   string       `json:"fetched_at,omitempty"`
 }
 
 // SourcePage is a page of the listing.
@@ -145,10 +145,10 @@ func (p *Pipeline) ListSources(ctx context.Context, after string, limit int) (*S
 // listedSource reads what the listing shows of the source at pos.
 func (p *Pipeline) listedSource(ctx context.Context, prefix, pos string) (ListedSource, error) {
 	text, _ := archive.ParseHash(pos[positionDigits+1:]) // validPosition checked it
-	e := ListedSource{ArchiveHash: text.String()}
+	e := ListedSource{ArchiveHash: text}
 	rec, recHash, err := p.Record(ctx, text)
 	if err == nil {
-		e.RecordHash = recHash.String()
+		e.RecordHash = recHash
 		e.Kind, e.Title, e.TextChars, e.PageCount, e.URL = rec.Kind, rec.Title, rec.TextChars, rec.PageCount, rec.FinalURL
 		if !rec.FetchedAt.IsZero() {
 			e.FetchedAt = rec.FetchedAt.UTC().Format(time.RFC3339)
@@ -162,7 +162,7 @@ func (p *Pipeline) listedSource(ctx context.Context, prefix, pos string) (Listed
 		return e, archiveFault("list sources", err)
 	}
 	if d.Valid() {
-		e.RecordHash = d.String()
+		e.RecordHash = d
 	}
 	return e, nil
 }

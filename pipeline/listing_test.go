@@ -68,7 +68,7 @@ func TestListingPages(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want = append([]string{res.Source.ArchiveHash}, want...)
+		want = append([]string{res.Source.ArchiveHash.String()}, want...)
 		if i%6 == 2 {
 			// An older archive's entry, between two of the new index.
 			legacy := archive.SumString(fmt.Sprintf("legacy %d", i))
@@ -93,7 +93,7 @@ func TestListingPages(t *testing.T) {
 			}
 			var hashes []string
 			for _, e := range page.Sources {
-				hashes = append(hashes, e.ArchiveHash)
+				hashes = append(hashes, e.ArchiveHash.String())
 			}
 			out = append(out, hashes)
 			if !page.More {

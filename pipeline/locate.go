@@ -41,10 +41,10 @@ const (
 // LocateSource is a source quotes are looked for in, as the pipeline
 // loaded it.
 type LocateSource struct {
-	ID          string `json:"id"`
-	ArchiveHash string `json:"archive_hash"`
-	Kind        string `json:"kind"`
-	Title       string `json:"title,omitempty"`
+	ID          string       `json:"id"`
+	ArchiveHash archive.Hash `json:"archive_hash"`
+	Kind        string       `json:"kind"`
+	Title       string       `json:"title,omitempty"`
 
 	ix        *locate.Index
 	paginated bool
@@ -151,7 +151,7 @@ func (p *Pipeline) loadSource(ctx context.Context, r Request) (*LocateSource, er
 		}
 		text, hash, rec = doc.Text, h, &doc.Record
 	}
-	src := &LocateSource{ArchiveHash: hash.String(), Kind: ingest.KindText}
+	src := &LocateSource{ArchiveHash: hash, Kind: ingest.KindText}
 	if rec != nil {
 		src.Kind, src.Title = rec.Kind, rec.Title
 	}
@@ -250,14 +250,14 @@ type CitationResult struct {
 	Index  int    `json:"index"`
 	Marker string `json:"marker"`
 	// ReportLocator is the marker's span in the report, char:S-E.
-	ReportLocator string  `json:"report_locator"`
-	Sentence      string  `json:"sentence"`
-	Ref           string  `json:"ref"`
-	SourceID      *string `json:"source_id"`
-	ArchiveHash   *string `json:"archive_hash"`
-	CitedLocator  *string `json:"cited_locator"`
-	Quote         *string `json:"quote"`
-	Status        string  `json:"status"`
+	ReportLocator string        `json:"report_locator"`
+	Sentence      string        `json:"sentence"`
+	Ref           string        `json:"ref"`
+	SourceID      *string       `json:"source_id"`
+	ArchiveHash   *archive.Hash `json:"archive_hash"`
+	CitedLocator  *string       `json:"cited_locator"`
+	Quote         *string       `json:"quote"`
+	Status        string        `json:"status"`
 	// Match and Similarity say how the quote was found (null without a
 	// quote).
 	Match      *string  `json:"match"`
@@ -302,8 +302,8 @@ func (p *Pipeline) Check(ctx context.Context, req CheckRequest) (*CheckResult, e
 	byRef := map[string]*LocateSource{}
 	for i := range srcs {
 		byRef[srcs[i].ID] = &srcs[i]
-		if _, ok := byRef[srcs[i].ArchiveHash]; !ok {
-			byRef[srcs[i].ArchiveHash] = &srcs[i]
+		if _, ok := byRef[srcs[i].ArchiveHash.String()]; !ok {
+			byRef[srcs[i].ArchiveHash.String()] = &srcs[i]
 		}
 		if u := req.Sources[i].Source.URL; u != "" {
 			byRef[u] = &srcs[i]

@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
 )
@@ -66,15 +67,15 @@ type ManyRequest struct {
 
 // Item is one source's place in a multi-source response.
 type Item struct {
-	ID          string  `json:"id"`
-	Fidelity    string  `json:"fidelity"`
-	Rank        int     `json:"rank"`
-	Score       float64 `json:"score"`
-	ArchiveHash string  `json:"archive_hash,omitempty"`
-	DigestHash  string  `json:"digest_hash,omitempty"`
-	Kind        string  `json:"kind,omitempty"`
-	Title       string  `json:"title,omitempty"`
-	URL         string  `json:"url,omitempty"`
+	ID          string       `json:"id"`
+	Fidelity    string       `json:"fidelity"`
+	Rank        int          `json:"rank"`
+	Score       float64      `json:"score"`
+	ArchiveHash archive.Hash `json:"archive_hash,omitzero"`
+	DigestHash  archive.Hash `json:"digest_hash,omitzero"`
+	Kind        string       `json:"kind,omitempty"`
+	Title       string       `json:"title,omitempty"`
+	URL         string       `json:"url,omitempty"`
 	// OriginalChars and PageCount describe the source's canonical text.
 	OriginalChars int             `json:"original_chars"`
 	PageCount     int             `json:"page_count,omitempty"`
@@ -94,8 +95,8 @@ type Failure struct {
 
 // ArchiveRef names where a source's text and full digest can be fetched.
 type ArchiveRef struct {
-	TextHash   string `json:"text_hash"`
-	DigestHash string `json:"digest_hash"`
+	TextHash   archive.Hash `json:"text_hash"`
+	DigestHash archive.Hash `json:"digest_hash"`
 }
 
 // ManyResult is the packed outcome of a multi-source request.
@@ -175,12 +176,12 @@ func (p *Pipeline) DigestMany(ctx context.Context, req ManyRequest) (*ManyResult
 		}
 		res.Source.ID = id
 		out.AllCached = out.AllCached && res.CacheHit
-		out.ArchiveHashes[id] = ArchiveRef{TextHash: res.Source.ArchiveHash, DigestHash: res.DigestHash.String()}
+		out.ArchiveHashes[id] = ArchiveRef{TextHash: res.Source.ArchiveHash, DigestHash: res.DigestHash}
 		src := res.Source
 		items = append(items, Item{
 			ID:            id,
 			ArchiveHash:   res.Source.ArchiveHash,
-			DigestHash:    res.DigestHash.String(),
+			DigestHash:    res.DigestHash,
 			Kind:          res.Source.Kind,
 			Title:         res.Source.Title,
 			OriginalChars: res.Payload.OriginalChars,

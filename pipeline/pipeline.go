@@ -87,8 +87,8 @@ type Request struct {
 // SourceInfo describes the digested source (data.source in the API).
 type SourceInfo struct {
 	ID            string         `json:"id"`
-	ArchiveHash   string         `json:"archive_hash"`
-	RecordHash    string         `json:"record_hash,omitempty"`
+	ArchiveHash   archive.Hash   `json:"archive_hash"`
+	RecordHash    archive.Hash   `json:"record_hash,omitzero"`
 	Kind          string         `json:"kind"`
 	Title         string         `json:"title,omitempty"`
 	Canonicalizer string         `json:"canonicalizer"`
@@ -155,7 +155,7 @@ func (p *Pipeline) Digest(ctx context.Context, req Request) (*Result, error) {
 	}
 	// A PDF's text is paged: its locators take the page form even when it
 	// has a single page.
-	res, err := p.digest(ctx, text, info.ArchiveHash, req.Query, req.Options, info.Kind == ingest.KindPDF)
+	res, err := p.digest(ctx, text, info.ArchiveHash.String(), req.Query, req.Options, info.Kind == ingest.KindPDF)
 	if err != nil {
 		return nil, err
 	}
@@ -165,12 +165,12 @@ func (p *Pipeline) Digest(ctx context.Context, req Request) (*Result, error) {
 }
 
 func sourceInfo(id string, textHash, recHash archive.Hash, rec *ingest.Record) SourceInfo {
-	info := SourceInfo{ID: id, ArchiveHash: textHash.String(), Canonicalizer: normalize.Version, Kind: ingest.KindText}
+	info := SourceInfo{ID: id, ArchiveHash: textHash, Canonicalizer: normalize.Version, Kind: ingest.KindText}
 	if id == "" {
 		info.ID = textHash.String()
 	}
 	if recHash.Valid() {
-		info.RecordHash = recHash.String()
+		info.RecordHash = recHash
 	}
 	if rec != nil {
 		info.Kind = rec.Kind
@@ -191,9 +191,9 @@ func (p *Pipeline) store(ctx context.Context, doc *ingest.Document) (text, recor
 		return archive.Hash{}, archive.Hash{}, archiveFault("store the canonical text", err)
 	}
 	rec, err := json.Marshal(struct {
-		TextHash string `json:"text_hash"`
+		TextHash archive.Hash `json:"text_hash"`
 		ingest.Record
-	}{text.String(), doc.Record})
+	}{text, doc.Record})
 	if err != nil {
 		return archive.Hash{}, archive.Hash{}, fault.Wrap(fault.Internal, "encode the source record", err)
 	}

@@ -89,7 +89,7 @@ func TestRecordNotReplacedByLarger(t *testing.T) {
 	if second.Source.RecordHash != first.Source.RecordHash {
 		t.Errorf("a larger record replaced the first: %s, was %s", second.Source.RecordHash, first.Source.RecordHash)
 	}
-	d, _ := archive.ParseHash(first.Source.ArchiveHash)
+	d, _ := archive.ParseHash(first.Source.ArchiveHash.String())
 	rec, _, err := p.Record(ctx, d)
 	if err != nil || rec.Kind != ingest.KindText {
 		t.Errorf("record by hash: %+v %v", rec, err)

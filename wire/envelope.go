@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/digestd/digestd"
+	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/ingest/htmltext"
@@ -77,21 +78,21 @@ type Envelope struct {
 
 // Meta is the envelope's metadata.
 type Meta struct {
-	Version                      string            `json:"version"`
-	RequestID                    string            `json:"request_id"`
-	Timestamp                    string            `json:"timestamp"`
-	ToolID                       string            `json:"tool_id"`
-	ToolVersion                  string            `json:"tool_version"`
-	Capabilities                 []string          `json:"capabilities"`
-	Telemetry                    Telemetry         `json:"telemetry"`
-	Warnings                     []string          `json:"warnings,omitempty"`
-	WarningDetails               []WarningDetail   `json:"warning_details,omitempty"`
-	ContentFidelity              string            `json:"content_fidelity,omitempty"`
-	ContentFidelitySchemaVersion string            `json:"content_fidelity_schema_version,omitempty"`
-	DroppedContentIDs            *[]string         `json:"dropped_content_ids,omitempty"`
-	ContentArchiveHashes         map[string]string `json:"content_archive_hashes,omitempty"`
-	Pagination                   *Pagination       `json:"pagination,omitempty"`
-	RateLimit                    *RateLimitMeta    `json:"rate_limit,omitempty"`
+	Version                      string                  `json:"version"`
+	RequestID                    string                  `json:"request_id"`
+	Timestamp                    string                  `json:"timestamp"`
+	ToolID                       string                  `json:"tool_id"`
+	ToolVersion                  string                  `json:"tool_version"`
+	Capabilities                 []string                `json:"capabilities"`
+	Telemetry                    Telemetry               `json:"telemetry"`
+	Warnings                     []string                `json:"warnings,omitempty"`
+	WarningDetails               []WarningDetail         `json:"warning_details,omitempty"`
+	ContentFidelity              string                  `json:"content_fidelity,omitempty"`
+	ContentFidelitySchemaVersion string                  `json:"content_fidelity_schema_version,omitempty"`
+	DroppedContentIDs            *[]string               `json:"dropped_content_ids,omitempty"`
+	ContentArchiveHashes         map[string]archive.Hash `json:"content_archive_hashes,omitempty"`
+	Pagination                   *Pagination             `json:"pagination,omitempty"`
+	RateLimit                    *RateLimitMeta          `json:"rate_limit,omitempty"`
 }
 
 // Telemetry reports how the request was served.

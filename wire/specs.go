@@ -40,7 +40,7 @@ type DigestRequest struct {
 type DigestData struct {
 	Digest     *digest.Payload     `json:"digest"`
 	Source     pipeline.SourceInfo `json:"source"`
-	DigestHash string              `json:"digest_hash"`
+	DigestHash archive.Hash        `json:"digest_hash"`
 }
 
 // Request converts a source spec into a pipeline request.
@@ -366,7 +366,7 @@ func DigestsEnvelope(body *DigestsRequest, req pipeline.ManyRequest, fields []st
 	meta.DroppedContentIDs = &dropped
 	// Each value retrieves the source's full digest (GET /v1/archive/{hash});
 	// its payload names the canonical text by source_text_hash.
-	meta.ContentArchiveHashes = map[string]string{}
+	meta.ContentArchiveHashes = map[string]archive.Hash{}
 	for id, ref := range res.ArchiveHashes {
 		meta.ContentArchiveHashes[id] = ref.DigestHash
 	}
@@ -405,7 +405,7 @@ func DigestEnvelope(res *pipeline.Result, meta Meta, requestID string, start tim
 	tokens := EstimateTokens(res.Payload)
 	meta.Telemetry.TokensEstimated = &tokens
 	meta.AddWarnings(res.Warnings)
-	data := DigestData{Digest: res.Payload, Source: res.Source, DigestHash: res.DigestHash.String()}
+	data := DigestData{Digest: res.Payload, Source: res.Source, DigestHash: res.DigestHash}
 	return Success(data, meta, requestID, start)
 }
 

@@ -233,7 +233,7 @@ func TestConformance(t *testing.T) {
 	if a.status != 200 || dd.Digest == nil {
 		t.Fatalf("digest: %d %s", a.status, a.body)
 	}
-	textHash := dd.Source.ArchiveHash
+	textHash := dd.Source.ArchiveHash.String()
 	s.do("POST", "/v1/digest?query=zzzz+qqqq", "text/plain", []byte(conformanceText), "digest_source") // NO_QUERY_MATCH: info
 
 	// Authentication: 401 is error_type authentication, in an envelope.

@@ -9,7 +9,6 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/evaluate"
 	"github.com/digestd/digestd/ingest"
@@ -134,11 +133,7 @@ func evidenceFunc(p *pipeline.Pipeline) evaluate.EvidenceFunc {
 		if err != nil {
 			return evaluate.EvidenceDigest{}, err
 		}
-		h, err := archive.ParseHash(res.Source.ArchiveHash)
-		if err != nil {
-			return evaluate.EvidenceDigest{}, err
-		}
-		b, err := p.Blob(ctx, h)
+		b, err := p.Blob(ctx, res.Source.ArchiveHash)
 		if err != nil {
 			return evaluate.EvidenceDigest{}, err
 		}
