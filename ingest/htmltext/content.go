@@ -247,11 +247,16 @@ func removable(n *html.Node, byHints, byHidden bool) bool {
 // code sample in another language). Panels of links (recent posts,
 // popular tags) stay hidden.
 func isTabPanel(n *html.Node) bool {
-	if !strings.EqualFold(strings.TrimSpace(attr(n, "role")), "tabpanel") {
+	if !isTabPanelRole(n) {
 		return false
 	}
 	text, link := textAndLinks(n, false, 0)
 	return text > 0 && 3*link < text && (hasProse(n, 0) || hasTag(n, "pre", 0))
+}
+
+// isTabPanelRole reports whether n has role="tabpanel".
+func isTabPanelRole(n *html.Node) bool {
+	return strings.EqualFold(strings.TrimSpace(attr(n, "role")), "tabpanel")
 }
 
 // hasTag reports whether n has a descendant element with tag.

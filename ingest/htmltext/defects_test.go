@@ -235,7 +235,8 @@ func TestHiddenUntilLoaded(t *testing.T) {
 }
 
 // A paragraph the page carries twice (a copy for small screens beside the
-// article's own) is read once; repeated table rows are data and stay.
+// article's own) is read once; repeated table rows are data and stay, and
+// so does a step repeated in two tab panels (each an alternative).
 func TestRepeatedCopyReadOnce(t *testing.T) {
 	res, err := Extract(readFixture(t, "repeated-copy.html"), "text/html", "")
 	if err != nil {
@@ -246,6 +247,9 @@ func TestRepeatedCopyReadOnce(t *testing.T) {
 	}
 	if n := strings.Count(res.Text, "Closed to walkers, northern pier"); n != 2 {
 		t.Errorf("the repeated table row appears %d times, want 2:\n%s", n, res.Text)
+	}
+	if n := strings.Count(res.Text, "follow the signs for the temporary path"); n != 2 {
+		t.Errorf("the step repeated in two tab panels appears %d times, want 2:\n%s", n, res.Text)
 	}
 	if !strings.Contains(res.Text, "lifeboat station") {
 		t.Errorf("text lost the article:\n%s", res.Text)
@@ -260,9 +264,10 @@ func TestDropRepeats(t *testing.T) {
 		{text: long, chars: len(long)},
 		{text: "Reply", chars: 5},
 		{text: long, chars: len(long), data: true},
+		{text: long, chars: len(long), panel: true},
 	}
 	got := dropRepeats(in)
-	if len(got) != 4 || got[1].text != "Reply" || got[2].text != "Reply" || !got[3].data {
+	if len(got) != 5 || got[1].text != "Reply" || got[2].text != "Reply" || !got[3].data || !got[4].panel {
 		t.Errorf("dropRepeats = %+v", got)
 	}
 }

@@ -17,6 +17,7 @@ type emitter struct {
 	links  int  // of which inside links
 	level  int  // heading level of cur, 0 for other blocks
 	data   bool // cur is a table row or preformatted text
+	panels int  // tab panels open around cur
 	// keepAll turns off the boilerplate filters.
 	keepAll bool
 	// broad is set while walking a root that is <body> or a child of it,
@@ -50,12 +51,14 @@ func (x *extraction) emit(roots []*html.Node, keepAll bool) []string {
 // an earlier block word for word: pages carry second copies of their text
 // for other screen sizes (a mobile menu, a duplicated lead, a sticky
 // header), which read once. Table rows and preformatted text, where
-// repeated lines are data, stay.
+// repeated lines are data, stay, and so do blocks in tab panels: each
+// panel is an alternative read whole (the same step for another
+// platform).
 func dropRepeats(blocks []block) []block {
 	seen := make(map[string]bool, len(blocks))
 	out := blocks[:0]
 	for _, b := range blocks {
-		if !b.data && b.chars >= proseChars {
+		if !b.data && !b.panel && b.chars >= proseChars {
 			if seen[b.text] {
 				continue
 			}
@@ -88,6 +91,7 @@ type block struct {
 	text  string
 	level int  // heading level, 0 for other blocks
 	data  bool // a table row or preformatted text
+	panel bool // inside a tab panel
 	chars int  // visible characters
 	links int  // of which inside links
 }
@@ -169,7 +173,7 @@ func dropOrphanHeadings(blocks []block) []block {
 func (e *emitter) flush() {
 	if e.chars > 0 && (e.keepAll || e.links*2 <= e.chars) {
 		if s := strings.TrimSpace(e.cur.String()); s != "" {
-			e.blocks = append(e.blocks, block{text: s, level: e.level, data: e.data, chars: e.chars, links: e.links})
+			e.blocks = append(e.blocks, block{text: s, level: e.level, data: e.data, panel: e.panels > 0, chars: e.chars, links: e.links})
 		}
 	}
 	e.data = false
@@ -259,11 +263,18 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 	}
 	childLink := inLink || tag == "a"
 	childPre := inPre || tag == "pre" || tag == "listing" || tag == "xmp" || tag == "plaintext"
+	panel := isTabPanelRole(n)
+	if panel {
+		e.panels++
+	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		e.walk(c, root, childLink, childPre, depth+1)
 	}
 	if block {
 		e.flush()
+	}
+	if panel {
+		e.panels--
 	}
 	if headingTags[tag] {
 		e.level = 0
