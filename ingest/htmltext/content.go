@@ -73,15 +73,15 @@ func (x *extraction) stat(n *html.Node) *nodeStats {
 // repeated items that dwarfs the article-like text (see itemList.isContent)
 // replaces it, whatever its length; a page without an article-like body
 // yields the text of its whole body.
-func mainBlocks(doc *html.Node, elems int, reparse func() *html.Node) []string {
-	strict, xs := findMain(doc, elems, true)
+func mainBlocks(doc *html.Node, elems int, product bool, reparse func() *html.Node) []string {
+	strict, xs := findMain(doc, elems, true, product)
 	best, x, tree := strict, xs, doc
 	if textLen(strict) < retryChars {
 		// A short result may mean that the strict cleaning removed part of
 		// the content (a wrapper with a misleading class): redo it on a
 		// fresh tree without class hints and keep the longer result.
 		clone := reparse()
-		lenient, xl := findMain(clone, elems, false)
+		lenient, xl := findMain(clone, elems, false, product)
 		if textLen(lenient) > textLen(best) {
 			best = lenient
 		}
@@ -122,12 +122,15 @@ func textLen(blocks []string) int {
 
 // findMain cleans doc, scores its containers and emits the best one with
 // its related siblings. byHints enables removal by class and id hints;
-// elems, the number of elements of doc, sizes the measurements. It also
-// returns the measurements of the cleaned body.
-func findMain(doc *html.Node, elems int, byHints bool) ([]string, *extraction) {
+// elems, the number of elements of doc, sizes the measurements; product
+// says that the page describes one product (see isProductPage), whose
+// customer reviews are left out. It also returns the measurements of the
+// cleaned body.
+func findMain(doc *html.Node, elems int, byHints, product bool) ([]string, *extraction) {
 	body := findBody(doc)
 	keep := wrappersOfMostText(body)
-	clean(body, byHints, keep, 0)
+	c := cleaner{byHints: byHints, reviews: product, keep: keep}
+	c.clean(body, 0)
 	x := newExtraction(elems)
 	x.measure(body, false, 0)
 	x.score(body, 0)
@@ -173,13 +176,26 @@ func findBody(doc *html.Node) *html.Node {
 // upper case).
 const removedMark = "REMOVED"
 
+// cleaner removes what is never main content (see clean).
+type cleaner struct {
+	// byHints enables removal by class, id and role hints.
+	byHints bool
+	// reviews enables removal of customer reviews (on a product page).
+	reviews bool
+	// keep holds wrappers of most of the page that stay whatever their
+	// hints or hiding say (see wrappersOfMostText).
+	keep map[*html.Node]bool
+}
+
 // clean removes what is never main content: non-content elements, hidden
-// elements, comments, navigation and asides, and (byHints) elements whose
-// class, id or role names page furniture.
-func clean(n *html.Node, byHints bool, keep map[*html.Node]bool, depth int) {
+// elements, comments, navigation and asides, (byHints) elements whose
+// class, id or role names page furniture, and (reviews) elements whose
+// class or id names reviews.
+func (cl cleaner) clean(n *html.Node, depth int) {
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
-		if removable(c, byHints && !keep[c], !keep[c]) || depth > maxDepth {
+		kept := cl.keep[c]
+		if removable(c, cl.byHints && !kept, !kept) || cl.reviews && !kept && isReviews(c) || depth > maxDepth {
 			if c.Type == html.ElementNode && !dropTags[c.Data] {
 				// Leave a mark where furniture was, so that a title
 				// introducing it can be dropped too.
@@ -187,10 +203,25 @@ func clean(n *html.Node, byHints bool, keep map[*html.Node]bool, depth int) {
 			}
 			n.RemoveChild(c)
 		} else if c.Type == html.ElementNode {
-			clean(c, byHints, keep, depth+1)
+			cl.clean(c, depth+1)
 		}
 		c = next
 	}
+}
+
+// isReviews reports whether element n's class or id names customer
+// reviews ("reviews", "customer-review", "pdp-reviews-section"; not
+// "preview").
+func isReviews(n *html.Node) bool {
+	if n.Type != html.ElementNode {
+		return false
+	}
+	for _, name := range strings.Fields(hintText(n)) {
+		if i := strings.Index(name, "review"); i >= 0 && (i == 0 || name[i-1] != 'p') {
+			return true
+		}
+	}
+	return false
 }
 
 // removable reports whether n is furniture clean removes: by its class
@@ -272,8 +303,9 @@ func hasTag(n *html.Node, tag string, depth int) bool {
 // wrappersOfMostText returns the elements under body that hold the
 // page's headline or article element and at least half of its text, yet
 // that cleaning would remove with the content inside: those whose class
-// or id names furniture (a "sticky-sidebar" layout around the whole
-// article; half of the visible text), and those hidden by markup (a page
+// or id names furniture or reviews (a "sticky-sidebar" layout around the
+// whole article, a review of a product; half of the visible text), and
+// those hidden by markup (a page
 // that a script reveals once it has loaded; half of all the text, hidden
 // or not). A long comment thread holds no headline and stays removable.
 // One post-order pass.
@@ -311,7 +343,7 @@ func wrappersOfMostText(body *html.Node) map[*html.Node]bool {
 				case !h:
 				case hid:
 					found = append(found, wrapper{c, a, true})
-				case !hidden && boilerplateHint(c) > 0:
+				case !hidden && (boilerplateHint(c) > 0 || isReviews(c)):
 					found = append(found, wrapper{c, t, false})
 				}
 			}

@@ -291,3 +291,59 @@ func TestListingBesideMenus(t *testing.T) {
 		}
 	}
 }
+
+// A product page (it says so in JSON-LD) reads as its description: the
+// customer reviews below it are not the content, however long they run,
+// and a box whose class merely contains "preview" is not a review.
+func TestProductPageWithoutReviews(t *testing.T) {
+	res, err := Extract(readFixture(t, "product-reviews.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Ripstop nylon body", "a padded hip belt"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	for _, w := range []string{"several long day hikes", "zips still run smoothly", "Customer reviews"} {
+		if strings.Contains(res.Text, w) {
+			t.Errorf("text has the review %q:\n%s", w, res.Text)
+		}
+	}
+}
+
+// A review of a product, marked up as a Product, is the content when it
+// holds the page's headline and most of its text.
+func TestReviewArticleOfProductStays(t *testing.T) {
+	res, err := Extract(readFixture(t, "review-article-product.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Harbour Lights review", "Each night you trim the wick", "quietly moving"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+}
+
+func TestIsProductPage(t *testing.T) {
+	for _, tt := range []struct {
+		page string
+		want bool
+	}{
+		{`<script type="application/ld+json">{"@graph":[{"@type":"Product","name":"X"}]}</script>`, true},
+		{`<meta property="og:type" content="product">`, true},
+		{`<div itemscope itemtype="https://schema.org/Product"><p>X</p></div>`, true},
+		{`<script type="application/ld+json">{"@type":"NewsArticle","headline":"X"}</script>`, false},
+		{`<meta property="og:type" content="article"><p>product</p>`, false},
+		{`<script type="application/ld+json">{"@type":"Product"}</script><script type="application/ld+json">{"@type":"NewsArticle"}</script>`, false},
+	} {
+		doc, err := parse([]byte("<html><head>" + tt.page + "</head><body><p>text</p></body></html>"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := isProductPage(doc); got != tt.want {
+			t.Errorf("isProductPage(%s) = %v, want %v", tt.page, got, tt.want)
+		}
+	}
+}

@@ -128,3 +128,43 @@ func withDescription(blocks []string, desc string) []string {
 func wordsOf(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
+
+// isProductPage reports whether the page says it describes one product:
+// a JSON-LD object of @type Product, an og:type of product, or an element
+// of itemtype schema.org/Product, and no JSON-LD object of an article type
+// (an article about products, a review of one, is an article). On such a
+// page the customer reviews are not the content, however long they run.
+func isProductPage(doc *html.Node) bool {
+	product, article := false, false
+	var walk func(n *html.Node, depth int)
+	walk = func(n *html.Node, depth int) {
+		for c := n.FirstChild; c != nil && !article && depth < maxDepth; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			switch c.Data {
+			case "script":
+				if strings.EqualFold(strings.TrimSpace(attr(c, "type")), "application/ld+json") && c.FirstChild != nil && len(c.FirstChild.Data) <= maxJSONLD {
+					var v any
+					if json.Unmarshal([]byte(c.FirstChild.Data), &v) == nil {
+						product = product || findTyped(v, "Product", 0) != nil
+						article = findArticle(v, 0) != nil
+					}
+				}
+				continue
+			case "meta":
+				if strings.EqualFold(attr(c, "property"), "og:type") || strings.EqualFold(attr(c, "name"), "og:type") {
+					t := strings.ToLower(strings.TrimSpace(attr(c, "content")))
+					product = product || t == "product" || strings.HasPrefix(t, "product.") || t == "og:product"
+				}
+				continue
+			}
+			if strings.HasSuffix(attr(c, "itemtype"), "schema.org/Product") {
+				product = true
+			}
+			walk(c, depth+1)
+		}
+	}
+	walk(doc, 0)
+	return product && !article
+}
