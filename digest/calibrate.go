@@ -116,19 +116,25 @@ func matchOf(d *document, query string) *Match {
 		ids = append(ids, id)
 	})
 	m.Counts = make([]int, len(m.Terms))
-	slot := make(map[int32]int, len(ids))
+	// slot[id] is the index in m.Terms of term id, or -1.
+	slot := make([]int32, len(d.df))
+	for i := range slot {
+		slot[i] = -1
+	}
+	found := false
 	for k, id := range ids {
 		if id >= 0 {
-			slot[id] = k
+			slot[id] = int32(k)
+			found = true
 		}
 	}
 	for i := range d.sents {
 		m.Length += len(d.sents[i].terms)
-		if len(slot) == 0 {
+		if !found {
 			continue
 		}
 		for _, t := range d.sents[i].terms {
-			if k, ok := slot[t]; ok {
+			if k := slot[t]; k >= 0 {
 				m.Counts[k]++
 			}
 		}

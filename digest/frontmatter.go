@@ -117,7 +117,7 @@ func nameList(s string) bool {
 	items, named := 0, 0
 	for s != "" {
 		it := s
-		if k := strings.IndexAny(s, ",;"); k >= 0 {
+		if k := indexSeparator(s); k >= 0 {
 			it, s = s[:k], s[k+1:]
 		} else {
 			s = ""
@@ -134,6 +134,17 @@ func nameList(s string) bool {
 		return false
 	}
 	return named*10 >= items*9
+}
+
+// indexSeparator returns the offset of the first comma or semicolon of s,
+// or -1.
+func indexSeparator(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == ',' || s[i] == ';' {
+			return i
+		}
+	}
+	return -1
 }
 
 // namedItem reports an item of a name list: one to six words, each

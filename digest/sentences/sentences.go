@@ -320,24 +320,44 @@ func (q *quoteTokens) opens(ts, te int) bool {
 		return false
 	}
 	for q.pos < ts {
-		r, size := utf8.DecodeRuneInString(q.block[q.pos:])
-		if unicode.IsSpace(r) {
+		if space, size := spaceAt(q.block, q.pos); space {
 			q.pos += size
 			continue
 		}
 		start := q.pos
 		for q.pos < ts {
-			r, size := utf8.DecodeRuneInString(q.block[q.pos:])
-			if unicode.IsSpace(r) {
+			space, size := spaceAt(q.block, q.pos)
+			if space {
 				break
 			}
 			q.pos += size
 		}
-		if strings.Trim(q.block[start:q.pos], "'\"`") == "" {
+		if quotesOnly(q.block[start:q.pos]) {
 			q.n++
 		}
 	}
 	return q.n%2 == 0
+}
+
+// spaceAt reports whether the character at byte i of s is white space
+// (unicode.IsSpace), and its length in bytes.
+func spaceAt(s string, i int) (bool, int) {
+	if c := s[i]; c < utf8.RuneSelf {
+		return c == ' ' || '\t' <= c && c <= '\r', 1
+	}
+	r, size := utf8.DecodeRuneInString(s[i:])
+	return unicode.IsSpace(r), size
+}
+
+// quotesOnly reports whether s, not empty, is made of the quote marks ', "
+// and ` only.
+func quotesOnly(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c != '\'' && c != '"' && c != '`' {
+			return false
+		}
+	}
+	return true
 }
 
 // skipClosers returns the offset after any closing quotes and brackets at i.
