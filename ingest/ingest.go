@@ -45,25 +45,25 @@ type Source struct {
 // Record describes where a canonical text came from. It is archived as a
 // JSON blob and returned to clients as data.source.record.
 type Record struct {
-	Kind             string    `json:"kind"`
-	RequestedURL     string    `json:"requested_url,omitempty"`
-	FinalURL         string    `json:"final_url,omitempty"`
-	HTTPStatus       int       `json:"http_status,omitempty"`
-	ContentType      string    `json:"content_type,omitempty"`
-	FetchedAt        time.Time `json:"fetched_at,omitzero"`
-	RawSHA256        string    `json:"raw_sha256"`
-	RawBytes         int       `json:"raw_bytes"`
-	Extractor        string    `json:"extractor"`
-	ExtractorVersion string    `json:"extractor_version"`
-	Canonicalizer    string    `json:"canonicalizer"`
-	Title            string    `json:"title,omitempty"`
-	Author           string    `json:"author,omitempty"`
-	Published        string    `json:"published,omitempty"`
-	Language         string    `json:"language,omitempty"`
-	CanonicalURL     string    `json:"canonical_url,omitempty"`
-	SiteName         string    `json:"site_name,omitempty"`
-	Charset          string    `json:"charset,omitempty"`
-	PageCount        int       `json:"page_count,omitempty"`
+	Kind             string       `json:"kind"`
+	RequestedURL     string       `json:"requested_url,omitempty"`
+	FinalURL         string       `json:"final_url,omitempty"`
+	HTTPStatus       int          `json:"http_status,omitempty"`
+	ContentType      string       `json:"content_type,omitempty"`
+	FetchedAt        time.Time    `json:"fetched_at,omitzero"`
+	RawSHA256        archive.Hash `json:"raw_sha256"`
+	RawBytes         int          `json:"raw_bytes"`
+	Extractor        string       `json:"extractor"`
+	ExtractorVersion string       `json:"extractor_version"`
+	Canonicalizer    string       `json:"canonicalizer"`
+	Title            string       `json:"title,omitempty"`
+	Author           string       `json:"author,omitempty"`
+	Published        string       `json:"published,omitempty"`
+	Language         string       `json:"language,omitempty"`
+	CanonicalURL     string       `json:"canonical_url,omitempty"`
+	SiteName         string       `json:"site_name,omitempty"`
+	Charset          string       `json:"charset,omitempty"`
+	PageCount        int          `json:"page_count,omitempty"`
 	// PageOffsets[i] is the code point offset in the canonical text where
 	// page i+1 starts.
 	PageOffsets   []int `json:"page_offsets,omitempty"`
@@ -216,7 +216,7 @@ func (in *Ingester) finish(text string, raw []byte, rec Record, warns []Warning)
 	if n == 0 {
 		return nil, fault.E(fault.NoExtractableText, "the source has no extractable text")
 	}
-	rec.RawSHA256 = archive.Sum(raw).String()
+	rec.RawSHA256 = archive.Sum(raw)
 	rec.RawBytes = len(raw)
 	rec.Canonicalizer = normalize.Version
 	rec.TextChars = n

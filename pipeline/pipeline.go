@@ -155,7 +155,7 @@ func (p *Pipeline) Digest(ctx context.Context, req Request) (*Result, error) {
 	}
 	// A PDF's text is paged: its locators take the page form even when it
 	// has a single page.
-	res, err := p.digest(ctx, text, info.ArchiveHash.String(), req.Query, req.Options, info.Kind == ingest.KindPDF)
+	res, err := p.digest(ctx, text, info.ArchiveHash, req.Query, req.Options, info.Kind == ingest.KindPDF)
 	if err != nil {
 		return nil, err
 	}
@@ -347,7 +347,7 @@ func (p *Pipeline) Blob(ctx context.Context, d archive.Hash) ([]byte, error) {
 
 // cacheKey names a digest by everything that determines it: the canonical
 // text, the normalized query, the options and the digester version.
-func cacheKey(textHash, query string, opts digest.Options, paginated bool) string {
+func cacheKey(textHash archive.Hash, query string, opts digest.Options, paginated bool) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d/%d/%d/%d/%t", digest.DigesterVersion, textHash,
 		digest.NormalizeQuery(query), opts.MaxEvidence, opts.MaxKeyPoints, opts.SnippetMaxChars, opts.SummaryMaxChars, paginated)
@@ -357,7 +357,7 @@ func cacheKey(textHash, query string, opts digest.Options, paginated bool) strin
 // digest returns the cached digest of text for query and options, or builds,
 // verifies and caches it.
 // textHash is the text's source_text_hash, known from archiving it.
-func (p *Pipeline) digest(ctx context.Context, text, textHash, query string, opts digest.Options, paginated bool) (*Result, error) {
+func (p *Pipeline) digest(ctx context.Context, text string, textHash archive.Hash, query string, opts digest.Options, paginated bool) (*Result, error) {
 	opts = opts.WithDefaults()
 	key := cacheKey(textHash, query, opts, paginated)
 	if res, ok := p.cached(ctx, key, textHash); ok {
@@ -403,13 +403,13 @@ type storedDigest struct {
 
 // cached returns the digest under key if it is present, readable, valid and
 // about the text hashed textHash; anything else is a miss (and is rebuilt).
-func (p *Pipeline) cached(ctx context.Context, key, textHash string) (*Result, bool) {
+func (p *Pipeline) cached(ctx context.Context, key string, textHash archive.Hash) (*Result, bool) {
 	d, err := p.Store.Ref(ctx, key)
 	if err != nil {
 		return nil, false
 	}
 	sd, err := p.readDigest(ctx, d)
-	if err != nil || sd.Payload.SourceTextHash != textHash {
+	if err != nil || sd.Payload.SourceTextHash != textHash.String() {
 		return nil, false
 	}
 	return &Result{Payload: sd.Payload, DigestHash: d, CacheHit: true, Warnings: sd.Warnings, Match: sd.Match}, true
