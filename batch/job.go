@@ -3,8 +3,6 @@ package batch
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -242,7 +240,7 @@ func (j *Job) runPending(ctx context.Context, pending []Entry, out *Output, sum 
 func (j *Job) digestEntry(ctx context.Context, gate *hostGate, e Entry) result {
 	first := time.Now()
 	start := first
-	requestID := newRequestID()
+	requestID := wire.NewBatchRequestID()
 	res, err := j.digest(ctx, gate, e)
 	attempts := 1
 	for ; err != nil && attempts <= j.Retries; attempts++ {
@@ -375,12 +373,6 @@ func (j *Job) readFile(path string) ([]byte, error) {
 		return nil, fault.E(fault.UnsupportedContentType, "the source file is gzip-compressed; batch reads files as they are: decompress it first (gunzip)").With("compression", "gzip")
 	}
 	return raw, nil
-}
-
-func newRequestID() string {
-	var b [12]byte
-	rand.Read(b[:])
-	return "batch_" + hex.EncodeToString(b[:])
 }
 
 // Summary is what a run did. Counts of outcomes cover the whole shard: the

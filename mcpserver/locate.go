@@ -95,9 +95,7 @@ func specs(in []SourceInput) []wire.SourceSpec {
 
 func warningsMeta(ws []pipeline.Warning) wire.Meta {
 	var meta wire.Meta
-	for _, w := range ws {
-		meta.AddWarning(w.Code, w.Message, nil)
-	}
+	meta.AddWarnings(ws)
 	return meta
 }
 

@@ -154,10 +154,17 @@ type ErrorData struct {
 var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
 
 // NewRequestID returns a fresh request id: "req_" and 24 hex digits.
-func NewRequestID() string {
+func NewRequestID() string { return newID("req_") }
+
+// NewBatchRequestID returns a fresh request id for the envelope of one batch
+// entry: "batch_" and 24 hex digits, so a batch answer is told apart from
+// one the service gave.
+func NewBatchRequestID() string { return newID("batch_") }
+
+func newID(prefix string) string {
 	var b [12]byte
 	rand.Read(b[:])
-	return "req_" + hex.EncodeToString(b[:])
+	return prefix + hex.EncodeToString(b[:])
 }
 
 // RequestID returns the id a request is answered under: the client's
