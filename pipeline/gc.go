@@ -110,6 +110,9 @@ func (p *Pipeline) children(ctx context.Context, d archive.Hash) []archive.Hash 
 	if err != nil || len(b) == 0 || b[0] != '{' {
 		return nil
 	}
+	// The hashes are read as strings and parsed one by one (not as
+	// archive.Hash), so that one malformed field cannot hide the other
+	// child from the collector.
 	var v struct {
 		TextHash string `json:"text_hash"`
 		Payload  *struct {
