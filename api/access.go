@@ -162,7 +162,7 @@ func (s *Server) noteRateLimit(w http.ResponseWriter, r *http.Request) {
 	st := stateOf(r)
 	st.meta.RateLimit = &wire.RateLimitMeta{Limit: limit, Remaining: remaining, ResetAt: time.Unix(reset, 0).UTC().Format(time.RFC3339)}
 	if remaining <= limit/10 {
-		st.meta.AddWarning("RATE_LIMIT_APPROACHING", "fewer than 10% of this window's requests remain",
+		st.meta.AddWarning(fault.RateLimitApproaching, "fewer than 10% of this window's requests remain",
 			map[string]any{"remaining": remaining, "limit": limit})
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/digestd/digestd"
 	"github.com/digestd/digestd/digest"
+	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/wire"
 )
 
@@ -89,9 +90,9 @@ func TestDocsAgreeWithTables(t *testing.T) {
 		}
 	}
 	for _, code := range wire.WarningCodes() {
-		row := regexp.MustCompile("(?m)^\\| `" + code + "` \\| " + wire.WarningSeverity(code) + " \\|")
+		row := regexp.MustCompile("(?m)^\\| `" + code + "` \\| " + wire.WarningSeverity(fault.Warning(code)) + " \\|")
 		if !row.Match(readme) {
-			t.Errorf("README has no row `| %s | %s |` in its warning table", code, wire.WarningSeverity(code))
+			t.Errorf("README has no row `| %s | %s |` in its warning table", code, wire.WarningSeverity(fault.Warning(code)))
 		}
 	}
 	for _, capability := range wire.Capabilities() {

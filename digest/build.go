@@ -8,27 +8,22 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/digestd/digestd/fault"
 )
 
 // DigesterVersion names the digester's rules. It changes whenever Build's
 // output may change for some input, and is part of the digest cache key.
 const DigesterVersion = "digester/20"
 
-// Warning codes Build may return.
-const (
-	// WarnQueryFallback: the query has no content terms (empty or stop
-	// words only), so the digest describes the whole document.
-	WarnQueryFallback = "QUERY_FALLBACK"
-	// WarnNoQueryMatch: no sentence of the text holds a query term, so the
-	// evidence describes the whole document.
-	WarnNoQueryMatch = "NO_QUERY_MATCH"
-)
-
-// Warning is a non-fatal condition met while building a digest. Code is
-// SCREAMING_SNAKE_CASE; Message is for people and holds no source text.
+// Warning is a non-fatal condition met while building a digest: Build
+// reports fault.QueryFallback when the query has no content terms (empty or
+// stop words only) and fault.NoQueryMatch when no sentence of the text holds
+// a query term; either way the digest describes the whole document. Message
+// is for people and holds no source text.
 type Warning struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
+	Code    fault.Warning `json:"code"`
+	Message string        `json:"message"`
 }
 
 // Build digests canonical text for query: an extractive summary, key points
@@ -87,7 +82,7 @@ func build(text, query string, opts Options) (built, error) {
 
 	ids := d.queryTerms(query)
 	if len(ids) == 0 {
-		warns = append(warns, Warning{Code: WarnQueryFallback, Message: "the query has no content words; the digest describes the whole document"})
+		warns = append(warns, Warning{Code: fault.QueryFallback, Message: "the query has no content words; the digest describes the whole document"})
 	}
 	q := newQueryModel(d, ids)
 	q.expandSpelling(d, query)
@@ -98,7 +93,7 @@ func build(text, query string, opts Options) (built, error) {
 	fallback := len(ids) == 0
 	if !slices.ContainsFunc(scores, func(v float64) bool { return v > 0 }) && len(d.sents) > 0 {
 		if len(ids) > 0 {
-			warns = append(warns, Warning{Code: WarnNoQueryMatch, Message: "no sentence holds a query word; the digest describes the whole document"})
+			warns = append(warns, Warning{Code: fault.NoQueryMatch, Message: "no sentence holds a query word; the digest describes the whole document"})
 		}
 		q = newQueryModel(d, centroidTerms(d, 12))
 		scores = scoreSentences(d, q)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/digestd/digestd/fault"
 )
 
 // checkPayload asserts the contract every payload Build returns must meet.
@@ -109,8 +111,8 @@ func TestBuildQueryFallback(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkPayload(t, text, q, Options{}, p)
-		if len(warns) == 0 || warns[0].Code != WarnQueryFallback {
-			t.Errorf("query %q: warnings %v, want %s", q, warns, WarnQueryFallback)
+		if len(warns) == 0 || warns[0].Code != fault.QueryFallback {
+			t.Errorf("query %q: warnings %v, want %s", q, warns, fault.QueryFallback)
 		}
 		if len(p.EvidenceSnippets) == 0 {
 			t.Errorf("query %q: no document-level evidence", q)

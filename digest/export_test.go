@@ -1,5 +1,7 @@
 package digest
 
+import "github.com/digestd/digestd/fault"
+
 // SnippetFeatures returns the snippets Build chooses for text and query,
 // the calibration features of each (see featSaturated), and whether the
 // digest falls back to describing the whole document (its scores are then
@@ -15,7 +17,7 @@ func SnippetFeatures(text, query string) ([]EvidenceSnippet, [][]float64, bool, 
 	}
 	fallback := false
 	for _, w := range b.warns {
-		fallback = fallback || w.Code == WarnNoQueryMatch || w.Code == WarnQueryFallback
+		fallback = fallback || w.Code == fault.NoQueryMatch || w.Code == fault.QueryFallback
 	}
 	return b.payload.EvidenceSnippets, xs, fallback, nil
 }

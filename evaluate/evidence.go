@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/digestd/digestd/digest"
+	"github.com/digestd/digestd/fault"
 )
 
 // DigestFunc digests one document for one query. text is the document's
@@ -34,14 +35,14 @@ type EvidenceDigest struct {
 	// Canonical is the text the payload's locators point into.
 	Canonical string
 	// Warnings are the codes of the digest's warnings (for example
-	// digest.WarnNoQueryMatch).
-	Warnings []string
+	// fault.NoQueryMatch).
+	Warnings []fault.Warning
 }
 
 // fallback reports a digest that describes the whole document instead of
-// answering the query (digest.WarnNoQueryMatch or digest.WarnQueryFallback).
+// answering the query (fault.NoQueryMatch or fault.QueryFallback).
 func (d EvidenceDigest) fallback() bool {
-	return slices.Contains(d.Warnings, digest.WarnNoQueryMatch) || slices.Contains(d.Warnings, digest.WarnQueryFallback)
+	return slices.Contains(d.Warnings, fault.NoQueryMatch) || slices.Contains(d.Warnings, fault.QueryFallback)
 }
 
 // EvidenceCase is one line of an evidence set's cases.jsonl.

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/digestd/digestd/digest"
+	"github.com/digestd/digestd/fault"
 )
 
 func TestSQuADNormalize(t *testing.T) {
@@ -81,7 +82,7 @@ func TestEvidence(t *testing.T) {
 			t.Errorf("text %q, want the file's content", text)
 		}
 		p := &digest.Payload{}
-		var warns []string
+		var warns []fault.Warning
 		switch q {
 		case "q1":
 			// Whole first sentence, then a cut one that overlaps it.
@@ -89,10 +90,10 @@ func TestEvidence(t *testing.T) {
 			p.KeyPoints = []string{"The rain fell.", "Snow fell too.", "the rain fell"}
 		case "q2":
 			p.EvidenceSnippets = []digest.EvidenceSnippet{{Text: "Alpha beta here.", Locator: "char:0-16", RelevanceScore: 0.3}, {Text: "Gamma delta there.", Locator: "char:17-35", RelevanceScore: 0.2}}
-			warns = []string{digest.WarnQueryFallback}
+			warns = []fault.Warning{fault.QueryFallback}
 		case "q3":
 			p.EvidenceSnippets = []digest.EvidenceSnippet{{Text: "Gamma", Locator: "char:17-22", RelevanceScore: 0.6}}
-			warns = []string{"OTHER", digest.WarnNoQueryMatch}
+			warns = []fault.Warning{"OTHER", fault.NoQueryMatch}
 		case "fail":
 			return EvidenceDigest{}, errors.New("boom")
 		}

@@ -45,6 +45,26 @@ const (
 	Internal               Code = "INTERNAL_ERROR"
 )
 
+// Warning is a stable, SCREAMING_SNAKE_CASE warning code: the request
+// succeeded, and the answer says how it falls short or how it was made.
+// Each code's severity lives in wire's warning table.
+type Warning string
+
+// The warnings digestd reports.
+const (
+	ContentTruncated       Warning = "CONTENT_TRUNCATED"
+	PartialFailure         Warning = "PARTIAL_FAILURE"
+	QueryFallback          Warning = "QUERY_FALLBACK"
+	NoQueryMatch           Warning = "NO_QUERY_MATCH"
+	UnmappedGlyphs         Warning = "UNMAPPED_GLYPHS"
+	RateLimitApproaching   Warning = "RATE_LIMIT_APPROACHING"
+	QuotesNotFound         Warning = "QUOTES_NOT_FOUND"
+	CitationsMoved         Warning = "CITATIONS_MOVED"
+	CitationsNotFound      Warning = "CITATIONS_NOT_FOUND"
+	CitationsUnknownSource Warning = "CITATIONS_UNKNOWN_SOURCE"
+	NoCitations            Warning = "NO_CITATIONS"
+)
+
 // Error is a classified error. Msg and Details are shown to clients and must
 // never hold source content, file paths or stack traces; Err is the internal
 // cause.

@@ -82,8 +82,8 @@ type Document struct {
 
 // Warning is a non-fatal remark about an ingested source.
 type Warning struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
+	Code    fault.Warning `json:"code"`
+	Message string        `json:"message"`
 }
 
 // Ingester ingests sources. The zero value handles text and HTML sources;

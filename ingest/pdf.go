@@ -54,7 +54,7 @@ func (in *Ingester) finishPDF(raw []byte, rec Record, res *PDFText) (*Document, 
 	var warns []Warning
 	if len(res.UnmappedPages) > 0 {
 		warns = append(warns, Warning{
-			Code:    "UNMAPPED_GLYPHS",
+			Code:    fault.UnmappedGlyphs,
 			Message: fmt.Sprintf("%d page(s) use fonts whose glyphs cannot be mapped to Unicode; their text was left out (see record.unmapped_pages)", len(res.UnmappedPages)),
 		})
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/digestd/digestd/archive/fsstore"
 	"github.com/digestd/digestd/digest"
+	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/mcpserver"
 	"github.com/digestd/digestd/pipeline"
@@ -151,7 +152,7 @@ func call(t testing.TB, cs *mcp.ClientSession, tool string, args any) (*mcp.Call
 		t.Fatalf("%s: %d warnings for %d details", tool, len(env.Meta.Warnings), len(env.Meta.WarningDetails))
 	}
 	for i, wd := range env.Meta.WarningDetails {
-		if wd.Severity != wire.WarningSeverity(wd.Code) || env.Meta.Warnings[i] != wd.Message || wd.Message == wd.Code {
+		if wd.Severity != wire.WarningSeverity(fault.Warning(wd.Code)) || env.Meta.Warnings[i] != wd.Message || wd.Message == wd.Code {
 			t.Fatalf("%s: warning %d: %+v / %q", tool, i, wd, env.Meta.Warnings[i])
 		}
 	}

@@ -321,7 +321,7 @@ func (t *tools) getArchivedText(ctx context.Context, _ *mcp.CallToolRequest, in 
 	out.ResourceURI = ArchiveURI(d.String())
 	var meta wire.Meta
 	if out.Truncated {
-		meta.AddWarning("CONTENT_TRUNCATED",
+		meta.AddWarning(fault.ContentTruncated,
 			fmt.Sprintf("only %d code points are returned at once; ask for the next span with start=%d", MaxTextChars, out.End),
 			map[string]any{"text_chars": out.TextChars, "returned": out.Locator})
 	}

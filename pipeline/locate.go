@@ -30,13 +30,7 @@ const (
 )
 
 // Warning codes of locate and check answers: one warning per problem class.
-const (
-	WarnQuotesNotFound         = "QUOTES_NOT_FOUND"
-	WarnCitationsMoved         = "CITATIONS_MOVED"
-	WarnCitationsNotFound      = "CITATIONS_NOT_FOUND"
-	WarnCitationsUnknownSource = "CITATIONS_UNKNOWN_SOURCE"
-	WarnNoCitations            = "NO_CITATIONS"
-)
+const ()
 
 // LocateSource is a source quotes are looked for in, as the pipeline
 // loaded it.
@@ -207,7 +201,7 @@ func (p *Pipeline) Locate(ctx context.Context, req LocateRequest) (*LocateResult
 		res.Results = append(res.Results, qr)
 	}
 	if n := res.Counts[string(locate.NotFound)]; n > 0 {
-		res.Warnings = append(res.Warnings, Warning{Code: WarnQuotesNotFound, Message: fmt.Sprintf("%d of %d quotes were not found in the sources", n, len(req.Quotes))})
+		res.Warnings = append(res.Warnings, Warning{Code: fault.QuotesNotFound, Message: fmt.Sprintf("%d of %d quotes were not found in the sources", n, len(req.Quotes))})
 	}
 	return res, nil
 }
@@ -351,19 +345,19 @@ func (p *Pipeline) Check(ctx context.Context, req CheckRequest) (*CheckResult, e
 	}
 	for _, w := range []struct {
 		status locate.Status
-		code   string
+		code   fault.Warning
 		what   string
 	}{
-		{locate.StatusMoved, WarnCitationsMoved, "cite a span other than where the quote or its support is (see locator)"},
-		{locate.StatusNotFound, WarnCitationsNotFound, "quote or state what their source does not hold"},
-		{locate.StatusUnknownSource, WarnCitationsUnknownSource, "name a source that is neither in the request nor archived"},
+		{locate.StatusMoved, fault.CitationsMoved, "cite a span other than where the quote or its support is (see locator)"},
+		{locate.StatusNotFound, fault.CitationsNotFound, "quote or state what their source does not hold"},
+		{locate.StatusUnknownSource, fault.CitationsUnknownSource, "name a source that is neither in the request nor archived"},
 	} {
 		if n := res.Counts[string(w.status)]; n > 0 {
 			res.Warnings = append(res.Warnings, Warning{Code: w.code, Message: fmt.Sprintf("%d of %d citations %s", n, len(cites), w.what)})
 		}
 	}
 	if len(cites) == 0 {
-		res.Warnings = append(res.Warnings, Warning{Code: WarnNoCitations, Message: "the report has no citation in an accepted form"})
+		res.Warnings = append(res.Warnings, Warning{Code: fault.NoCitations, Message: "the report has no citation in an accepted form"})
 	}
 	return res, nil
 }

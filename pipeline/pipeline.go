@@ -108,8 +108,8 @@ type Result struct {
 
 // Warning is a non-fatal remark about a result.
 type Warning struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
+	Code    fault.Warning `json:"code"`
+	Message string        `json:"message"`
 }
 
 // Reference names, under the archive's mutable namespace.

@@ -105,7 +105,7 @@ type Telemetry struct {
 // WarningDetail is a structured warning; Warnings holds their messages.
 // Severity comes from the warning table (WarningSeverity).
 type WarningDetail struct {
-	Code     string         `json:"code"`
+	Code     fault.Warning  `json:"code"`
 	Severity string         `json:"severity"`
 	Message  string         `json:"message"`
 	Context  map[string]any `json:"context,omitempty"`
@@ -114,7 +114,7 @@ type WarningDetail struct {
 // AddWarning appends a warning to m: its message to Warnings, and its code,
 // severity (from the warning table), message and context to
 // WarningDetails. Every warning of every answer goes through it.
-func (m *Meta) AddWarning(code, msg string, ctx map[string]any) {
+func (m *Meta) AddWarning(code fault.Warning, msg string, ctx map[string]any) {
 	m.Warnings = append(m.Warnings, msg)
 	m.WarningDetails = append(m.WarningDetails, WarningDetail{Code: code, Severity: WarningSeverity(code), Message: msg, Context: ctx})
 }

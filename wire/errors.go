@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/digestd/digestd/fault"
-	"github.com/digestd/digestd/pipeline"
 )
 
 // errorClass is what the envelope and HTTP layer say about one error code.
@@ -82,24 +81,23 @@ const (
 // warningTable is the one place where a warning code gets its severity:
 // info for a remark about how the answer was made, warning for content a
 // client asked for and did not get whole, error for a part that failed.
-var warningTable = map[string]string{
-	"CONTENT_TRUNCATED":      SeverityInfo,
-	"QUERY_FALLBACK":         SeverityInfo,
-	"NO_QUERY_MATCH":         SeverityInfo,
-	"UNMAPPED_GLYPHS":        SeverityWarning,
-	"RATE_LIMIT_APPROACHING": SeverityWarning,
-	"PARTIAL_FAILURE":        SeverityWarning,
-
-	pipeline.WarnQuotesNotFound:         SeverityWarning,
-	pipeline.WarnCitationsMoved:         SeverityWarning,
-	pipeline.WarnCitationsNotFound:      SeverityWarning,
-	pipeline.WarnCitationsUnknownSource: SeverityWarning,
-	pipeline.WarnNoCitations:            SeverityInfo,
+var warningTable = map[fault.Warning]string{
+	fault.ContentTruncated:       SeverityInfo,
+	fault.QueryFallback:          SeverityInfo,
+	fault.NoQueryMatch:           SeverityInfo,
+	fault.UnmappedGlyphs:         SeverityWarning,
+	fault.RateLimitApproaching:   SeverityWarning,
+	fault.PartialFailure:         SeverityWarning,
+	fault.QuotesNotFound:         SeverityWarning,
+	fault.CitationsMoved:         SeverityWarning,
+	fault.CitationsNotFound:      SeverityWarning,
+	fault.CitationsUnknownSource: SeverityWarning,
+	fault.NoCitations:            SeverityInfo,
 }
 
 // WarningSeverity returns the severity of a warning code; a code missing
 // from the table is a warning.
-func WarningSeverity(code string) string {
+func WarningSeverity(code fault.Warning) string {
 	if s, ok := warningTable[code]; ok {
 		return s
 	}
@@ -110,7 +108,7 @@ func WarningSeverity(code string) string {
 func WarningCodes() []string {
 	codes := make([]string, 0, len(warningTable))
 	for c := range warningTable {
-		codes = append(codes, c)
+		codes = append(codes, string(c))
 	}
 	sort.Strings(codes)
 	return codes

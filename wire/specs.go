@@ -375,7 +375,7 @@ func DigestsEnvelope(body *DigestsRequest, req pipeline.ManyRequest, fields []st
 		if req.Detail != pipeline.FidelityFull && len(res.Dropped) == 0 {
 			reason = "detail"
 		}
-		meta.AddWarning("CONTENT_TRUNCATED",
+		meta.AddWarning(fault.ContentTruncated,
 			fmt.Sprintf("%d of %d digests were left out and others may be cut down to fit; fetch them by content_archive_hashes", len(res.Dropped), len(res.Items)+len(res.Dropped)),
 			map[string]any{"dropped_count": len(res.Dropped), "total_count": len(res.Items) + len(res.Dropped), "reason": reason})
 	}
@@ -384,7 +384,7 @@ func DigestsEnvelope(body *DigestsRequest, req pipeline.ManyRequest, fields []st
 		for i, f := range res.Failed {
 			ids[i] = f.ID
 		}
-		meta.AddWarning("PARTIAL_FAILURE", fmt.Sprintf("%d source(s) failed: %s", len(ids), strings.Join(ids, ", ")),
+		meta.AddWarning(fault.PartialFailure, fmt.Sprintf("%d source(s) failed: %s", len(ids), strings.Join(ids, ", ")),
 			map[string]any{"failed_ids": ids})
 	}
 	hit := res.AllCached

@@ -4,10 +4,13 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/digestd/digestd/fault"
@@ -15,7 +18,11 @@ import (
 
 // faultCodes returns every Code constant that package fault declares, read
 // from its source so that a new code cannot be forgotten here.
-func faultCodes(t *testing.T) []string {
+func faultCodes(t *testing.T) []string { return faultConsts(t, "Code") }
+
+// faultConsts returns the values of the string constants of the named type
+// that package fault declares, sorted.
+func faultConsts(t *testing.T, typ string) []string {
 	t.Helper()
 	f, err := parser.ParseFile(token.NewFileSet(), "../fault/fault.go", nil, 0)
 	if err != nil {
@@ -29,7 +36,7 @@ func faultCodes(t *testing.T) []string {
 		}
 		for _, s := range g.Specs {
 			v := s.(*ast.ValueSpec)
-			if id, ok := v.Type.(*ast.Ident); !ok || id.Name != "Code" {
+			if id, ok := v.Type.(*ast.Ident); !ok || id.Name != typ {
 				continue
 			}
 			for _, val := range v.Values {
@@ -42,6 +49,68 @@ func faultCodes(t *testing.T) []string {
 	}
 	slices.Sort(codes)
 	return codes
+}
+
+// The warning vocabulary is closed too: every warning of package fault has
+// a severity in the warning table, and the table holds no other code (the
+// README's warning table is held to the same set by api's docs test).
+func TestWarningVocabulary(t *testing.T) {
+	warns := faultConsts(t, "Warning")
+	if len(warns) < 5 {
+		t.Fatalf("read only %d warnings from fault.go", len(warns))
+	}
+	if got := WarningCodes(); !slices.Equal(got, warns) {
+		t.Errorf("the warning table has %v\nfault declares %v", got, warns)
+	}
+}
+
+// No code is spelled outside package fault: a string literal that equals an
+// error or warning code in any other non-test file is a second home for it
+// (and a misspelling there would compile).
+func TestCodesSpelledOnlyInFault(t *testing.T) {
+	known := map[string]bool{}
+	for _, c := range append(faultConsts(t, "Code"), faultConsts(t, "Warning")...) {
+		known[c] = true
+	}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case "fault", "testdata", "node_modules", ".git":
+				return filepath.SkipDir
+			}
+			if path != ".." {
+				if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
+					return filepath.SkipDir // another module
+				}
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				return true
+			}
+			if v, err := strconv.Unquote(lit.Value); err == nil && known[v] {
+				t.Errorf("%s: the code %s is spelled here; use package fault's constant", fset.Position(lit.Pos()), v)
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // The error vocabulary is closed: every code of package fault has an entry

@@ -165,7 +165,7 @@ func (s *server) do(method, path, contentType string, body []byte, wantTool stri
 		t.Errorf("%s %s: %d warnings, %d details", method, path, len(m.Warnings), len(m.WarningDetails))
 	}
 	for i, wd := range m.WarningDetails {
-		if wd.Severity != wire.WarningSeverity(wd.Code) || m.Warnings[i] != wd.Message || wd.Message == wd.Code {
+		if wd.Severity != wire.WarningSeverity(fault.Warning(wd.Code)) || m.Warnings[i] != wd.Message || wd.Message == wd.Code {
 			t.Errorf("%s %s: warning %d %+v, message %q", method, path, i, wd, m.Warnings[i])
 		}
 	}
@@ -447,7 +447,7 @@ func conformanceMCP(t *testing.T, s *server, httpCursor string) {
 		}
 		for i, d := range details {
 			wd := d.(map[string]any)
-			if wd["severity"] != wire.WarningSeverity(wd["code"].(string)) || warnings[i] != wd["message"] {
+			if wd["severity"] != wire.WarningSeverity(fault.Warning(wd["code"].(string))) || warnings[i] != wd["message"] {
 				t.Errorf("%s: warning %v / %v", tool, wd, warnings[i])
 			}
 		}
