@@ -138,7 +138,7 @@ func findMain(doc *html.Node, elems int, byHints, product bool) ([]string, *extr
 	if top == nil {
 		return x.emitAll([]*html.Node{body}), x
 	}
-	blocks := x.emitAll(x.withLandmark(x.withTrail(x.withLead(x.withSiblings(top, body), body), body), body))
+	blocks := x.emitAll(x.withParts(x.withLandmark(x.withTrail(x.withLead(x.withSiblings(top, body), body), body), body), body))
 	x.skip = nil // the cards stay out of this emission only
 	return blocks, x
 }

@@ -347,3 +347,26 @@ func TestIsProductPage(t *testing.T) {
 		}
 	}
 }
+
+// A service page whose text sits in sections laid out one after another
+// under <body> keeps every section with strong text, not only the best
+// one, and still leaves out the navigation and the footer.
+func TestServiceSectionsKept(t *testing.T) {
+	res, err := Extract(readFixture(t, "service-sections.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Greenway Studio plans gardens", "a fixed price", "How long does a design take?", "our own crew lays paths"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	if i, j := strings.Index(res.Text, "a fixed price"), strings.Index(res.Text, "How long does"); i < 0 || j < i {
+		t.Errorf("sections out of document order:\n%s", res.Text)
+	}
+	for _, w := range []string{"Privacy", "Jobs", "Contact"} {
+		if strings.Contains(res.Text, w) {
+			t.Errorf("text has %q from outside the content:\n%s", w, res.Text)
+		}
+	}
+}
