@@ -370,3 +370,23 @@ func TestServiceSectionsKept(t *testing.T) {
 		}
 	}
 }
+
+// A heading that is a link and introduces text of its own (the title of
+// a card: a service, a product, a chapter) stays with that text; linked
+// headings that introduce nothing (a run of news titles) stay out.
+func TestLinkedTitlesKept(t *testing.T) {
+	res, err := Extract(readFixture(t, "linked-titles.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Boundary surveys\nWe mark the legal line", "Building surveys\nA full inspection", "Measured surveys\nAccurate floor plans"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	for _, w := range []string{"Office closed on Friday", "New drone for roof surveys", "Privacy"} {
+		if strings.Contains(res.Text, w) {
+			t.Errorf("text has %q, a title without text:\n%s", w, res.Text)
+		}
+	}
+}

@@ -44,7 +44,11 @@ func (x *extraction) emit(roots []*html.Node, keepAll bool) []string {
 		e.walk(r, r, false, false, 0)
 		e.flush()
 	}
-	return texts(trimHead(trimTail(dropOrphanHeadings(dropRepeats(e.blocks)))))
+	blocks := dropRepeats(e.blocks)
+	if !keepAll {
+		blocks = dropLinkedTitles(blocks)
+	}
+	return texts(trimHead(trimTail(dropOrphanHeadings(blocks))))
 }
 
 // dropRepeats drops a block of at least proseChars characters that repeats
@@ -154,6 +158,23 @@ func isFragment(s string) bool {
 	return true
 }
 
+// dropLinkedTitles removes headings made mostly of links that no text of
+// their own follows: a linked title is kept as the title of a card or a
+// section whose description comes next, and left out as one of a run of
+// links (a menu of headings, a list of titles).
+func dropLinkedTitles(blocks []block) []block {
+	out := blocks[:0]
+	for i, b := range blocks {
+		if b.level > 0 && b.links*2 > b.chars {
+			if i == len(blocks)-1 || blocks[i+1].level > 0 || blocks[i+1].links*2 > blocks[i+1].chars {
+				continue
+			}
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
 // dropOrphanHeadings removes headings that introduce nothing: the last
 // block, or one followed by a heading of the same or a higher rank. They
 // are the titles of removed sections ("Related posts", "Comments").
@@ -171,7 +192,7 @@ func dropOrphanHeadings(blocks []block) []block {
 }
 
 func (e *emitter) flush() {
-	if e.chars > 0 && (e.keepAll || e.links*2 <= e.chars) {
+	if e.chars > 0 && (e.keepAll || e.links*2 <= e.chars || e.level > 0) {
 		if s := strings.TrimSpace(e.cur.String()); s != "" {
 			e.blocks = append(e.blocks, block{text: s, level: e.level, data: e.data, panel: e.panels > 0, chars: e.chars, links: e.links})
 		}
