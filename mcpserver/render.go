@@ -125,11 +125,7 @@ func renderVerify(rep *pipeline.VerifyReport, hash string) string {
 
 func renderListing(l SourceListing, page *wire.Pagination) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d archived sources", len(l.Sources))
-	if page.TotalCount != nil {
-		fmt.Fprintf(&b, " of %d", *page.TotalCount)
-	}
-	b.WriteString(", newest first:\n")
+	fmt.Fprintf(&b, "%d archived sources, newest first:\n", len(l.Sources))
 	for i, s := range l.Sources {
 		fmt.Fprintf(&b, "%d. %s", i+1, s.ArchiveHash)
 		if s.Kind != "" {

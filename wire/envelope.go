@@ -128,10 +128,9 @@ func (m *Meta) AddWarnings(ws []pipeline.Warning) {
 
 // Pagination describes a page of a listing.
 type Pagination struct {
-	Cursor     *string `json:"cursor"`
-	HasMore    bool    `json:"has_more"`
-	PageSize   int     `json:"page_size"`
-	TotalCount *int    `json:"total_count,omitempty"`
+	Cursor   *string `json:"cursor"`
+	HasMore  bool    `json:"has_more"`
+	PageSize int     `json:"page_size"`
 }
 
 // RateLimitMeta reports the caller's rate limit.
