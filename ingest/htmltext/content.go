@@ -16,6 +16,11 @@ const (
 	retryChars        = 1000 // a shorter extraction is retried more leniently
 	maxAncestorLevels = 5    // how far up a paragraph's vote reaches
 	maxDepth          = 1024
+	// tocMinLinks is the fewest in-page links of a table of contents.
+	tocMinLinks = 3
+	// tocLinkedShare: all but 1/tocLinkedShare of a table of contents'
+	// text is in its links.
+	tocLinkedShare = 5
 	// figcaptionKeepChars is the length from which a figure caption is
 	// kept as content rather than dropped as a credit line.
 	figcaptionKeepChars = 150
@@ -130,7 +135,7 @@ func findMain(doc *html.Node, elems int, byHints, product bool) ([]string, *extr
 	body := findBody(doc)
 	keep := wrappersOfMostText(body)
 	c := cleaner{byHints: byHints, reviews: product, keep: keep}
-	c.clean(body, 0)
+	c.clean(body, 0, false)
 	x := newExtraction(elems)
 	x.measure(body, false, 0)
 	x.score(body, 0)
@@ -190,12 +195,15 @@ type cleaner struct {
 // clean removes what is never main content: non-content elements, hidden
 // elements, comments, navigation and asides, (byHints) elements whose
 // class, id or role names page furniture, and (reviews) elements whose
-// class or id names reviews.
-func (cl cleaner) clean(n *html.Node, depth int) {
+// class or id names reviews. Tables of contents go too: an outermost
+// list (not inList) is tested once, so the test stays linear.
+func (cl cleaner) clean(n *html.Node, depth int, inList bool) {
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
 		kept := cl.keep[c]
-		if removable(c, cl.byHints && !kept, !kept) || cl.reviews && !kept && isReviews(c) || depth > maxDepth {
+		list := c.Type == html.ElementNode && (c.Data == "ul" || c.Data == "ol")
+		if removable(c, cl.byHints && !kept, !kept) || cl.reviews && !kept && isReviews(c) || depth > maxDepth ||
+			list && !inList && !kept && isTableOfContents(c) {
 			if c.Type == html.ElementNode && !dropTags[c.Data] {
 				// Leave a mark where furniture was, so that a title
 				// introducing it can be dropped too.
@@ -203,7 +211,7 @@ func (cl cleaner) clean(n *html.Node, depth int) {
 			}
 			n.RemoveChild(c)
 		} else if c.Type == html.ElementNode {
-			cl.clean(c, depth+1)
+			cl.clean(c, depth+1, inList || list)
 		}
 		c = next
 	}
@@ -270,6 +278,50 @@ func removable(n *html.Node, byHints, byHidden bool) bool {
 		return countParagraphs(n, 3, 0) < 3
 	}
 	return false
+}
+
+// isTableOfContents reports whether list n is a table of contents of the
+// page itself: at least tocMinLinks links, all of them to a place in the
+// page ("#usage"), holding nearly all of the list's text.
+func isTableOfContents(n *html.Node) bool {
+	links, text, linked := 0, 0, 0
+	other := false
+	var walk func(n *html.Node, inLink bool, depth int)
+	walk = func(n *html.Node, inLink bool, depth int) {
+		for c := n.FirstChild; c != nil && !other && depth < maxDepth; c = c.NextSibling {
+			switch c.Type {
+			case html.TextNode:
+				t, _ := runLen(c.Data)
+				text += t
+				if inLink {
+					linked += t
+				}
+			case html.ElementNode:
+				if dropTags[c.Data] {
+					continue
+				}
+				a := inLink
+				if c.Data == "a" {
+					if !inPageLink(attr(c, "href")) {
+						other = true
+						return
+					}
+					links++
+					a = true
+				}
+				walk(c, a, depth+1)
+			}
+		}
+	}
+	walk(n, false, 0)
+	return !other && links >= tocMinLinks && linked*tocLinkedShare >= text*(tocLinkedShare-1)
+}
+
+// inPageLink reports whether href points to a place in the page itself: a
+// fragment, not an empty one nor a script route ("#", "#!/", "#/").
+func inPageLink(href string) bool {
+	href = strings.TrimSpace(href)
+	return len(href) > 1 && href[0] == '#' && href[1] != '!' && href[1] != '/'
 }
 
 // isTabPanel reports whether n is a tab panel (role="tabpanel") of text

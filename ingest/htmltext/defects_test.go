@@ -3,6 +3,8 @@ package htmltext
 import (
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
 )
 
 // A listing page keeps its whole run of cards (titles and prices), not
@@ -387,6 +389,60 @@ func TestLinkedTitlesKept(t *testing.T) {
 	for _, w := range []string{"Office closed on Friday", "New drone for roof surveys", "Privacy"} {
 		if strings.Contains(res.Text, w) {
 			t.Errorf("text has %q, a title without text:\n%s", w, res.Text)
+		}
+	}
+}
+
+// A table of contents of the page itself (a list of links to its own
+// sections) goes, with its title; the sections and the notes, whose
+// text is mostly outside their in-page links, stay.
+func TestTableOfContentsDropped(t *testing.T) {
+	res, err := Extract(readFixture(t, "docs-toc.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Contents", "1 Guides", "1.1 Articles", "2 Warming", "3 Known"} {
+		if strings.Contains(res.Text, w) {
+			t.Errorf("text keeps the table of contents (%q):\n%s", w, res.Text)
+		}
+	}
+	for _, w := range []string{"Guides to choosing cache sizes", "Sizing the page cache by hand", "Articles on eviction",
+		"Least recently used, explained"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+}
+
+func TestIsTableOfContents(t *testing.T) {
+	tests := []struct {
+		list string
+		want bool
+	}{
+		{`<ul><li><a href="#a">Alpha</a></li><li><a href="#b">Beta</a></li><li><a href="#c">Gamma</a></li></ul>`, true},
+		{`<ul><li><a href="#a">Alpha</a></li><li><a href="#b">Beta</a></li></ul>`, false},
+		{`<ul><li><a href="#a">Alpha</a></li><li><a href="/b">Beta</a></li><li><a href="#c">Gamma</a></li></ul>`, false},
+		{`<ul><li><a href="#">Alpha</a></li><li><a href="#!/b">Beta</a></li><li><a href="#/c">Gamma</a></li></ul>`, false},
+		{`<ol><li><a href="#a">^</a> A note of some length</li><li><a href="#b">^</a> Another note</li><li><a href="#c">^</a> A third</li></ol>`, false},
+	}
+	for _, tt := range tests {
+		doc, err := html.Parse(strings.NewReader(tt.list))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var list *html.Node
+		var find func(n *html.Node)
+		find = func(n *html.Node) {
+			if list == nil && n.Type == html.ElementNode && (n.Data == "ul" || n.Data == "ol") {
+				list = n
+			}
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				find(c)
+			}
+		}
+		find(doc)
+		if got := isTableOfContents(list); got != tt.want {
+			t.Errorf("isTableOfContents(%s) = %v, want %v", tt.list, got, tt.want)
 		}
 	}
 }
