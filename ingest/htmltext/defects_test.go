@@ -446,3 +446,38 @@ func TestIsTableOfContents(t *testing.T) {
 		}
 	}
 }
+
+// A custom element named like furniture (<docs-page-footer>) and a block
+// marked "nocontent" go like their class-named twins; the article stays.
+func TestCustomElementAndNoContentFurniture(t *testing.T) {
+	res, err := Extract(readFixture(t, "docs-custom-footer.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"documentation licence", "Page revised", "Was this page helpful"} {
+		if strings.Contains(res.Text, w) {
+			t.Errorf("text keeps furniture %q:\n%s", w, res.Text)
+		}
+	}
+	for _, w := range []string{"Signing keys should be rotated", "Checking the rotation", "the audit log records"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+}
+
+func TestNegatedContentName(t *testing.T) {
+	for name, want := range map[string]bool{"nocontent": true, "no-text": true, "no-columns": false, "content": false, "notice": false, "nomain": true} {
+		if got := negated(name); got != want {
+			t.Errorf("negated(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestCustomElementNameHints(t *testing.T) {
+	for tag, want := range map[string]int{"docs-page-footer": 2, "site-sidebar": 2, "docs-content-footer": 1, "docs-content": 0, "div": 0} {
+		if got := boilerplateHint(&html.Node{Type: html.ElementNode, Data: tag}); got != want {
+			t.Errorf("boilerplateHint(<%s>) = %d, want %d", tag, got, want)
+		}
+	}
+}

@@ -84,14 +84,36 @@ func attr(n *html.Node, key string) string {
 // hintText is the lowercased class and id of n, the text hints are read from.
 func hintText(n *html.Node) string {
 	c, id := attr(n, "class"), attr(n, "id")
-	if c == "" && id == "" {
+	// A custom element's name ("site-footer", "docs-sidebar") is chosen
+	// like a class name and hints the same way.
+	custom := ""
+	if strings.IndexByte(n.Data, '-') > 0 {
+		custom = truncate(n.Data, 64)
+	}
+	if c == "" && id == "" && custom == "" {
 		return ""
 	}
 	if len(c)+len(id) > 512 {
 		// Hints live in short names; a huge attribute is noise.
 		c, id = truncate(c, 256), truncate(id, 256)
 	}
-	return strings.ToLower(c + " " + id)
+	return strings.ToLower(c + " " + id + " " + custom)
+}
+
+// negated reports whether a class name is "no" and a content word
+// ("nocontent", "no-text"; not "no-columns").
+func negated(name string) bool {
+	rest, ok := strings.CutPrefix(name, "no")
+	if !ok {
+		return false
+	}
+	rest = strings.TrimLeft(rest, "-_")
+	for _, p := range contentSubstrings {
+		if rest == p {
+			return true
+		}
+	}
+	return false
 }
 
 func truncate(s string, n int) string {
@@ -150,6 +172,9 @@ func boilerplateHint(n *html.Node) int {
 			level = max(level, 1)
 		case strong:
 			level = 2
+		case contentWord && negated(name):
+			// "nocontent", "no-content": marked as not content.
+			level = max(level, 1)
 		case contentWord:
 			content = true
 		case containsAny(name, weakBoilerplateSubstrings) || hasToken(name, weakBoilerplateTokens):
