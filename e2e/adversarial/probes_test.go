@@ -43,12 +43,15 @@ func TestHostileClientsBeside(t *testing.T) {
 	s.checkHealthy(t)
 }
 
-// TestMCPSheds overloads /mcp with fresh 50,000-character texts against two
-// slots: MCP is admitted like HTTP, so what it cannot take is shed with 503
+// TestMCPSheds overloads /mcp with fresh 50,000-character texts against one
+// slot: MCP is admitted like HTTP, so what it cannot take is shed with 503
 // and Retry-After, never queued without bound, and health still answers.
+// The offered rate is far above what one slot can digest on any machine
+// (each request ingests and digests a new text), so shedding does not hang
+// on how fast this machine is.
 func TestMCPSheds(t *testing.T) {
-	s := startServer(t, "--max-in-flight", "2", "--queue-wait", "200ms")
-	rep, pr := runLoadProbes(t, s, "--rate", "40", "--duration", "4s", "--mix", "mcp=1", "--health")
+	s := startServer(t, "--max-in-flight", "1", "--queue-wait", "20ms")
+	rep, pr := runLoadProbes(t, s, "--rate", "400", "--duration", "2s", "--mix", "mcp=1", "--health")
 	t.Logf("statuses %v, 503 with Retry-After %d, probes %+v", rep.StatusCounts, pr.RetryAfter503, pr.Probes)
 	for st, n := range rep.StatusCounts {
 		if st != "200" && st != "503" {
