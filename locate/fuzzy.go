@@ -163,7 +163,14 @@ func (ix *Index) fuzzy(fq folded, minSim float64) Match {
 			continue
 		}
 		if sim > best.Similarity || sim == best.Similarity && (b-a < bestLen || b-a == bestLen && int(ix.tokens[a].start) < best.Start) {
-			best = Match{Kind: Fuzzy, Start: ix.partialStart(q, int32(a)), End: ix.partialEnd(q, int32(b-1)), Similarity: sim}
+			start, end := ix.partialStart(q, int32(a)), ix.partialEnd(q, int32(b-1))
+			if start >= end {
+				// One word of the text read both as the quote's word end
+				// and as its word start (quote "y" in "y0y"): the
+				// partial bounds cross, so the whole word is the span.
+				start, end = int(ix.tokens[a].start), int(ix.tokens[b-1].end)
+			}
+			best = Match{Kind: Fuzzy, Start: start, End: end, Similarity: sim}
 			bestLen = b - a
 		}
 	}
