@@ -425,7 +425,7 @@ func (s *Store) ListRefs(ctx context.Context, prefix string, fn func(name string
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("fsstore: list refs: %w", err)
 	}
-	return s.walkRefs(ctx, "list refs", prefix, func(name, path string) error {
+	return s.walkRefs(ctx, "list refs", prefix, "", func(name, path string) error {
 		d, err := s.readRef(name, path)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil
@@ -438,9 +438,12 @@ func (s *Store) ListRefs(ctx context.Context, prefix string, fn func(name string
 }
 
 // walkRefs calls fn with the name and file of every valid reference under
-// prefix, in the directory's order. A missing directory lists nothing; fn's
+// prefix that sorts after after ("" for all), in the directory's order. A
+// directory is read only when some name in it may be under prefix and sort
+// after after, so a walk from a position in fixed-width sharded names costs
+// the directories on its path. A missing directory lists nothing; fn's
 // error is returned as it is, any other error wrapped with op.
-func (s *Store) walkRefs(ctx context.Context, op, prefix string, fn func(name, path string) error) error {
+func (s *Store) walkRefs(ctx context.Context, op, prefix, after string, fn func(name, path string) error) error {
 	root := s.refsDir()
 	start := root
 	if i := strings.LastIndexByte(prefix, '/'); i >= 0 {
@@ -450,6 +453,8 @@ func (s *Store) walkRefs(ctx context.Context, op, prefix string, fn func(name, p
 		}
 		start = filepath.Join(root, filepath.FromSlash(dirPart))
 	}
+	// WalkDir visits each directory's entries sorted by name, which is the
+	// segment-by-segment order of the names.
 	err := filepath.WalkDir(start, func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
@@ -460,15 +465,29 @@ func (s *Store) walkRefs(ctx context.Context, op, prefix string, fn func(name, p
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if !e.Type().IsRegular() {
+		if path == start {
 			return nil
 		}
 		rel, err := filepath.Rel(root, path)
 		if err != nil {
 			return err
 		}
+		if e.IsDir() {
+			// Every name below sorts before name+"0" ('/' < '0'), so a
+			// directory whose bound is not after after holds nothing to
+			// list; nor does one outside prefix.
+			name := filepath.ToSlash(rel)
+			dir := name + "/"
+			if name+"0" <= after || !strings.HasPrefix(dir, prefix) && !strings.HasPrefix(prefix, dir) {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !e.Type().IsRegular() {
+			return nil
+		}
 		name, ok := archive.ParseRefKey(archive.RefsRoot + filepath.ToSlash(rel))
-		if !ok || !strings.HasPrefix(name, prefix) {
+		if !ok || name <= after || !strings.HasPrefix(name, prefix) {
 			return nil
 		}
 		if err := fn(name, path); err != nil {
