@@ -13,13 +13,11 @@ import (
 
 const module = "github.com/digestd/digestd"
 
-// moduleImports reads the import clauses of every non-test Go file of the
-// module and returns, for each package (by its path below the module), the
-// module packages it imports.
-func moduleImports(t *testing.T) map[string][]string {
+// sourceFiles returns the path of every non-test Go file of the module,
+// leaving out testdata and hidden or underscored directories.
+func sourceFiles(t *testing.T) []string {
 	t.Helper()
-	imports := map[string][]string{}
-	fset := token.NewFileSet()
+	var files []string
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -30,12 +28,28 @@ func moduleImports(t *testing.T) map[string][]string {
 			}
 			return nil
 		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
+		if strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
+			files = append(files, path)
 		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// moduleImports reads the import clauses of every non-test Go file of the
+// module and returns, for each package (by its path below the module), the
+// module packages it imports.
+func moduleImports(t *testing.T) map[string][]string {
+	t.Helper()
+	imports := map[string][]string{}
+	fset := token.NewFileSet()
+	for _, path := range sourceFiles(t) {
 		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
 		pkg := filepath.ToSlash(filepath.Dir(path))
 		if _, ok := imports[pkg]; !ok {
@@ -55,10 +69,6 @@ func moduleImports(t *testing.T) map[string][]string {
 				imports[pkg] = append(imports[pkg], p)
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	return imports
 }
