@@ -76,17 +76,18 @@ func (x *extraction) stat(n *html.Node) *nodeStats {
 // mainBlocks returns the main-content blocks of a parsed document. Attempts
 // go from strict to lenient, as long as the result stays short; a run of
 // repeated items that dwarfs the article-like text (see itemList.isContent)
-// replaces it, whatever its length; a page without an article-like body
-// yields the text of its whole body.
+// replaces it, whatever its length; a page that shows next to nothing is
+// read again with the elements it hides by markup; a page without an
+// article-like body yields the text of its whole body.
 func mainBlocks(doc *html.Node, elems int, product bool, reparse func() *html.Node) []string {
-	strict, xs := findMain(doc, elems, true, product)
+	strict, xs := findMain(doc, elems, cleaner{byHints: true, reviews: product})
 	best, x, tree := strict, xs, doc
 	if textLen(strict) < retryChars {
 		// A short result may mean that the strict cleaning removed part of
 		// the content (a wrapper with a misleading class): redo it on a
 		// fresh tree without class hints and keep the longer result.
 		clone := reparse()
-		lenient, xl := findMain(clone, elems, false, product)
+		lenient, xl := findMain(clone, elems, cleaner{reviews: product})
 		if textLen(lenient) > textLen(best) {
 			best = lenient
 		}
@@ -104,6 +105,11 @@ func mainBlocks(doc *html.Node, elems int, product bool, reparse func() *html.No
 	}
 	if tree == doc {
 		return best
+	}
+	// Next to nothing is visible: a page whose scripts reveal the content
+	// hides it by markup until they run. Read it with its hidden parts.
+	if shown, _ := findMain(reparse(), elems, cleaner{byHints: true, reviews: product, shown: true}); textLen(shown) >= minContentChars {
+		return shown
 	}
 	// The lenient attempt measured this very tree: reuse it.
 	whole := x.wholeBody(tree, false)
@@ -125,16 +131,13 @@ func textLen(blocks []string) int {
 	return n
 }
 
-// findMain cleans doc, scores its containers and emits the best one with
-// its related siblings. byHints enables removal by class and id hints;
-// elems, the number of elements of doc, sizes the measurements; product
-// says that the page describes one product (see isProductPage), whose
-// customer reviews are left out. It also returns the measurements of the
-// cleaned body.
-func findMain(doc *html.Node, elems int, byHints, product bool) ([]string, *extraction) {
+// findMain cleans doc with c (whose keep it sets), scores its containers
+// and emits the best one with its related siblings. elems, the number of
+// elements of doc, sizes the measurements. It also returns the
+// measurements of the cleaned body.
+func findMain(doc *html.Node, elems int, c cleaner) ([]string, *extraction) {
 	body := findBody(doc)
-	keep := wrappersOfMostText(body)
-	c := cleaner{byHints: byHints, reviews: product, keep: keep}
+	c.keep = wrappersOfMostText(body)
 	c.clean(body, 0, false)
 	x := newExtraction(elems)
 	x.measure(body, false, 0)
@@ -185,8 +188,11 @@ const removedMark = "REMOVED"
 type cleaner struct {
 	// byHints enables removal by class, id and role hints.
 	byHints bool
-	// reviews enables removal of customer reviews (on a product page).
+	// reviews enables removal of customer reviews (on a product page,
+	// see isProductPage).
 	reviews bool
+	// shown keeps the elements hidden by markup.
+	shown bool
 	// keep holds wrappers of most of the page that stay whatever their
 	// hints or hiding say (see wrappersOfMostText).
 	keep map[*html.Node]bool
@@ -202,7 +208,7 @@ func (cl cleaner) clean(n *html.Node, depth int, inList bool) {
 		next := c.NextSibling
 		kept := cl.keep[c]
 		list := c.Type == html.ElementNode && (c.Data == "ul" || c.Data == "ol")
-		if removable(c, cl.byHints && !kept, !kept) || cl.reviews && !kept && isReviews(c) || depth > maxDepth ||
+		if removable(c, cl.byHints && !kept, !kept && !cl.shown) || cl.reviews && !kept && isReviews(c) || depth > maxDepth ||
 			list && !inList && !kept && isTableOfContents(c) {
 			if c.Type == html.ElementNode && !dropTags[c.Data] {
 				// Leave a mark where furniture was, so that a title

@@ -481,3 +481,21 @@ func TestCustomElementNameHints(t *testing.T) {
 		}
 	}
 }
+
+// A page whose scripts put its parts in place hides each of them by
+// markup until they run, while little beside them is visible: the hidden
+// parts are read, the furniture among them is not.
+func TestHiddenPartsRead(t *testing.T) {
+	res, err := Extract(readFixture(t, "hidden-streamed-parts.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"thrown by hand from speckled stoneware", "washed linen on a brass frame", "ships within three working days"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	if strings.Contains(res.Text, "newsletter") {
+		t.Errorf("text has the hidden sign-up box:\n%s", res.Text)
+	}
+}

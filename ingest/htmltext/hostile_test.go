@@ -99,7 +99,7 @@ func TestHostileShapesBounded(t *testing.T) {
 			}
 			for _, byHints := range []bool{true, false} {
 				d, _ := parse(page)
-				_, x := findMain(d, elems, byHints, false)
+				_, x := findMain(d, elems, cleaner{byHints: byHints})
 				if len(x.all) > elems || len(x.index) != len(x.all) {
 					t.Errorf("%s/%d: %d elements, %d measured (%d indexed)", s.name, n, elems, len(x.all), len(x.index))
 				}
