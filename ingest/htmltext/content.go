@@ -56,6 +56,8 @@ type extraction struct {
 	// skip holds containers emission leaves out: the link cards inside a
 	// landmark taken as root.
 	skip map[*html.Node]bool
+	// roots are the containers findMain chose.
+	roots []*html.Node
 }
 
 // newExtraction prepares the measurement of a tree of about elems elements.
@@ -76,6 +78,7 @@ func (x *extraction) stat(n *html.Node) *nodeStats {
 // mainBlocks returns the main-content blocks of a parsed document. Attempts
 // go from strict to lenient, as long as the result stays short; a run of
 // repeated items that dwarfs the article-like text (see itemList.isContent)
+// or that the main landmark holds apart from it (see listInLandmark)
 // replaces it, whatever its length; a page that shows next to nothing is
 // read again with the elements it hides by markup; a page without an
 // article-like body yields the text of its whole body.
@@ -94,8 +97,9 @@ func mainBlocks(doc *html.Node, elems int, product bool, reparse func() *html.No
 		x, tree = xl, clone
 	}
 	// A long run of repeated items beside little article-like text (a
-	// listing, a collection, a schedule): the items are the content.
-	if list := x.listContainer(findBody(tree)); list.isContent(textLen(best)) {
+	// listing, a collection, a schedule), or inside the main landmark
+	// while the text is outside it: the items are the content.
+	if list := x.listContainer(findBody(tree)); list.isContent(textLen(best)) || x.listInLandmark(list) {
 		if items := x.emitList(list.node); textLen(items) > textLen(best) {
 			best = withList(best, items)
 		}
@@ -146,7 +150,8 @@ func findMain(doc *html.Node, elems int, c cleaner) ([]string, *extraction) {
 	if top == nil {
 		return x.emitAll([]*html.Node{body}), x
 	}
-	blocks := x.emitAll(x.withParts(x.withLandmark(x.withTrail(x.withLead(x.withSiblings(top, body), body), body), body), body))
+	x.roots = x.withParts(x.withLandmark(x.withTrail(x.withLead(x.withSiblings(top, body), body), body), body), body)
+	blocks := x.emitAll(x.roots)
 	x.skip = nil // the cards stay out of this emission only
 	return blocks, x
 }

@@ -499,3 +499,25 @@ func TestHiddenPartsRead(t *testing.T) {
 		t.Errorf("text has the hidden sign-up box:\n%s", res.Text)
 	}
 }
+
+// A category page whose introduction lies outside the main landmark and
+// whose grid of cards lies inside it keeps the cards after the
+// introduction, even when the introduction is too long for the grid to
+// dwarf it: the page says where its content is.
+func TestGridInLandmarkKept(t *testing.T) {
+	res, err := Extract(readFixture(t, "landmark-grid.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"include designs with mesh backs", "Mesh task chair 0", "$317.00", "Stool chair 19", "Strongback"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	if i, j := strings.Index(res.Text, "include designs"), strings.Index(res.Text, "Mesh task chair 0"); i < 0 || j < i {
+		t.Errorf("the introduction does not come before the cards:\n%s", res.Text)
+	}
+	if strings.Contains(res.Text, "Copyright") {
+		t.Errorf("text has the footer:\n%s", res.Text)
+	}
+}

@@ -142,3 +142,34 @@ func isProseBlock(b string) bool {
 	}
 	return false
 }
+
+// listInLandmark reports whether l is a run of many items inside the main
+// landmark while the chosen content lies outside it (a category's
+// introduction or a filter panel beside the grid the page marks as its
+// main content): the page's own statement makes the items the content,
+// unless the list is named as furniture (comments).
+func (x *extraction) listInLandmark(l itemList) bool {
+	if l.node == nil || l.items < manyListItems || l.text < minListChars || len(x.roots) == 0 {
+		return false
+	}
+	var main *html.Node
+	for p := l.node; p != nil; p = p.Parent {
+		if isLandmark(p) {
+			main = p
+			break
+		}
+		if boilerplateHint(p) == 2 {
+			// Named as furniture (a comment thread below the article).
+			return false
+		}
+	}
+	if main == nil {
+		return false
+	}
+	for _, r := range x.roots {
+		if r == main || isAncestor(main, r) || isAncestor(r, main) {
+			return false
+		}
+	}
+	return true
+}
