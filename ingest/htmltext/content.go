@@ -58,6 +58,8 @@ type extraction struct {
 	skip map[*html.Node]bool
 	// roots are the containers findMain chose.
 	roots []*html.Node
+	// posts reads names of comments as posts (see cleaner.posts).
+	posts bool
 }
 
 // newExtraction prepares the measurement of a tree of about elems elements.
@@ -81,16 +83,20 @@ func (x *extraction) stat(n *html.Node) *nodeStats {
 // or that the main landmark holds apart from it (see listInLandmark)
 // replaces it, whatever its length; a page that shows next to nothing is
 // read again with the elements it hides by markup; a page without an
-// article-like body yields the text of its whole body.
-func mainBlocks(doc *html.Node, elems int, product bool, reparse func() *html.Node) []string {
-	strict, xs := findMain(doc, elems, cleaner{byHints: true, reviews: product})
-	best, x, tree := strict, xs, doc
-	if textLen(strict) < retryChars {
+// article-like body yields the text of its whole body. page says what the
+// page declares itself to be (its reviews and posts fields); each attempt
+// cleans with it.
+func mainBlocks(doc *html.Node, elems int, page cleaner, reparse func() *html.Node) []string {
+	strict := page
+	strict.byHints = true
+	strictBlocks, xs := findMain(doc, elems, strict)
+	best, x, tree := strictBlocks, xs, doc
+	if textLen(strictBlocks) < retryChars {
 		// A short result may mean that the strict cleaning removed part of
 		// the content (a wrapper with a misleading class): redo it on a
 		// fresh tree without class hints and keep the longer result.
 		clone := reparse()
-		lenient, xl := findMain(clone, elems, cleaner{reviews: product})
+		lenient, xl := findMain(clone, elems, page)
 		if textLen(lenient) > textLen(best) {
 			best = lenient
 		}
@@ -112,7 +118,9 @@ func mainBlocks(doc *html.Node, elems int, product bool, reparse func() *html.No
 	}
 	// Next to nothing is visible: a page whose scripts reveal the content
 	// hides it by markup until they run. Read it with its hidden parts.
-	if shown, _ := findMain(reparse(), elems, cleaner{byHints: true, reviews: product, shown: true}); textLen(shown) >= minContentChars {
+	shownCleaner := strict
+	shownCleaner.shown = true
+	if shown, _ := findMain(reparse(), elems, shownCleaner); textLen(shown) >= minContentChars {
 		return shown
 	}
 	// The lenient attempt measured this very tree: reuse it.
@@ -144,13 +152,14 @@ func findMain(doc *html.Node, elems int, c cleaner) ([]string, *extraction) {
 	c.keep = wrappersOfMostText(body)
 	c.clean(body, 0, false)
 	x := newExtraction(elems)
+	x.posts = c.posts
 	x.measure(body, false, 0)
 	x.score(body, 0)
 	top := x.topCandidate(body)
 	if top == nil {
 		return x.emitAll([]*html.Node{body}), x
 	}
-	x.roots = x.withParts(x.withLandmark(x.withTrail(x.withLead(x.withSiblings(top, body), body), body), body), body)
+	x.roots = x.withParts(x.withLandmark(x.withTrail(x.withLead(x.withSiblings(x.withPosts(top, body), body), body), body), body), body)
 	blocks := x.emitAll(x.roots)
 	x.skip = nil // the cards stay out of this emission only
 	return blocks, x
@@ -198,6 +207,10 @@ type cleaner struct {
 	reviews bool
 	// shown keeps the elements hidden by markup.
 	shown bool
+	// posts reads class and id names of comments and replies as posts of
+	// the content, not as furniture (on a discussion thread, see
+	// isThreadPage).
+	posts bool
 	// keep holds wrappers of most of the page that stay whatever their
 	// hints or hiding say (see wrappersOfMostText).
 	keep map[*html.Node]bool
@@ -213,7 +226,7 @@ func (cl cleaner) clean(n *html.Node, depth int, inList bool) {
 		next := c.NextSibling
 		kept := cl.keep[c]
 		list := c.Type == html.ElementNode && (c.Data == "ul" || c.Data == "ol")
-		if removable(c, cl.byHints && !kept, !kept && !cl.shown) || cl.reviews && !kept && isReviews(c) || depth > maxDepth ||
+		if removable(c, cl.byHints && !kept, !kept && !cl.shown, cl.posts) || cl.reviews && !kept && isReviews(c) || depth > maxDepth ||
 			list && !inList && !kept && isTableOfContents(c) {
 			if c.Type == html.ElementNode && !dropTags[c.Data] {
 				// Leave a mark where furniture was, so that a title
@@ -244,9 +257,9 @@ func isReviews(n *html.Node) bool {
 }
 
 // removable reports whether n is furniture clean removes: by its class
-// and id too when byHints, and when it is hidden by markup only if
-// byHidden.
-func removable(n *html.Node, byHints, byHidden bool) bool {
+// and id too when byHints (reading names of comments as posts when posts),
+// and when it is hidden by markup only if byHidden.
+func removable(n *html.Node, byHints, byHidden, posts bool) bool {
 	switch n.Type {
 	case html.CommentNode, html.DoctypeNode:
 		return true
@@ -282,7 +295,7 @@ func removable(n *html.Node, byHints, byHidden bool) bool {
 	if h := hintText(n); (strings.Contains(h, "caption") || strings.Contains(h, "credit")) && visibleChars(n, figcaptionKeepChars, 0) < figcaptionKeepChars {
 		return true
 	}
-	switch boilerplateHint(n) {
+	switch furnitureHint(n, posts) {
 	case 2:
 		return true
 	case 1:

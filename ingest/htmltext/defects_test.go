@@ -1,6 +1,7 @@
 package htmltext
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -519,5 +520,63 @@ func TestGridInLandmarkKept(t *testing.T) {
 	}
 	if strings.Contains(res.Text, "Copyright") {
 		t.Errorf("text has the footer:\n%s", res.Text)
+	}
+}
+
+// A page that declares itself a discussion thread (schema.org
+// DiscussionForumPosting) marks its posts with "comment" class names: the
+// replies are the content there, while the same markup without the
+// declaration reads as comments under an article and stays out.
+func TestThreadPostsRead(t *testing.T) {
+	page := readFixture(t, "thread-posts.html")
+	replies := []string{"Start with a jack plane", "I would add a block plane soon after"}
+	opening := "flatten boards without a planer"
+	res, err := Extract(page, "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range append(replies, opening) {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("thread text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	i := bytes.Index(page, []byte(`<script type="application/ld+json">`))
+	j := bytes.Index(page, []byte("</script>"))
+	undeclared := append(append([]byte{}, page[:i]...), page[j+len("</script>"):]...)
+	res, err = Extract(undeclared, "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Text, opening) {
+		t.Errorf("undeclared page lacks the opening post:\n%s", res.Text)
+	}
+	for _, w := range replies {
+		if strings.Contains(res.Text, w) {
+			t.Errorf("undeclared page keeps the comment %q:\n%s", w, res.Text)
+		}
+	}
+}
+
+// isThreadPage reads the declaration from JSON-LD at any depth and from
+// microdata, and from nothing else.
+func TestIsThreadPage(t *testing.T) {
+	for _, tc := range []struct {
+		page string
+		want bool
+	}{
+		{`<script type="application/ld+json">{"@type":"DiscussionForumPosting"}</script>`, true},
+		{`<script type="application/ld+json">{"@graph":[{"@type":"WebPage","mainEntity":{"@type":["DiscussionForumPosting"]}}]}</script>`, true},
+		{`<div itemscope itemtype="https://schema.org/DiscussionForumPosting"><p>post</p></div>`, true},
+		{`<script type="application/ld+json">{"@type":"Article","comment":[{"@type":"Comment"}]}</script>`, false},
+		{`<p>A DiscussionForumPosting is a schema.org type.</p>`, false},
+		{`<script type="application/ld+json">{"@type":"DiscussionForumPosting"</script>`, false},
+	} {
+		doc, err := parse([]byte("<!DOCTYPE html><html><head>" + tc.page + "</head><body></body></html>"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := isThreadPage(doc); got != tc.want {
+			t.Errorf("isThreadPage(%s) = %v, want %v", tc.page, got, tc.want)
+		}
 	}
 }

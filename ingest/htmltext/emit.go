@@ -311,7 +311,7 @@ func (x *extraction) isBoilerplateContainer(n *html.Node) bool {
 		return false
 	}
 	ld := st.linkDensity()
-	w := classWeight(n)
+	w := contentWeight(n, x.posts)
 	switch {
 	case w < 25 && ld > 0.33 && st.paras < 3:
 		return true
@@ -329,7 +329,7 @@ func (x *extraction) isBoilerplateContainer(n *html.Node) bool {
 // and holds less than half of the root's text. The cleaning without hints
 // keeps such containers; a narrower root rarely holds them.
 func (e *emitter) isMarkedFurniture(n *html.Node) bool {
-	if boilerplateHint(n) < 2 {
+	if furnitureHint(n, e.x.posts) < 2 {
 		return false
 	}
 	st := e.x.stat(n)

@@ -151,6 +151,16 @@ func hasToken(s string, tokens map[string]bool) bool {
 // name page furniture, 1 when they probably do, 0 otherwise (also when
 // content words are present too).
 func boilerplateHint(n *html.Node) int {
+	return furnitureHint(n, false)
+}
+
+// postSubstrings in a class or id name comments and replies: furniture
+// under an article, the posts themselves on a discussion thread.
+var postSubstrings = []string{"comment", "replies"}
+
+// furnitureHint is boilerplateHint, with class and id names of comments
+// and replies (postSubstrings) read as neutral when posts is set.
+func furnitureHint(n *html.Node, posts bool) int {
 	if boilerplateRoles[attr(n, "role")] {
 		return 2
 	}
@@ -165,6 +175,9 @@ func boilerplateHint(n *html.Node) int {
 	level := 0
 	content := false
 	for _, name := range strings.Fields(h) {
+		if posts && containsAny(name, postSubstrings) {
+			continue
+		}
 		strong := containsAny(name, strongBoilerplateSubstrings) || hasToken(name, strongBoilerplateTokens)
 		contentWord := containsAny(name, contentSubstrings)
 		switch {
@@ -190,9 +203,22 @@ func boilerplateHint(n *html.Node) int {
 // classWeight scores n's class and id: +25 each for content words, -25
 // each for boilerplate words.
 func classWeight(n *html.Node) float64 {
+	return contentWeight(n, false)
+}
+
+// postNames removes the names of comments ("comment", "com-") from a
+// lowercased class or id.
+var postNames = strings.NewReplacer("comment", "", "com-", "")
+
+// contentWeight is classWeight, with names of comments read as neutral
+// when posts is set (see furnitureHint).
+func contentWeight(n *html.Node, posts bool) float64 {
 	w := 0.0
 	for _, key := range []string{"class", "id"} {
 		v := strings.ToLower(truncate(attr(n, key), 256))
+		if posts {
+			v = postNames.Replace(v)
+		}
 		if v == "" {
 			continue
 		}

@@ -33,7 +33,7 @@ const ExtractorName = "digestd-htmltext"
 
 // ExtractorVersion changes whenever Extract's output may change for some
 // input, so that stored extractions can be told apart.
-const ExtractorVersion = "20"
+const ExtractorVersion = "21"
 
 // MaxInputBytes is the largest input Extract accepts.
 const MaxInputBytes = 16 << 20
@@ -122,7 +122,8 @@ func Extract(raw []byte, contentType string, pageURL string, limits ...Limits) (
 		return res, nil
 	}
 	desc := productDescription(doc)
-	res.Blocks = mainBlocks(doc, elems, isProductPage(doc), func() *html.Node {
+	page := cleaner{reviews: isProductPage(doc), posts: isThreadPage(doc)}
+	res.Blocks = mainBlocks(doc, elems, page, func() *html.Node {
 		// The same bytes parsed once already, so this cannot fail.
 		d, err := parse(decoded)
 		if err != nil {

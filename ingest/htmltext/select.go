@@ -38,7 +38,7 @@ func (x *extraction) score(root *html.Node, _ int) {
 			}
 			if !st.candidate {
 				st.candidate = true
-				st.score = tagWeight(n) + classWeight(n)
+				st.score = tagWeight(n) + contentWeight(n, x.posts)
 				x.candidates = append(x.candidates, n)
 			}
 			div := 1.0

@@ -1,0 +1,121 @@
+package htmltext
+
+import (
+	"encoding/json"
+	"strings"
+
+	"golang.org/x/net/html"
+)
+
+// A discussion thread (a forum topic, a message board) is a run of posts,
+// and the posts are its content: the replies that an article's page sets
+// apart as comments are the thread itself. Forum software marks its posts
+// with class names such as "comment" or "replies", which the cleaning
+// otherwise reads as furniture. A page that declares itself a thread in
+// schema.org terms is read with those names taken for posts.
+
+// threadType is the schema.org type of a post that opens a thread.
+const threadType = "DiscussionForumPosting"
+
+// isThreadPage reports whether the page declares a discussion thread: a
+// JSON-LD object of @type DiscussionForumPosting (at any depth: as the
+// page's main entity, in a @graph) or an element of itemtype
+// schema.org/DiscussionForumPosting.
+func isThreadPage(doc *html.Node) bool {
+	found := false
+	var walk func(n *html.Node, depth int)
+	walk = func(n *html.Node, depth int) {
+		for c := n.FirstChild; c != nil && !found && depth < maxDepth; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			if c.Data == "script" {
+				if strings.EqualFold(strings.TrimSpace(attr(c, "type")), "application/ld+json") && c.FirstChild != nil && len(c.FirstChild.Data) <= maxJSONLD {
+					var v any
+					if json.Unmarshal([]byte(c.FirstChild.Data), &v) == nil {
+						found = hasType(v, threadType, 0)
+					}
+				}
+				continue
+			}
+			if strings.HasSuffix(strings.TrimSpace(attr(c, "itemtype")), "schema.org/"+threadType) {
+				found = true
+				return
+			}
+			walk(c, depth+1)
+		}
+	}
+	walk(doc, 0)
+	return found
+}
+
+// maxTypeDepth bounds how deep hasType looks into a JSON-LD value.
+const maxTypeDepth = 8
+
+// hasType reports whether v or a value nested in it (at most maxTypeDepth
+// levels down) is an object whose @type is or lists typ.
+func hasType(v any, typ string, depth int) bool {
+	if depth > maxTypeDepth {
+		return false
+	}
+	switch x := v.(type) {
+	case []any:
+		for _, e := range x {
+			if hasType(e, typ, depth+1) {
+				return true
+			}
+		}
+	case map[string]any:
+		switch t := x["@type"].(type) {
+		case string:
+			if t == typ {
+				return true
+			}
+		case []any:
+			for _, e := range t {
+				if e == typ {
+					return true
+				}
+			}
+		}
+		for k, e := range x {
+			if k != "@type" && hasType(e, typ, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// postLevels is how far above the chosen container withPosts looks for
+// the run of posts it belongs to.
+const postLevels = 6
+
+// withPosts returns, on a thread page (x.posts), the container of the run
+// of posts that top is part of: the nearest ancestor (at most postLevels
+// up, below body) with at least two children that hold prose, one of them
+// holding top. The best-scoring container of a thread is one post (the
+// longest); the others are its siblings' cousins, which withSiblings does
+// not reach. Elsewhere, or when no such ancestor is found, top is
+// returned.
+func (x *extraction) withPosts(top, body *html.Node) *html.Node {
+	if !x.posts || top == body {
+		return top
+	}
+	child := top
+	for level, a := 0, top.Parent; level < postLevels && a != nil && a != body && a.Type == html.ElementNode; level, a = level+1, a.Parent {
+		posts, holds := 0, false
+		for c := a.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode || paragraphTags[c.Data] || !hasProse(c, 0) {
+				continue
+			}
+			posts++
+			holds = holds || c == child
+		}
+		if posts >= 2 && holds {
+			return a
+		}
+		child = a
+	}
+	return top
+}
