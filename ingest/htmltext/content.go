@@ -60,6 +60,10 @@ type extraction struct {
 	roots []*html.Node
 	// posts reads names of comments as posts (see cleaner.posts).
 	posts bool
+	// lists holds runs of link cards inside a chosen root that hold most
+	// of its text: the listing is the content, emitted without the
+	// filters that drop link-dense blocks.
+	lists map[*html.Node]bool
 }
 
 // newExtraction prepares the measurement of a tree of about elems elements.
@@ -91,13 +95,15 @@ func mainBlocks(doc *html.Node, elems int, page cleaner, reparse func() *html.No
 	strict.byHints = true
 	strictBlocks, xs := findMain(doc, elems, strict)
 	best, x, tree := strictBlocks, xs, doc
-	if textLen(strictBlocks) < retryChars {
+	// Decisions weigh the article-like text: a listing inside the chosen
+	// root (see markLists) comes along with it but is no article.
+	if strictBlocks.articleLen() < retryChars {
 		// A short result may mean that the strict cleaning removed part of
 		// the content (a wrapper with a misleading class): redo it on a
 		// fresh tree without class hints and keep the longer result.
 		clone := reparse()
 		lenient, xl := findMain(clone, elems, page)
-		if textLen(lenient) > textLen(best) {
+		if lenient.articleLen() > best.articleLen() {
 			best = lenient
 		}
 		x, tree = xl, clone
@@ -105,34 +111,62 @@ func mainBlocks(doc *html.Node, elems int, page cleaner, reparse func() *html.No
 	// A long run of repeated items beside little article-like text (a
 	// listing, a collection, a schedule), or inside the main landmark
 	// while the text is outside it: the items are the content.
-	if list := x.listContainer(findBody(tree)); list.isContent(textLen(best)) || x.listInLandmark(list) {
-		if items := x.emitList(list.node); textLen(items) > textLen(best) {
-			best = withList(best, items)
+	if list := x.listContainer(findBody(tree)); list.isContent(best.articleLen()) || x.listInLandmark(list) {
+		if items := x.emitList(list.node); textLen(items) > best.articleLen() {
+			return withList(best.article(), items)
 		}
 	}
-	if textLen(best) >= minContentChars {
-		return best
+	if best.articleLen() >= minContentChars {
+		return best.text()
 	}
 	if tree == doc {
-		return best
+		return best.text()
 	}
 	// Next to nothing is visible: a page whose scripts reveal the content
 	// hides it by markup until they run. Read it with its hidden parts.
 	shownCleaner := strict
 	shownCleaner.shown = true
-	if shown, _ := findMain(reparse(), elems, shownCleaner); textLen(shown) >= minContentChars {
-		return shown
+	if shown, _ := findMain(reparse(), elems, shownCleaner); textLen(shown.text()) >= minContentChars {
+		return shown.text()
 	}
 	// The lenient attempt measured this very tree: reuse it.
 	whole := x.wholeBody(tree, false)
-	if textLen(whole) > textLen(best) {
-		best = whole
+	if textLen(whole) > textLen(best.text()) {
+		return whole
 	}
 	if len(best) == 0 {
 		// Nothing but links (a list page, a site map): keep them.
-		best = x.wholeBody(tree, true)
+		return x.wholeBody(tree, true)
 	}
-	return best
+	return best.text()
+}
+
+// found is the emission of the chosen roots.
+type found []block
+
+// text returns the found blocks' text.
+func (f found) text() []string { return texts(f) }
+
+// article returns the text of the found blocks outside listings.
+func (f found) article() []string {
+	var out []string
+	for _, b := range f {
+		if !b.listed {
+			out = append(out, b.text)
+		}
+	}
+	return out
+}
+
+// articleLen is the length of article().
+func (f found) articleLen() int {
+	n := 0
+	for _, b := range f {
+		if !b.listed {
+			n += utf8.RuneCountInString(b.text)
+		}
+	}
+	return n
 }
 
 func textLen(blocks []string) int {
@@ -147,7 +181,7 @@ func textLen(blocks []string) int {
 // and emits the best one with its related siblings. elems, the number of
 // elements of doc, sizes the measurements. It also returns the
 // measurements of the cleaned body.
-func findMain(doc *html.Node, elems int, c cleaner) ([]string, *extraction) {
+func findMain(doc *html.Node, elems int, c cleaner) (found, *extraction) {
 	body := findBody(doc)
 	c.keep = wrappersOfMostText(body)
 	c.clean(body, 0, false)
@@ -157,11 +191,13 @@ func findMain(doc *html.Node, elems int, c cleaner) ([]string, *extraction) {
 	x.score(body, 0)
 	top := x.topCandidate(body)
 	if top == nil {
-		return x.emitAll([]*html.Node{body}), x
+		return x.emitBlocks([]*html.Node{body}, false), x
 	}
 	x.roots = x.withParts(x.withLandmark(x.withTrail(x.withLead(x.withSiblings(x.withPosts(top, body), body), body), body), body), body)
-	blocks := x.emitAll(x.roots)
+	x.markLists(x.roots)
+	blocks := x.emitBlocks(x.roots, false)
 	x.skip = nil // the cards stay out of this emission only
+	x.lists = nil
 	return blocks, x
 }
 

@@ -580,3 +580,24 @@ func TestIsThreadPage(t *testing.T) {
 		}
 	}
 }
+
+// A chosen container made mostly of a run of link cards (a section page of
+// news stories) keeps the cards, titles and teasers, beside its
+// introduction; a nested list of links inside a card stays out.
+func TestCardsInsideRoot(t *testing.T) {
+	res, err := Extract(readFixture(t, "news-section-cards.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Everything that happens in Harbour Town", "River crossing reopens after spring floods",
+		"Engineers say the crossing is safe again", "Town hall roof repairs finish early", "The work came in under budget"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	for _, w := range []string{"Bridges", "Privacy", "Sport"} {
+		if strings.Contains(res.Text, w) {
+			t.Errorf("text has %q:\n%s", w, res.Text)
+		}
+	}
+}

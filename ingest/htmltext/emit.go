@@ -20,6 +20,9 @@ type emitter struct {
 	panels int  // tab panels open around cur
 	// keepAll turns off the boilerplate filters.
 	keepAll bool
+	// listed is set while walking a listing inside a root (see
+	// extraction.lists); its blocks are kept by the final filters.
+	listed bool
 	// broad is set while walking a root that is <body> or a child of it,
 	// and rootText is that root's visible text.
 	broad    bool
@@ -34,6 +37,11 @@ func (x *extraction) emitAll(roots []*html.Node) []string {
 
 // emit is emitAll with the filters turned off when keepAll is set.
 func (x *extraction) emit(roots []*html.Node, keepAll bool) []string {
+	return texts(x.emitBlocks(roots, keepAll))
+}
+
+// emitBlocks is emit returning the blocks with what is known of them.
+func (x *extraction) emitBlocks(roots []*html.Node, keepAll bool) []block {
 	e := &emitter{x: x, keepAll: keepAll}
 	for _, r := range roots {
 		e.broad = r.Data == "body" || r.Parent != nil && r.Parent.Data == "body"
@@ -48,7 +56,7 @@ func (x *extraction) emit(roots []*html.Node, keepAll bool) []string {
 	if !keepAll {
 		blocks = dropLinkedTitles(blocks)
 	}
-	return texts(trimHead(trimTail(dropOrphanHeadings(blocks))))
+	return trimHead(trimTail(dropOrphanHeadings(blocks)))
 }
 
 // dropRepeats drops a block of at least proseChars characters that repeats
@@ -92,12 +100,13 @@ func texts(blocks []block) []string {
 
 // block is one emitted block of text with what the final filters need.
 type block struct {
-	text  string
-	level int  // heading level, 0 for other blocks
-	data  bool // a table row or preformatted text
-	panel bool // inside a tab panel
-	chars int  // visible characters
-	links int  // of which inside links
+	text   string
+	level  int  // heading level, 0 for other blocks
+	data   bool // a table row or preformatted text
+	panel  bool // inside a tab panel
+	listed bool // inside a listing read as content
+	chars  int  // visible characters
+	links  int  // of which inside links
 }
 
 // tailLinkedChars is the length under which a trailing block with a link
@@ -165,7 +174,7 @@ func isFragment(s string) bool {
 func dropLinkedTitles(blocks []block) []block {
 	out := blocks[:0]
 	for i, b := range blocks {
-		if b.level > 0 && b.links*2 > b.chars {
+		if b.level > 0 && b.links*2 > b.chars && !b.listed {
 			if i == len(blocks)-1 || blocks[i+1].level > 0 || blocks[i+1].links*2 > blocks[i+1].chars {
 				continue
 			}
@@ -192,9 +201,9 @@ func dropOrphanHeadings(blocks []block) []block {
 }
 
 func (e *emitter) flush() {
-	if e.chars > 0 && (e.keepAll || e.links*2 <= e.chars || e.level > 0) {
+	if e.chars > 0 && (e.keepAll || e.listed || e.links*2 <= e.chars || e.level > 0) {
 		if s := strings.TrimSpace(e.cur.String()); s != "" {
-			e.blocks = append(e.blocks, block{text: s, level: e.level, data: e.data, panel: e.panels > 0, chars: e.chars, links: e.links})
+			e.blocks = append(e.blocks, block{text: s, level: e.level, data: e.data, panel: e.panels > 0, listed: e.listed, chars: e.chars, links: e.links})
 		}
 	}
 	e.data = false
@@ -263,7 +272,16 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 	case "img":
 		return
 	}
-	if tag == removedMark || e.x.skip[n] || n != root && !e.keepAll && containerTags[tag] && (e.x.isBoilerplateContainer(n) || e.broad && e.isMarkedFurniture(n)) {
+	if e.x.lists[n] && !e.listed {
+		// A listing inside the root: its cards are content.
+		e.flush()
+		e.listed = true
+		e.walk(n, root, inLink, inPre, depth)
+		e.flush()
+		e.listed = false
+		return
+	}
+	if tag == removedMark || e.x.skip[n] || n != root && !e.keepAll && containerTags[tag] && (e.isDroppedContainer(n) || e.broad && e.isMarkedFurniture(n)) {
 		e.dropIntroduction()
 		return
 	}
@@ -334,4 +352,19 @@ func (e *emitter) isMarkedFurniture(n *html.Node) bool {
 	}
 	st := e.x.stat(n)
 	return st == nil || 2*st.text < e.rootText
+}
+
+// isDroppedContainer reports whether container n inside a root is left
+// out as boilerplate: mostly links or marked as furniture (see
+// isBoilerplateContainer). Inside a listing read as content, the cards
+// themselves are mostly links: only a nested run of link cards that is
+// boilerplate too (a list of further links in a card) is left out.
+func (e *emitter) isDroppedContainer(n *html.Node) bool {
+	if !e.listed {
+		return e.x.isBoilerplateContainer(n)
+	}
+	if e.x.lists[n] || e.x.lists[n.Parent] {
+		return false
+	}
+	return e.x.isCardRun(n) && e.x.isBoilerplateContainer(n)
 }

@@ -41,8 +41,9 @@ const (
 // itemList is the container of a run of repeated items.
 type itemList struct {
 	node  *html.Node
-	items int // repeated items
-	text  int // visible characters in them
+	items int    // repeated items
+	text  int    // visible characters in them
+	tag   string // the items' tag
 }
 
 // isContent reports whether the list should stand for the page's content
@@ -100,7 +101,7 @@ func (x *extraction) listContainer(root *html.Node) itemList {
 			texts[shape] += cs.text
 			counts[shape]++
 			if counts[shape] >= minListItems && texts[shape] > top.text {
-				top.items, top.text = counts[shape], texts[shape]
+				top.items, top.text, top.tag = counts[shape], texts[shape], c.Data
 			}
 		}
 		if top.items == 0 || float64(top.text) < listShare*float64(st.text) {
@@ -172,4 +173,26 @@ func (x *extraction) listInLandmark(l itemList) bool {
 		}
 	}
 	return true
+}
+
+// markLists records in x.lists, for each of roots, the run of link cards
+// inside it (see isCardRun) that holds at least half of the root's text:
+// a root made mostly of cards is a listing, whose cards are its content
+// however many links they hold. Paragraphs with links are an article's
+// text, not cards.
+func (x *extraction) markLists(roots []*html.Node) {
+	for _, r := range roots {
+		st := x.stat(r)
+		if st == nil || st.text == 0 {
+			continue
+		}
+		list := x.listContainer(r)
+		if list.node == nil || list.tag == "p" || 2*list.text < st.text || !x.isCardRun(list.node) {
+			continue
+		}
+		if x.lists == nil {
+			x.lists = map[*html.Node]bool{}
+		}
+		x.lists[list.node] = true
+	}
 }
