@@ -169,6 +169,23 @@ func TestPickWindows(t *testing.T) {
 		cands []candidate
 		want  []int
 	}{"fill", fill, []int{0, 1, 2, 2}})
+	// The first choice takes the lead prior at the power firstLead: of two
+	// comparable matches the earlier comes first, while a clearly better
+	// later match still beats an early one. The scores hold the lead
+	// factor, as windowCandidates makes them.
+	lead := func(cands []candidate, k int, f float64) []candidate {
+		cands[k].lead = f
+		cands[k].score *= f
+		return cands
+	}
+	tests = append(tests, []struct {
+		name  string
+		cands []candidate
+		want  []int
+	}{
+		{"comparable early match first", lead(mk(span{3, 3, 1.1}, span{0, 0, 1}), 1, 1.8), []int{0, 0, 3, 3}},
+		{"better late match first", lead(mk(span{3, 3, 1.5}, span{0, 0, 1}), 1, 1.8), []int{3, 3, 0, 0}},
+	}...)
 	for _, tt := range tests {
 		if got := firsts(pickWindows(d, tt.cands, 3)); !slices.Equal(got, tt.want) {
 			t.Errorf("%s: picked %v, want %v", tt.name, got, tt.want)
