@@ -2,6 +2,7 @@ package htmltext
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -598,6 +599,58 @@ func TestCardsInsideRoot(t *testing.T) {
 	for _, w := range []string{"Bridges", "Privacy", "Sport"} {
 		if strings.Contains(res.Text, w) {
 			t.Errorf("text has %q:\n%s", w, res.Text)
+		}
+	}
+}
+
+// Cards of one grid whose class lists differ from card to card (a post
+// number, stock state, first or last in a row) are still one list: each
+// card is kept.
+func TestVariedCardClassesOneList(t *testing.T) {
+	res, err := Extract(readFixture(t, "varied-card-classes.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Enamel mug, 4 oz", "$14.95", "Travel cup, 10 oz", "Espresso cup set", "Cup sleeve, cork", "$9.95"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	if strings.Contains(res.Text, "Contact") {
+		t.Errorf("text has the menu:\n%s", res.Text)
+	}
+}
+
+// Items whose class names furniture (comments, sidebar widgets) are no
+// items of a listing, however alike their first class names are.
+func TestFurnitureItemsAreNoList(t *testing.T) {
+	item := func(class string, i int) string {
+		return fmt.Sprintf(`<li class="%s %d"><p>Reader number %d wrote a few words about the question of the week here.</p></li>`, class, i, i)
+	}
+	for _, class := range []string{"comment byuser even depth-1 comment-author", "widget widget_text"} {
+		var b strings.Builder
+		b.WriteString(`<html><body><h1>Open thread</h1><p>Ask us anything.</p><ol class="thread">`)
+		for i := range 8 {
+			b.WriteString(item(class, i))
+		}
+		b.WriteString(`</ol></body></html>`)
+		doc, err := html.Parse(strings.NewReader(b.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := newExtraction(100)
+		body := findBody(doc)
+		x.measure(body, false, 0)
+		if l := x.listContainer(body); l.node != nil {
+			t.Errorf("%q: items of class %q read as a list of %d", class, class, l.items)
+		}
+		// The same items without the furniture name are a list.
+		doc, _ = html.Parse(strings.NewReader(strings.ReplaceAll(b.String(), class, "entry")))
+		x = newExtraction(100)
+		body = findBody(doc)
+		x.measure(body, false, 0)
+		if l := x.listContainer(body); l.node == nil || l.items != 8 {
+			t.Errorf("%q: plain items not read as a list of 8: %+v", class, l)
 		}
 	}
 }

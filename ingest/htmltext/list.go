@@ -57,9 +57,13 @@ func (l itemList) isContent(articleChars int) bool {
 		(l.items >= manyListItems || articleChars < sparseChars)
 }
 
-// itemShape is what makes siblings items of one list: tag and class.
+// itemShape is what makes siblings items of one list: the tag and the
+// first class name. The names after it often differ from item to item
+// (a post number, a stock state, first or last in its row) while the
+// items look alike.
 func itemShape(n *html.Node) string {
-	return n.Data + "." + truncate(strings.Join(strings.Fields(attr(n, "class")), " "), 128)
+	first, _, _ := strings.Cut(strings.TrimSpace(attr(n, "class")), " ")
+	return n.Data + "." + truncate(first, 128)
 }
 
 // listContainer returns the container under root whose repeated items
@@ -94,7 +98,9 @@ func (x *extraction) listContainer(root *html.Node) itemList {
 				// they wrap most of the page) hold menus, not the listing.
 				stack = append(stack, c)
 			}
-			if cs == nil || cs.text == 0 {
+			if cs == nil || cs.text == 0 || boilerplateHint(c) == 2 || strings.Contains(hintText(c), "widget") {
+				// Comments, widgets and other furniture are no items of a
+				// listing.
 				continue
 			}
 			shape := itemShape(c)
