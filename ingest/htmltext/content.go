@@ -193,7 +193,7 @@ func findMain(doc *html.Node, elems int, c cleaner) (found, *extraction) {
 	if top == nil {
 		return x.emitBlocks([]*html.Node{body}, false), x
 	}
-	x.roots = x.withParts(x.withLandmark(x.withTrail(x.withLead(x.withSiblings(x.withPosts(top, body), body), body), body), body), body)
+	x.roots = x.withParts(x.withLandmark(x.withTrail(x.withLead(x.withSiblings(x.withProseRun(top, body), body), body), body), body), body)
 	x.markLists(x.roots)
 	blocks := x.emitBlocks(x.roots, false)
 	x.skip = nil // the cards stay out of this emission only

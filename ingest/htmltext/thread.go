@@ -87,32 +87,52 @@ func hasType(v any, typ string, depth int) bool {
 	return false
 }
 
-// postLevels is how far above the chosen container withPosts looks for
-// the run of posts it belongs to.
-const postLevels = 6
+// Content split into parts: the best-scoring container may be one part of
+// a run of parts that each hold prose, laid out side by side under one
+// ancestor: the posts of a thread, the sections of a guide or of a
+// service page, each wrapped in its own block. The other parts are
+// cousins of the chosen container, which withSiblings does not reach.
+const (
+	// runLevels is how far above the chosen container withProseRun looks
+	// for the run it belongs to.
+	runLevels = 6
+	// runLinkShare is the most share of link text a run of parts may
+	// have: more, and the parts are teasers and link lists, not content.
+	runLinkShare = 0.1
+	// runTopShare is the most share of the run's text the chosen
+	// container may hold for the run to replace it: a container with more
+	// is the content, and the other parts are extras beside it.
+	runTopShare = 0.5
+)
 
-// withPosts returns, on a thread page (x.posts), the container of the run
-// of posts that top is part of: the nearest ancestor (at most postLevels
-// up, below body) with at least two children that hold prose, one of them
-// holding top. The best-scoring container of a thread is one post (the
-// longest); the others are its siblings' cousins, which withSiblings does
-// not reach. Elsewhere, or when no such ancestor is found, top is
-// returned.
-func (x *extraction) withPosts(top, body *html.Node) *html.Node {
-	if !x.posts || top == body {
+// withProseRun returns the container of the run of parts that top is one
+// of: the nearest ancestor (at most runLevels up, below body) with at least
+// two children that hold prose, one of them holding top. On a thread page
+// (x.posts) the run of posts is the content as it is; elsewhere it must be
+// little linked (runLinkShare) and top must hold at most runTopShare of
+// its text. Otherwise top is returned.
+func (x *extraction) withProseRun(top, body *html.Node) *html.Node {
+	if top == body {
 		return top
 	}
 	child := top
-	for level, a := 0, top.Parent; level < postLevels && a != nil && a != body && a.Type == html.ElementNode; level, a = level+1, a.Parent {
-		posts, holds := 0, false
+	for level, a := 0, top.Parent; level < runLevels && a != nil && a != body && a.Type == html.ElementNode; level, a = level+1, a.Parent {
+		parts, holds := 0, false
 		for c := a.FirstChild; c != nil; c = c.NextSibling {
 			if c.Type != html.ElementNode || paragraphTags[c.Data] || !hasProse(c, 0) {
 				continue
 			}
-			posts++
+			parts++
 			holds = holds || c == child
 		}
-		if posts >= 2 && holds {
+		if parts >= 2 && holds {
+			if x.posts {
+				return a
+			}
+			st, tst := x.stat(a), x.stat(top)
+			if st == nil || tst == nil || st.linkDensity() > runLinkShare || float64(tst.text) > runTopShare*float64(st.text) {
+				return top
+			}
 			return a
 		}
 		child = a

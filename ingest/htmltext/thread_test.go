@@ -1,0 +1,26 @@
+package htmltext
+
+import (
+	"strings"
+	"testing"
+)
+
+// Content split into parts of prose, each wrapped in blocks of its own
+// under one ancestor, is read whole: the best-scoring part (the longest
+// section) widens to the run of parts it belongs to.
+func TestProseRunRead(t *testing.T) {
+	res, err := Extract(readFixture(t, "guide-parts.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"hope not to need", "A three-layer fabric bonds", "A good hood turns with your head", "Hang it to dry away from a radiator", "The first drops of a shower"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	for _, w := range []string{"written by hikers", "Routes"} {
+		if strings.Contains(res.Text, w) {
+			t.Errorf("text has furniture %q:\n%s", w, res.Text)
+		}
+	}
+}
