@@ -335,7 +335,7 @@ func removable(n *html.Node, byHints, byHidden, posts bool) bool {
 	case 2:
 		return true
 	case 1:
-		return countParagraphs(n, 3, 0) < 3
+		return countParagraphs(n, 3, 0) < 3 && !(isBuilderBlock(n) && hasProse(n, 0))
 	}
 	return false
 }

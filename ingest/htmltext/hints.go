@@ -261,3 +261,11 @@ func isHidden(n *html.Node) bool {
 	}
 	return false
 }
+
+// isBuilderBlock reports whether n's class or id names a block of a page
+// builder ("widget"): such builders wrap every block of a page in one,
+// the article's text as much as a sidebar's, so the name marks furniture
+// only on a block without prose.
+func isBuilderBlock(n *html.Node) bool {
+	return strings.Contains(hintText(n), "widget")
+}

@@ -24,3 +24,22 @@ func TestProseRunRead(t *testing.T) {
 		}
 	}
 }
+
+// A page builder wraps every block in a "widget" container: those holding
+// prose are the article and stay, one holding only links goes.
+func TestBuilderWidgetsRead(t *testing.T) {
+	res, err := Extract(readFixture(t, "builder-widgets.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"nothing more than flour and water", "Stir equal weights of whole rye flour", "discard half of the mixture", "A ripe starter doubles"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	for _, w := range []string{"Discard crackers", "Focaccia", "baked at home"} {
+		if strings.Contains(res.Text, w) {
+			t.Errorf("text has furniture %q:\n%s", w, res.Text)
+		}
+	}
+}
