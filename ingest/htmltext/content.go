@@ -33,6 +33,7 @@ type nodeStats struct {
 	text      int // visible characters
 	link      int // of which inside links
 	paras     int // paragraph elements with text
+	heads     int // heading elements with text
 	score     float64
 	candidate bool
 }
@@ -194,6 +195,9 @@ func findMain(doc *html.Node, elems int, c cleaner) (found, *extraction) {
 		return x.emitBlocks([]*html.Node{body}, false), x
 	}
 	x.roots = x.withParts(x.withLandmark(x.withTrail(x.withLead(x.withSiblings(x.withProseRun(top, body), body), body), body), body), body)
+	if c.byHints {
+		x.roots = x.withSections(x.roots, body)
+	}
 	x.markLists(x.roots)
 	blocks := x.emitBlocks(x.roots, false)
 	x.skip = nil // the cards stay out of this emission only
@@ -596,16 +600,16 @@ type run struct {
 // enough text and few links, each voting for the element that holds it: a
 // paragraph-like element (or a leaf container) votes for its parent, text
 // beside block children votes for the element itself.
-func (x *extraction) measure(n *html.Node, inLink bool, depth int) (text, link, commas, paras int) {
+func (x *extraction) measure(n *html.Node, inLink bool, depth int) (text, link, commas, paras, heads int) {
 	if n.Type == html.TextNode {
 		t, c := runLen(n.Data)
 		if inLink {
-			return t, t, c, 0
+			return t, t, c, 0, 0
 		}
-		return t, 0, c, 0
+		return t, 0, c, 0, 0
 	}
 	if n.Type != html.ElementNode && n.Type != html.DocumentNode || depth > maxDepth {
-		return 0, 0, 0, 0
+		return 0, 0, 0, 0, 0
 	}
 	i := int32(len(x.all))
 	x.index[n] = i
@@ -624,11 +628,12 @@ func (x *extraction) measure(n *html.Node, inLink bool, depth int) (text, link, 
 		runText, runLink, runCommas = 0, 0, 0
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		t, l, cm, p := x.measure(c, isLink, depth+1)
+		t, l, cm, p, h := x.measure(c, isLink, depth+1)
 		text += t
 		link += l
 		commas += cm
 		paras += p
+		heads += h
 		if c.Type == html.ElementNode && blockTags[c.Data] {
 			hasBlockChild = true
 			endRun()
@@ -641,6 +646,9 @@ func (x *extraction) measure(n *html.Node, inLink bool, depth int) (text, link, 
 	endRun()
 	if paragraphTags[n.Data] && text > 0 {
 		paras++
+		if headingTags[n.Data] {
+			heads++
+		}
 	}
 	if local := x.pending[base:]; len(local) > 0 && !headingTags[n.Data] {
 		voter := n
@@ -653,6 +661,6 @@ func (x *extraction) measure(n *html.Node, inLink bool, depth int) (text, link, 
 		}
 	}
 	x.pending = x.pending[:base]
-	x.all[i] = nodeStats{text: text, link: link, paras: paras}
-	return text, link, commas, paras
+	x.all[i] = nodeStats{text: text, link: link, paras: paras, heads: heads}
+	return text, link, commas, paras, heads
 }

@@ -654,3 +654,25 @@ func TestFurnitureItemsAreNoList(t *testing.T) {
 		}
 	}
 }
+
+// A service page laid out as a run of sections (how it works, what
+// clients say, prices, questions), one of them holding most of the text
+// in a block of its own, keeps every section, not only that one; a
+// section of links (journal posts) stays out.
+func TestServiceSectionRun(t *testing.T) {
+	res, err := Extract(readFixture(t, "service-section-run.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Garden design that grows with you", "Visit: a designer walks the garden",
+		"They turned a muddy yard", "A design visit costs ninety pounds", "Can you work with the plants we already have?"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	for _, w := range []string{"Ten shrubs for a shady corner", "Privacy", "Services"} {
+		if strings.Contains(res.Text, w) {
+			t.Errorf("text has %q:\n%s", w, res.Text)
+		}
+	}
+}
