@@ -127,7 +127,20 @@ func mainBlocks(doc *html.Node, elems int, page cleaner, reparse func() *html.No
 	// hides it by markup until they run. Read it with its hidden parts.
 	shownCleaner := strict
 	shownCleaner.shown = true
-	if shown, _ := findMain(reparse(), elems, shownCleaner); textLen(shown.text()) >= minContentChars {
+	hidden := reparse()
+	shown, xh := findMain(hidden, elems, shownCleaner)
+	// Hidden parts of one shape (cards a script puts in place) are a list
+	// when the visible page holds next to nothing.
+	visible := 0
+	if st := x.stat(findBody(tree)); st != nil {
+		visible = st.text
+	}
+	if list := xh.listContainer(findBody(hidden)); visible < minContentChars && list.isContent(shown.articleLen()) {
+		if items := xh.emitList(list.node); textLen(items) > shown.articleLen() && textLen(items) >= minContentChars {
+			return withList(shown.article(), items)
+		}
+	}
+	if textLen(shown.text()) >= minContentChars {
 		return shown.text()
 	}
 	// The lenient attempt measured this very tree: reuse it.

@@ -676,3 +676,20 @@ func TestServiceSectionRun(t *testing.T) {
 		}
 	}
 }
+
+// Cards that a page's scripts put in place, each hidden by markup until
+// they run, are read as the list they make when little else is visible.
+func TestHiddenCardsRead(t *testing.T) {
+	res, err := Extract(readFixture(t, "hidden-streamed-cards.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Beaded pendant light, sand", "$49.00", "Iron chandelier, black", "Cord set, braided", "$159.00"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	if i, j := strings.Index(res.Text, "Beaded pendant"), strings.Index(res.Text, "Cord set"); i < 0 || j < i {
+		t.Errorf("the cards are out of order:\n%s", res.Text)
+	}
+}
