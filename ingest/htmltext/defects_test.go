@@ -693,3 +693,23 @@ func TestHiddenCardsRead(t *testing.T) {
 		t.Errorf("the cards are out of order:\n%s", res.Text)
 	}
 }
+
+// A tag manager's <noscript><iframe ... /></noscript> (an iframe written
+// as if it closed itself) would swallow the rest of the page as the
+// iframe's text when <noscript> is parsed as markup; the page goes on
+// after the <noscript>, as in a browser.
+func TestNoscriptIframeDoesNotSwallowPage(t *testing.T) {
+	res, err := Extract(readFixture(t, "noscript-iframe.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Hosting for builders", "Connect your repository and every push is built",
+		"Managed databases come with point-in-time recovery", "Services talk to each other over a private network"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	if strings.Contains(res.Text, "<main>") || strings.Contains(res.Text, "tags.example.com") {
+		t.Errorf("text has markup:\n%s", res.Text)
+	}
+}

@@ -33,7 +33,7 @@ const ExtractorName = "digestd-htmltext"
 
 // ExtractorVersion changes whenever Extract's output may change for some
 // input, so that stored extractions can be told apart.
-const ExtractorVersion = "26"
+const ExtractorVersion = "27"
 
 // MaxInputBytes is the largest input Extract accepts.
 const MaxInputBytes = 16 << 20
@@ -167,8 +167,73 @@ func countElements(n *html.Node, limit int) int {
 
 // parse builds the tree as a browser without scripting would, so that
 // <noscript> fallbacks (which some pages fill with the article) are markup.
+// A raw-text element inside a <noscript> written as if it closed itself
+// (<iframe ... />, the usual tag manager fallback) swallows, so parsed,
+// the rest of the page as its text; a browser runs scripts and reads the
+// <noscript> as text, so the page goes on after it. See repairNoscript.
 func parse(decoded []byte) (*html.Node, error) {
-	return html.ParseWithOptions(bytes.NewReader(decoded), html.ParseOptionEnableScripting(false))
+	doc, err := html.ParseWithOptions(bytes.NewReader(decoded), html.ParseOptionEnableScripting(false))
+	if err != nil {
+		return nil, err
+	}
+	repairNoscript(doc)
+	return doc, nil
+}
+
+// repairNoscript finds, in document order, the raw-text elements inside a
+// <noscript> whose text runs past the end of that <noscript>, cuts their
+// text there and parses the rest as the siblings that follow the
+// <noscript>. Each text is cut once and what follows is parsed once, so
+// the repair stays linear in the input.
+func repairNoscript(doc *html.Node) {
+	var walk func(n *html.Node, noscript *html.Node, depth int)
+	walk = func(n *html.Node, noscript *html.Node, depth int) {
+		for c := n.FirstChild; c != nil && depth < maxDepth; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			if noscript != nil && rawTextTags[c.Data] && c.FirstChild != nil && c.FirstChild.Type == html.TextNode {
+				t := c.FirstChild
+				if i := indexFold(t.Data, "</noscript"); i >= 0 && noscript.Parent != nil && noscript.Parent.Type == html.ElementNode {
+					rest := t.Data[i:]
+					if j := strings.IndexByte(rest, '>'); j >= 0 {
+						rest = rest[j+1:]
+					} else {
+						rest = ""
+					}
+					t.Data = t.Data[:i]
+					nodes, err := html.ParseFragmentWithOptions(strings.NewReader(rest), noscript.Parent, html.ParseOptionEnableScripting(false))
+					if err == nil {
+						after := noscript.NextSibling
+						for _, f := range nodes {
+							noscript.Parent.InsertBefore(f, after)
+						}
+					}
+				}
+				continue
+			}
+			ns := noscript
+			if c.Data == "noscript" {
+				ns = c
+			}
+			walk(c, ns, depth+1)
+		}
+	}
+	walk(doc, nil, 0)
+}
+
+// rawTextTags are the elements whose content the parser reads as text.
+var rawTextTags = setOf("iframe", "noembed", "noframes", "xmp", "style", "textarea", "title")
+
+// indexFold is strings.Index of an ASCII needle, ignoring ASCII case.
+func indexFold(s, needle string) int {
+	n := len(needle)
+	for i := 0; i+n <= len(s); i++ {
+		if strings.EqualFold(s[i:i+n], needle) {
+			return i
+		}
+	}
+	return -1
 }
 
 // checkText rejects empty input and input that sniffs as binary.
