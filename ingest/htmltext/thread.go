@@ -119,7 +119,7 @@ func (x *extraction) withProseRun(top, body *html.Node) *html.Node {
 	for level, a := 0, top.Parent; level < runLevels && a != nil && a != body && a.Type == html.ElementNode; level, a = level+1, a.Parent {
 		parts, holds := 0, false
 		for c := a.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type != html.ElementNode || paragraphTags[c.Data] || !hasProse(c, 0) {
+			if c.Type != html.ElementNode || paragraphTags[c.Data] || !x.isPart(c) {
 				continue
 			}
 			parts++
@@ -139,3 +139,19 @@ func (x *extraction) withProseRun(top, body *html.Node) *html.Node {
 	}
 	return top
 }
+
+// isPart reports whether n can be a part of a run: it holds prose, or, on
+// a thread page, it holds running text whatever its markup (forum software
+// often writes a post as text and line breaks, without paragraphs): at
+// least proseChars characters, few of them in links.
+func (x *extraction) isPart(n *html.Node) bool {
+	if x.posts {
+		if st := x.stat(n); st != nil && st.text >= proseChars && st.linkDensity() < postLinkShare {
+			return true
+		}
+	}
+	return hasProse(n, 0)
+}
+
+// postLinkShare is the most share of link text in a post's running text.
+const postLinkShare = 0.2

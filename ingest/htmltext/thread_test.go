@@ -43,3 +43,23 @@ func TestBuilderWidgetsRead(t *testing.T) {
 		}
 	}
 }
+
+// On a thread page the posts are text and line breaks without paragraphs,
+// and the opening post sits apart from the block of replies: both are
+// read.
+func TestThreadTextPostsRead(t *testing.T) {
+	res, err := Extract(readFixture(t, "thread-text-posts.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"small balcony that faces south", "fit in a cupboard between sessions", "A tabletop reflector of about five inches", "the best telescope is the one you actually take outside"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	for _, w := range []string{"runs on forum software", "New posts"} {
+		if strings.Contains(res.Text, w) {
+			t.Errorf("text has furniture %q:\n%s", w, res.Text)
+		}
+	}
+}
