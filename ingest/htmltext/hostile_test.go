@@ -143,3 +143,25 @@ func TestTooManyElementsFallsBack(t *testing.T) {
 		t.Errorf("text = %.100q, want %q", res.Text, want)
 	}
 }
+
+// Many self-closed iframes in <noscript>, each swallowing the rest of the
+// page, are repaired a bounded number of times: the extraction ends and
+// keeps the text the first repairs bring back.
+func TestManyNoscriptIframes(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<html><body>")
+	for i := 0; i < 2000; i++ {
+		fmt.Fprintf(&b, `<noscript><iframe src="/ns%d" /></noscript><p>Paragraph number %d of a page that repeats its tag manager fallback.</p>`, i, i)
+	}
+	b.WriteString("</body></html>")
+	res, err := Extract([]byte(b.String()), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Text, "Paragraph number 0 of a page") {
+		t.Errorf("text lacks the first paragraph:\n%.500s", res.Text)
+	}
+	if strings.Contains(res.Text, "<iframe") && strings.Index(res.Text, "<iframe") < strings.Index(res.Text, "Paragraph number 3 ") {
+		t.Errorf("early fallbacks not repaired:\n%.500s", res.Text)
+	}
+}

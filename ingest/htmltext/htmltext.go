@@ -33,7 +33,7 @@ const ExtractorName = "digestd-htmltext"
 
 // ExtractorVersion changes whenever Extract's output may change for some
 // input, so that stored extractions can be told apart.
-const ExtractorVersion = "28"
+const ExtractorVersion = "29"
 
 // MaxInputBytes is the largest input Extract accepts.
 const MaxInputBytes = 16 << 20
@@ -183,12 +183,14 @@ func parse(decoded []byte) (*html.Node, error) {
 // repairNoscript finds, in document order, the raw-text elements inside a
 // <noscript> whose text runs past the end of that <noscript>, cuts their
 // text there and parses the rest as the siblings that follow the
-// <noscript>. Each text is cut once and what follows is parsed once, so
-// the repair stays linear in the input.
+// <noscript>. The rest may hold another such element, whose own rest is
+// parsed again: at most maxNoscriptRepairs are made, so the repair costs
+// at most that many parses of the input.
 func repairNoscript(doc *html.Node) {
+	repairs := 0
 	var walk func(n *html.Node, noscript *html.Node, depth int)
 	walk = func(n *html.Node, noscript *html.Node, depth int) {
-		for c := n.FirstChild; c != nil && depth < maxDepth; c = c.NextSibling {
+		for c := n.FirstChild; c != nil && depth < maxDepth && repairs < maxNoscriptRepairs; c = c.NextSibling {
 			if c.Type != html.ElementNode {
 				continue
 			}
@@ -202,6 +204,7 @@ func repairNoscript(doc *html.Node) {
 						rest = ""
 					}
 					t.Data = t.Data[:i]
+					repairs++
 					nodes, err := html.ParseFragmentWithOptions(strings.NewReader(rest), noscript.Parent, html.ParseOptionEnableScripting(false))
 					if err == nil {
 						after := noscript.NextSibling
@@ -221,6 +224,9 @@ func repairNoscript(doc *html.Node) {
 	}
 	walk(doc, nil, 0)
 }
+
+// maxNoscriptRepairs bounds the repairs of repairNoscript on one page.
+const maxNoscriptRepairs = 8
 
 // rawTextTags are the elements whose content the parser reads as text.
 var rawTextTags = setOf("iframe", "noembed", "noframes", "xmp", "style", "textarea", "title")
