@@ -65,6 +65,9 @@ type extraction struct {
 	// of its text: the listing is the content, emitted without the
 	// filters that drop link-dense blocks.
 	lists map[*html.Node]bool
+	// holders are the containers between a chosen root and a listing
+	// in it (see lists): emission keeps them for the listing they hold.
+	holders map[*html.Node]bool
 }
 
 // newExtraction prepares the measurement of a tree of about elems elements.
@@ -140,7 +143,9 @@ func mainBlocks(doc *html.Node, elems int, page cleaner, reparse func() *html.No
 			return withList(shown.article(), items)
 		}
 	}
-	if textLen(shown.text()) >= minContentChars {
+	// As above, the article-like text decides: hidden cards (a gallery's
+	// slides) are no reason to drop the visible page.
+	if shown.articleLen() >= minContentChars {
 		return shown.text()
 	}
 	// The lenient attempt measured this very tree: reuse it.
@@ -215,6 +220,7 @@ func findMain(doc *html.Node, elems int, c cleaner) (found, *extraction) {
 	blocks := x.emitBlocks(x.roots, false)
 	x.skip = nil // the cards stay out of this emission only
 	x.lists = nil
+	x.holders = nil
 	return blocks, x
 }
 

@@ -713,3 +713,27 @@ func TestNoscriptIframeDoesNotSwallowPage(t *testing.T) {
 		t.Errorf("text has markup:\n%s", res.Text)
 	}
 }
+
+// A grid of product cards that holds most of its wrapper stays with the
+// wrapper inside the chosen container, beside the category's copy: the
+// wrapper is as linked as the cards it holds and is no menu.
+func TestGridWrapperBesideCopy(t *testing.T) {
+	res, err := Extract(readFixture(t, "grid-beside-copy.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Linen wrap dress, sage", "$79", "Shirred sundress, yellow", "$58", "Easy dresses for every day",
+		"layer a denim jacket or a knit over the same dress"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	if i, j := strings.Index(res.Text, "Linen wrap dress"), strings.Index(res.Text, "Easy dresses"); i < 0 || j < i {
+		t.Errorf("the grid is not in place before the copy:\n%s", res.Text)
+	}
+	for _, w := range []string{"Privacy", "New in"} {
+		if strings.Contains(res.Text, w) {
+			t.Errorf("text has %q from outside the content:\n%s", w, res.Text)
+		}
+	}
+}

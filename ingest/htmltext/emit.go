@@ -358,8 +358,12 @@ func (e *emitter) isMarkedFurniture(n *html.Node) bool {
 // out as boilerplate: mostly links or marked as furniture (see
 // isBoilerplateContainer). Inside a listing read as content, the cards
 // themselves are mostly links: only a nested run of link cards that is
-// boilerplate too (a list of further links in a card) is left out.
+// boilerplate too (a list of further links in a card) is left out. A
+// wrapper of such a listing (see extraction.holders) stays.
 func (e *emitter) isDroppedContainer(n *html.Node) bool {
+	if e.x.holders[n] {
+		return false
+	}
 	if !e.listed {
 		return e.x.isBoilerplateContainer(n)
 	}

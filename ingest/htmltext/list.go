@@ -182,7 +182,9 @@ func (x *extraction) listInLandmark(l itemList) bool {
 }
 
 // markLists records in x.lists, for each of roots, the run of link cards
-// inside it (see isCardRun) that holds at least half of the root's text:
+// inside it (see isCardRun) that holds at least half of the root's text,
+// and in x.holders the wrappers of a run of many cards that the cards
+// fill at least half of (a grid's frame, as linked as the cards):
 // a root made mostly of cards is a listing, whose cards are its content
 // however many links they hold. Paragraphs with links are an article's
 // text, not cards.
@@ -200,5 +202,16 @@ func (x *extraction) markLists(roots []*html.Node) {
 			x.lists = map[*html.Node]bool{}
 		}
 		x.lists[list.node] = true
+		// The wrappers of the listing (most of their text is the cards)
+		// are as linked as the cards and stay for them.
+		for p := list.node.Parent; p != nil && p != r && list.items >= manyListItems; p = p.Parent {
+			if ps := x.stat(p); ps == nil || 2*list.text < ps.text {
+				break
+			}
+			if x.holders == nil {
+				x.holders = map[*html.Node]bool{}
+			}
+			x.holders[p] = true
+		}
 	}
 }
