@@ -737,3 +737,31 @@ func TestGridWrapperBesideCopy(t *testing.T) {
 		}
 	}
 }
+
+// A label a page scrambles among generated identifiers (ids of hidden
+// letters) is no text: a block made mostly of such ids is left out, a
+// sentence quoting one id stays.
+func TestGeneratedIDsLeftOut(t *testing.T) {
+	res, err := Extract(readFixture(t, "scrambled-ids.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Text, "enter it in the app") || !strings.Contains(res.Text, "3f2b9c1e-8d4a-4e7b-9a61-0c5d2e7f8b90") {
+		t.Errorf("text lacks the sentence quoting an id:\n%s", res.Text)
+	}
+	if n := strings.Count(res.Text, "-4"); n > 2 {
+		t.Errorf("text keeps %d generated ids:\n%s", n, res.Text)
+	}
+	for _, tt := range []struct {
+		s    string
+		want bool
+	}{
+		{"Take note of the UUID - eg. ba5b7f3a-54d2-4325-80e5-e7a159900d3f", false},
+		{"S0d48abc0-6602-4407-a05b-e5f87e8f229cp4b75a245-1d18-4cd6-a8bb-c003e1120f4co38252f27-527d-4e3a-9c1b-1f2e3d4c5b6a", true},
+		{"a-b-c-d-e-f-g-h-i-j-k-l-m-n", false},
+	} {
+		if got := isGeneratedIDs(tt.s); got != tt.want {
+			t.Errorf("isGeneratedIDs(%q) = %v, want %v", tt.s, got, tt.want)
+		}
+	}
+}

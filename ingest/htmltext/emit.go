@@ -1,6 +1,7 @@
 package htmltext
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -202,13 +203,42 @@ func dropOrphanHeadings(blocks []block) []block {
 
 func (e *emitter) flush() {
 	if e.chars > 0 && (e.keepAll || e.listed || e.links*2 <= e.chars || e.level > 0) {
-		if s := strings.TrimSpace(e.cur.String()); s != "" {
+		if s := strings.TrimSpace(e.cur.String()); s != "" && (e.data || !isGeneratedIDs(s)) {
 			e.blocks = append(e.blocks, block{text: s, level: e.level, data: e.data, panel: e.panels > 0, listed: e.listed, chars: e.chars, links: e.links})
 		}
 	}
 	e.data = false
 	e.cur.Reset()
 	e.chars, e.links = 0, 0
+}
+
+// minGeneratedIDs is the least number of generated identifiers that make
+// a block of them.
+const minGeneratedIDs = 3
+
+// generatedID matches an identifier a program generated (a UUID), which
+// no one writes as prose.
+var generatedID = regexp.MustCompile(`[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}`)
+
+// isGeneratedIDs reports whether block s is mostly generated identifiers:
+// at least minGeneratedIDs of them, making more than half of its text
+// (the scrambled label a page hides letter by letter among random ids, a
+// tracking string). A line that quotes one identifier (a command, a path)
+// is text. The expression is matched in linear time, and only on blocks
+// with dashes enough for it.
+func isGeneratedIDs(s string) bool {
+	if strings.Count(s, "-") < 4*minGeneratedIDs {
+		return false
+	}
+	ids := generatedID.FindAllStringIndex(s, -1)
+	if len(ids) < minGeneratedIDs {
+		return false
+	}
+	in := 0
+	for _, m := range ids {
+		in += m[1] - m[0]
+	}
+	return 2*in > len(s)-strings.Count(s, " ")
 }
 
 // dropIntroduction drops the block just emitted when it only introduces
