@@ -33,7 +33,7 @@ const ExtractorName = "digestd-htmltext"
 
 // ExtractorVersion changes whenever Extract's output may change for some
 // input, so that stored extractions can be told apart.
-const ExtractorVersion = "31"
+const ExtractorVersion = "32"
 
 // MaxInputBytes is the largest input Extract accepts.
 const MaxInputBytes = 16 << 20
@@ -122,7 +122,7 @@ func Extract(raw []byte, contentType string, pageURL string, limits ...Limits) (
 		return res, nil
 	}
 	desc := productDescription(doc)
-	page := cleaner{reviews: isProductPage(doc), posts: isThreadPage(doc)}
+	page := cleaner{reviews: isProductPage(doc), posts: isThreadPage(doc) || hasPostRun(doc)}
 	res.Blocks = mainBlocks(doc, elems, page, func() *html.Node {
 		// The same bytes parsed once already, so this cannot fail.
 		d, err := parse(decoded)

@@ -12,7 +12,8 @@ import (
 // apart as comments are the thread itself. Forum software marks its posts
 // with class names such as "comment" or "replies", which the cleaning
 // otherwise reads as furniture. A page that declares itself a thread in
-// schema.org terms is read with those names taken for posts.
+// schema.org terms, or whose structure shows a run of posts (see
+// hasPostRun), is read with those names taken for posts.
 
 // threadType is the schema.org type of a post that opens a thread.
 const threadType = "DiscussionForumPosting"
@@ -155,3 +156,141 @@ func (x *extraction) isPart(n *html.Node) bool {
 
 // postLinkShare is the most share of link text in a post's running text.
 const postLinkShare = 0.2
+
+// A thread that declares nothing still shows itself in its structure: its
+// posts are a run of sibling blocks of one shape, each dated (the meta line
+// above the post) and each holding running text with few links, and the
+// run holds most of the page's text. Forum software writes a post as text
+// and line breaks; the blocks of other pages that take that shape (an
+// article's comments, a guide's sections, review lists) write paragraphs,
+// so a run whose text sits mostly in <p> is not read as posts.
+const (
+	// postRunMin is the fewest posts of a run.
+	postRunMin = 4
+	// postRunDated is the least share of the posts that carry a date.
+	postRunDated = 0.8
+	// postRunShare is the least share of the page's unlinked text that
+	// the run holds.
+	postRunShare = 0.5
+	// postRunParagraphs is the most share of the run's text inside <p>.
+	postRunParagraphs = 0.25
+)
+
+// postRun describes a run of post-like sibling blocks of one shape.
+type postRun struct {
+	shape        string
+	posts, dated int
+	// text is the posts' unlinked text, paragraphs the part of their text
+	// inside little-linked <p> elements.
+	text, paragraphs int
+}
+
+// runStat is what hasPostRun measures of a subtree.
+type runStat struct {
+	text, link, paragraphs int
+	dated                  bool
+}
+
+// hasPostRun reports whether the page's structure shows a thread's run of
+// posts (see postRunMin and the other bounds above). It walks the tree
+// once.
+func hasPostRun(doc *html.Node) bool {
+	var best postRun
+	bodyText := 0
+	var walk func(n *html.Node, depth int) runStat
+	walk = func(n *html.Node, depth int) runStat {
+		var s runStat
+		var runs []postRun
+		for c := n.FirstChild; c != nil && depth < maxDepth; c = c.NextSibling {
+			switch c.Type {
+			case html.TextNode:
+				t, _ := runLen(c.Data)
+				s.text += t
+				s.dated = s.dated || hasDate(c.Data)
+			case html.ElementNode:
+				if dropTags[c.Data] {
+					continue
+				}
+				cs := walk(c, depth+1)
+				switch c.Data {
+				case "a":
+					cs.link = cs.text
+				case "time":
+					cs.dated = true
+				case "p":
+					if cs.link*5 < cs.text {
+						cs.paragraphs = cs.text
+					}
+				}
+				s.text += cs.text
+				s.link += cs.link
+				s.paragraphs += cs.paragraphs
+				s.dated = s.dated || cs.dated
+				if c.Data == "p" || cs.text < proseChars || float64(cs.link) >= postLinkShare*float64(cs.text) {
+					continue
+				}
+				shape := shapeOf(c)
+				i := 0
+				for i < len(runs) && runs[i].shape != shape {
+					i++
+				}
+				if i == len(runs) {
+					if len(runs) >= maxShapes {
+						continue
+					}
+					runs = append(runs, postRun{shape: shape})
+				}
+				r := &runs[i]
+				r.posts++
+				r.text += cs.text - cs.link
+				r.paragraphs += cs.paragraphs
+				if cs.dated {
+					r.dated++
+				}
+			}
+		}
+		for _, r := range runs {
+			if r.posts >= postRunMin && r.text > best.text {
+				best = r
+			}
+		}
+		if n.Type == html.ElementNode && n.Data == "body" {
+			bodyText = s.text - s.link
+		}
+		return s
+	}
+	walk(doc, 0)
+	return best.posts >= postRunMin &&
+		float64(best.dated) >= postRunDated*float64(best.posts) &&
+		float64(best.text) >= postRunShare*float64(bodyText) &&
+		float64(best.paragraphs) < postRunParagraphs*float64(best.text)
+}
+
+// maxShapes bounds the shapes of blocks counted under one parent, so that
+// a parent of many differently named children costs linear time.
+const maxShapes = 8
+
+// shapeOf is the shape of a block as a run compares it: its tag and its
+// first class name without trailing digits (alternating rows are named
+// "row1", "row2").
+func shapeOf(n *html.Node) string {
+	class := strings.Fields(attr(n, "class"))
+	if len(class) == 0 {
+		return n.Data
+	}
+	return n.Data + "." + strings.ToLower(strings.TrimRight(class[0], "0123456789"))
+}
+
+// hasDate reports whether s holds a year (1900 to 2099, standing alone) or
+// a relative date ("3 days ago").
+func hasDate(s string) bool {
+	for i := 0; i+4 <= len(s); i++ {
+		if (s[i] == '1' && s[i+1] == '9' || s[i] == '2' && s[i+1] == '0') && isASCIIDigit(s[i+2]) && isASCIIDigit(s[i+3]) &&
+			(i == 0 || !isASCIIDigit(s[i-1])) && (i+4 == len(s) || !isASCIIDigit(s[i+4])) {
+			return true
+		}
+	}
+	return strings.Contains(s, " ago")
+}
+
+func isASCIIDigit(b byte) bool { return b >= '0' && b <= '9' }
