@@ -765,3 +765,21 @@ func TestGeneratedIDsLeftOut(t *testing.T) {
 		}
 	}
 }
+
+// In a list read as content, a card's name is kept when the card's next
+// part is left out (a price hidden from screen readers): a short heading
+// before removed furniture introduces it only outside a listing.
+func TestCardNamesBeforeRemovedParts(t *testing.T) {
+	res, err := Extract(readFixture(t, "card-names-hidden-prices.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Fig leaf glass candle with wooden lid", "Rose clay candle, hand poured", "Sandalwood reed diffuser refill"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks card %q:\n%s", w, res.Text)
+		}
+	}
+	if strings.Contains(res.Text, "Privacy") {
+		t.Errorf("text has the footer:\n%s", res.Text)
+	}
+}

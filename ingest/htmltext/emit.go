@@ -24,6 +24,9 @@ type emitter struct {
 	// listed is set while walking a listing inside a root (see
 	// extraction.lists); its blocks are kept by the final filters.
 	listed bool
+	// whole is set while walking a list read as the page's content (see
+	// emitList).
+	whole bool
 	// broad is set while walking a root that is <body> or a child of it,
 	// and rootText is that root's visible text.
 	broad    bool
@@ -85,7 +88,7 @@ func dropRepeats(blocks []block) []block {
 // emitList returns every block of a list read as content: no filters, and
 // its short items (a name, a price) are not trimmed as fragments.
 func (x *extraction) emitList(list *html.Node) []string {
-	e := &emitter{x: x, keepAll: true}
+	e := &emitter{x: x, keepAll: true, whole: true}
 	e.walk(list, list, false, false, 0)
 	e.flush()
 	return texts(e.blocks)
@@ -257,6 +260,15 @@ func (e *emitter) dropIntroduction() {
 	}
 }
 
+// lastLinked reports whether the block just emitted is mostly link text.
+func (e *emitter) lastLinked() bool {
+	if len(e.blocks) == 0 {
+		return false
+	}
+	last := e.blocks[len(e.blocks)-1]
+	return 2*last.links > last.chars
+}
+
 func (e *emitter) write(s string, inLink bool) {
 	n := 0
 	for _, r := range s {
@@ -312,7 +324,11 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 		return
 	}
 	if tag == removedMark || e.x.skip[n] || n != root && !e.keepAll && containerTags[tag] && (e.isDroppedContainer(n) || e.broad && e.isMarkedFurniture(n)) {
-		e.dropIntroduction()
+		if !e.whole || !e.lastLinked() {
+			// In a list read as the page's content a linked heading is a
+			// card's name, whatever the card leaves out after it.
+			e.dropIntroduction()
+		}
 		return
 	}
 	// Cells join into their row's block.
