@@ -68,6 +68,9 @@ type extraction struct {
 	// holders are the containers between a chosen root and a listing
 	// in it (see lists): emission keeps them for the listing they hold.
 	holders map[*html.Node]bool
+	// quiet holds the headlines kept despite a furniture hint, which cast
+	// no votes in scoring (see cleaner.quiet).
+	quiet map[*html.Node]bool
 }
 
 // newExtraction prepares the measurement of a tree of about elems elements.
@@ -203,9 +206,11 @@ func textLen(blocks []string) int {
 func findMain(doc *html.Node, elems int, c cleaner) (found, *extraction) {
 	body := findBody(doc)
 	c.keep = wrappersOfMostText(body)
+	c.quiet = map[*html.Node]bool{}
 	c.clean(body, 0, false)
 	x := newExtraction(elems)
 	x.posts = c.posts
+	x.quiet = c.quiet
 	x.measure(body, false, 0)
 	x.score(body, 0)
 	top := x.topCandidate(body)
@@ -273,6 +278,9 @@ type cleaner struct {
 	// keep holds wrappers of most of the page that stay whatever their
 	// hints or hiding say (see wrappersOfMostText).
 	keep map[*html.Node]bool
+	// quiet collects the headlines clean keeps despite a furniture hint
+	// (see isHeadline).
+	quiet map[*html.Node]bool
 }
 
 // clean removes what is never main content: non-content elements, hidden
@@ -294,6 +302,10 @@ func (cl cleaner) clean(n *html.Node, depth int, inList bool) {
 			}
 			n.RemoveChild(c)
 		} else if c.Type == html.ElementNode {
+			if cl.byHints && cl.quiet != nil && !kept && furnitureHint(c, cl.posts) == 1 && countParagraphs(c, 3, 0) < 3 &&
+				!(isBuilderBlock(c) && hasProse(c, 0)) && isHeadline(c) {
+				cl.quiet[c] = true
+			}
 			cl.clean(c, depth+1, inList || list)
 		}
 		c = next
@@ -358,9 +370,38 @@ func removable(n *html.Node, byHints, byHidden, posts bool) bool {
 	case 2:
 		return true
 	case 1:
-		return countParagraphs(n, 3, 0) < 3 && !(isBuilderBlock(n) && hasProse(n, 0))
+		return countParagraphs(n, 3, 0) < 3 && !(isBuilderBlock(n) && hasProse(n, 0)) && !isHeadline(n)
 	}
 	return false
+}
+
+// isHeadline reports whether n holds the page's headline (an <h1>) with
+// running text and no other heading: a title and its introduction that the
+// page wraps in a block named like furniture ("page-header",
+// "hero-banner"), not a wrapper of the page's sections.
+func isHeadline(n *html.Node) bool {
+	h1, other := headings(n, 0)
+	return h1 && !other && hasProse(n, 0)
+}
+
+// headings reports whether n holds an <h1> and whether it holds a heading
+// of another rank.
+func headings(n *html.Node, depth int) (h1, other bool) {
+	for c := n.FirstChild; c != nil && depth < maxDepth && !other; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		switch {
+		case c.Data == "h1":
+			h1 = true
+		case headingTags[c.Data]:
+			other = true
+		default:
+			a, b := headings(c, depth+1)
+			h1, other = h1 || a, other || b
+		}
+	}
+	return h1, other
 }
 
 // isTableOfContents reports whether list n is a table of contents of the
@@ -629,6 +670,14 @@ func (x *extraction) measure(n *html.Node, inLink bool, depth int) (text, link, 
 	}
 	if n.Type != html.ElementNode && n.Type != html.DocumentNode || depth > maxDepth {
 		return 0, 0, 0, 0, 0
+	}
+	if x.quiet[n] {
+		// A headline kept despite its furniture hint: its text is read
+		// where the content lies around it, yet it casts no vote for
+		// where that is.
+		defer func(runs, pending int) {
+			x.runs, x.pending = x.runs[:runs], x.pending[:pending]
+		}(len(x.runs), len(x.pending))
 	}
 	i := int32(len(x.all))
 	x.index[n] = i

@@ -783,3 +783,25 @@ func TestCardNamesBeforeRemovedParts(t *testing.T) {
 		t.Errorf("text has the footer:\n%s", res.Text)
 	}
 }
+
+// A page's headline and its introduction stay when the page wraps them in
+// a block named like furniture ("page-header"), and that block does not
+// draw the choice of the content to itself; a block named so without
+// them (a row of links) still goes.
+func TestHeadlineInNamedHeader(t *testing.T) {
+	res, err := Extract(readFixture(t, "headline-in-named-header.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Hull cleaning for small boats", "so your boat never has to leave its berth.",
+		"A diver inspects the hull first", "the same afternoon."} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	for _, w := range []string{"Prices", "Areas", "Privacy", "Services"} {
+		if strings.Contains(res.Text, w) {
+			t.Errorf("text has furniture %q:\n%s", w, res.Text)
+		}
+	}
+}
