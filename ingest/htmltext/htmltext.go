@@ -122,7 +122,8 @@ func Extract(raw []byte, contentType string, pageURL string, limits ...Limits) (
 		return res, nil
 	}
 	desc := productDescription(doc)
-	page := cleaner{reviews: isProductPage(doc), posts: isThreadPage(doc) || hasPostRun(doc)}
+	product := isProductPage(doc)
+	page := cleaner{reviews: product, cards: product && desc != "", posts: isThreadPage(doc) || hasPostRun(doc)}
 	res.Blocks = mainBlocks(doc, elems, page, func() *html.Node {
 		// The same bytes parsed once already, so this cannot fail.
 		d, err := parse(decoded)

@@ -168,3 +168,77 @@ func isProductPage(doc *html.Node) bool {
 	walk(doc, 0)
 	return product && !article
 }
+
+// Other products: a product page shows beside its product runs of cards
+// for other ones (viewed together, similar, sponsored), each a short block
+// whose name links to the other product's page and which states a price.
+// The page's product is not such a card, so on a page that describes one
+// product (declares a Product with a description in its JSON-LD) a block
+// made of such cards is furniture. A page declaring a Product without
+// its description is often a listing, whose cards are its content.
+const (
+	// minCards is the least number of product cards that make a run.
+	minCards = 4
+	// cardChars is the most visible text of a card.
+	cardChars = 400
+	// cardLinkChars is the least linked text of a card: a product name.
+	cardLinkChars = 10
+	// cardNodes is the most nodes a card is read through, which keeps
+	// the test of every block linear in the page.
+	cardNodes = 200
+)
+
+// isCardRun reports whether n's element children are mostly product cards
+// (see minCards): at least minCards of them, and at least half.
+func isCardRun(n *html.Node) bool {
+	if n.Type != html.ElementNode || !containerTags[n.Data] && n.Data != "li" {
+		return false
+	}
+	elems, cards := 0, 0
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode || dropTags[c.Data] {
+			continue
+		}
+		elems++
+		if isProductCard(c) {
+			cards++
+		}
+	}
+	return cards >= minCards && 2*cards >= elems
+}
+
+// isProductCard reports whether n is a short block (cardChars at most)
+// whose name is a link of cardLinkChars or more and which states a price:
+// a currency sign and a digit.
+func isProductCard(n *html.Node) bool {
+	text, linked, nodes := 0, 0, 0
+	sign, digit := false, false
+	var walk func(n *html.Node, inLink bool, depth int)
+	walk = func(n *html.Node, inLink bool, depth int) {
+		for c := n.FirstChild; c != nil && text <= cardChars && nodes <= cardNodes && depth < maxDepth; c = c.NextSibling {
+			nodes++
+			switch c.Type {
+			case html.TextNode:
+				t, _ := runLen(c.Data)
+				text += t
+				if inLink {
+					linked += t
+				}
+				for _, r := range c.Data {
+					switch {
+					case unicode.Is(unicode.Sc, r):
+						sign = true
+					case r >= '0' && r <= '9':
+						digit = true
+					}
+				}
+			case html.ElementNode:
+				if !dropTags[c.Data] {
+					walk(c, inLink || c.Data == "a" && attr(c, "href") != "", depth+1)
+				}
+			}
+		}
+	}
+	walk(n, false, 0)
+	return text <= cardChars && nodes <= cardNodes && linked >= cardLinkChars && sign && digit
+}
