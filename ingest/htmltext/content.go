@@ -297,7 +297,7 @@ func (cl cleaner) clean(n *html.Node, depth int, inList bool) {
 		kept := cl.keep[c]
 		list := c.Type == html.ElementNode && (c.Data == "ul" || c.Data == "ol")
 		if removable(c, cl.byHints && !kept, !kept && !cl.shown, cl.posts) || cl.reviews && !kept && isReviews(c) || cl.cards && !kept && isCardRun(c) || depth > maxDepth ||
-			list && !inList && !kept && isTableOfContents(c) {
+			list && !inList && !kept && (isTableOfContents(c) || isCitationList(c)) {
 			if c.Type == html.ElementNode && !dropTags[c.Data] {
 				// Leave a mark where furniture was, so that a title
 				// introducing it can be dropped too.
@@ -734,4 +734,38 @@ func (x *extraction) measure(n *html.Node, inLink bool, depth int) (text, link, 
 	x.pending = x.pending[:base]
 	x.all[i] = nodeStats{text: text, link: link, paras: paras, heads: heads}
 	return text, link, commas, paras, heads
+}
+
+// citationListMin is the fewest items of a list of cited works.
+const citationListMin = 3
+
+// isCitationList reports whether list n is a list of cited works, the
+// references under an article: at least citationListMin items, nearly
+// all of them (all but one in ten) holding a <cite>.
+func isCitationList(n *html.Node) bool {
+	items, cited := 0, 0
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode || c.Data != "li" {
+			continue
+		}
+		items++
+		if citesUnlinked(c, false, 0) {
+			cited++
+		}
+	}
+	return items >= citationListMin && 10*cited >= 9*items
+}
+
+// citesUnlinked reports whether n holds a <cite> that is not the text
+// of a link: a cited work, not a linked title to visit.
+func citesUnlinked(n *html.Node, inLink bool, depth int) bool {
+	for c := n.FirstChild; c != nil && depth < maxDepth; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		if c.Data == "cite" && !inLink || citesUnlinked(c, inLink || c.Data == "a", depth+1) {
+			return true
+		}
+	}
+	return false
 }

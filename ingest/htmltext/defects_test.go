@@ -806,6 +806,60 @@ func TestHeadlineInNamedHeader(t *testing.T) {
 	}
 }
 
+// A list of cited works under an article (every item holds a <cite> that
+// is not a link's text) is its bibliography and goes.
+func TestCitedWorksList(t *testing.T) {
+	res, err := Extract(readFixture(t, "article-cited-works.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Tidal mills stored the flood tide", "twice a day, through the whole year."} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	for _, w := range []string{"Water power on the tidal coast", "Harbour Press", "Grain, flood and ebb"} {
+		if strings.Contains(res.Text, w) {
+			t.Errorf("text keeps the cited works (%q):\n%s", w, res.Text)
+		}
+	}
+}
+
+func TestIsCitationList(t *testing.T) {
+	tests := []struct {
+		list string
+		want bool
+	}{
+		{`<ol><li>A. <cite>One</cite>. 1990.</li><li>B. <cite>Two</cite>. 1991.</li><li>C. <cite>Three</cite>. 1992.</li></ol>`, true},
+		// Too few items to tell.
+		{`<ol><li>A. <cite>One</cite>. 1990.</li><li>B. <cite>Two</cite>. 1991.</li></ol>`, false},
+		// Linked titles: a list of things to visit, the page's content on a listing.
+		{`<ul><li><a href="/1"><cite>One</cite></a></li><li><a href="/2"><cite>Two</cite></a></li><li><a href="/3"><cite>Three</cite></a></li></ul>`, false},
+		// An item without a cited work: a list of points that quotes some.
+		{`<ul><li>A. <cite>One</cite>.</li><li>B. <cite>Two</cite>.</li><li>C, a point of its own.</li></ul>`, false},
+	}
+	for _, tt := range tests {
+		doc, err := html.Parse(strings.NewReader(tt.list))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var list *html.Node
+		var find func(n *html.Node)
+		find = func(n *html.Node) {
+			if list == nil && n.Type == html.ElementNode && (n.Data == "ul" || n.Data == "ol") {
+				list = n
+			}
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				find(c)
+			}
+		}
+		find(doc)
+		if got := isCitationList(list); got != tt.want {
+			t.Errorf("isCitationList(%s) = %v, want %v", tt.list, got, tt.want)
+		}
+	}
+}
+
 // On a page describing one product, a run of short cards each naming
 // another product by a link and stating its price (similar items, items
 // viewed together) is not the product's text; a run without prices, or
