@@ -432,6 +432,9 @@ func removable(n *html.Node, byHints, byHidden, posts bool) bool {
 	if strings.EqualFold(attr(n, "itemprop"), "articleBody") {
 		return false
 	}
+	if isAuthorBox(n) {
+		return true
+	}
 	if h := hintText(n); (strings.Contains(h, "caption") || strings.Contains(h, "credit")) && visibleChars(n, figcaptionKeepChars, 0) < figcaptionKeepChars {
 		return true
 	}
@@ -637,8 +640,7 @@ func hasProse(n *html.Node, depth int) bool {
 			continue
 		}
 		if c.Data == "p" {
-			text, link := textAndLinks(c, false, 0)
-			if text >= proseChars && link*5 < text && endsSentence(c) {
+			if isProse(c) {
 				return true
 			}
 			continue
@@ -648,6 +650,13 @@ func hasProse(n *html.Node, depth int) bool {
 		}
 	}
 	return false
+}
+
+// isProse reports whether paragraph p is running text: at least
+// proseChars characters, few of them in links, ending like a sentence.
+func isProse(p *html.Node) bool {
+	text, link := textAndLinks(p, false, 0)
+	return text >= proseChars && link*5 < text && endsSentence(p)
 }
 
 // textAndLinks counts the visible characters of n's text and those of them
@@ -834,4 +843,121 @@ func citesUnlinked(n *html.Node, inLink bool, depth int) bool {
 		}
 	}
 	return false
+}
+
+// authorBoxChars bounds the text of an author box.
+const authorBoxChars = 1200
+
+// isAuthorBox reports whether n is a box about the article's author: a
+// short block with a picture, a link to the author's page (rel="author",
+// or a path with an "author" segment) and a few sentences, not the
+// page's headline.
+func isAuthorBox(n *html.Node) bool {
+	if n.Data != "div" && n.Data != "section" {
+		return false
+	}
+	if visibleChars(n, authorBoxChars, 0) >= authorBoxChars || repeatedShape(n) {
+		return false
+	}
+	img, link := false, false
+	var walk func(n *html.Node, depth int)
+	walk = func(n *html.Node, depth int) {
+		for c := n.FirstChild; c != nil && depth < maxDepth && !(img && link); c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			switch c.Data {
+			case "img", "picture":
+				img = true
+			case "a":
+				link = link || isAuthorLink(c)
+			}
+			walk(c, depth+1)
+		}
+	}
+	walk(n, 0)
+	return img && link && hasProse(n, 0) && !isHeadline(n) && afterProse(n)
+}
+
+// afterProse reports whether running text comes before n in the page:
+// an earlier sibling of n or of one of its nearest ancestors holds prose.
+// A box before the article's text is its byline and lead, not the note
+// about the author that closes it.
+func afterProse(n *html.Node) bool {
+	for a, up := n, 0; a != nil && up < afterProseLevels; a, up = a.Parent, up+1 {
+		for s := a.PrevSibling; s != nil; s = s.PrevSibling {
+			if s.Type == html.ElementNode && (s.Data == "p" && isProse(s) || hasProse(s, 0)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// afterProseLevels is how many ancestors afterProse looks past.
+const afterProseLevels = 6
+
+// isAuthorLink reports whether link a leads to an author's page.
+func isAuthorLink(a *html.Node) bool {
+	for _, r := range strings.Fields(strings.ToLower(attr(a, "rel"))) {
+		if r == "author" {
+			return true
+		}
+	}
+	href := strings.ToLower(attr(a, "href"))
+	if i := strings.IndexAny(href, "?#"); i >= 0 {
+		href = href[:i]
+	}
+	for _, seg := range strings.Split(href, "/") {
+		if seg == "author" || seg == "authors" {
+			return true
+		}
+	}
+	return false
+}
+
+// repeatedShape reports whether n, or an ancestor it is the only element
+// of, has an element sibling next to it of the same tag and first class
+// word: n is (inside) one of a run of items (cards, posts, list entries).
+func repeatedShape(n *html.Node) bool {
+	for depth := 0; n != nil && n.Type == html.ElementNode && depth < maxDepth; depth++ {
+		if sameShape(n, prevElement(n.PrevSibling, -1)) || sameShape(n, prevElement(n.NextSibling, 1)) {
+			return true
+		}
+		p := n.Parent
+		if p == nil || prevElement(p.FirstChild, 1) != n || prevElement(p.LastChild, -1) != n {
+			return false
+		}
+		n = p
+	}
+	return false
+}
+
+// prevElement is the first element from c on, walking back (dir -1) or
+// forward (dir 1).
+func prevElement(c *html.Node, dir int) *html.Node {
+	for c != nil && c.Type != html.ElementNode {
+		if dir < 0 {
+			c = c.PrevSibling
+		} else {
+			c = c.NextSibling
+		}
+	}
+	return c
+}
+
+// sameShape reports whether elements a and b have one tag and one first
+// class word.
+func sameShape(a, b *html.Node) bool {
+	if b == nil || a.Data != b.Data {
+		return false
+	}
+	first := func(n *html.Node) string {
+		f := strings.Fields(attr(n, "class"))
+		if len(f) == 0 {
+			return ""
+		}
+		return f[0]
+	}
+	return first(a) == first(b)
 }

@@ -938,3 +938,24 @@ func TestHintedSectionInside(t *testing.T) {
 		}
 	}
 }
+
+// A short box after the article with a picture, a link to the author's
+// page and a few sentences is an author box and goes; boxes of that shape
+// in a run of items of one shape (readers' tips, cards) stay.
+func TestAuthorBox(t *testing.T) {
+	res, err := Extract(readFixture(t, "article-author-box.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"An old apple tree that has gone years", "so the wound can close.",
+		"never prunes in frost.", "bleed sap in spring."} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	for _, w := range []string{"Ruth Hale", "community orchard"} {
+		if strings.Contains(res.Text, w) {
+			t.Errorf("text keeps the author box (%q):\n%s", w, res.Text)
+		}
+	}
+}
