@@ -114,15 +114,6 @@ func mainBlocks(doc *html.Node, elems int, page cleaner, reparse func() *html.No
 			best = lenient
 		}
 		x, tree = xl, clone
-	} else if !page.posts && !page.reviews {
-		// A long result may still miss sections inside it that a class
-		// hint removed (a tab panel, a carousel of headed sections): the
-		// lenient reading fills them in (see fillGaps).
-		clone := reparse()
-		lenient, xl := findMain(clone, elems, page)
-		if filled, ok := fillGaps(best, lenient); ok {
-			best, x, tree = filled, xl, clone
-		}
 	}
 	// A long run of repeated items beside little article-like text (a
 	// listing, a collection, a schedule), or inside the main landmark
@@ -170,63 +161,6 @@ func mainBlocks(doc *html.Node, elems int, page cleaner, reparse func() *html.No
 		return x.wholeBody(tree, true)
 	}
 	return best.text()
-}
-
-// fillGapChars is the least mean length of the blocks of a gap that
-// fillGaps fills: headed sections of running text, not the dates, vote
-// counts and one-line comments between posts.
-const fillGapChars = 40
-
-// fillGaps returns the strict reading with the gaps the lenient reading
-// shows inside it filled in: when every block of strict appears, in
-// order, in lenient, the lenient blocks between two consecutive ones form
-// a gap, and a gap that opens with a heading (a section) and holds blocks
-// of fillGapChars on average is content a class hint removed from within the chosen text.
-// Text before the first and after the last strict block (comments, teasers
-// below an article) is never taken. ok is false when nothing is filled or
-// the readings do not align. Linear in the number of blocks.
-func fillGaps(strict, lenient found) (found, bool) {
-	if len(strict) == 0 {
-		return nil, false
-	}
-	for _, b := range strict {
-		if b.listed {
-			return nil, false
-		}
-	}
-	var out, gap found
-	j, filled := 0, false
-	flush := func() {
-		chars := 0
-		for _, b := range gap {
-			chars += utf8.RuneCountInString(b.text)
-		}
-		if len(gap) > 0 && gap[0].level > 0 && chars >= fillGapChars*len(gap) {
-			out = append(out, gap...)
-			filled = true
-		}
-		gap = gap[:0]
-	}
-	for _, b := range lenient {
-		if j < len(strict) && b.text == strict[j].text {
-			if j > 0 {
-				flush()
-			}
-			out = append(out, b)
-			j++
-			continue
-		}
-		if j > 0 && j < len(strict) {
-			if b.listed {
-				return nil, false
-			}
-			gap = append(gap, b)
-		}
-	}
-	if j < len(strict) || !filled {
-		return nil, false
-	}
-	return out, true
 }
 
 // found is the emission of the chosen roots.

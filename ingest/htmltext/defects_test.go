@@ -913,32 +913,6 @@ func TestOtherProductCardsLeftOut(t *testing.T) {
 	}
 }
 
-// TestHintedSectionInside: a long service page whose middle section
-// carries a furniture-like class name ("accordion-menu") keeps that
-// section, a gap the lenient reading fills between the sections of the
-// strict one, while the comments below the content stay out.
-func TestHintedSectionInside(t *testing.T) {
-	res, err := Extract(readFixture(t, "hinted-section-inside.html"), "text/html", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, w := range []string{"Commercial diving for harbours", "Hull and pier inspection",
-		"Cleaning without harm to the water", "No biocides reach the harbour basin", "Repairs below the waterline",
-		"knows exactly what was done."} {
-		if !strings.Contains(res.Text, w) {
-			t.Errorf("text lacks %q:\n%s", w, res.Text)
-		}
-	}
-	if i, j := strings.Index(res.Text, "Hull and pier"), strings.Index(res.Text, "Cleaning without harm"); i < 0 || j < i {
-		t.Errorf("filled section out of order:\n%s", res.Text)
-	}
-	for _, w := range []string{"Questions from customers", "wooden hulls", "Privacy"} {
-		if strings.Contains(res.Text, w) {
-			t.Errorf("text has furniture %q:\n%s", w, res.Text)
-		}
-	}
-}
-
 // A short box after the article with a picture, a link to the author's
 // page and a few sentences is an author box and goes; boxes of that shape
 // in a run of items of one shape (readers' tips, cards) stay.
