@@ -59,17 +59,8 @@ func findTyped(v any, typ string, depth int) map[string]any {
 			}
 		}
 	case map[string]any:
-		switch t := x["@type"].(type) {
-		case string:
-			if t == typ {
-				return x
-			}
-		case []any:
-			for _, e := range t {
-				if e == typ {
-					return x
-				}
-			}
+		if typeIs(x, typ) {
+			return x
 		}
 		if g, ok := x["@graph"]; ok {
 			return findTyped(g, typ, depth+1)

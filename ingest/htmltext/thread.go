@@ -67,17 +67,8 @@ func hasType(v any, typ string, depth int) bool {
 			}
 		}
 	case map[string]any:
-		switch t := x["@type"].(type) {
-		case string:
-			if t == typ {
-				return true
-			}
-		case []any:
-			for _, e := range t {
-				if e == typ {
-					return true
-				}
-			}
+		if typeIs(x, typ) {
+			return true
 		}
 		for k, e := range x {
 			if k != "@type" && hasType(e, typ, depth+1) {
@@ -294,3 +285,19 @@ func hasDate(s string) bool {
 }
 
 func isASCIIDigit(b byte) bool { return b >= '0' && b <= '9' }
+
+// typeIs reports whether the JSON-LD object x has @type typ, alone or in a
+// list of types.
+func typeIs(x map[string]any, typ string) bool {
+	switch t := x["@type"].(type) {
+	case string:
+		return t == typ
+	case []any:
+		for _, e := range t {
+			if e == typ {
+				return true
+			}
+		}
+	}
+	return false
+}
