@@ -33,13 +33,8 @@ type emitter struct {
 	rootText int
 }
 
-// emitAll returns the blocks of roots in order, skipping boilerplate
-// containers and link-dominated blocks.
-func (x *extraction) emitAll(roots []*html.Node) []string {
-	return x.emit(roots, false)
-}
-
-// emit is emitAll with the filters turned off when keepAll is set.
+// emit returns the blocks of roots in order, skipping boilerplate
+// containers and link-dominated blocks unless keepAll is set.
 func (x *extraction) emit(roots []*html.Node, keepAll bool) []string {
 	return texts(x.emitBlocks(roots, keepAll))
 }

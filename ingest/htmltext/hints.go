@@ -200,18 +200,13 @@ func furnitureHint(n *html.Node, posts bool) int {
 	return level
 }
 
-// classWeight scores n's class and id: +25 each for content words, -25
-// each for boilerplate words.
-func classWeight(n *html.Node) float64 {
-	return contentWeight(n, false)
-}
-
 // postNames removes the names of comments ("comment", "com-") from a
 // lowercased class or id.
 var postNames = strings.NewReplacer("comment", "", "com-", "")
 
-// contentWeight is classWeight, with names of comments read as neutral
-// when posts is set (see furnitureHint).
+// contentWeight scores n's class and id: +25 each for content words, -25
+// each for boilerplate words. Names of comments are read as neutral when
+// posts is set (see furnitureHint).
 func contentWeight(n *html.Node, posts bool) float64 {
 	w := 0.0
 	for _, key := range []string{"class", "id"} {
