@@ -346,7 +346,7 @@ func TestIsProductPage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := isProductPage(doc); got != tt.want {
+		if got := isProductPage(doc, pageJSONLD(doc)); got != tt.want {
 			t.Errorf("isProductPage(%s) = %v, want %v", tt.page, got, tt.want)
 		}
 	}
@@ -576,7 +576,7 @@ func TestIsThreadPage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := isThreadPage(doc); got != tc.want {
+		if got := isThreadPage(doc, pageJSONLD(doc)); got != tc.want {
 			t.Errorf("isThreadPage(%s) = %v, want %v", tc.page, got, tc.want)
 		}
 	}

@@ -121,9 +121,10 @@ func Extract(raw []byte, contentType string, pageURL string, limits ...Limits) (
 		res.Text = normalize.Blocks(res.Blocks)
 		return res, nil
 	}
-	desc := productDescription(doc)
-	product := isProductPage(doc)
-	page := cleaner{reviews: product, cards: product && desc != "", posts: isThreadPage(doc) || hasPostRun(doc)}
+	lds := pageJSONLD(doc)
+	desc := productDescription(lds)
+	product := isProductPage(doc, lds)
+	page := cleaner{reviews: product, cards: product && desc != "", posts: isThreadPage(doc, lds) || hasPostRun(doc)}
 	res.Blocks = mainBlocks(doc, elems, page, func() *html.Node {
 		// The same bytes parsed once already, so this cannot fail.
 		d, err := parse(decoded)

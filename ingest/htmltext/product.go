@@ -17,13 +17,15 @@ import (
 // must lack for the description to be added.
 const missingShare = 0.5
 
-// productDescription returns the description of the first JSON-LD object
-// of @type Product in doc, as plain text, or "".
-func productDescription(doc *html.Node) string {
-	var out string
+// pageJSONLD decodes the page's JSON-LD scripts (each of at most
+// maxJSONLD bytes, within maxDepth of the root) once, in document order,
+// for every check that reads them. Scripts that are not valid JSON are
+// skipped.
+func pageJSONLD(doc *html.Node) []any {
+	var out []any
 	var walk func(n *html.Node, depth int)
 	walk = func(n *html.Node, depth int) {
-		for c := n.FirstChild; c != nil && out == "" && depth < maxDepth; c = c.NextSibling {
+		for c := n.FirstChild; c != nil && depth < maxDepth; c = c.NextSibling {
 			if c.Type != html.ElementNode {
 				continue
 			}
@@ -31,9 +33,7 @@ func productDescription(doc *html.Node) string {
 				if strings.EqualFold(strings.TrimSpace(attr(c, "type")), "application/ld+json") && c.FirstChild != nil && len(c.FirstChild.Data) <= maxJSONLD {
 					var v any
 					if json.Unmarshal([]byte(c.FirstChild.Data), &v) == nil {
-						if obj := findTyped(v, "Product", 0); obj != nil {
-							out = stripTags(ldString(obj["description"], 0))
-						}
+						out = append(out, v)
 					}
 				}
 				continue
@@ -43,6 +43,20 @@ func productDescription(doc *html.Node) string {
 	}
 	walk(doc, 0)
 	return out
+}
+
+// productDescription returns the description of the first JSON-LD object
+// of @type Product in the page's JSON-LD lds that has one, as plain text,
+// or "".
+func productDescription(lds []any) string {
+	for _, v := range lds {
+		if obj := findTyped(v, "Product", 0); obj != nil {
+			if d := stripTags(ldString(obj["description"], 0)); d != "" {
+				return d
+			}
+		}
+	}
+	return ""
 }
 
 // findTyped returns the first object (depth-first, through arrays and
@@ -125,39 +139,43 @@ func wordsOf(s string) []string {
 // of itemtype schema.org/Product, and no JSON-LD object of an article type
 // (an article about products, a review of one, is an article). On such a
 // page the customer reviews are not the content, however long they run.
-func isProductPage(doc *html.Node) bool {
-	product, article := false, false
+// lds is the page's JSON-LD (pageJSONLD).
+func isProductPage(doc *html.Node, lds []any) bool {
+	product := false
+	for _, v := range lds {
+		if findArticle(v, 0) != nil {
+			return false
+		}
+		product = product || findTyped(v, "Product", 0) != nil
+	}
+	if product {
+		return true
+	}
 	var walk func(n *html.Node, depth int)
 	walk = func(n *html.Node, depth int) {
-		for c := n.FirstChild; c != nil && !article && depth < maxDepth; c = c.NextSibling {
+		for c := n.FirstChild; c != nil && !product && depth < maxDepth; c = c.NextSibling {
 			if c.Type != html.ElementNode {
 				continue
 			}
 			switch c.Data {
 			case "script":
-				if strings.EqualFold(strings.TrimSpace(attr(c, "type")), "application/ld+json") && c.FirstChild != nil && len(c.FirstChild.Data) <= maxJSONLD {
-					var v any
-					if json.Unmarshal([]byte(c.FirstChild.Data), &v) == nil {
-						product = product || findTyped(v, "Product", 0) != nil
-						article = findArticle(v, 0) != nil
-					}
-				}
 				continue
 			case "meta":
 				if strings.EqualFold(attr(c, "property"), "og:type") || strings.EqualFold(attr(c, "name"), "og:type") {
 					t := strings.ToLower(strings.TrimSpace(attr(c, "content")))
-					product = product || t == "product" || strings.HasPrefix(t, "product.") || t == "og:product"
+					product = t == "product" || strings.HasPrefix(t, "product.") || t == "og:product"
 				}
 				continue
 			}
 			if strings.HasSuffix(attr(c, "itemtype"), "schema.org/Product") {
 				product = true
+				return
 			}
 			walk(c, depth+1)
 		}
 	}
 	walk(doc, 0)
-	return product && !article
+	return product
 }
 
 // Other products: a product page shows beside its product runs of cards

@@ -1,7 +1,6 @@
 package htmltext
 
 import (
-	"encoding/json"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -19,24 +18,20 @@ import (
 const threadType = "DiscussionForumPosting"
 
 // isThreadPage reports whether the page declares a discussion thread: a
-// JSON-LD object of @type DiscussionForumPosting (at any depth: as the
-// page's main entity, in a @graph) or an element of itemtype
-// schema.org/DiscussionForumPosting.
-func isThreadPage(doc *html.Node) bool {
+// JSON-LD object of @type DiscussionForumPosting in the page's JSON-LD lds
+// (pageJSONLD; at any depth: as the page's main entity, in a @graph) or an
+// element of itemtype schema.org/DiscussionForumPosting.
+func isThreadPage(doc *html.Node, lds []any) bool {
+	for _, v := range lds {
+		if hasType(v, threadType, 0) {
+			return true
+		}
+	}
 	found := false
 	var walk func(n *html.Node, depth int)
 	walk = func(n *html.Node, depth int) {
 		for c := n.FirstChild; c != nil && !found && depth < maxDepth; c = c.NextSibling {
-			if c.Type != html.ElementNode {
-				continue
-			}
-			if c.Data == "script" {
-				if strings.EqualFold(strings.TrimSpace(attr(c, "type")), "application/ld+json") && c.FirstChild != nil && len(c.FirstChild.Data) <= maxJSONLD {
-					var v any
-					if json.Unmarshal([]byte(c.FirstChild.Data), &v) == nil {
-						found = hasType(v, threadType, 0)
-					}
-				}
+			if c.Type != html.ElementNode || c.Data == "script" {
 				continue
 			}
 			if strings.HasSuffix(strings.TrimSpace(attr(c, "itemtype")), "schema.org/"+threadType) {

@@ -84,8 +84,8 @@ func TestThreadTextPostsRead(t *testing.T) {
 // in paragraphs, stay out (see TestThreadPostsRead).
 func TestUndeclaredThreadRead(t *testing.T) {
 	page := readFixture(t, "thread-undeclared.html")
-	if doc := parseFixture(t, page); isThreadPage(doc) || !hasPostRun(doc) {
-		t.Fatalf("isThreadPage %v, hasPostRun %v: want an undeclared run of posts", isThreadPage(doc), hasPostRun(doc))
+	if doc := parseFixture(t, page); isThreadPage(doc, pageJSONLD(doc)) || !hasPostRun(doc) {
+		t.Fatalf("isThreadPage %v, hasPostRun %v: want an undeclared run of posts", isThreadPage(doc, pageJSONLD(doc)), hasPostRun(doc))
 	}
 	res, err := Extract(page, "text/html", "")
 	if err != nil {
