@@ -284,7 +284,64 @@ type cleaner struct {
 	// quiet collects the headlines clean keeps despite a furniture hint
 	// (see isHeadline).
 	quiet map[*html.Node]bool
+	// controlled holds the ids that an aria-controls of the page names
+	// (see controlledIDs).
+	controlled map[string]bool
 }
+
+// isDisclosure reports whether n is a hidden panel of text that a control
+// of the page opens: an element whose id an aria-controls attribute names
+// (an accordion's answer, a collapsed section, a tab), holding text rather
+// than links, as a tab panel does (see isTabPanel). The page shows each
+// panel on a click; together they are part of the content (the questions
+// and answers of a service page). Menus that a button opens are links and
+// stay hidden.
+func (cl cleaner) isDisclosure(n *html.Node) bool {
+	if len(cl.controlled) == 0 || n.Type != html.ElementNode {
+		return false
+	}
+	id := attr(n, "id")
+	if id == "" || !cl.controlled[id] || !isHidden(n) {
+		return false
+	}
+	text, link := textAndLinks(n, false, 0)
+	return text > 0 && 3*link < text && (hasProse(n, 0) || hasTag(n, "pre", 0))
+}
+
+// controlledIDs returns the ids named by the aria-controls attributes of
+// the elements under doc (each may name several, space-separated), or nil
+// when there are none. One pre-order walk.
+func controlledIDs(doc *html.Node) map[string]bool {
+	var ids map[string]bool
+	for c := doc; c != nil; {
+		if c.Type == html.ElementNode {
+			if v := attr(c, "aria-controls"); v != "" && len(v) <= maxControlsLen {
+				if ids == nil {
+					ids = map[string]bool{}
+				}
+				for _, f := range strings.Fields(v) {
+					ids[f] = true
+				}
+			}
+		}
+		if c.FirstChild != nil {
+			c = c.FirstChild
+			continue
+		}
+		for c != doc && c.NextSibling == nil {
+			c = c.Parent
+		}
+		if c == doc {
+			break
+		}
+		c = c.NextSibling
+	}
+	return ids
+}
+
+// maxControlsLen bounds the aria-controls value controlledIDs reads: a
+// control names one panel or a few.
+const maxControlsLen = 1024
 
 // clean removes what is never main content: non-content elements, hidden
 // elements, comments, navigation and asides, (byHints) elements whose
@@ -296,7 +353,7 @@ func (cl cleaner) clean(n *html.Node, depth int, inList bool) {
 		next := c.NextSibling
 		kept := cl.keep[c]
 		list := c.Type == html.ElementNode && (c.Data == "ul" || c.Data == "ol")
-		if removable(c, cl.byHints && !kept, !kept && !cl.shown, cl.posts) || cl.reviews && !kept && isReviews(c) || cl.cards && !kept && isCardRun(c) || depth > maxDepth ||
+		if removable(c, cl.byHints && !kept, !kept && !cl.shown && !cl.isDisclosure(c), cl.posts) || cl.reviews && !kept && isReviews(c) || cl.cards && !kept && isCardRun(c) || depth > maxDepth ||
 			list && !inList && !kept && (isTableOfContents(c) || isCitationList(c)) {
 			if c.Type == html.ElementNode && !dropTags[c.Data] {
 				// Leave a mark where furniture was, so that a title

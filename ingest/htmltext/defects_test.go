@@ -933,3 +933,25 @@ func TestAuthorBox(t *testing.T) {
 		}
 	}
 }
+
+// The hidden answers of an accordion (panels that a control's
+// aria-controls names, holding text) are part of the content; a hidden
+// menu of links that a button opens, and a hidden box no control opens,
+// stay out.
+func TestHiddenDisclosurePanels(t *testing.T) {
+	res, err := Extract(readFixture(t, "accordion-panels.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"most owners book a cleaning every two months", "so that the coating is cleaned and not worn away.",
+		"the report reaches you by mail the same afternoon."} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	for _, w := range []string{"Our team", "Sign up for our monthly letter"} {
+		if strings.Contains(res.Text, w) {
+			t.Errorf("text has hidden furniture %q:\n%s", w, res.Text)
+		}
+	}
+}

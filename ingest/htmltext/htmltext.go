@@ -33,7 +33,7 @@ const ExtractorName = "digestd-htmltext"
 
 // ExtractorVersion changes whenever Extract's output may change for some
 // input, so that stored extractions can be told apart.
-const ExtractorVersion = "39"
+const ExtractorVersion = "40"
 
 // MaxInputBytes is the largest input Extract accepts.
 const MaxInputBytes = 16 << 20
@@ -124,7 +124,7 @@ func Extract(raw []byte, contentType string, pageURL string, limits ...Limits) (
 	lds := pageJSONLD(doc)
 	desc := productDescription(lds)
 	product := isProductPage(doc, lds)
-	page := cleaner{reviews: product, cards: product && desc != "", posts: isThreadPage(doc, lds) || hasPostRun(doc)}
+	page := cleaner{reviews: product, cards: product && desc != "", posts: isThreadPage(doc, lds) || hasPostRun(doc), controlled: controlledIDs(doc)}
 	res.Blocks = mainBlocks(doc, elems, page, func() *html.Node {
 		// The same bytes parsed once already, so this cannot fail.
 		d, err := parse(decoded)
