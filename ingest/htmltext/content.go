@@ -353,7 +353,7 @@ func (cl cleaner) clean(n *html.Node, depth int, inList bool) {
 		next := c.NextSibling
 		kept := cl.keep[c]
 		list := c.Type == html.ElementNode && (c.Data == "ul" || c.Data == "ol")
-		if removable(c, cl.byHints && !kept, !kept && !cl.shown && !cl.isDisclosure(c), cl.posts) || cl.reviews && !kept && isReviews(c) || cl.cards && !kept && isCardRun(c) || depth > maxDepth ||
+		if !(kept && c.Data == "form") && removable(c, cl.byHints && !kept, !kept && !cl.shown && !cl.isDisclosure(c), cl.posts) || cl.reviews && !kept && isReviews(c) || cl.cards && !kept && isCardRun(c) || depth > maxDepth ||
 			list && !inList && !kept && (isTableOfContents(c) || isCitationList(c)) {
 			if c.Type == html.ElementNode && !dropTags[c.Data] {
 				// Leave a mark where furniture was, so that a title
@@ -547,7 +547,9 @@ func hasTag(n *html.Node, tag string, depth int) bool {
 // those hidden by markup (a page
 // that a script reveals once it has loaded; half of all the text, hidden
 // or not). A long comment thread holds no headline and stays removable.
-// One post-order pass.
+// A <form> around at least half of the visible text stays too, headline or
+// not (forum software wraps the posts of a thread in one); clean keeps it
+// whatever its paragraphs. One post-order pass.
 func wrappersOfMostText(body *html.Node) map[*html.Node]bool {
 	type wrapper struct {
 		n      *html.Node
@@ -579,6 +581,12 @@ func wrappersOfMostText(body *html.Node) map[*html.Node]bool {
 				// A hidden headline heads its hidden wrapper only.
 				head = head || h && !hid
 				switch {
+				case c.Data == "form" && !hidden && !hid:
+					// A form around most of the page (forum software
+					// wraps a thread's posts in one for moderation)
+					// needs no headline: a form of the page's own
+					// furniture never holds half of its text.
+					found = append(found, wrapper{c, t, false})
 				case !h:
 				case hid:
 					found = append(found, wrapper{c, a, true})

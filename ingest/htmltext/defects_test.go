@@ -955,3 +955,21 @@ func TestHiddenDisclosurePanels(t *testing.T) {
 		}
 	}
 }
+
+// Forum software wraps a thread's posts, written as text and line breaks,
+// in a form (for moderation): a form around most of the page's text is
+// kept, while a small login form beside it goes.
+func TestThreadInsideForm(t *testing.T) {
+	res, err := Extract(readFixture(t, "thread-in-form.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"which wood to buy for the top.", "where the wear is.", "than a soft top ever will."} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	if strings.Contains(res.Text, "create one now") {
+		t.Errorf("text has the login form:\n%s", res.Text)
+	}
+}
