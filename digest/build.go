@@ -14,7 +14,7 @@ import (
 
 // DigesterVersion names the digester's rules. It changes whenever Build's
 // output may change for some input, and is part of the digest cache key.
-const DigesterVersion = "digester/21"
+const DigesterVersion = "digester/22"
 
 // Warning is a non-fatal condition met while building a digest: Build
 // reports fault.QueryFallback when the query has no content terms (empty or
@@ -130,12 +130,12 @@ type window struct {
 func selectEvidence(d *document, q queryModel, question string, opts Options, fallback bool) ([]EvidenceSnippet, [][snippetFeatures]float64) {
 	out := []EvidenceSnippet{}
 	var feats [][snippetFeatures]float64
-	cands := windowCandidates(d, q, question, opts.SnippetMaxChars)
+	cands, sc := windowCandidates(d, q, question, opts.SnippetMaxChars)
 	best := 0.0
 	if len(cands) > 0 {
 		best = cands[0].score
 	}
-	for rank, c := range pickWindows(d, cands, opts.MaxEvidence) {
+	for rank, c := range pickWindows(d, cands, opts.MaxEvidence, sc) {
 		x := q.features(c, rank, best)
 		v := snippetModel.p(x[:])
 		if fallback || x[featWindowCoverage] == 0 {

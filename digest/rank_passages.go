@@ -67,9 +67,9 @@ type candidate struct {
 // starts more windows at its clause boundaries. The score is BM25 over the
 // window's terms plus the evidence score of its first two sentences, times
 // the lead prior; windows scoring zero are left out.
-func windowCandidates(d *document, q queryModel, question string, max int) []candidate {
+func windowCandidates(d *document, q queryModel, question string, max int) ([]candidate, *windowScorer) {
 	if len(q.terms) == 0 || len(d.sents) == 0 {
-		return nil
+		return nil, nil
 	}
 	sentScore := evidenceScores(d, q, question)
 	slot := q.slots(len(d.df))
@@ -216,28 +216,14 @@ func windowCandidates(d *document, q queryModel, question string, max int) []can
 	for _, c := range cands {
 		sum += float64(c.length)
 	}
-	avgw := math.Max(sum/math.Max(float64(len(cands)), 1), 1)
-	textChars := math.Max(float64(d.sents[len(d.sents)-1].cend), 1)
+	sc := &windowScorer{
+		q: q, tf: tf, sentScore: sentScore,
+		avgw:      math.Max(sum/math.Max(float64(len(cands)), 1), 1),
+		textChars: math.Max(float64(d.sents[len(d.sents)-1].cend), 1),
+	}
 	kept := cands[:0]
 	for _, c := range cands {
-		norm := bm25K1 * (1 - bm25B + bm25B*float64(c.length)/avgw)
-		for x, v := range c.tf {
-			if v == 0 {
-				continue
-			}
-			f := float64(v)
-			c.score += q.weight[x] * f * (bm25K1 + 1) / (f + norm)
-		}
-		c.anchor[0] = anchorWeight * sentScore[c.first]
-		if c.first+1 <= c.last {
-			c.anchor[1] = anchorWeight2 * sentScore[c.first+1]
-		}
-		c.score += c.anchor[0] + c.anchor[1]
-		lead := 1 + leadWeight*math.Exp(-float64(c.w.cstart)/(leadDecay*textChars))
-		c.score *= lead
-		c.lead = lead
-		c.anchor[0] *= lead
-		c.anchor[1] *= lead
+		sc.score(&c)
 		if c.score > 0 {
 			kept = append(kept, c)
 		}
@@ -253,16 +239,82 @@ func windowCandidates(d *document, q queryModel, question string, max int) []can
 		}
 		return a.first - b.first
 	})
-	return cands
+	return cands, sc
+}
+
+// windowScorer scores candidate windows: BM25 over the window's terms,
+// length-normalised against the mean candidate, plus the evidence scores of
+// its first two sentences, times the lead prior.
+type windowScorer struct {
+	q         queryModel
+	tf        []int32   // per-sentence query term frequencies, flattened
+	sentScore []float64 // evidence score of each sentence
+	avgw      float64   // mean candidate length in terms
+	textChars float64   // the text's length in code points
+}
+
+// score sets c's score, anchors and lead factor from c.tf and c.length.
+func (sc *windowScorer) score(c *candidate) {
+	q := sc.q
+	c.score = 0
+	norm := bm25K1 * (1 - bm25B + bm25B*float64(c.length)/sc.avgw)
+	for x, v := range c.tf {
+		if v == 0 {
+			continue
+		}
+		f := float64(v)
+		c.score += q.weight[x] * f * (bm25K1 + 1) / (f + norm)
+	}
+	c.anchor = [2]float64{anchorWeight * sc.sentScore[c.first], 0}
+	if c.first+1 <= c.last {
+		c.anchor[1] = anchorWeight2 * sc.sentScore[c.first+1]
+	}
+	c.score += c.anchor[0] + c.anchor[1]
+	lead := 1 + leadWeight*math.Exp(-float64(c.w.cstart)/(leadDecay*sc.textChars))
+	c.score *= lead
+	c.lead = lead
+	c.anchor[0] *= lead
+	c.anchor[1] *= lead
+}
+
+// cutBefore returns c cut to its whole sentences before the chosen window
+// o, rescored, or false when c does not start before o, starts inside a
+// sentence, or keeps no query term. A nil scorer cuts nothing.
+func (sc *windowScorer) cutBefore(d *document, c candidate, o *candidate) (candidate, bool) {
+	j := o.first
+	if sc == nil || c.fill || c.mid || j <= c.first || c.w.cstart >= o.w.cstart {
+		return candidate{}, false
+	}
+	nq := len(sc.q.terms)
+	tf := make([]int32, nq)
+	length := 0
+	for k := c.first; k < j; k++ {
+		for x, v := range sc.tf[k*nq : (k+1)*nq] {
+			tf[x] += v
+		}
+		length += len(d.sents[k].terms)
+	}
+	if length == 0 || !slices.ContainsFunc(tf, func(v int32) bool { return v > 0 }) {
+		return candidate{}, false
+	}
+	c.last = j - 1
+	c.w.bend, c.w.cend = d.sents[j-1].end, d.sents[j-1].cend
+	c.tf, c.length = tf, length
+	sc.score(&c)
+	return c, c.score > 0
 }
 
 // pickWindows chooses up to n of the best rerankDepth candidates greedily
-// by score, skipping any that overlaps a chosen window or repeats text one
-// already shows (see trimRepeats); when no whole window fits any more, it
+// by score, skipping any that repeats text a chosen window already shows
+// (see trimRepeats). A candidate that overlaps a chosen window is cut to
+// its whole sentences before the first such window and rescored by sc (see
+// cutBefore), or skipped when nothing of it is left; the answer a window
+// opens with then still has a chance when a better window starts right
+// after it. When no whole window fits any more, it
 // fills the gaps with single sentences (fill candidates) the same way. The
 // first choice takes the lead prior at the power firstLead. Ties go to the
 // earlier candidate in cands' order, so the choice is deterministic.
-func pickWindows(d *document, cands []candidate, n int) []candidate {
+func pickWindows(d *document, cands []candidate, n int, sc *windowScorer) []candidate {
 	// The best rerankDepth whole windows, then the best rerankDepth
 	// single sentences that fill gaps.
 	pool := make([]candidate, 0, min(len(cands), 2*rerankDepth))
@@ -288,16 +340,22 @@ func pickWindows(d *document, cands []candidate, n int) []candidate {
 				continue
 			}
 			c := &cands[k]
-			if overlapsAny(out, c) {
-				used[k] = true
-				continue
+			if o := firstOverlap(out, c); o >= 0 {
+				// A window that runs into a chosen one keeps its
+				// sentences before it.
+				cut, ok := sc.cutBefore(d, *c, &out[o])
+				if !ok || overlapsAny(out, &cut) {
+					used[k] = true
+					continue
+				}
+				*c = cut
 			}
-			sc := c.score
+			v := c.score
 			if len(out) == 0 {
-				sc /= math.Pow(c.lead, 1-firstLead)
+				v /= math.Pow(c.lead, 1-firstLead)
 			}
-			if best < 0 || sc > bestV {
-				best, bestV = k, sc
+			if best < 0 || v > bestV {
+				best, bestV = k, v
 			}
 		}
 		if best < 0 {
@@ -322,12 +380,20 @@ func pickWindows(d *document, cands []candidate, n int) []candidate {
 
 // overlapsAny reports whether c shares text with a chosen window.
 func overlapsAny(chosen []candidate, c *candidate) bool {
-	for _, o := range chosen {
-		if c.w.cstart < o.w.cend && o.w.cstart < c.w.cend {
-			return true
+	return firstOverlap(chosen, c) >= 0
+}
+
+// firstOverlap returns the index of the chosen window that shares text
+// with c and starts first, or -1.
+func firstOverlap(chosen []candidate, c *candidate) int {
+	o := -1
+	for k := range chosen {
+		x := &chosen[k]
+		if c.w.cstart < x.w.cend && x.w.cstart < c.w.cend && (o < 0 || x.w.cstart < chosen[o].w.cstart) {
+			o = k
 		}
 	}
-	return false
+	return o
 }
 
 // trimRepeats cuts c before its first sentence with the same terms as a

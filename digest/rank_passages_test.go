@@ -187,7 +187,7 @@ func TestPickWindows(t *testing.T) {
 		{"better late match first", lead(mk(span{3, 3, 1.5}, span{0, 0, 1}), 1, 1.8), []int{3, 3, 0, 0}},
 	}...)
 	for _, tt := range tests {
-		if got := firsts(pickWindows(d, tt.cands, 3)); !slices.Equal(got, tt.want) {
+		if got := firsts(pickWindows(d, tt.cands, 3, nil)); !slices.Equal(got, tt.want) {
 			t.Errorf("%s: picked %v, want %v", tt.name, got, tt.want)
 		}
 	}
@@ -315,5 +315,31 @@ func TestLeadPrior(t *testing.T) {
 	}
 	if !strings.HasPrefix(p.EvidenceSnippets[1].Locator, "char:0-") {
 		t.Errorf("second snippet %q at %s, want the opening match", p.EvidenceSnippets[1].Text, p.EvidenceSnippets[1].Locator)
+	}
+}
+
+// TestCutWindowKeepsHead checks that a window running into a better one
+// already chosen is cut to its sentences before it, not dropped: the
+// sentence that answers the question opens a window that overlaps the best
+// one, and still beats a weaker match elsewhere.
+func TestCutWindowKeepsHead(t *testing.T) {
+	text := "The vaccine was first given in Lima in 2010. " +
+		"The vaccine trial tested the vaccine in many volunteers and the vaccine was safe. " +
+		"Later, other work followed on unrelated topics. " +
+		"Tested methods were reviewed at a meeting elsewhere."
+	p, _, err := Build(text, "Where was the vaccine tested?", Options{MaxEvidence: 2, SnippetMaxChars: 130})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, s := range p.EvidenceSnippets {
+		texts = append(texts, s.Text)
+	}
+	want := []string{
+		"The vaccine trial tested the vaccine in many volunteers and the vaccine was safe. Later, other work followed on unrelated topics.",
+		"The vaccine was first given in Lima in 2010.",
+	}
+	if !slices.Equal(texts, want) {
+		t.Errorf("snippets %q, want %q", texts, want)
 	}
 }
