@@ -410,6 +410,8 @@ func removable(n *html.Node, byHints, byHidden, posts bool) bool {
 	case "header":
 		// Article headers hold the standfirst: keep those with prose.
 		return countParagraphs(n, 3, 0) < 3 && !hasProse(n, 0)
+	case "label":
+		return labelsControl(n)
 	case "form", "noscript":
 		// Some pages wrap everything in a form; keep those that hold
 		// several paragraphs.
@@ -959,4 +961,41 @@ func sameShape(a, b *html.Node) bool {
 		return f[0]
 	}
 	return first(a) == first(b)
+}
+
+// labelNodes is the most nodes a label is searched through for its
+// control, which keeps the test of nested labels linear in the page.
+const labelNodes = 100
+
+// labelsControl reports whether label n names a form control: it has a
+// for attribute or holds an input, select or textarea (within its first
+// labelNodes nodes). A label of a control (a size, a colour, a filter's
+// value, the switch of a menu) is part of the page's machinery, not of
+// its content; a label naming nothing is often used as a heading.
+func labelsControl(n *html.Node) bool {
+	if attr(n, "for") != "" {
+		return true
+	}
+	nodes := 0
+	for c := n.FirstChild; c != nil && nodes < labelNodes; nodes++ {
+		if c.Type == html.ElementNode {
+			switch c.Data {
+			case "input", "select", "textarea":
+				return true
+			}
+		}
+		// Pre-order walk below n.
+		if c.FirstChild != nil {
+			c = c.FirstChild
+			continue
+		}
+		for c != n && c.NextSibling == nil {
+			c = c.Parent
+		}
+		if c == n {
+			break
+		}
+		c = c.NextSibling
+	}
+	return false
 }
