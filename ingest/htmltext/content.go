@@ -435,7 +435,7 @@ func removable(n *html.Node, byHints, byHidden, posts bool) bool {
 	case 2:
 		return true
 	case 1:
-		return countParagraphs(n, 3, 0) < 3 && !(isBuilderBlock(n) && hasProse(n, 0)) && !isHeadline(n)
+		return countParagraphs(n, 3, 0) < 3 && !(isBuilderBlock(n) && hasRunningText(n, 0)) && !isHeadline(n)
 	}
 	return false
 }
@@ -647,6 +647,37 @@ func hasProse(n *html.Node, depth int) bool {
 			continue
 		}
 		if hasProse(c, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasRunningText is hasProse, also reading as a paragraph a <div> of
+// text without blocks inside (page builders write a quote, a
+// testimonial, a feature's description so).
+func hasRunningText(n *html.Node, depth int) bool {
+	for c := n.FirstChild; c != nil && depth < maxDepth; c = c.NextSibling {
+		if c.Type != html.ElementNode || dropTags[c.Data] {
+			continue
+		}
+		if c.Data == "p" || c.Data == "div" && !hasBlockChild(c) {
+			if isProse(c) {
+				return true
+			}
+			continue
+		}
+		if hasRunningText(c, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasBlockChild reports whether n has a child element that starts a block.
+func hasBlockChild(n *html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && blockTags[c.Data] {
 			return true
 		}
 	}

@@ -973,3 +973,21 @@ func TestThreadInsideForm(t *testing.T) {
 		t.Errorf("text has the login form:\n%s", res.Text)
 	}
 }
+
+// A page builder's block ("widget") holding running text written in a
+// <div> rather than a <p> (a testimonial) is content; a builder block of
+// links stays out.
+func TestBuilderBlockWithTextInDiv(t *testing.T) {
+	res, err := Extract(readFixture(t, "builder-testimonials.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"where friends and family come to listen", "the teachers full of enthusiasm."} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	if strings.Contains(res.Text, "Prices") {
+		t.Errorf("text has the builder block of links:\n%s", res.Text)
+	}
+}
