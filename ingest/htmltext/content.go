@@ -287,6 +287,10 @@ type cleaner struct {
 	// controlled holds the ids that an aria-controls of the page names
 	// (see controlledIDs).
 	controlled map[string]bool
+	// author is the declared author of a page that declares an article,
+	// lowercased (empty otherwise): a box naming them is about the
+	// author (see isAuthorBox).
+	author string
 }
 
 // isDisclosure reports whether n is a hidden panel of text that a control
@@ -353,7 +357,7 @@ func (cl cleaner) clean(n *html.Node, depth int, inList bool) {
 		next := c.NextSibling
 		kept := cl.keep[c]
 		list := c.Type == html.ElementNode && (c.Data == "ul" || c.Data == "ol")
-		if !(kept && c.Data == "form") && removable(c, cl.byHints && !kept, !kept && !cl.shown && !cl.isDisclosure(c), cl.posts) || cl.reviews && !kept && isReviews(c) || cl.cards && !kept && isCardRun(c) || depth > maxDepth ||
+		if !(kept && c.Data == "form") && removable(c, cl.byHints && !kept, !kept && !cl.shown && !cl.isDisclosure(c), cl.posts, cl.author) || cl.reviews && !kept && isReviews(c) || cl.cards && !kept && isCardRun(c) || depth > maxDepth ||
 			list && !inList && !kept && (isTableOfContents(c) || isCitationList(c)) {
 			if c.Type == html.ElementNode && !dropTags[c.Data] {
 				// Leave a mark where furniture was, so that a title
@@ -390,7 +394,7 @@ func isReviews(n *html.Node) bool {
 // removable reports whether n is furniture clean removes: by its class
 // and id too when byHints (reading names of comments as posts when posts),
 // and when it is hidden by markup only if byHidden.
-func removable(n *html.Node, byHints, byHidden, posts bool) bool {
+func removable(n *html.Node, byHints, byHidden, posts bool, author string) bool {
 	switch n.Type {
 	case html.CommentNode, html.DoctypeNode:
 		return true
@@ -425,7 +429,7 @@ func removable(n *html.Node, byHints, byHidden, posts bool) bool {
 	if strings.EqualFold(attr(n, "itemprop"), "articleBody") {
 		return false
 	}
-	if isAuthorBox(n) {
+	if isAuthorBox(n, author) {
 		return true
 	}
 	if h := hintText(n); (strings.Contains(h, "caption") || strings.Contains(h, "credit")) && visibleChars(n, figcaptionKeepChars, 0) < figcaptionKeepChars {
@@ -882,9 +886,10 @@ const authorBoxChars = 1200
 
 // isAuthorBox reports whether n is a box about the article's author: a
 // short block with a picture, a link to the author's page (rel="author",
-// or a path with an "author" segment) and a few sentences, not the
-// page's headline.
-func isAuthorBox(n *html.Node) bool {
+// or a path with an "author" segment) or the name of the page's declared
+// author (author, lowercased with spaces collapsed; may be empty), and a
+// few sentences, not the page's headline, after the article's text.
+func isAuthorBox(n *html.Node, author string) bool {
 	if n.Data != "div" && n.Data != "section" {
 		return false
 	}
@@ -908,7 +913,49 @@ func isAuthorBox(n *html.Node) bool {
 		}
 	}
 	walk(n, 0)
-	return img && link && hasProse(n, 0) && !isHeadline(n) && afterProse(n)
+	if !img {
+		return false
+	}
+	if !hasProse(n, 0) {
+		// On an article's page the box may be written without
+		// paragraphs: a sentence of text outside links will do.
+		if author == "" {
+			return false
+		}
+		unlinked, linked := textAndLinks(n, false, 0)
+		if unlinked-linked < proseChars || !strings.ContainsAny(boxText(n), ".!?") {
+			return false
+		}
+	}
+	// Without a link to the author's page, the box names the page's
+	// author.
+	if !link && (len(author) < minAuthorName || !strings.Contains(boxText(n), author)) {
+		return false
+	}
+	return !isHeadline(n) && afterProse(n)
+}
+
+// minAuthorName is the shortest declared author name a box is matched by.
+const minAuthorName = 5
+
+// boxText is the text of n (short: see authorBoxChars), lowercased with
+// its spaces collapsed.
+func boxText(n *html.Node) string {
+	var b strings.Builder
+	var walk func(n *html.Node, depth int)
+	walk = func(n *html.Node, depth int) {
+		for c := n.FirstChild; c != nil && depth < maxDepth && b.Len() < 4*authorBoxChars; c = c.NextSibling {
+			switch {
+			case c.Type == html.TextNode:
+				b.WriteString(c.Data)
+				b.WriteByte(' ')
+			case c.Type == html.ElementNode && !dropTags[c.Data]:
+				walk(c, depth+1)
+			}
+		}
+	}
+	walk(n, 0)
+	return strings.Join(strings.Fields(strings.ToLower(b.String())), " ")
 }
 
 // afterProse reports whether running text comes before n in the page:

@@ -991,3 +991,34 @@ func TestBuilderBlockWithTextInDiv(t *testing.T) {
 		t.Errorf("text has the builder block of links:\n%s", res.Text)
 	}
 }
+
+// On a page that declares an article, a short box after its text with a
+// picture, the name of the page's author and a sentence about them is an
+// author box and goes, also when the box has no paragraphs and no link to
+// an author's page; on a page that declares no article (a profile, a
+// service page) the same box stays.
+func TestAuthorBoxNamed(t *testing.T) {
+	raw := readFixture(t, "article-author-named.html")
+	res, err := Extract(raw, "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"A young hedge loses more water", "left to thin out on its own."} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	for _, w := range []string{"community orchard", "garden editor"} {
+		if strings.Contains(res.Text, w) {
+			t.Errorf("text keeps the author box (%q):\n%s", w, res.Text)
+		}
+	}
+	site := bytes.Replace(raw, []byte(`content="article"`), []byte(`content="website"`), 1)
+	res, err = Extract(site, "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Text, "community orchard") {
+		t.Errorf("on a page declaring no article the box about a person goes:\n%s", res.Text)
+	}
+}

@@ -33,7 +33,7 @@ const ExtractorName = "digestd-htmltext"
 
 // ExtractorVersion changes whenever Extract's output may change for some
 // input, so that stored extractions can be told apart.
-const ExtractorVersion = "43"
+const ExtractorVersion = "44"
 
 // MaxInputBytes is the largest input Extract accepts.
 const MaxInputBytes = 16 << 20
@@ -112,7 +112,8 @@ func Extract(raw []byte, contentType string, pageURL string, limits ...Limits) (
 		res.Text = normalize.Blocks(res.Blocks)
 		return res, nil
 	}
-	res.Meta = readMetadata(doc, pageURL)
+	meta, article := readMetadata(doc, pageURL)
+	res.Meta = meta
 	elems := countElements(doc, MaxElements)
 	if elems > MaxElements {
 		// Too many elements to weigh (the parser multiplies reopened
@@ -125,6 +126,11 @@ func Extract(raw []byte, contentType string, pageURL string, limits ...Limits) (
 	desc := productDescription(lds)
 	product := isProductPage(doc, lds)
 	page := cleaner{reviews: product, cards: product && desc != "", posts: isThreadPage(doc, lds) || hasPostRun(doc), controlled: controlledIDs(doc)}
+	if article && !page.posts {
+		// A box naming the article's author is about them (isAuthorBox);
+		// on a thread, one naming the first poster is a post.
+		page.author = strings.ToLower(meta.Author)
+	}
 	res.Blocks = mainBlocks(doc, elems, page, func() *html.Node {
 		// The same bytes parsed once already, so this cannot fail.
 		d, err := parse(decoded)

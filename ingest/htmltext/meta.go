@@ -14,8 +14,10 @@ const maxJSONLD = 1 << 20
 
 // readMetadata collects metadata from <title>, <meta> (name, property and
 // itemprop forms, OpenGraph), JSON-LD, <html lang> and <link rel=canonical>.
-// Explicit article metadata wins over generic page metadata.
-func readMetadata(doc *html.Node, pageURL string) Metadata {
+// Explicit article metadata wins over generic page metadata. It also
+// reports whether the page declares itself an article (a JSON-LD object of
+// an article type, or og:type article).
+func readMetadata(doc *html.Node, pageURL string) (Metadata, bool) {
 	d := goquery.NewDocumentFromNode(doc)
 	meta := map[string]string{}
 	d.Find("meta").Each(func(_ int, s *goquery.Selection) {
@@ -56,7 +58,7 @@ func readMetadata(doc *html.Node, pageURL string) Metadata {
 	canon, _ := d.Find(`link[rel~="canonical"]`).First().Attr("href")
 	m.CanonicalURL = resolve(pageURL, first(canon, meta["og:url"]))
 	m.SiteName = first(meta["og:site_name"], ld.publisher, meta["application-name"])
-	return m
+	return m, ld.article || strings.EqualFold(meta["og:type"], "article")
 }
 
 func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
@@ -81,6 +83,8 @@ func resolve(base, ref string) string {
 // article-like @type.
 type ldArticle struct {
 	headline, author, published, publisher, language string
+	// article is set when such an object was found.
+	article bool
 }
 
 func readJSONLD(d *goquery.Document) ldArticle {
@@ -102,6 +106,7 @@ func readJSONLD(d *goquery.Document) ldArticle {
 				published: ldString(obj["datePublished"], 0),
 				publisher: ldString(obj["publisher"], 0),
 				language:  ldString(obj["inLanguage"], 0),
+				article:   true,
 			}
 			if out.headline == "" {
 				out.headline = ldString(obj["name"], 0)
