@@ -413,7 +413,7 @@ func removable(n *html.Node, byHints, byHidden, posts bool, author string) bool 
 		return visibleChars(n, figcaptionKeepChars, 0) < figcaptionKeepChars
 	case "header":
 		// Article headers hold the standfirst: keep those with prose.
-		return countParagraphs(n, 3, 0) < 3 && !hasProse(n, 0)
+		return countParagraphs(n, 3, 0) < 3 && !hasProse(n, 0) && !isWholeEntry(n)
 	case "label":
 		return labelsControl(n)
 	case "form", "noscript":
@@ -442,6 +442,31 @@ func removable(n *html.Node, byHints, byHidden, posts bool, author string) bool 
 		return countParagraphs(n, 3, 0) < 3 && !(isBuilderBlock(n) && hasRunningText(n, 0)) && !isHeadline(n)
 	}
 	return false
+}
+
+// isWholeEntry reports whether header n holds all the text of the
+// <article> it heads: a teaser (a title, a summary, a byline) in a list of
+// posts is an article made of its header alone, and is content.
+func isWholeEntry(n *html.Node) bool {
+	if n.Parent == nil || n.Parent.Type != html.ElementNode || n.Parent.Data != "article" {
+		return false
+	}
+	for c := n.Parent.FirstChild; c != nil; c = c.NextSibling {
+		if c == n {
+			continue
+		}
+		switch c.Type {
+		case html.TextNode:
+			if t, _ := runLen(c.Data); t > 0 {
+				return false
+			}
+		case html.ElementNode:
+			if !dropTags[c.Data] && visibleChars(c, 1, 0) > 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // isHeadline reports whether n holds the page's headline (an <h1>) with

@@ -1,0 +1,25 @@
+package htmltext
+
+import (
+	"strings"
+	"testing"
+)
+
+// A list of posts whose teasers are <article>s made of their <header>
+// alone (a title, a summary, a byline) keeps the teasers: such a header
+// is the whole entry, not the heading of one.
+func TestTeaserHeadersKept(t *testing.T) {
+	res, err := Extract(readFixture(t, "teaser-headers.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"New colours for the studio headphones arrive in shops", "Hands on with live translation in the new earbuds",
+		"Firmware update for the over-ear model is out", "The wired adapter is gone from the store"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks teaser %q:\n%s", w, res.Text)
+		}
+	}
+	if strings.Contains(res.Text, "All rights reserved") {
+		t.Errorf("text has the footer:\n%s", res.Text)
+	}
+}
