@@ -684,13 +684,14 @@ func hasProse(n *html.Node, depth int) bool {
 
 // hasRunningText is hasProse, also reading as a paragraph a <div> of
 // text without blocks inside (page builders write a quote, a
-// testimonial, a feature's description so).
+// testimonial, a feature's description so) and a list item written as a
+// sentence (a guide's steps).
 func hasRunningText(n *html.Node, depth int) bool {
 	for c := n.FirstChild; c != nil && depth < maxDepth; c = c.NextSibling {
 		if c.Type != html.ElementNode || dropTags[c.Data] {
 			continue
 		}
-		if c.Data == "p" || c.Data == "div" && !hasBlockChild(c) {
+		if c.Data == "p" || c.Data == "li" || c.Data == "div" && !hasBlockChild(c) {
 			if isProse(c) {
 				return true
 			}

@@ -1022,3 +1022,21 @@ func TestAuthorBoxNamed(t *testing.T) {
 		t.Errorf("on a page declaring no article the box about a person goes:\n%s", res.Text)
 	}
 }
+
+// A page builder's block ("widget") holding a list whose items are
+// sentences (a guide's steps) is content like one holding paragraphs; a
+// builder block listing links stays out.
+func TestBuilderBlockWithSentenceList(t *testing.T) {
+	res, err := Extract(readFixture(t, "builder-list.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"it becomes a habit of the kitchen.", "soaked the night before they are cooked.", "the time of a weekday evening."} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	if strings.Contains(res.Text, "Recipes") {
+		t.Errorf("text has the builder block of links:\n%s", res.Text)
+	}
+}
