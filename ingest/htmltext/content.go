@@ -350,14 +350,15 @@ const maxControlsLen = 1024
 // clean removes what is never main content: non-content elements, hidden
 // elements, comments, navigation and asides, (byHints) elements whose
 // class, id or role names page furniture, and (reviews) elements whose
-// class or id names reviews. Tables of contents go too: an outermost
+// class or id names reviews; on a thread (posts), the user panels beside
+// the posts (see isShortPairs). Tables of contents go too: an outermost
 // list (not inList) is tested once, so the test stays linear.
 func (cl cleaner) clean(n *html.Node, depth int, inList bool) {
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
 		kept := cl.keep[c]
 		list := c.Type == html.ElementNode && (c.Data == "ul" || c.Data == "ol")
-		if !(kept && c.Data == "form") && removable(c, cl.byHints && !kept, !kept && !cl.shown && !cl.isDisclosure(c), cl.posts, cl.author) || cl.reviews && !kept && isReviews(c) || cl.cards && !kept && isCardRun(c) || depth > maxDepth ||
+		if cl.posts && c.Type == html.ElementNode && c.Data == "dl" && isShortPairs(c) || !(kept && c.Data == "form") && removable(c, cl.byHints && !kept, !kept && !cl.shown && !cl.isDisclosure(c), cl.posts, cl.author) || cl.reviews && !kept && isReviews(c) || cl.cards && !kept && isCardRun(c) || depth > maxDepth ||
 			list && !inList && !kept && (isTableOfContents(c) || isCitationList(c)) {
 			if c.Type == html.ElementNode && !dropTags[c.Data] {
 				// Leave a mark where furniture was, so that a title
@@ -1103,3 +1104,26 @@ func labelsControl(n *html.Node) bool {
 	}
 	return false
 }
+
+// isShortPairs reports whether list n is a list of short terms and values
+// ("Posts: 9179", "Joined: 2015"): at least two items, each of them a
+// fragment rather than a sentence.
+func isShortPairs(n *html.Node) bool {
+	items := 0
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		if c.Data != "dt" && c.Data != "dd" {
+			return false
+		}
+		if visibleChars(c, shortPairChars, 0) >= shortPairChars {
+			return false
+		}
+		items++
+	}
+	return items >= 2
+}
+
+// shortPairChars bounds the text of one item of a list of short pairs.
+const shortPairChars = 40

@@ -1040,3 +1040,32 @@ func TestBuilderBlockWithSentenceList(t *testing.T) {
 		t.Errorf("text has the builder block of links:\n%s", res.Text)
 	}
 }
+
+// On a thread, the user panel beside each post (a list of short terms and
+// values: the name, "Posts: 13", "Joined: ...") is left out, and the posts
+// stay; on other pages such a list (a boat's measurements) is content.
+func TestThreadUserPanels(t *testing.T) {
+	res, err := Extract(readFixture(t, "thread-user-panels.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"keep the whole bedroom awake at night.", "both stay dark from then on.", "the board still boots as before."} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	for _, w := range []string{"Posts: 9179", "Joined:"} {
+		if strings.Contains(res.Text, w) {
+			t.Errorf("text has the user panel %q:\n%s", w, res.Text)
+		}
+	}
+	res, err = Extract(readFixture(t, "article-short-pairs.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"48 kg", "Two rowers and a cox", "a free lesson on the lake."} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("article text lacks %q:\n%s", w, res.Text)
+		}
+	}
+}
