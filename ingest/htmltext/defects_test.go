@@ -1069,3 +1069,24 @@ func TestThreadUserPanels(t *testing.T) {
 		}
 	}
 }
+
+// A page builder's block inside the content that holds the article's
+// introduction beside a few links (a box of links to its sections) is
+// content, though builders name every block a widget; a builder block of
+// links alone, or of cards with linked titles (related posts), stays out.
+func TestBuilderBlockIntroWithLinks(t *testing.T) {
+	res, err := Extract(readFixture(t, "builder-intro-links.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"what a guest expects before the first bite.", "what each asks of the staff.", "the prices it allows."} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	for _, w := range []string{"Contact the kitchen", "Tipping in restaurants", "no currency sign"} {
+		if strings.Contains(res.Text, w) {
+			t.Errorf("text has the builder block of links %q:\n%s", w, res.Text)
+		}
+	}
+}

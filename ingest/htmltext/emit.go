@@ -376,7 +376,10 @@ func (x *extraction) isBoilerplateContainer(n *html.Node) bool {
 		return true
 	case ld > 0.5:
 		return true
-	case w < 0 && ld > 0.1:
+	case w < 0 && ld > 0.1 && !(isBuilderBlock(n) && hasRunningText(n, 0) && !hasLinkedHeading(n, 0)):
+		// A page builder's block holding running text is named like a
+		// widget whatever it holds (see isBuilderBlock); one holding
+		// linked titles is a block of cards (related posts).
 		return true
 	}
 	return false
@@ -412,4 +415,34 @@ func (e *emitter) isDroppedContainer(n *html.Node) bool {
 		return false
 	}
 	return e.x.isCardRun(n) && e.x.isBoilerplateContainer(n)
+}
+
+// hasLinkedHeading reports whether n holds a heading that is or holds a
+// link: the title of a card.
+func hasLinkedHeading(n *html.Node, depth int) bool {
+	for c := n.FirstChild; c != nil && depth < maxDepth; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		if headingTags[c.Data] {
+			if hasTag(c, "a", 0) {
+				return true
+			}
+			continue
+		}
+		if c.Data == "a" && holdsHeading(c, depth+1) || hasLinkedHeading(c, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsHeading reports whether n holds a heading.
+func holdsHeading(n *html.Node, depth int) bool {
+	for c := n.FirstChild; c != nil && depth < maxDepth; c = c.NextSibling {
+		if c.Type == html.ElementNode && (headingTags[c.Data] || holdsHeading(c, depth+1)) {
+			return true
+		}
+	}
+	return false
 }
