@@ -23,3 +23,21 @@ func TestTeaserHeadersKept(t *testing.T) {
 		t.Errorf("text has the footer:\n%s", res.Text)
 	}
 }
+
+// A listing the strict reading finds stays the content when the reading
+// without class hints finds only some longer text the hints had removed
+// (a cookie preference panel) and no listing.
+func TestListingOverHintedText(t *testing.T) {
+	res, err := Extract(readFixture(t, "listing-beside-consent.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Weeknight lemon chicken with crispy potatoes", "Mushroom risotto with parmesan and thyme", "Vegetable curry with chickpeas and coconut"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks card %q:\n%s", w, res.Text)
+		}
+	}
+	if strings.Contains(res.Text, "These cookies") {
+		t.Errorf("text has the cookie panel:\n%s", res.Text)
+	}
+}

@@ -108,12 +108,24 @@ func mainBlocks(doc *html.Node, elems int, page cleaner, reparse func() *html.No
 		// A short result may mean that the strict cleaning removed part of
 		// the content (a wrapper with a misleading class): redo it on a
 		// fresh tree without class hints and keep the longer result.
+		strictList := xs.listContainer(findBody(doc))
 		clone := reparse()
 		lenient, xl := findMain(clone, elems, page)
 		if lenient.articleLen() > best.articleLen() {
 			best = lenient
 		}
 		x, tree = xl, clone
+		// The strict reading found a listing of many items; the lenient
+		// one found some text the hints had removed (a cookie notice, a
+		// footer) and no listing: unless that text dwarfs the items, the
+		// listing stays the content.
+		if best.articleLen() > strictBlocks.articleLen() && strictList.keepsOver(strictBlocks.articleLen(), best.articleLen()) {
+			if list := xl.listContainer(findBody(clone)); !list.isContent(best.articleLen()) && !xl.listInLandmark(list) {
+				if items := xs.emitList(strictList.node); textLen(items) > strictBlocks.articleLen() {
+					return withList(strictBlocks.article(), items)
+				}
+			}
+		}
 	}
 	// A long run of repeated items beside little article-like text (a
 	// listing, a collection, a schedule), or inside the main landmark

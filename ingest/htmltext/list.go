@@ -57,6 +57,20 @@ func (l itemList) isContent(articleChars int) bool {
 		(l.items >= manyListItems || articleChars < sparseChars)
 }
 
+// hintedTextRatio is how many times longer than a listing of the strict
+// reading the text that only the reading without class hints finds must
+// be to replace it.
+const hintedTextRatio = 4
+
+// keepsOver reports whether l, the list of the strict reading, is the
+// content over the longer text lenientChars of the reading without class
+// hints: it is content beside the strict reading's articleChars, has
+// many items, and the lenient text is at most hintedTextRatio times as
+// long as its items.
+func (l itemList) keepsOver(articleChars, lenientChars int) bool {
+	return l.isContent(articleChars) && l.items >= manyListItems && hintedTextRatio*l.text >= lenientChars
+}
+
 // itemShape is what makes siblings items of one list: the tag and the
 // first class name. The names after it often differ from item to item
 // (a post number, a stock state, first or last in its row) while the
