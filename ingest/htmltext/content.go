@@ -316,12 +316,42 @@ func (cl cleaner) isDisclosure(n *html.Node) bool {
 	if len(cl.controlled) == 0 || n.Type != html.ElementNode {
 		return false
 	}
-	id := attr(n, "id")
-	if id == "" || !cl.controlled[id] || !isHidden(n) {
+	if !isHidden(n) || !cl.namesPanel(n) {
 		return false
 	}
 	text, link := textAndLinks(n, false, 0)
 	return text > 0 && 3*link < text && (hasProse(n, 0) || hasTag(n, "pre", 0))
+}
+
+// panelWrapDepth is how many wrappers deep namesPanel looks for the
+// panel: accordion scripts hide a collapsing wrapper around it.
+const panelWrapDepth = 3
+
+// namesPanel reports whether an aria-controls of the page names n, or an
+// element that n wraps alone (its only element child, within
+// panelWrapDepth levels).
+func (cl cleaner) namesPanel(n *html.Node) bool {
+	for range panelWrapDepth + 1 {
+		if id := attr(n, "id"); id != "" && cl.controlled[id] {
+			return true
+		}
+		var only *html.Node
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.ElementNode {
+				if only != nil {
+					return false
+				}
+				only = c
+			} else if c.Type == html.TextNode && strings.TrimSpace(c.Data) != "" {
+				return false
+			}
+		}
+		if only == nil {
+			return false
+		}
+		n = only
+	}
+	return false
 }
 
 // controlledIDs returns the ids named by the aria-controls attributes of

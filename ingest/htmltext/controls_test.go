@@ -24,3 +24,21 @@ func TestControlLabels(t *testing.T) {
 		}
 	}
 }
+
+// An accordion's answer whose collapsing wrapper is the hidden element (the
+// control names the panel inside it) is kept like the panel itself; a
+// hidden box that no control opens stays out.
+func TestAccordionWrappedPanels(t *testing.T) {
+	res, err := Extract(readFixture(t, "accordion-wrapped-panels.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"double wall that feeds hot air", "Stack small dry logs around the cone", "never with water."} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	if strings.Contains(res.Text, "spring sale") {
+		t.Errorf("text has a hidden box no control opens:\n%s", res.Text)
+	}
+}
