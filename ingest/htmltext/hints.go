@@ -34,30 +34,30 @@ var (
 
 	// strongBoilerplateSubstrings in a class or id mark navigation,
 	// comments, sharing, ads and similar page furniture.
-	strongBoilerplateSubstrings = []string{"comment", "disqus", "cookie", "consent", "gdpr", "newsletter",
+	strongBoilerplateSubstrings = substringsOf("comment", "disqus", "cookie", "consent", "gdpr", "newsletter",
 		"subscri", "sharing", "share-", "-share", "sharebar", "social", "related", "sidebar", "breadcrumb",
 		"footer", "navbar", "navigation", "outbrain", "taboola", "advert", "sponsor", "recommend", "replies",
-		"skyscraper", "shoutbox", "popup", "modal", "agegate", "pagination", "pager", "signup", "login"}
+		"skyscraper", "shoutbox", "popup", "modal", "agegate", "pagination", "pager", "signup", "login")
 	strongBoilerplateTokens = setOf("nav", "ad", "ads", "share", "shares")
 	// weakBoilerplateSubstrings mark furniture less surely: an element
 	// holding several paragraphs is kept despite them.
-	weakBoilerplateSubstrings = []string{"header", "masthead", "menu", "banner", "promo", "toolbar", "widget",
+	weakBoilerplateSubstrings = substringsOf("header", "masthead", "menu", "banner", "promo", "toolbar", "widget",
 		"overlay", "teaser", "community", "legends", "remark", "rss", "combx", "extra", "jump-to", "print-only",
-		"tags", "supplemental"}
+		"tags", "supplemental")
 	weakBoilerplateTokens = setOf("tag", "meta", "byline", "author", "dateline", "hidden", "hide", "skip",
 		"foot", "credit", "credits", "copyright", "more", "trending", "popular", "most", "topics", "keywords",
 		"cta", "print")
 	// contentSubstrings in a class or id mark likely main content; they
 	// also protect an element from removal by boilerplate hints.
-	contentSubstrings = []string{"article", "content", "entry", "hentry", "h-entry", "main", "post", "text",
-		"blog", "story", "body", "column", "shadow"}
+	contentSubstrings = substringsOf("article", "content", "entry", "hentry", "h-entry", "main", "post", "text",
+		"blog", "story", "body", "column", "shadow")
 	// contentWeightSubstrings raise an element's content score.
-	contentWeightSubstrings = []string{"article", "content", "entry", "hentry", "h-entry", "main", "post",
-		"text", "blog", "story", "body"}
+	contentWeightSubstrings = substringsOf("article", "content", "entry", "hentry", "h-entry", "main", "post",
+		"text", "blog", "story", "body")
 	// negativeWeightSubstrings lower an element's content score.
-	negativeWeightSubstrings = []string{"comment", "com-", "contact", "footer", "masthead", "media", "outbrain",
+	negativeWeightSubstrings = substringsOf("comment", "com-", "contact", "footer", "masthead", "media", "outbrain",
 		"promo", "related", "scroll", "share", "shoutbox", "sidebar", "skyscraper", "sponsor", "shopping",
-		"widget", "banner", "breadcrumb", "social", "cookie", "newsletter", "teaser", "recommend", "nav", "menu"}
+		"widget", "banner", "breadcrumb", "social", "cookie", "newsletter", "teaser", "recommend", "nav", "menu")
 	negativeWeightTokens = setOf("ad", "ads", "meta", "tags", "hid", "hidden", "byline", "author", "more")
 
 	boilerplateRoles = setOf("navigation", "banner", "contentinfo", "complementary", "search", "dialog",
@@ -83,6 +83,17 @@ func attr(n *html.Node, key string) string {
 
 // hintText is the lowercased class and id of n, the text hints are read from.
 func hintText(n *html.Node) string {
+	names := hintNames(n)
+	if names == [3]string{} {
+		return ""
+	}
+	return strings.ToLower(names[0] + " " + names[1] + " " + names[2])
+}
+
+// hintNames are n's class, id and custom element name as hintText reads
+// them, before lowercasing: reading them one by one spares building
+// hintText where the names are only looked at.
+func hintNames(n *html.Node) [3]string {
 	c, id := attr(n, "class"), attr(n, "id")
 	// A custom element's name ("site-footer", "docs-sidebar") is chosen
 	// like a class name and hints the same way.
@@ -90,14 +101,11 @@ func hintText(n *html.Node) string {
 	if strings.IndexByte(n.Data, '-') > 0 {
 		custom = truncate(n.Data, 64)
 	}
-	if c == "" && id == "" && custom == "" {
-		return ""
-	}
 	if len(c)+len(id) > 512 {
 		// Hints live in short names; a huge attribute is noise.
 		c, id = truncate(c, 256), truncate(id, 256)
 	}
-	return strings.ToLower(c + " " + id + " " + custom)
+	return [3]string{c, id, custom}
 }
 
 // negated reports whether a class name is "no" and a content word
@@ -108,7 +116,7 @@ func negated(name string) bool {
 		return false
 	}
 	rest = strings.TrimLeft(rest, "-_")
-	for _, p := range contentSubstrings {
+	for _, p := range contentSubstrings.words {
 		if rest == p {
 			return true
 		}
@@ -123,17 +131,39 @@ func truncate(s string, n int) string {
 	return s
 }
 
-func containsAny(s string, subs []string) bool {
-	for _, p := range subs {
-		if strings.Contains(s, p) {
-			return true
+// substrings is a set of words looked for anywhere inside a class or id
+// name. The words are also filed by their first byte, so that a lookup
+// tries at each byte of the name only the few words starting with it
+// instead of searching the name once per word: hints are read for every
+// element, several times.
+type substrings struct {
+	words   []string
+	byFirst [256][]string
+}
+
+// substringsOf returns the set of words, none of them empty.
+func substringsOf(words ...string) *substrings {
+	s := &substrings{words: words}
+	for _, w := range words {
+		s.byFirst[w[0]] = append(s.byFirst[w[0]], w)
+	}
+	return s
+}
+
+// containsAny reports whether s contains one of the words of subs.
+func containsAny(s string, subs *substrings) bool {
+	for i := 0; i < len(s); i++ {
+		for _, w := range subs.byFirst[s[i]] {
+			if strings.HasPrefix(s[i:], w) {
+				return true
+			}
 		}
 	}
 	return false
 }
 
 func hasToken(s string, tokens map[string]bool) bool {
-	for _, t := range strings.FieldsFunc(s, func(r rune) bool {
+	for t := range strings.FieldsFuncSeq(s, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-')
 	}) {
 		if tokens[t] {
@@ -156,7 +186,7 @@ func boilerplateHint(n *html.Node) int {
 
 // postSubstrings in a class or id name comments and replies: furniture
 // under an article, the posts themselves on a discussion thread.
-var postSubstrings = []string{"comment", "replies"}
+var postSubstrings = substringsOf("comment", "replies")
 
 // furnitureHint is boilerplateHint, with class and id names of comments
 // and replies (postSubstrings) read as neutral when posts is set.
@@ -164,34 +194,33 @@ func furnitureHint(n *html.Node, posts bool) int {
 	if boilerplateRoles[attr(n, "role")] {
 		return 2
 	}
-	h := hintText(n)
-	if h == "" {
-		return 0
-	}
 	// Each class name and the id count on their own. A strong furniture
 	// word in a compound with a content word ("post-share",
 	// "content-sidebar") counts as a weak one; a content name of its own
 	// ("article") vetoes the furniture words.
 	level := 0
 	content := false
-	for _, name := range strings.Fields(h) {
-		if posts && containsAny(name, postSubstrings) {
-			continue
-		}
-		strong := containsAny(name, strongBoilerplateSubstrings) || hasToken(name, strongBoilerplateTokens)
-		contentWord := containsAny(name, contentSubstrings)
-		switch {
-		case strong && contentWord:
-			level = max(level, 1)
-		case strong:
-			level = 2
-		case contentWord && negated(name):
-			// "nocontent", "no-content": marked as not content.
-			level = max(level, 1)
-		case contentWord:
-			content = true
-		case containsAny(name, weakBoilerplateSubstrings) || hasToken(name, weakBoilerplateTokens):
-			level = max(level, 1)
+	for _, names := range hintNames(n) {
+		// The names as in hintText: lowercased, split at spaces.
+		for name := range strings.FieldsSeq(strings.ToLower(names)) {
+			if posts && containsAny(name, postSubstrings) {
+				continue
+			}
+			strong := containsAny(name, strongBoilerplateSubstrings) || hasToken(name, strongBoilerplateTokens)
+			contentWord := containsAny(name, contentSubstrings)
+			switch {
+			case strong && contentWord:
+				level = max(level, 1)
+			case strong:
+				level = 2
+			case contentWord && negated(name):
+				// "nocontent", "no-content": marked as not content.
+				level = max(level, 1)
+			case contentWord:
+				content = true
+			case containsAny(name, weakBoilerplateSubstrings) || hasToken(name, weakBoilerplateTokens):
+				level = max(level, 1)
+			}
 		}
 	}
 	if content {

@@ -107,12 +107,13 @@ func (x *extraction) listContainer(root *html.Node) itemList {
 				continue
 			}
 			cs := x.stat(c)
-			if c.Data != "header" && !(boilerplateHint(c) == 2 && cs != nil && 2*cs.text < rootText) {
+			furniture := boilerplateHint(c) == 2
+			if c.Data != "header" && !(furniture && cs != nil && 2*cs.text < rootText) {
 				// Headers and containers surely named as furniture (unless
 				// they wrap most of the page) hold menus, not the listing.
 				stack = append(stack, c)
 			}
-			if cs == nil || cs.text == 0 || boilerplateHint(c) == 2 || strings.Contains(hintText(c), "widget") {
+			if cs == nil || cs.text == 0 || furniture || strings.Contains(hintText(c), "widget") {
 				// Comments, widgets and other furniture are no items of a
 				// listing.
 				continue
