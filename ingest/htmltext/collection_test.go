@@ -41,3 +41,16 @@ func TestListingOverHintedText(t *testing.T) {
 		t.Errorf("text has the cookie panel:\n%s", res.Text)
 	}
 }
+
+// A run of teasers inside a block named as furniture (a widget of more
+// posts) does not stand for the page against the article that only the
+// reading without class hints finds (its wrapper has a misleading name).
+func TestHintedArticleOverWidgetPosts(t *testing.T) {
+	res, err := Extract(readFixture(t, "article-beside-posts-widget.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Text, "ending two years of argument at council meetings.") {
+		t.Errorf("text lacks the article:\n%s", res.Text)
+	}
+}

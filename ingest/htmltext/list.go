@@ -65,10 +65,19 @@ const hintedTextRatio = 4
 // keepsOver reports whether l, the list of the strict reading, is the
 // content over the longer text lenientChars of the reading without class
 // hints: it is content beside the strict reading's articleChars, has
-// many items, and the lenient text is at most hintedTextRatio times as
-// long as its items.
+// many items, the lenient text is at most hintedTextRatio times as long
+// as its items, and no block around it is named as furniture (a widget of
+// more posts beside an article the hints removed).
 func (l itemList) keepsOver(articleChars, lenientChars int) bool {
-	return l.isContent(articleChars) && l.items >= manyListItems && hintedTextRatio*l.text >= lenientChars
+	if !l.isContent(articleChars) || l.items < manyListItems || hintedTextRatio*l.text < lenientChars {
+		return false
+	}
+	for p := l.node; p != nil && p.Type == html.ElementNode; p = p.Parent {
+		if boilerplateHint(p) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // itemShape is what makes siblings items of one list: the tag and the
