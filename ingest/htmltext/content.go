@@ -278,8 +278,9 @@ const removedMark = "REMOVED"
 type cleaner struct {
 	// byHints enables removal by class, id and role hints.
 	byHints bool
-	// reviews enables removal of customer reviews (on a product page,
-	// see isProductPage).
+	// reviews enables removal of customer reviews, fine print, offers of
+	// other products and badges (on a product page, see isProductPage and
+	// isProductFurniture).
 	reviews bool
 	// cards enables removal of runs of cards for other products (on a
 	// page describing one product with its description, see isCardRun).
@@ -400,6 +401,13 @@ func (cl cleaner) clean(n *html.Node, depth int, inList bool) {
 		next := c.NextSibling
 		kept := cl.keep[c]
 		list := c.Type == html.ElementNode && (c.Data == "ul" || c.Data == "ol")
+		if cl.reviews && !kept && isProductFurniture(c) {
+			// Stickers and fine print sit beside the product's name and
+			// description: no mark is left, so no title goes with them.
+			n.RemoveChild(c)
+			c = next
+			continue
+		}
 		if cl.posts && c.Type == html.ElementNode && c.Data == "dl" && isShortPairs(c) || !(kept && c.Data == "form") && removable(c, cl.byHints && !kept, !kept && !cl.shown && !cl.isDisclosure(c), cl.posts, cl.author) || cl.reviews && !kept && isReviews(c) || cl.cards && !kept && isCardRun(c) || depth > maxDepth ||
 			list && !inList && !kept && (isTableOfContents(c) || isCitationList(c)) {
 			if c.Type == html.ElementNode && !dropTags[c.Data] {

@@ -1,6 +1,7 @@
 package htmltext
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 )
@@ -40,5 +41,34 @@ func TestAccordionWrappedPanels(t *testing.T) {
 	}
 	if strings.Contains(res.Text, "spring sale") {
 		t.Errorf("text has a hidden box no control opens:\n%s", res.Text)
+	}
+}
+
+// On a product page the fine print ("disclaimer"), offers of other
+// products ("upsell") and stickers ("badge") are furniture; on other
+// pages these names are not read.
+func TestProductFinePrint(t *testing.T) {
+	raw := readFixture(t, "product-fine-print.html")
+	res, err := Extract(raw, "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Nova 7 phone", "battery that lasts two full days", "under a metre of fresh water", "deep green"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	for _, w := range []string{"Bestseller", "leather case", "laboratory conditions", "not covered by the warranty"} {
+		if strings.Contains(res.Text, w) {
+			t.Errorf("text keeps product furniture %q:\n%s", w, res.Text)
+		}
+	}
+	// Without the Product declaration the page is not a product page.
+	res, err = Extract(bytes.Replace(raw, []byte(`"@type":"Product"`), []byte(`"@type":"Thing"`), 1), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Text, "laboratory conditions") {
+		t.Errorf("fine print is dropped on a page that declares no product:\n%s", res.Text)
 	}
 }

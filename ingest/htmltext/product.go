@@ -251,3 +251,26 @@ func isProductCard(n *html.Node) bool {
 	walk(n, false, 0)
 	return text <= cardChars && nodes <= cardNodes && linked >= cardLinkChars && sign && digit
 }
+
+// productFurnitureWords name, in a class or id, what a product page shows
+// beside its product: the legal fine print under it ("disclaimer"),
+// offers of other products in the cart's way ("upsell") and stickers
+// ("badge": sale, bestseller, free delivery). Elsewhere these words may
+// name content (a legal page's disclaimer), so they count on product pages
+// only.
+var productFurnitureWords = []string{"disclaimer", "upsell", "badge"}
+
+// isProductFurniture reports whether element n's class or id holds one of
+// productFurnitureWords.
+func isProductFurniture(n *html.Node) bool {
+	if n.Type != html.ElementNode {
+		return false
+	}
+	h := hintText(n)
+	for _, w := range productFurnitureWords {
+		if strings.Contains(h, w) {
+			return true
+		}
+	}
+	return false
+}
