@@ -67,8 +67,7 @@ func scanTokens(decoded []byte, nodeLimit, reopenLimit int) (nodes, reopened int
 		case html.TextToken:
 			total += current
 		case html.StartTagToken, html.SelfClosingTagToken:
-			name, _ := z.TagName()
-			a := atom.Lookup(name)
+			a := tagAtom(z.Raw())
 			switch {
 			case formatting(a):
 				total += current
@@ -102,8 +101,7 @@ func scanTokens(decoded []byte, nodeLimit, reopenLimit int) (nodes, reopened int
 				total += current
 			}
 		case html.EndTagToken:
-			name, _ := z.TagName()
-			a := atom.Lookup(name)
+			a := tagAtom(z.Raw())
 			switch {
 			case formatting(a):
 				remove(a)
@@ -121,6 +119,31 @@ func scanTokens(decoded []byte, nodeLimit, reopenLimit int) (nodes, reopened int
 		}
 	}
 	return nodes, total
+}
+
+// tagAtom is the atom of the tag token raw ("<name ...>" or
+// "</name ...>"), 0 for a name that is no atom. It reads the name as the
+// tokenizer does (up to a space, '/' or '>', ASCII lowercased) without
+// the copy Tokenizer.TagName makes of every tag; a name with a NUL byte,
+// which TagName would turn into U+FFFD, is no atom either way.
+func tagAtom(raw []byte) atom.Atom {
+	raw = bytes.TrimPrefix(bytes.TrimPrefix(raw, []byte("<")), []byte("/"))
+	var name [32]byte // longer than any atom
+	n := 0
+	for _, c := range raw {
+		if c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == '/' || c == '>' {
+			break
+		}
+		if n == len(name) {
+			return 0
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		name[n] = c
+		n++
+	}
+	return atom.Lookup(name[:n])
 }
 
 // formatting reports whether a is one of the HTML5 formatting elements the

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 func TestReopenedElements(t *testing.T) {
@@ -73,4 +76,49 @@ func BenchmarkScanTokensTrafilatura(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N*len(pages))/b.Elapsed().Seconds(), "docs/s")
+}
+
+// TestTagAtomMatchesTokenizer checks that tagAtom reads the same atom from
+// a tag's raw bytes as the tokenizer's TagName does.
+func TestTagAtomMatchesTokenizer(t *testing.T) {
+	page := "<!DOCTYPE html><HTML><Body class=x><DIV\nid=a>t</DIV ><br/><img src=a.png/>" +
+		"<p\tclass=b>x</P><a\fhref=#>y</a><B>z</b><custom-element>w</custom-element>" +
+		"<sc\x00ript>v</sc\x00ript><averyveryveryverylongnamebeyondatoms>u</averyveryveryverylongnamebeyondatoms>" +
+		"<script>if (a<b) {}</script><textarea>q</textarea><table><td>r</td></table></body></html>"
+	z := html.NewTokenizer(strings.NewReader(page))
+	tags := 0
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			break
+		}
+		if tt != html.StartTagToken && tt != html.EndTagToken && tt != html.SelfClosingTagToken {
+			continue
+		}
+		raw := string(z.Raw())
+		name, _ := z.TagName()
+		if got, want := tagAtom([]byte(raw)), atom.Lookup(name); got != want {
+			t.Errorf("tagAtom(%q) = %v, want %v", raw, got, want)
+		}
+		tags++
+	}
+	if tags < 20 {
+		t.Fatalf("read %d tags, want at least 20", tags)
+	}
+}
+
+// TestVisibleRunesMatchesRunLen checks that the bounded count agrees with
+// runLen below its limit and stops at it.
+func TestVisibleRunesMatchesRunLen(t *testing.T) {
+	for _, s := range []string{"", "  ", "a b,c", "\tx\u00a0y\u0085z\u3000", "héllo wörld", "a\xffb", "日本語 テキスト"} {
+		chars, _ := runLen(s)
+		if got := visibleRunes(s, chars+1); got != chars {
+			t.Errorf("visibleRunes(%q, %d) = %d, want %d", s, chars+1, got, chars)
+		}
+		if chars > 1 {
+			if got := visibleRunes(s, chars-1); got != chars-1 {
+				t.Errorf("visibleRunes(%q, %d) = %d, want %d", s, chars-1, got, chars-1)
+			}
+		}
+	}
 }

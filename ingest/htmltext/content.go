@@ -696,14 +696,14 @@ func wrappersOfMostText(body *html.Node) map[*html.Node]bool {
 	return keep
 }
 
-// visibleChars counts the non-space characters of n's text, stopping at limit.
+// visibleChars counts the non-space characters of n's text, stopping at
+// limit: the count is exact below limit and at least limit otherwise.
 func visibleChars(n *html.Node, limit, depth int) int {
 	count := 0
 	for c := n.FirstChild; c != nil && count < limit && depth < maxDepth; c = c.NextSibling {
 		switch c.Type {
 		case html.TextNode:
-			t, _ := runLen(c.Data)
-			count += t
+			count += visibleRunes(c.Data, limit-count)
 		case html.ElementNode:
 			if !dropTags[c.Data] {
 				count += visibleChars(c, limit-count, depth+1)
@@ -806,6 +806,22 @@ func countParagraphs(n *html.Node, limit, depth int) int {
 			continue
 		}
 		count += countParagraphs(c, limit-count, depth+1)
+	}
+	return count
+}
+
+// visibleRunes counts the visible characters of s as runLen does,
+// stopping at limit: a long text node is not read to its end when only
+// whether it reaches limit matters.
+func visibleRunes(s string, limit int) int {
+	count := 0
+	for _, r := range s {
+		if count >= limit {
+			break
+		}
+		if !unicode.IsSpace(r) {
+			count++
+		}
 	}
 	return count
 }
