@@ -88,25 +88,21 @@ func metaCharset(raw []byte) string {
 		head = head[:metaScanBytes]
 	}
 	// Only ASCII is lowered: the names looked for are ASCII, and the
-	// Unicode case mapping is many times slower on non-ASCII text.
-	lower := make([]byte, len(head))
-	for i, c := range head {
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		lower[i] = c
-	}
+	// Unicode case mapping is many times slower on non-ASCII text. Only
+	// the <meta> tags are lowered, into one buffer: the rest of the head
+	// is looked at for their start alone.
+	var lower []byte
 	for off := 0; ; {
-		i := bytes.Index(lower[off:], []byte("<meta"))
-		if i < 0 {
+		start := indexMetaTag(head, off)
+		if start < 0 {
 			return ""
 		}
-		start := off + i
-		end := bytes.IndexByte(lower[start:], '>')
+		end := bytes.IndexByte(head[start:], '>')
 		if end < 0 {
 			return ""
 		}
-		tag := lower[start : start+end]
+		lower = appendLowerASCII(lower[:0], head[start:start+end])
+		tag := lower
 		off = start + end
 		j := bytes.Index(tag, []byte("charset"))
 		if j < 0 {
@@ -125,6 +121,53 @@ func metaCharset(raw []byte) string {
 			return string(rest[:k])
 		}
 	}
+}
+
+// indexMetaTag returns the index of the first "<meta", in any ASCII case,
+// in head at or after off, or -1.
+func indexMetaTag(head []byte, off int) int {
+	for {
+		i := bytes.IndexByte(head[off:], '<')
+		if i < 0 {
+			return -1
+		}
+		p := off + i
+		if p+len("<meta") > len(head) {
+			return -1
+		}
+		if isLowerASCII(head[p+1:p+len("<meta")], "meta") {
+			return p
+		}
+		off = p + 1
+	}
+}
+
+// isLowerASCII reports whether b with its ASCII letters lowercased is
+// lower.
+func isLowerASCII(b []byte, lower string) bool {
+	if len(b) != len(lower) {
+		return false
+	}
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// appendLowerASCII appends b to dst with ASCII letters lowercased.
+func appendLowerASCII(dst, b []byte) []byte {
+	for _, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
 }
 
 func isLabelByte(c byte) bool {

@@ -262,3 +262,21 @@ func loadPages(b *testing.B) [][]byte {
 	_ = context.Background
 	return pages
 }
+
+// TestMetaCharset reads the declared charset from <meta> tags in any case.
+func TestMetaCharset(t *testing.T) {
+	tests := []struct{ head, want string }{
+		{`<html><head><META CHARSET="ISO-8859-1"></head>`, "iso-8859-1"},
+		{`<Meta http-equiv="Content-Type" content="text/html; Charset = 'Shift_JIS'">`, "shift_jis"},
+		{`<meta name="viewport" content="width=device-width"><meta charset=utf-8>`, "utf-8"},
+		{`<p>charset=latin1</p><meta name=x>`, ""},
+		{`<metA charset`, ""},
+		{`<me`, ""},
+		{`<script>var s = "<meta charset=koi8-r>";</script>`, "koi8-r"},
+	}
+	for _, tc := range tests {
+		if got := metaCharset([]byte(tc.head)); got != tc.want {
+			t.Errorf("metaCharset(%q) = %q, want %q", tc.head, got, tc.want)
+		}
+	}
+}
