@@ -815,10 +815,19 @@ func countParagraphs(n *html.Node, limit, depth int) int {
 // whether it reaches limit matters.
 func visibleRunes(s string, limit int) int {
 	count := 0
-	for _, r := range s {
-		if count >= limit {
-			break
+	for i := 0; i < len(s) && count < limit; {
+		if c := s[i]; c < utf8.RuneSelf {
+			// ASCII, most of most pages: no decoding.
+			switch c {
+			case ' ', '\t', '\n', '\v', '\f', '\r':
+			default:
+				count++
+			}
+			i++
+			continue
 		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
 		if !unicode.IsSpace(r) {
 			count++
 		}
