@@ -71,6 +71,9 @@ type extraction struct {
 	// quiet holds the headlines kept despite a furniture hint, which cast
 	// no votes in scoring (see cleaner.quiet).
 	quiet map[*html.Node]bool
+	// appeal holds the containers close around a call to action (see
+	// cleaner.appeal).
+	appeal map[*html.Node]bool
 }
 
 // newExtraction prepares the measurement of a tree of about elems elements.
@@ -219,10 +222,12 @@ func findMain(doc *html.Node, elems int, c cleaner) (found, *extraction) {
 	body := findBody(doc)
 	c.keep = wrappersOfMostText(body)
 	c.quiet = map[*html.Node]bool{}
+	c.appeal = map[*html.Node]bool{}
 	c.clean(body, 0, false)
 	x := newExtraction(elems)
 	x.posts = c.posts
 	x.quiet = c.quiet
+	x.appeal = c.appeal
 	x.measure(body, false, 0)
 	x.score(body, 0)
 	top := x.topCandidate(body)
@@ -304,6 +309,9 @@ type cleaner struct {
 	// lowercased (empty otherwise): a box naming them is about the
 	// author (see isAuthorBox).
 	author string
+	// appeal collects the containers close around a call to action (see
+	// markAppeal).
+	appeal map[*html.Node]bool
 }
 
 // isDisclosure reports whether n is a hidden panel of text that a control
@@ -410,6 +418,9 @@ func (cl cleaner) clean(n *html.Node, depth int, inList bool) {
 		}
 		if cl.posts && c.Type == html.ElementNode && c.Data == "dl" && isShortPairs(c) || !(kept && c.Data == "form") && removable(c, cl.byHints && !kept, !kept && !cl.shown && !cl.isDisclosure(c), cl.posts, cl.author) || cl.reviews && !kept && isReviews(c) || cl.cards && !kept && isCardRun(c) || depth > maxDepth ||
 			list && !inList && !kept && (isTableOfContents(c) || isCitationList(c)) {
+			if cl.appeal != nil && c.Type == html.ElementNode && c.Data == "form" && holdsEmailField(c, 0) {
+				markAppeal(n, cl.appeal)
+			}
 			if c.Type == html.ElementNode && !dropTags[c.Data] {
 				// Leave a mark where furniture was, so that a title
 				// introducing it can be dropped too.
@@ -425,6 +436,41 @@ func (cl cleaner) clean(n *html.Node, depth int, inList bool) {
 		}
 		c = next
 	}
+}
+
+// appealLevels is how many containers above a call to action markAppeal
+// marks: the box of an appeal wraps its form in a few layers. 3 and 4 do
+// the same on the dev sets; from 6 on, the box reaches the lead of an
+// article whose paywall asks for an address.
+const appealLevels = 4
+
+// markAppeal marks n, the parent of a call to action (a sign-up form, see
+// holdsEmailField), and its ancestors up to appealLevels of them
+// below <body>: one of them may be the box of an appeal (see
+// extraction.isAppeal).
+func markAppeal(n *html.Node, appeal map[*html.Node]bool) {
+	for i := 0; i < appealLevels && n != nil && n.Type == html.ElementNode && n.Data != "body"; i++ {
+		appeal[n] = true
+		n = n.Parent
+	}
+}
+
+// holdsEmailField reports whether form n holds a field for an email
+// address: a sign-up form (a newsletter, a waiting list), not a search box
+// or an order form.
+func holdsEmailField(n *html.Node, depth int) bool {
+	for c := n.FirstChild; c != nil && depth < maxDepth; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		if c.Data == "input" && strings.EqualFold(strings.TrimSpace(attr(c, "type")), "email") {
+			return true
+		}
+		if holdsEmailField(c, depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // isReviews reports whether element n's class or id names customer

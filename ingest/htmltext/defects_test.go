@@ -1090,3 +1090,20 @@ func TestBuilderBlockIntroWithLinks(t *testing.T) {
 		}
 	}
 }
+
+func TestSignUpBoxInArticle(t *testing.T) {
+	res, err := Extract(readFixture(t, "article-signup-box.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"ranked the bridges by the risk they posed.", "Most towns chose to repair", "on market days."} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	for _, w := range []string{"Get the weekly letter", "One email each Friday", "leave the list"} {
+		if strings.Contains(res.Text, w) {
+			t.Errorf("text has the sign-up box's %q:\n%s", w, res.Text)
+		}
+	}
+}
