@@ -368,7 +368,7 @@ func (cl cleaner) namesPanel(n *html.Node) bool {
 // when there are none. One pre-order walk.
 func controlledIDs(doc *html.Node) map[string]bool {
 	var ids map[string]bool
-	for c := doc; c != nil; {
+	for c := doc; c != nil; c = nextInTree(c, doc) {
 		if c.Type == html.ElementNode {
 			if v := attr(c, "aria-controls"); v != "" && len(v) <= maxControlsLen {
 				if ids == nil {
@@ -379,17 +379,6 @@ func controlledIDs(doc *html.Node) map[string]bool {
 				}
 			}
 		}
-		if c.FirstChild != nil {
-			c = c.FirstChild
-			continue
-		}
-		for c != doc && c.NextSibling == nil {
-			c = c.Parent
-		}
-		if c == doc {
-			break
-		}
-		c = c.NextSibling
 	}
 	return ids
 }
@@ -1203,25 +1192,14 @@ func labelsControl(n *html.Node) bool {
 		return true
 	}
 	nodes := 0
-	for c := n.FirstChild; c != nil && nodes < labelNodes; nodes++ {
+	for c := nextInTree(n, n); c != nil && nodes < labelNodes; c = nextInTree(c, n) {
+		nodes++
 		if c.Type == html.ElementNode {
 			switch c.Data {
 			case "input", "select", "textarea":
 				return true
 			}
 		}
-		// Pre-order walk below n.
-		if c.FirstChild != nil {
-			c = c.FirstChild
-			continue
-		}
-		for c != n && c.NextSibling == nil {
-			c = c.Parent
-		}
-		if c == n {
-			break
-		}
-		c = c.NextSibling
 	}
 	return false
 }

@@ -153,24 +153,28 @@ func Extract(raw []byte, contentType string, pageURL string, limits ...Limits) (
 // once the count exceeds limit.
 func countElements(n *html.Node, limit int) int {
 	count := 0
-	// Iterative pre-order walk: the tree may be as deep as the parser allows.
-	for c := n; c != nil && count <= limit; {
+	for c := n; c != nil && count <= limit; c = nextInTree(c, n) {
 		if c.Type == html.ElementNode {
 			count++
 		}
-		if c.FirstChild != nil {
-			c = c.FirstChild
-			continue
-		}
-		for c != n && c.NextSibling == nil {
-			c = c.Parent
-		}
-		if c == n {
-			break
-		}
-		c = c.NextSibling
 	}
 	return count
+}
+
+// nextInTree returns the node after c in a pre-order walk of the tree
+// under root, or nil when c is the last. The walk is iterative: the tree
+// may be as deep as the parser allows.
+func nextInTree(c, root *html.Node) *html.Node {
+	if c.FirstChild != nil {
+		return c.FirstChild
+	}
+	for c != root && c.NextSibling == nil {
+		c = c.Parent
+	}
+	if c == root {
+		return nil
+	}
+	return c.NextSibling
 }
 
 // parse builds the tree as a browser without scripting would, so that
