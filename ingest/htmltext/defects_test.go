@@ -1107,3 +1107,24 @@ func TestSignUpBoxInArticle(t *testing.T) {
 		}
 	}
 }
+
+// A grid of described link cards (a service page's offerings, each a
+// linked heading and a sentence) that the page's running text continues
+// after is content; the same grid after the last paragraph (further
+// reading) stays out.
+func TestCardGridInsideContent(t *testing.T) {
+	res, err := Extract(readFixture(t, "service-card-grid.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Strategy and planning", "Cut waiting time on the shop floor", "People and skills", "a partner of the firm signs each report"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	for _, w := range []string{"Five lessons from a plant move", "Which public schemes fund heat recovery", "Careers"} {
+		if strings.Contains(res.Text, w) {
+			t.Errorf("text has %q:\n%s", w, res.Text)
+		}
+	}
+}

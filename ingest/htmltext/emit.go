@@ -31,6 +31,13 @@ type emitter struct {
 	// and rootText is that root's visible text.
 	broad    bool
 	rootText int
+	// lastProse is the last paragraph of running text in the root being
+	// walked, found on first need (see cardsInside); lastDone says it was.
+	lastProse *html.Node
+	lastDone  bool
+	// grids holds the runs of link cards found by cardsInside: read like
+	// a listing's cards.
+	grids map[*html.Node]bool
 }
 
 // emit returns the blocks of roots in order, skipping boilerplate
@@ -45,6 +52,7 @@ func (x *extraction) emitBlocks(roots []*html.Node, keepAll bool) []block {
 	for _, r := range roots {
 		e.broad = r.Data == "body" || r.Parent != nil && r.Parent.Data == "body"
 		e.rootText = 0
+		e.lastProse, e.lastDone = nil, false
 		if st := x.stat(r); st != nil {
 			e.rootText = st.text
 		}
@@ -309,7 +317,7 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 	case "img":
 		return
 	}
-	if e.x.lists[n] && !e.listed {
+	if e.x.lists[n] && !e.listed || !e.listed && !e.keepAll && n != root && containerTags[tag] && !e.x.skip[n] && e.cardsInside(n, root) {
 		// A listing inside the root: its cards are content.
 		e.flush()
 		e.listed = true
@@ -359,6 +367,93 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 	if headingTags[tag] {
 		e.level = 0
 	}
+}
+
+// cardsInside reports whether container n, which the filters would drop
+// for its links, is a run of link cards (see isCardRun), not named as
+// furniture, that the root's running text continues after: a grid of
+// cards between parts of the content (a service page's offerings, each a
+// linked title and a sentence) is content, read like a listing, while
+// cards after the last paragraph (related posts) stay out.
+func (e *emitter) cardsInside(n, root *html.Node) bool {
+	if e.x.holders[n] || !e.x.isBoilerplateContainer(n) || contentWeight(n, e.x.posts) < 0 {
+		return false
+	}
+	run := e.x.cardRunIn(n)
+	if run == nil || !describedCards(run) {
+		return false
+	}
+	if !e.lastDone {
+		e.lastDone = true
+		e.lastProse = e.x.lastProseIn(root, 0)
+	}
+	l := e.lastProse
+	if l == nil || e.x.index[l] <= e.x.index[n] || isAncestor(n, l) {
+		return false
+	}
+	if e.grids == nil {
+		e.grids = map[*html.Node]bool{}
+	}
+	e.grids[run] = true
+	return true
+}
+
+// cardRunIn returns n, or the child holding most of its text, and so on
+// down, the first that is a run of link cards (see isCardRun): a grid
+// with its heading and frames. It returns nil when there is none.
+func (x *extraction) cardRunIn(n *html.Node) *html.Node {
+	for depth := 0; n != nil && depth < maxDepth; depth++ {
+		if x.isCardRun(n) {
+			return n
+		}
+		st := x.stat(n)
+		if st == nil {
+			return nil
+		}
+		var next *html.Node
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if cs := x.stat(c); c.Type == html.ElementNode && cs != nil && 2*cs.text >= st.text {
+				next = c
+				break
+			}
+		}
+		n = next
+	}
+	return nil
+}
+
+// describedCards reports whether most of the cards of run (at least
+// minListItems) hold a heading and a paragraph: an offering's name and
+// the sentence that describes it, not a bare list of linked titles.
+func describedCards(run *html.Node) bool {
+	cards, described := 0, 0
+	for c := run.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode || c.Data == removedMark {
+			continue
+		}
+		cards++
+		if holdsHeading(c, 0) && hasTag(c, "p", 0) {
+			described++
+		}
+	}
+	return described >= minListItems && 2*described >= cards
+}
+
+// lastProseIn returns the last paragraph of running text (see isProse)
+// in n's subtree, or nil.
+func (x *extraction) lastProseIn(n *html.Node, depth int) *html.Node {
+	for c := n.LastChild; c != nil && depth < maxDepth; c = c.PrevSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		if l := x.lastProseIn(c, depth+1); l != nil {
+			return l
+		}
+		if x.isProse(c) {
+			return c
+		}
+	}
+	return nil
 }
 
 // isBoilerplateContainer reports whether a container inside the main
@@ -411,7 +506,7 @@ func (e *emitter) isDroppedContainer(n *html.Node) bool {
 	if !e.listed {
 		return e.x.isBoilerplateContainer(n) || e.isAppeal(n)
 	}
-	if e.x.lists[n] || e.x.lists[n.Parent] {
+	if e.x.lists[n] || e.x.lists[n.Parent] || e.grids[n] || e.grids[n.Parent] {
 		return false
 	}
 	return e.x.isCardRun(n) && e.x.isBoilerplateContainer(n)
