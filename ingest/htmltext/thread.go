@@ -296,3 +296,54 @@ func typeIs(x map[string]any, typ string) bool {
 	}
 	return false
 }
+
+// A link aggregator's thread (a submission and the discussion under it)
+// declares nothing and writes its posts in paragraphs, so hasPostRun does
+// not see it; it names its posts comments. When the comments hold most of
+// the page's text and the page does not declare itself an article (an
+// article's comments are read as furniture), the page is the discussion.
+const commentThreadShare = 0.5
+
+// isCommentThread reports whether the outermost elements whose class or id
+// names comments hold at least commentThreadShare of the unlinked text of
+// the page's body. It walks the tree once.
+func isCommentThread(doc *html.Node) bool {
+	comments, body := 0, 0
+	// walk returns the text and the link text under n; in is set inside a
+	// comment-named element.
+	var walk func(n *html.Node, depth int, in bool) (text, link int)
+	walk = func(n *html.Node, depth int, in bool) (text, link int) {
+		for c := n.FirstChild; c != nil && depth < maxDepth; c = c.NextSibling {
+			switch c.Type {
+			case html.TextNode:
+				t, _ := runLen(c.Data)
+				text += t
+			case html.ElementNode:
+				if dropTags[c.Data] {
+					continue
+				}
+				cin := in || namesComments(c)
+				t, l := walk(c, depth+1, cin)
+				if c.Data == "a" {
+					l = t
+				}
+				if cin && !in {
+					comments += t - l
+				}
+				text += t
+				link += l
+			}
+		}
+		if n.Type == html.ElementNode && n.Data == "body" {
+			body = text - link
+		}
+		return text, link
+	}
+	walk(doc, 0, false)
+	return body > 0 && float64(comments) >= commentThreadShare*float64(body)
+}
+
+// namesComments reports whether n's class or id names comments.
+func namesComments(n *html.Node) bool {
+	return strings.Contains(strings.ToLower(attr(n, "class")), "comment") || strings.Contains(strings.ToLower(attr(n, "id")), "comment")
+}

@@ -131,3 +131,36 @@ func TestHasPostRun(t *testing.T) {
 		}
 	}
 }
+
+// A link aggregator's thread names its posts comments and declares
+// nothing: with the comments holding most of the page's text, they are the
+// content. The same page declaring itself an article keeps its comments
+// out.
+func TestCommentThreadRead(t *testing.T) {
+	page := readFixture(t, "aggregator-thread.html")
+	replies := []string{"opaque bags away from the boiler", "turn them a quarter every month", "put a pallet or a piece of carpet", "storage service for a small fee"}
+	thread, err := Extract(bytes.Replace(page, []byte("OGTYPE"), []byte("website"), 1), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range replies {
+		if !strings.Contains(thread.Text, w) {
+			t.Errorf("thread text lacks %q:\n%s", w, thread.Text)
+		}
+	}
+	if strings.Contains(thread.Text, "rules") {
+		t.Errorf("thread text has furniture:\n%s", thread.Text)
+	}
+	if !isCommentThread(parseFixture(t, page)) {
+		t.Error("isCommentThread = false for a page whose text is its comments")
+	}
+	article, err := Extract(bytes.Replace(page, []byte("OGTYPE"), []byte("article"), 1), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range replies {
+		if strings.Contains(article.Text, w) {
+			t.Errorf("article text has comment %q:\n%s", w, article.Text)
+		}
+	}
+}
