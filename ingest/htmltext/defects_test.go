@@ -526,8 +526,9 @@ func TestGridInLandmarkKept(t *testing.T) {
 
 // A page that declares itself a discussion thread (schema.org
 // DiscussionForumPosting) marks its posts with "comment" class names: the
-// replies are the content there, while the same markup without the
-// declaration reads as comments under an article and stays out.
+// replies are the content there, while the same markup on a page that
+// declares itself an article instead reads as comments under the article
+// and stays out.
 func TestThreadPostsRead(t *testing.T) {
 	page := readFixture(t, "thread-posts.html")
 	replies := []string{"Start with a jack plane", "I would add a block plane soon after"}
@@ -543,17 +544,17 @@ func TestThreadPostsRead(t *testing.T) {
 	}
 	i := bytes.Index(page, []byte(`<script type="application/ld+json">`))
 	j := bytes.Index(page, []byte("</script>"))
-	undeclared := append(append([]byte{}, page[:i]...), page[j+len("</script>"):]...)
+	undeclared := append(append(append([]byte{}, page[:i]...), `<meta property="og:type" content="article">`...), page[j+len("</script>"):]...)
 	res, err = Extract(undeclared, "text/html", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(res.Text, opening) {
-		t.Errorf("undeclared page lacks the opening post:\n%s", res.Text)
+		t.Errorf("article page lacks the opening post:\n%s", res.Text)
 	}
 	for _, w := range replies {
 		if strings.Contains(res.Text, w) {
-			t.Errorf("undeclared page keeps the comment %q:\n%s", w, res.Text)
+			t.Errorf("article page keeps the comment %q:\n%s", w, res.Text)
 		}
 	}
 }
