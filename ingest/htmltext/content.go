@@ -525,7 +525,7 @@ func removable(n *html.Node, byHints, byHidden, posts bool, author string) bool 
 	case 2:
 		return true
 	case 1:
-		return countParagraphs(n, 3, 0) < 3 && !(isBuilderBlock(n) && hasRunningText(n, 0)) && !isHeadline(n)
+		return countParagraphs(n, 3, 0) < 3 && !(isBuilderBlock(n) && hasRunningText(n, 0)) && !isHeadline(n) && !isHeadedSection(n)
 	}
 	return false
 }
@@ -1226,3 +1226,16 @@ func isShortPairs(n *html.Node) bool {
 
 // shortPairChars bounds the text of one item of a list of short pairs.
 const shortPairChars = 40
+
+// isHeadedSection reports whether n is a <section> holding a heading and
+// running text: a headed section of the page that its class names like
+// furniture ("banner-bundle", "profile-banner"). A strong furniture word
+// softened by a content word ("advertiser-disclosure-body") still marks
+// furniture.
+func isHeadedSection(n *html.Node) bool {
+	if n.Data != "section" || strongInCompound(n) {
+		return false
+	}
+	h1, other := headings(n, 0)
+	return (h1 || other) && hasProse(n, 0)
+}

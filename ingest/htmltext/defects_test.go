@@ -1129,3 +1129,24 @@ func TestCardGridInsideContent(t *testing.T) {
 		}
 	}
 }
+
+// A <section> that holds a heading and running text is a section of the
+// content even when its class names it like furniture ("banner-bundle");
+// a furniture-named section of links alone still goes.
+func TestHeadedSectionNamedLikeFurniture(t *testing.T) {
+	res, err := Extract(readFixture(t, "section-named-banner.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Garden pond care through the year", "Autumn netting",
+		"so that the water stays clean through the winter", "Broken pumps and lights are replaced"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	for _, w := range []string{"Ten percent off", "Privacy", "Contact"} {
+		if strings.Contains(res.Text, w) {
+			t.Errorf("text has furniture %q:\n%s", w, res.Text)
+		}
+	}
+}

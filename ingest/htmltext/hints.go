@@ -293,3 +293,17 @@ func isHidden(n *html.Node) bool {
 func isBuilderBlock(n *html.Node) bool {
 	return strings.Contains(hintText(n), "widget")
 }
+
+// strongInCompound reports whether one of n's class or id names holds a
+// strong furniture word softened by a content word ("advertiser-body",
+// "content-sidebar"), which furnitureHint reads as a weak hint.
+func strongInCompound(n *html.Node) bool {
+	for _, names := range hintNames(n) {
+		for name := range strings.FieldsSeq(strings.ToLower(names)) {
+			if (containsAny(name, strongBoilerplateSubstrings) || hasToken(name, strongBoilerplateTokens)) && containsAny(name, contentSubstrings) {
+				return true
+			}
+		}
+	}
+	return false
+}
