@@ -1150,3 +1150,22 @@ func TestHeadedSectionNamedLikeFurniture(t *testing.T) {
 		}
 	}
 }
+
+// A box whose only child is a paragraph of running text (an article's
+// lead paragraph in a box named for its media) is content although its
+// name lowers it and the paragraph holds a link; a box of the same name
+// holding links stays out.
+func TestLeadParagraphInMediaBox(t *testing.T) {
+	res, err := Extract(readFixture(t, "article-lead-in-media-box.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"are running again from this morning", "passengers are asked to wait"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+	if strings.Contains(res.Text, "Around the bay") {
+		t.Errorf("text has the box of links:\n%s", res.Text)
+	}
+}

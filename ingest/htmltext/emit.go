@@ -471,13 +471,31 @@ func (x *extraction) isBoilerplateContainer(n *html.Node) bool {
 		return true
 	case ld > 0.5:
 		return true
-	case w < 0 && ld > 0.1 && !(isBuilderBlock(n) && hasRunningText(n, 0) && !hasLinkedHeading(n, 0)):
+	case w < 0 && ld > 0.1 && !(isBuilderBlock(n) && hasRunningText(n, 0) && !hasLinkedHeading(n, 0)) && !x.wrapsProse(n):
 		// A page builder's block holding running text is named like a
 		// widget whatever it holds (see isBuilderBlock); one holding
 		// linked titles is a block of cards (related posts).
 		return true
 	}
 	return false
+}
+
+// wrapsProse reports whether n's only element child is a paragraph of
+// running text (see isProse), a wrapper around one paragraph of the
+// article (a lead paragraph in a box named for its media) whatever its
+// name says.
+func (x *extraction) wrapsProse(n *html.Node) bool {
+	var only *html.Node
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		if only != nil {
+			return false
+		}
+		only = c
+	}
+	return only != nil && x.isProse(only)
 }
 
 // isMarkedFurniture reports whether n, inside a root as broad as the page
