@@ -1169,3 +1169,20 @@ func TestLeadParagraphInMediaBox(t *testing.T) {
 		t.Errorf("text has the box of links:\n%s", res.Text)
 	}
 }
+
+// A caption the page shows twice, whole and cut short, each with its
+// toggle, is read once: the whole copy stays and the cut one goes.
+func TestTruncatedCopyReadOnce(t *testing.T) {
+	res, err := Extract(readFixture(t, "article-caption-twice.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(res.Text, "Painters on ropes"); n != 1 {
+		t.Errorf("caption read %d times, want once:\n%s", n, res.Text)
+	}
+	for _, w := range []string{"for the first time since 1998", "the painters have gone"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("text lacks %q:\n%s", w, res.Text)
+		}
+	}
+}

@@ -83,9 +83,36 @@ func dropRepeats(blocks []block) []block {
 			}
 			seen[b.text] = true
 		}
+		if len(out) > 0 {
+			if p := out[len(out)-1]; truncatedCopy(p, b) {
+				if len(b.text) > len(p.text) {
+					out[len(out)-1] = b
+				}
+				continue
+			}
+		}
 		out = append(out, b)
 	}
 	return out
+}
+
+// truncatedCopy reports whether one of two neighbouring blocks is the
+// other cut short (a caption shown whole and shortened, each ending in its
+// "less" or "more" toggle): they share a start of at least proseChars
+// bytes that makes up nearly all (nine tenths) of the shorter one.
+func truncatedCopy(a, b block) bool {
+	if a.data || b.data || a.panel || b.panel {
+		return false
+	}
+	short := min(len(a.text), len(b.text))
+	if short < proseChars {
+		return false
+	}
+	k := 0
+	for k < short && a.text[k] == b.text[k] {
+		k++
+	}
+	return k >= proseChars && 10*k >= 9*short
 }
 
 // emitList returns every block of a list read as content: no filters, and
