@@ -15,6 +15,7 @@ type loadReport struct {
 	Sent            int            `json:"sent"`
 	Completed       int            `json:"completed"`
 	TransportErrors int            `json:"transport_errors"`
+	ErrorSamples    []string       `json:"error_samples"`
 	Count5xx        int            `json:"count_5xx"`
 	StatusCounts    map[string]int `json:"status_counts"`
 	Kinds           map[string]struct {
