@@ -584,6 +584,16 @@ func headings(n *html.Node, depth int) (h1, other bool) {
 	return h1, other
 }
 
+// holdsHeading reports whether n holds a heading.
+func holdsHeading(n *html.Node, depth int) bool {
+	for c := n.FirstChild; c != nil && depth < maxDepth; c = c.NextSibling {
+		if c.Type == html.ElementNode && (headingTags[c.Data] || holdsHeading(c, depth+1)) {
+			return true
+		}
+	}
+	return false
+}
+
 // isTableOfContents reports whether list n is a table of contents of the
 // page itself: at least tocMinLinks links, all of them to a place in the
 // page ("#usage"), holding nearly all of the list's text.
@@ -1236,6 +1246,5 @@ func isHeadedSection(n *html.Node) bool {
 	if n.Data != "section" || strongInCompound(n) {
 		return false
 	}
-	h1, other := headings(n, 0)
-	return (h1 || other) && hasProse(n, 0)
+	return holdsHeading(n, 0) && hasProse(n, 0)
 }

@@ -595,13 +595,3 @@ func hasLinkedHeading(n *html.Node, depth int) bool {
 	}
 	return false
 }
-
-// holdsHeading reports whether n holds a heading.
-func holdsHeading(n *html.Node, depth int) bool {
-	for c := n.FirstChild; c != nil && depth < maxDepth; c = c.NextSibling {
-		if c.Type == html.ElementNode && (headingTags[c.Data] || holdsHeading(c, depth+1)) {
-			return true
-		}
-	}
-	return false
-}
