@@ -428,21 +428,7 @@ func TestIsTableOfContents(t *testing.T) {
 		{`<ol><li><a href="#a">^</a> A note of some length</li><li><a href="#b">^</a> Another note</li><li><a href="#c">^</a> A third</li></ol>`, false},
 	}
 	for _, tt := range tests {
-		doc, err := html.Parse(strings.NewReader(tt.list))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var list *html.Node
-		var find func(n *html.Node)
-		find = func(n *html.Node) {
-			if list == nil && n.Type == html.ElementNode && (n.Data == "ul" || n.Data == "ol") {
-				list = n
-			}
-			for c := n.FirstChild; c != nil; c = c.NextSibling {
-				find(c)
-			}
-		}
-		find(doc)
+		list := firstList(t, tt.list)
 		if got := isTableOfContents(list); got != tt.want {
 			t.Errorf("isTableOfContents(%s) = %v, want %v", tt.list, got, tt.want)
 		}
@@ -840,21 +826,7 @@ func TestIsCitationList(t *testing.T) {
 		{`<ul><li>A. <cite>One</cite>.</li><li>B. <cite>Two</cite>.</li><li>C, a point of its own.</li></ul>`, false},
 	}
 	for _, tt := range tests {
-		doc, err := html.Parse(strings.NewReader(tt.list))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var list *html.Node
-		var find func(n *html.Node)
-		find = func(n *html.Node) {
-			if list == nil && n.Type == html.ElementNode && (n.Data == "ul" || n.Data == "ol") {
-				list = n
-			}
-			for c := n.FirstChild; c != nil; c = c.NextSibling {
-				find(c)
-			}
-		}
-		find(doc)
+		list := firstList(t, tt.list)
 		if got := isCitationList(list); got != tt.want {
 			t.Errorf("isCitationList(%s) = %v, want %v", tt.list, got, tt.want)
 		}
@@ -1185,4 +1157,25 @@ func TestTruncatedCopyReadOnce(t *testing.T) {
 			t.Errorf("text lacks %q:\n%s", w, res.Text)
 		}
 	}
+}
+
+// firstList parses page and returns its first <ul> or <ol>.
+func firstList(t *testing.T, page string) *html.Node {
+	t.Helper()
+	doc, err := html.Parse(strings.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list *html.Node
+	var find func(n *html.Node)
+	find = func(n *html.Node) {
+		if list == nil && n.Type == html.ElementNode && (n.Data == "ul" || n.Data == "ol") {
+			list = n
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			find(c)
+		}
+	}
+	find(doc)
+	return list
 }
