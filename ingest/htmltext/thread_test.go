@@ -18,88 +18,73 @@ func parseFixture(t *testing.T, page []byte) *html.Node {
 	return doc
 }
 
-// Content split into parts of prose, each wrapped in blocks of its own
-// under one ancestor, is read whole: the best-scoring part (the longest
-// section) widens to the run of parts it belongs to.
-func TestProseRunRead(t *testing.T) {
-	res, err := Extract(readFixture(t, "guide-parts.html"), "text/html", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, w := range []string{"hope not to need", "A three-layer fabric bonds", "A good hood turns with your head", "Hang it to dry away from a radiator", "The first drops of a shower"} {
-		if !strings.Contains(res.Text, w) {
-			t.Errorf("text lacks %q:\n%s", w, res.Text)
-		}
-	}
-	for _, w := range []string{"written by hikers", "Routes"} {
-		if strings.Contains(res.Text, w) {
-			t.Errorf("text has furniture %q:\n%s", w, res.Text)
-		}
-	}
+func TestThreadPages(t *testing.T) {
+	threadPosts := []string{"small balcony that faces south", "fit in a cupboard between sessions",
+		"A tabletop reflector of about five inches", "the best telescope is the one you actually take outside"}
+	threadFurniture := []string{"runs on forum software", "New posts"}
+	replies := []string{"opaque bags away from the boiler", "turn them a quarter every month", "put a pallet or a piece of carpet", "storage service for a small fee"}
+	checkPages(t, []pageCase{
+		// Content split into parts of prose, each wrapped in blocks of its
+		// own under one ancestor, is read whole: the best-scoring part (the
+		// longest section) widens to the run of parts it belongs to.
+		{
+			name:    "a run of prose parts is read whole",
+			fixture: "guide-parts.html",
+			has: []string{"hope not to need", "A three-layer fabric bonds", "A good hood turns with your head",
+				"Hang it to dry away from a radiator", "The first drops of a shower"},
+			hasNot: []string{"written by hikers", "Routes"},
+		},
+		// A page builder wraps every block in a "widget" container: those
+		// holding prose are the article and stay, one holding only links goes.
+		{
+			name:    "builder widgets of prose are read",
+			fixture: "builder-widgets.html",
+			has:     []string{"nothing more than flour and water", "Stir equal weights of whole rye flour", "discard half of the mixture", "A ripe starter doubles"},
+			hasNot:  []string{"Discard crackers", "Focaccia", "baked at home"},
+		},
+		// On a thread page the posts are text and line breaks without
+		// paragraphs, and the opening post sits apart from the block of
+		// replies: both are read.
+		{
+			name:    "thread posts of text and line breaks are read",
+			fixture: "thread-text-posts.html",
+			has:     threadPosts,
+			hasNot:  threadFurniture,
+		},
+		// A thread that declares nothing (the page of the case above without
+		// its microdata, its posts dated) is read whole when its structure
+		// shows a run of posts (TestUndeclaredThreadHasPostRun). An article's
+		// comments, written in paragraphs, stay out (thread-posts.html).
+		{
+			name:    "an undeclared thread is read by its run of posts",
+			fixture: "thread-undeclared.html",
+			has:     threadPosts,
+			hasNot:  threadFurniture,
+		},
+		// A link aggregator's thread names its posts comments and declares
+		// nothing: with the comments holding most of the page's text, they
+		// are the content (TestIsCommentThread). The same page declaring
+		// itself an article keeps its comments out.
+		{
+			name:    "comments holding most of an undeclared page are read",
+			fixture: "aggregator-thread.html",
+			edit:    replaceOnce("OGTYPE", "website"),
+			has:     replies,
+			hasNot:  []string{"rules"},
+		},
+		{
+			name:    "comments stay out on a page declaring an article",
+			fixture: "aggregator-thread.html",
+			edit:    replaceOnce("OGTYPE", "article"),
+			hasNot:  replies,
+		},
+	})
 }
 
-// A page builder wraps every block in a "widget" container: those holding
-// prose are the article and stay, one holding only links goes.
-func TestBuilderWidgetsRead(t *testing.T) {
-	res, err := Extract(readFixture(t, "builder-widgets.html"), "text/html", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, w := range []string{"nothing more than flour and water", "Stir equal weights of whole rye flour", "discard half of the mixture", "A ripe starter doubles"} {
-		if !strings.Contains(res.Text, w) {
-			t.Errorf("text lacks %q:\n%s", w, res.Text)
-		}
-	}
-	for _, w := range []string{"Discard crackers", "Focaccia", "baked at home"} {
-		if strings.Contains(res.Text, w) {
-			t.Errorf("text has furniture %q:\n%s", w, res.Text)
-		}
-	}
-}
-
-// On a thread page the posts are text and line breaks without paragraphs,
-// and the opening post sits apart from the block of replies: both are
-// read.
-func TestThreadTextPostsRead(t *testing.T) {
-	res, err := Extract(readFixture(t, "thread-text-posts.html"), "text/html", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, w := range []string{"small balcony that faces south", "fit in a cupboard between sessions", "A tabletop reflector of about five inches", "the best telescope is the one you actually take outside"} {
-		if !strings.Contains(res.Text, w) {
-			t.Errorf("text lacks %q:\n%s", w, res.Text)
-		}
-	}
-	for _, w := range []string{"runs on forum software", "New posts"} {
-		if strings.Contains(res.Text, w) {
-			t.Errorf("text has furniture %q:\n%s", w, res.Text)
-		}
-	}
-}
-
-// A thread that declares nothing (the page of TestThreadTextPostsRead
-// without its microdata, its posts dated) is read whole when its structure
-// shows a run of posts: dated blocks of one shape written as text and line
-// breaks, holding most of the page's text. An article's comments, written
-// in paragraphs, stay out (see TestThreadPostsRead).
-func TestUndeclaredThreadRead(t *testing.T) {
-	page := readFixture(t, "thread-undeclared.html")
-	if doc := parseFixture(t, page); isThreadPage(doc, pageJSONLD(doc)) || !hasPostRun(doc) {
+// The undeclared thread of TestThreadPages is found by its structure alone.
+func TestUndeclaredThreadHasPostRun(t *testing.T) {
+	if doc := parseFixture(t, readFixture(t, "thread-undeclared.html")); isThreadPage(doc, pageJSONLD(doc)) || !hasPostRun(doc) {
 		t.Fatalf("isThreadPage %v, hasPostRun %v: want an undeclared run of posts", isThreadPage(doc, pageJSONLD(doc)), hasPostRun(doc))
-	}
-	res, err := Extract(page, "text/html", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, w := range []string{"small balcony that faces south", "fit in a cupboard between sessions", "A tabletop reflector of about five inches", "the best telescope is the one you actually take outside"} {
-		if !strings.Contains(res.Text, w) {
-			t.Errorf("text lacks %q:\n%s", w, res.Text)
-		}
-	}
-	for _, w := range []string{"runs on forum software", "New posts"} {
-		if strings.Contains(res.Text, w) {
-			t.Errorf("text has furniture %q:\n%s", w, res.Text)
-		}
 	}
 }
 
@@ -132,35 +117,9 @@ func TestHasPostRun(t *testing.T) {
 	}
 }
 
-// A link aggregator's thread names its posts comments and declares
-// nothing: with the comments holding most of the page's text, they are the
-// content. The same page declaring itself an article keeps its comments
-// out.
-func TestCommentThreadRead(t *testing.T) {
-	page := readFixture(t, "aggregator-thread.html")
-	replies := []string{"opaque bags away from the boiler", "turn them a quarter every month", "put a pallet or a piece of carpet", "storage service for a small fee"}
-	thread, err := Extract(bytes.Replace(page, []byte("OGTYPE"), []byte("website"), 1), "text/html", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, w := range replies {
-		if !strings.Contains(thread.Text, w) {
-			t.Errorf("thread text lacks %q:\n%s", w, thread.Text)
-		}
-	}
-	if strings.Contains(thread.Text, "rules") {
-		t.Errorf("thread text has furniture:\n%s", thread.Text)
-	}
-	if !isCommentThread(parseFixture(t, page)) {
+// The aggregator's page of TestThreadPages is a comment thread.
+func TestIsCommentThread(t *testing.T) {
+	if !isCommentThread(parseFixture(t, readFixture(t, "aggregator-thread.html"))) {
 		t.Error("isCommentThread = false for a page whose text is its comments")
-	}
-	article, err := Extract(bytes.Replace(page, []byte("OGTYPE"), []byte("article"), 1), "text/html", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, w := range replies {
-		if strings.Contains(article.Text, w) {
-			t.Errorf("article text has comment %q:\n%s", w, article.Text)
-		}
 	}
 }
