@@ -259,15 +259,25 @@ func contentWeight(n *html.Node, posts bool) float64 {
 	return w
 }
 
+// phrasingTags are the inline elements that aria-hidden does not hide from
+// sight (see isHidden).
+var phrasingTags = setOf("a", "span", "i", "b", "em", "strong", "small", "sup", "sub", "abbr", "img", "font", "u",
+	"mark", "bdi", "time", "cite", "q", "s", "del", "ins", "code", "kbd", "data", "var")
+
 // isHidden reports whether n is hidden by markup: the hidden attribute,
-// aria-hidden="true", or an inline display:none / visibility:hidden.
+// aria-hidden="true" on an element other than a phrasing one (a word or
+// a link marked so is shown, only not read aloud), or an inline
+// display:none / visibility:hidden.
 func isHidden(n *html.Node) bool {
 	for _, a := range n.Attr {
 		switch a.Key {
 		case "hidden":
 			return true
 		case "aria-hidden":
-			if strings.EqualFold(strings.TrimSpace(a.Val), "true") {
+			// On a word or a link (a visible label a screen reader
+			// reads from a fuller twin, an icon's duplicate link), it
+			// hides nothing from sight.
+			if !phrasingTags[n.Data] && strings.EqualFold(strings.TrimSpace(a.Val), "true") {
 				return true
 			}
 		case "style":
