@@ -32,5 +32,14 @@ func TestCollectionPages(t *testing.T) {
 			fixture: "article-beside-posts-widget.html",
 			has:     []string{"ending two years of argument at council meetings."},
 		},
+		// aria-hidden on a word or a link only keeps it from being read
+		// aloud (a screen reader reads a fuller twin): the text is shown and
+		// stays; on a block (a carousel's cloned slide) it still hides.
+		{
+			name:    "aria-hidden words are shown",
+			fixture: "aria-hidden-labels.html",
+			has:     []string{"Forty pounds per visit, ladders included.", "Twenty-five pounds per visit", "Thirty pounds per visit"},
+			hasNot:  []string{"A copy of the slide"},
+		},
 	})
 }
