@@ -515,7 +515,7 @@ func removable(n *html.Node, byHints, byHidden, posts bool, author string) bool 
 	if strings.EqualFold(attr(n, "itemprop"), "articleBody") {
 		return false
 	}
-	if isAuthorBox(n, author) {
+	if isAuthorBox(n, author, posts) {
 		return true
 	}
 	if h := hintText(n); (strings.Contains(h, "caption") || strings.Contains(h, "credit")) && visibleChars(n, figcaptionKeepChars, 0) < figcaptionKeepChars {
@@ -1035,8 +1035,13 @@ const authorBoxChars = 1200
 // short block with a picture, a link to the author's page (rel="author",
 // or a path with an "author" segment) or the name of the page's declared
 // author (author, lowercased with spaces collapsed; may be empty), and a
-// few sentences, not the page's headline, after the article's text.
-func isAuthorBox(n *html.Node, author string) bool {
+// few sentences, not the page's headline, after the article's text. A
+// box whose class or id, or that of an element inside it, names an
+// author ("author-bio", "entry-author") needs one of the picture and the
+// author's link or name, and a paragraph of running text (a biography,
+// not a byline); on a thread (posts) such names are the posters' panels
+// and do not count.
+func isAuthorBox(n *html.Node, author string, posts bool) bool {
 	if n.Data != "div" && n.Data != "section" {
 		return false
 	}
@@ -1044,9 +1049,10 @@ func isAuthorBox(n *html.Node, author string) bool {
 		return false
 	}
 	img, link := false, false
+	named := !posts && namesAuthor(n)
 	var walk func(n *html.Node, depth int)
 	walk = func(n *html.Node, depth int) {
-		for c := n.FirstChild; c != nil && depth < maxDepth && !(img && link); c = c.NextSibling {
+		for c := n.FirstChild; c != nil && depth < maxDepth && !(img && link && named); c = c.NextSibling {
 			if c.Type != html.ElementNode {
 				continue
 			}
@@ -1056,10 +1062,15 @@ func isAuthorBox(n *html.Node, author string) bool {
 			case "a":
 				link = link || isAuthorLink(c)
 			}
+			named = named || !posts && namesAuthor(c)
 			walk(c, depth+1)
 		}
 	}
 	walk(n, 0)
+	declared := func() bool { return len(author) >= minAuthorName && strings.Contains(boxText(n), author) }
+	if named && (img || link || declared()) && hasProse(n, 0) {
+		return !isHeadline(n) && afterProse(n)
+	}
 	if !img {
 		return false
 	}
@@ -1076,10 +1087,21 @@ func isAuthorBox(n *html.Node, author string) bool {
 	}
 	// Without a link to the author's page, the box names the page's
 	// author.
-	if !link && (len(author) < minAuthorName || !strings.Contains(boxText(n), author)) {
+	if !link && !declared() {
 		return false
 	}
 	return !isHeadline(n) && afterProse(n)
+}
+
+// namesAuthor reports whether n's class or id holds the word "author".
+func namesAuthor(n *html.Node) bool {
+	names := hintNames(n)
+	for _, name := range names[:2] {
+		if len(name) >= len("author") && strings.Contains(strings.ToLower(name), "author") {
+			return true
+		}
+	}
+	return false
 }
 
 // minAuthorName is the shortest declared author name a box is matched by.
