@@ -328,7 +328,7 @@ func (cl cleaner) isDisclosure(n *html.Node) bool {
 	if !isHidden(n) || !cl.namesPanel(n) {
 		return false
 	}
-	text, link := textAndLinks(n, false, 0)
+	text, link := textAndLinks(n)
 	return text > 0 && 3*link < text && (hasProse(n, 0) || hasTag(n, "pre", 0))
 }
 
@@ -600,34 +600,23 @@ func holdsHeading(n *html.Node, depth int) bool {
 func isTableOfContents(n *html.Node) bool {
 	links, text, linked := 0, 0, 0
 	other := false
-	var walk func(n *html.Node, inLink bool, depth int)
-	walk = func(n *html.Node, inLink bool, depth int) {
-		for c := n.FirstChild; c != nil && !other && depth < maxDepth; c = c.NextSibling {
-			switch c.Type {
-			case html.TextNode:
-				t, _ := runLen(c.Data)
-				text += t
-				if inLink {
-					linked += t
-				}
-			case html.ElementNode:
-				if dropTags[c.Data] {
-					continue
-				}
-				a := inLink
-				if c.Data == "a" {
-					if !inPageLink(attr(c, "href")) {
-						other = true
-						return
-					}
-					links++
-					a = true
-				}
-				walk(c, a, depth+1)
+	walkText(n, isAnchor, func(c *html.Node, inLink bool) bool {
+		switch {
+		case c.Type == html.TextNode:
+			t, _ := runLen(c.Data)
+			text += t
+			if inLink {
+				linked += t
 			}
+		case c.Type == html.ElementNode && c.Data == "a":
+			if !inPageLink(attr(c, "href")) {
+				other = true
+				return false
+			}
+			links++
 		}
-	}
-	walk(n, false, 0)
+		return true
+	})
 	return !other && links >= tocMinLinks && linked*tocLinkedShare >= text*(tocLinkedShare-1)
 }
 
@@ -647,7 +636,7 @@ func isTabPanel(n *html.Node) bool {
 	if !isTabPanelRole(n) {
 		return false
 	}
-	text, link := textAndLinks(n, false, 0)
+	text, link := textAndLinks(n)
 	return text > 0 && 3*link < text && (hasProse(n, 0) || hasTag(n, "pre", 0))
 }
 
@@ -813,31 +802,50 @@ func hasBlockChild(n *html.Node) bool {
 // isProse reports whether paragraph p is running text: at least
 // proseChars characters, few of them in links, ending like a sentence.
 func isProse(p *html.Node) bool {
-	text, link := textAndLinks(p, false, 0)
+	text, link := textAndLinks(p)
 	return text >= proseChars && link*5 < text && endsSentence(p)
 }
 
 // textAndLinks counts the visible characters of n's text and those of them
 // inside links.
-func textAndLinks(n *html.Node, inLink bool, depth int) (text, link int) {
-	for c := n.FirstChild; c != nil && depth < maxDepth; c = c.NextSibling {
-		switch c.Type {
-		case html.TextNode:
+func textAndLinks(n *html.Node) (text, link int) {
+	walkText(n, isAnchor, func(c *html.Node, inLink bool) bool {
+		if c.Type == html.TextNode {
 			t, _ := runLen(c.Data)
 			text += t
 			if inLink {
 				link += t
 			}
-		case html.ElementNode:
-			if !dropTags[c.Data] {
-				t, l := textAndLinks(c, inLink || c.Data == "a", depth+1)
-				text += t
-				link += l
-			}
 		}
-	}
+		return true
+	})
 	return text, link
 }
+
+// walkText visits the nodes under n in document order, at most maxDepth
+// deep, without entering dropTags elements: visit sees every node (text,
+// element, comment) with whether it lies inside a link, an element that
+// opensLink accepts, and the walk ends at the first visit that returns
+// false. It is the one text-and-links walk of the checks that weigh how
+// much of a block's text is linked.
+func walkText(n *html.Node, opensLink func(*html.Node) bool, visit func(c *html.Node, inLink bool) bool) {
+	var walk func(n *html.Node, inLink bool, depth int) bool
+	walk = func(n *html.Node, inLink bool, depth int) bool {
+		for c := n.FirstChild; c != nil && depth < maxDepth; c = c.NextSibling {
+			if !visit(c, inLink) {
+				return false
+			}
+			if c.Type == html.ElementNode && !dropTags[c.Data] && !walk(c, inLink || opensLink(c), depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	walk(n, false, 0)
+}
+
+// isAnchor reports whether n is an <a> element, with an href or not.
+func isAnchor(n *html.Node) bool { return n.Data == "a" }
 
 // countParagraphs counts <p> descendants of n with some text, stopping at limit.
 func countParagraphs(n *html.Node, limit, depth int) int {
@@ -1080,7 +1088,7 @@ func isAuthorBox(n *html.Node, author string, posts bool) bool {
 		if author == "" {
 			return false
 		}
-		unlinked, linked := textAndLinks(n, false, 0)
+		unlinked, linked := textAndLinks(n)
 		if unlinked-linked < proseChars || !strings.ContainsAny(boxText(n), ".!?") {
 			return false
 		}

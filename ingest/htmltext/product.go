@@ -222,35 +222,30 @@ func isCardRun(n *html.Node) bool {
 func isProductCard(n *html.Node) bool {
 	text, linked, nodes := 0, 0, 0
 	sign, digit := false, false
-	var walk func(n *html.Node, inLink bool, depth int)
-	walk = func(n *html.Node, inLink bool, depth int) {
-		for c := n.FirstChild; c != nil && text <= cardChars && nodes <= cardNodes && depth < maxDepth; c = c.NextSibling {
-			nodes++
-			switch c.Type {
-			case html.TextNode:
-				t, _ := runLen(c.Data)
-				text += t
-				if inLink {
-					linked += t
-				}
-				for _, r := range c.Data {
-					switch {
-					case unicode.Is(unicode.Sc, r):
-						sign = true
-					case r >= '0' && r <= '9':
-						digit = true
-					}
-				}
-			case html.ElementNode:
-				if !dropTags[c.Data] {
-					walk(c, inLink || c.Data == "a" && attr(c, "href") != "", depth+1)
+	walkText(n, isLink, func(c *html.Node, inLink bool) bool {
+		nodes++
+		if c.Type == html.TextNode {
+			t, _ := runLen(c.Data)
+			text += t
+			if inLink {
+				linked += t
+			}
+			for _, r := range c.Data {
+				switch {
+				case unicode.Is(unicode.Sc, r):
+					sign = true
+				case r >= '0' && r <= '9':
+					digit = true
 				}
 			}
 		}
-	}
-	walk(n, false, 0)
+		return text <= cardChars && nodes <= cardNodes
+	})
 	return text <= cardChars && nodes <= cardNodes && linked >= cardLinkChars && sign && digit
 }
+
+// isLink reports whether n is an <a> element with an href.
+func isLink(n *html.Node) bool { return n.Data == "a" && attr(n, "href") != "" }
 
 // productFurnitureWords name, in a class or id, what a product page shows
 // beside its product: the legal fine print under it ("disclaimer"),
