@@ -758,3 +758,26 @@ func firstList(t *testing.T, page string) *html.Node {
 	find(doc)
 	return list
 }
+
+// A page of full layout whose markup shows a few words (a skip link, a
+// notice to turn on JavaScript) while its scripts would fetch the content
+// yields no text; a small page saying as little keeps it.
+func TestAppShellYieldsNothing(t *testing.T) {
+	res, err := Extract(readFixture(t, "app-shell.html"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Text != "" {
+		t.Errorf("an application shell gave text %q", res.Text)
+	}
+	if res.Meta.Title != "Winter boots | Shop" {
+		t.Errorf("title = %q: the metadata is still read", res.Meta.Title)
+	}
+	small, err := Extract([]byte("<html><body><p>Skip to content</p></body></html>"), "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if small.Text != "Skip to content" {
+		t.Errorf("a small page gave %q", small.Text)
+	}
+}

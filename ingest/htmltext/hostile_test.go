@@ -18,7 +18,9 @@ type hostileShape struct {
 
 var hostileShapes = []hostileShape{
 	{"p-i", func(n int) string {
-		return "<html><body>" + strings.Repeat("<p><i>", n) + "Deep text here."
+		// A sentence: a few words in a thousand elements read as an
+		// application shell (see minMainChars).
+		return "<html><body>" + strings.Repeat("<p><i>", n) + "Deep text here. A sentence of running text long enough to be the content of a page."
 	}, "Deep text here."},
 	{"formatting-soup", func(n int) string {
 		return "<html><body>" + strings.Repeat("<b><i><u>word ", n) + "Deep text here."

@@ -145,8 +145,33 @@ func Extract(raw []byte, contentType string, pageURL string, limits ...Limits) (
 		res.Blocks = flatBlocks(decoded)
 	}
 	res.Blocks = withDescription(res.Blocks, desc)
+	if elems >= shellElements && visibleLen(res.Blocks) < minMainChars {
+		// A few words out of a whole page's markup are no main content
+		// but what an application shell shows while its scripts fetch
+		// the content: a skip link, a notice to turn on JavaScript, an
+		// empty cart.
+		res.Blocks = nil
+	}
 	res.Text = normalize.Blocks(res.Blocks)
 	return res, nil
+}
+
+// An extraction of fewer than minMainChars visible characters (white space
+// not counted) from a page of at least shellElements elements is returned
+// empty. A small page (a fragment, a note) may say little and mean it.
+const (
+	minMainChars  = 64
+	shellElements = 50
+)
+
+// visibleLen counts the characters of blocks that are not white space.
+func visibleLen(blocks []string) int {
+	n := 0
+	for _, b := range blocks {
+		c, _ := runLen(b)
+		n += c
+	}
+	return n
 }
 
 // countElements counts the element nodes of the tree under n, stopping
