@@ -188,6 +188,11 @@ func boilerplateHint(n *html.Node) int {
 // under an article, the posts themselves on a discussion thread.
 var postSubstrings = substringsOf("comment", "replies")
 
+// signatureSubstrings in a class or id name a poster's signature (a
+// motto, their gear, links to their work) or card (name, reputation,
+// badges): on a thread, furniture repeated under each post.
+var signatureSubstrings = substringsOf("signature")
+
 // furnitureHint is boilerplateHint, with class and id names of comments
 // and replies (postSubstrings) read as neutral when posts is set.
 func furnitureHint(n *html.Node, posts bool) int {
@@ -204,6 +209,11 @@ func furnitureHint(n *html.Node, posts bool) int {
 		// The names as in hintText: lowercased, split at spaces.
 		for name := range strings.FieldsSeq(strings.ToLower(names)) {
 			if posts && containsAny(name, postSubstrings) {
+				continue
+			}
+			if posts && containsAny(name, signatureSubstrings) {
+				// Whatever it is compounded with ("post-signature").
+				level = 2
 				continue
 			}
 			strong := containsAny(name, strongBoilerplateSubstrings) || hasToken(name, strongBoilerplateTokens)

@@ -72,6 +72,21 @@ func TestThreadPages(t *testing.T) {
 			has:     replies,
 			hasNot:  []string{"rules"},
 		},
+		// On a thread, a poster's signature under each post (a motto,
+		// their workshop) is furniture; elsewhere a block so named stays.
+		{
+			name:    "signatures under posts stay out",
+			fixture: "thread-signatures.html",
+			edit:    replaceOnce("LDTYPE", "DiscussionForumPosting"),
+			has:     []string{"survive rain and frost", "two-part epoxy", "glue a test joint first"},
+			hasNot:  []string{"swear three times", "too many clamps"},
+		},
+		{
+			name:    "a signature-named block stays off a thread",
+			fixture: "thread-signatures.html",
+			edit:    replaceOnce("LDTYPE", "Article"),
+			has:     []string{"survive rain and frost", "swear three times", "too many clamps"},
+		},
 		{
 			name:    "comments stay out on a page declaring an article",
 			fixture: "aggregator-thread.html",
