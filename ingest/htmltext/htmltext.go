@@ -112,7 +112,8 @@ func Extract(raw []byte, contentType string, pageURL string, limits ...Limits) (
 		res.Text = normalize.Blocks(res.Blocks)
 		return res, nil
 	}
-	meta, article := readMetadata(doc, pageURL)
+	decl := readDeclarations(doc)
+	meta, article := decl.metadata(pageURL)
 	res.Meta = meta
 	elems := countElements(doc, MaxElements)
 	if elems > MaxElements {
@@ -122,7 +123,7 @@ func Extract(raw []byte, contentType string, pageURL string, limits ...Limits) (
 		res.Text = normalize.Blocks(res.Blocks)
 		return res, nil
 	}
-	lds := pageJSONLD(doc)
+	lds := decl.pageLD
 	desc := productDescription(lds)
 	product := isProductPage(doc, lds)
 	page := cleaner{reviews: product, cards: product && desc != "", posts: isThreadPage(doc, lds) || hasPostRun(doc) || !article && isCommentThread(doc), controlled: controlledIDs(doc)}

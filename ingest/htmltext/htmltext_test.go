@@ -7,6 +7,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -278,5 +279,44 @@ func TestMetaCharset(t *testing.T) {
 		if got := metaCharset([]byte(tc.head)); got != tc.want {
 			t.Errorf("metaCharset(%q) = %q, want %q", tc.head, got, tc.want)
 		}
+	}
+}
+
+// readDeclarations reads a page's declarations in one walk as the
+// selectors it replaced did: the first <title>, <html lang> and canonical
+// link, the first <meta> of each name; the metadata reads JSON-LD scripts
+// of type exactly application/ld+json, the page checks also those typed
+// in another case or spacing, and a script both read is decoded once.
+func TestReadDeclarations(t *testing.T) {
+	page := `<html lang="de"><head><title>First</title><title>Second</title>
+<meta name="Author" content=" Ann "><meta property="author" content="Bob"><meta name="date">
+<link rel="canonicalx" href="/x"><link rel="alternate  canonical" href="/a"><link rel="canonical" href="/b">
+<script type="application/ld+json">{"@type":"NewsArticle","headline":"Exact"}</script>
+<script type="Application/LD+JSON ">{"@type":"Product","name":"Loose"}</script>
+<script type="application/ld+json">not json</script>
+</head><body><svg><title>Icon</title></svg></body></html>`
+	doc, err := parse([]byte(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := readDeclarations(doc)
+	if got := nodeText(d.title); got != "First" {
+		t.Errorf("title %q, want the first", got)
+	}
+	if d.lang != "de" || d.canonical != "/a" {
+		t.Errorf("lang %q canonical %q, want de and the first link whose rel holds canonical", d.lang, d.canonical)
+	}
+	if d.meta["author"] != "Ann" || len(d.meta) != 1 {
+		t.Errorf("meta %q, want only author Ann", d.meta)
+	}
+	if len(d.metaLD) != 1 || len(d.pageLD) != 2 {
+		t.Fatalf("%d scripts for the metadata and %d for the page checks, want 1 and 2", len(d.metaLD), len(d.pageLD))
+	}
+	if reflect.ValueOf(d.metaLD[0]).UnsafePointer() != reflect.ValueOf(d.pageLD[0]).UnsafePointer() {
+		t.Error("a script both read is decoded twice")
+	}
+	m, article := d.metadata("https://example.org/p")
+	if m.Title != "Exact" || m.CanonicalURL != "https://example.org/a" || !article {
+		t.Errorf("metadata %+v, article %v", m, article)
 	}
 }

@@ -1,7 +1,6 @@
 package htmltext
 
 import (
-	"encoding/json"
 	"strings"
 	"unicode"
 
@@ -18,31 +17,12 @@ import (
 const missingShare = 0.5
 
 // pageJSONLD decodes the page's JSON-LD scripts (each of at most
-// maxJSONLD bytes, within maxDepth of the root) once, in document order,
-// for every check that reads them. Scripts that are not valid JSON are
-// skipped.
+// maxJSONLD bytes, within maxDepth of the root) in document order, as
+// every check that reads them sees them; Extract reads them once with the
+// page's other declarations (readDeclarations). Scripts that are not
+// valid JSON are skipped.
 func pageJSONLD(doc *html.Node) []any {
-	var out []any
-	var walk func(n *html.Node, depth int)
-	walk = func(n *html.Node, depth int) {
-		for c := n.FirstChild; c != nil && depth < maxDepth; c = c.NextSibling {
-			if c.Type != html.ElementNode {
-				continue
-			}
-			if c.Data == "script" {
-				if strings.EqualFold(strings.TrimSpace(attr(c, "type")), "application/ld+json") && c.FirstChild != nil && len(c.FirstChild.Data) <= maxJSONLD {
-					var v any
-					if json.Unmarshal([]byte(c.FirstChild.Data), &v) == nil {
-						out = append(out, v)
-					}
-				}
-				continue
-			}
-			walk(c, depth+1)
-		}
-	}
-	walk(doc, 0)
-	return out
+	return readDeclarations(doc).pageLD
 }
 
 // productDescription returns the description of the first JSON-LD object
