@@ -421,7 +421,15 @@ func (cl cleaner) clean(n *html.Node, depth int, inList bool) {
 				!(isBuilderBlock(c) && hasProse(c, 0)) && isHeadline(c) {
 				cl.quiet[c] = true
 			}
-			cl.clean(c, depth+1, inList || list)
+			if cl.byHints && (c.Data == "pre" || c.Data == "code") {
+				// Class names inside code are a highlighter's tokens
+				// ("comment", "tag", "meta"), not page furniture.
+				inner := cl
+				inner.byHints = false
+				inner.clean(c, depth+1, inList || list)
+			} else {
+				cl.clean(c, depth+1, inList || list)
+			}
 		}
 		c = next
 	}

@@ -332,6 +332,15 @@ func TestDefectPages(t *testing.T) {
 				"with a single cut each year."},
 			hasNot: []string{"disused allotment", "Jon Reed"},
 		},
+		// Inside code, class names are a syntax highlighter's tokens: a
+		// comment of the code ("hljs-comment") stays, while the readers'
+		// comments under the article go.
+		{
+			name:    "comments in code stay",
+			fixture: "code-comment-tokens.html",
+			has:     []string{"# keep the last week of logs", "# ask the script to open a fresh file", "kill -HUP"},
+			hasNot:  []string{"Nice trick"},
+		},
 		// The hidden answers of an accordion (panels that a control's
 		// aria-controls names, holding text) are part of the content; a hidden
 		// menu of links that a button opens, and a hidden box no control opens,
