@@ -1052,11 +1052,12 @@ const authorBoxChars = 1200
 // or a path with an "author" segment) or the name of the page's declared
 // author (author, lowercased with spaces collapsed; may be empty), and a
 // few sentences, not the page's headline, after the article's text. A
-// box whose class or id, or that of an element inside it, names an
-// author ("author-bio", "entry-author") needs one of the picture and the
-// author's link or name, and a paragraph of running text (a biography,
-// not a byline); on a thread (posts) such names are the posters' panels
-// and do not count.
+// box whose own class or id names an author ("author-bio",
+// "entry-author"; not a quote's attribution inside a box) needs only one
+// of the picture and the author's link or name, beside a paragraph of
+// running text or a sentence outside links (a biography, not a byline);
+// on a thread (posts) such names are the posters' panels and do not
+// count.
 func isAuthorBox(n *html.Node, author string, posts bool) bool {
 	if n.Data != "div" && n.Data != "section" {
 		return false
@@ -1065,10 +1066,9 @@ func isAuthorBox(n *html.Node, author string, posts bool) bool {
 		return false
 	}
 	img, link := false, false
-	named := !posts && namesAuthor(n)
 	var walk func(n *html.Node, depth int)
 	walk = func(n *html.Node, depth int) {
-		for c := n.FirstChild; c != nil && depth < maxDepth && !(img && link && named); c = c.NextSibling {
+		for c := n.FirstChild; c != nil && depth < maxDepth && !(img && link); c = c.NextSibling {
 			if c.Type != html.ElementNode {
 				continue
 			}
@@ -1078,28 +1078,27 @@ func isAuthorBox(n *html.Node, author string, posts bool) bool {
 			case "a":
 				link = link || isAuthorLink(c)
 			}
-			named = named || !posts && namesAuthor(c)
 			walk(c, depth+1)
 		}
 	}
 	walk(n, 0)
 	declared := func() bool { return len(author) >= minAuthorName && strings.Contains(boxText(n), author) }
-	if named && (img || link || declared()) && hasProse(n, 0) {
+	// A box written without paragraphs: a sentence of text outside links
+	// will do.
+	sentence := func() bool {
+		unlinked, linked := textAndLinks(n)
+		return unlinked-linked >= proseChars && strings.ContainsAny(boxText(n), ".!?")
+	}
+	if !posts && namesAuthor(n) && (img || link || declared()) && (hasProse(n, 0) || sentence()) {
 		return !isHeadline(n) && afterProse(n)
 	}
 	if !img {
 		return false
 	}
-	if !hasProse(n, 0) {
-		// On an article's page the box may be written without
-		// paragraphs: a sentence of text outside links will do.
-		if author == "" {
-			return false
-		}
-		unlinked, linked := textAndLinks(n)
-		if unlinked-linked < proseChars || !strings.ContainsAny(boxText(n), ".!?") {
-			return false
-		}
+	// On an article's page (author is set) the box may be written
+	// without paragraphs.
+	if !hasProse(n, 0) && (author == "" || !sentence()) {
+		return false
 	}
 	// Without a link to the author's page, the box names the page's
 	// author.

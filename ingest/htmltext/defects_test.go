@@ -332,6 +332,19 @@ func TestDefectPages(t *testing.T) {
 				"with a single cut each year."},
 			hasNot: []string{"disused allotment", "Jon Reed"},
 		},
+		// The same box written without paragraphs (its biography is the
+		// text of a <div>, its only <p> a link to more of the author's
+		// posts) goes too.
+		{
+			name:    "an author-named box without paragraphs goes",
+			fixture: "article-author-bio.html",
+			edit: func(raw []byte) []byte {
+				return bytes.Replace(raw, []byte(`<p>Jon Reed sowed his first meadow on a disused allotment and now advises parish councils on verges and churchyards.</p>`),
+					[]byte(`<div>Jon Reed sowed his first meadow on a disused allotment and now advises parish councils on verges and churchyards.<p><a href="/author/jon-reed/">More from Jon</a></p></div>`), 1)
+			},
+			has:    []string{"A wildflower meadow starts with poor soil", "with a single cut each year."},
+			hasNot: []string{"disused allotment", "More from Jon"},
+		},
 		// Inside code, class names are a syntax highlighter's tokens: a
 		// comment of the code ("hljs-comment") stays, while the readers'
 		// comments under the article go.
