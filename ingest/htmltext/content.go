@@ -61,6 +61,9 @@ type extraction struct {
 	roots []*html.Node
 	// posts reads names of comments as posts (see cleaner.posts).
 	posts bool
+	// article is set when the page declares itself an article (see
+	// runShare).
+	article bool
 	// lists holds runs of link cards inside a chosen root that hold most
 	// of its text: the listing is the content, emitted without the
 	// filters that drop link-dense blocks.
@@ -226,6 +229,7 @@ func findMain(doc *html.Node, elems int, c cleaner) (found, *extraction) {
 	c.clean(body, 0, false)
 	x := newExtraction(elems)
 	x.posts = c.posts
+	x.article = c.article
 	x.quiet = c.quiet
 	x.appeal = c.appeal
 	x.measure(body, false, 0)
@@ -312,6 +316,8 @@ type cleaner struct {
 	// appeal collects the containers close around a call to action (see
 	// markAppeal).
 	appeal map[*html.Node]bool
+	// article is set when the page declares itself an article.
+	article bool
 }
 
 // isDisclosure reports whether n is a hidden panel of text that a control

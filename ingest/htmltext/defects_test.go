@@ -242,6 +242,23 @@ func TestDefectPages(t *testing.T) {
 				"They turned a muddy yard", "A design visit costs ninety pounds", "Can you work with the plants we already have?"},
 			hasNot: []string{"Ten shrubs for a shady corner", "Privacy", "Services"},
 		},
+		// On a page that does not declare itself an article, a long section
+		// holding less than pageSectionsShare of a run of sections gives way
+		// to the run (the prices and questions around the service's steps);
+		// on a declared article only sectionsShare of the run does.
+		{
+			name:    "a long section gives way to the run around it",
+			fixture: "service-long-section.html",
+			has:     []string{"Garden care through the seasons", "Visit: a gardener walks", "Monthly care of a small garden", "Can we pause the care plan"},
+			hasNot:  []string{"Privacy", "Services"},
+		},
+		{
+			name:    "a declared article's long section is not widened to the run",
+			fixture: "service-long-section.html",
+			edit:    replaceOnce(`<meta charset="utf-8">`, `<meta charset="utf-8"><meta property="og:type" content="article">`),
+			has:     []string{"Visit: a gardener walks", "Report: after each visit"},
+			hasNot:  []string{"Monthly care of a small garden", "Can we pause the care plan"},
+		},
 		// Cards that a page's scripts put in place, each hidden by markup until
 		// they run, are read as the list they make when little else is visible.
 		{

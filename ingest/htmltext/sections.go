@@ -8,8 +8,10 @@ import (
 // sections, one after another: a hero, features, testimonials, pricing,
 // questions and answers. Each section has a heading and some text of its
 // own, and none holds most of the page, so the content search settles on
-// one of them. When the chosen containers hold less than sectionsShare of
-// the text of the run of sections around them, the run is the content.
+// one of them. When the chosen containers hold less than a share of the
+// text of the run of sections around them (sectionsShare on a page that
+// declares itself an article, pageSectionsShare on others), the run is the
+// content.
 const (
 	// minSections is the least number of sections (the chosen one
 	// included) that make a run.
@@ -17,13 +19,19 @@ const (
 	// sectionChars is the least text of a section.
 	sectionChars = 100
 	// sectionsShare is the share of the run's text below which the
-	// chosen containers give way to the run.
+	// chosen containers give way to the run on a page that declares
+	// itself an article.
 	sectionsShare = 0.5
+	// pageSectionsShare is that share on other pages (a service page's
+	// sections around its longest one). On wcxb-dev, 0.65 to 0.8 change
+	// only service pages, all for the better; from 0.9 undeclared
+	// articles take in blocks after their text.
+	pageSectionsShare = 0.75
 )
 
 // withSections returns, in place of roots, the sections of the run of
-// sections around them, when roots hold less than sectionsShare of the
-// run's text; otherwise roots. A section is a sibling element with a
+// sections around them, when roots hold less than runShare of the run's
+// text; otherwise roots. A section is a sibling element with a
 // heading, at least sectionChars of text and at most partsLinkShare of it
 // in links; the siblings between the first and the last section that hold
 // text with few links come along. Runs are looked for from the first root
@@ -77,7 +85,7 @@ func (x *extraction) withSections(roots []*html.Node, body *html.Node) []*html.N
 			if taken != nil {
 				inA = text
 			}
-			if float64(text) >= sectionsShare*float64(secText) || float64(inA) < sectionsShare*float64(x.stat(a).text) {
+			if float64(text) >= x.runShare()*float64(secText) || float64(inA) < sectionsShare*float64(x.stat(a).text) {
 				// The content is most of the run, or only a small part of
 				// its own section (whose other parts it left out).
 				break
@@ -92,6 +100,17 @@ func (x *extraction) withSections(roots []*html.Node, body *html.Node) []*html.N
 		return roots
 	}
 	return taken
+}
+
+// runShare is the share of the run's text below which the chosen
+// containers give way to the run: sectionsShare on a page that declares
+// itself an article (one piece of content, which the sections around it
+// do not widen lightly), pageSectionsShare on other pages.
+func (x *extraction) runShare() float64 {
+	if x.article {
+		return sectionsShare
+	}
+	return pageSectionsShare
 }
 
 // maxSectionRoots is the most roots withSections looks at.
