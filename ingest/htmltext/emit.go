@@ -38,6 +38,8 @@ type emitter struct {
 	// grids holds the runs of link cards found by cardsInside: read like
 	// a listing's cards.
 	grids map[*html.Node]bool
+	// at is the element holding the first text of cur.
+	at *html.Node
 }
 
 // emit returns the blocks of roots in order, skipping boilerplate
@@ -59,7 +61,7 @@ func (x *extraction) emitBlocks(roots []*html.Node, keepAll bool) []block {
 		e.walk(r, r, false, false, 0)
 		e.flush()
 	}
-	blocks := dropRepeats(e.blocks)
+	blocks := dropRepeats(dropItemCopies(e.blocks))
 	if !keepAll {
 		blocks = dropLinkedTitles(blocks)
 	}
@@ -96,6 +98,101 @@ func dropRepeats(blocks []block) []block {
 	return out
 }
 
+// dropItemCopies drops a short block (under proseChars) that repeats one
+// of the itemRepeatWindow blocks before it within one item (see oneItem):
+// a card shows its title, author or date twice, once per screen size or
+// once as the label of its link, and reads once. Table rows, preformatted
+// text and tab panels stay, as in dropRepeats.
+func dropItemCopies(blocks []block) []block {
+	last := make(map[string]int)
+	out := blocks[:0]
+	for _, b := range blocks {
+		if !b.data && !b.panel && b.chars < proseChars {
+			if i, ok := last[b.text]; ok && len(out)-i <= itemRepeatWindow && oneItem(out[i].at, b.at) {
+				continue
+			}
+			last[b.text] = len(out)
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// itemRepeatWindow is the most blocks between two copies of a short block
+// that oneItem compares.
+const itemRepeatWindow = 10
+
+// oneItem reports whether the blocks at elements a and b belong to one
+// item: their lowest common ancestor reaches them through children of
+// different kinds (tag and class), as a card's image link and its title
+// do. Copies reached through children of one kind (the cards of a list,
+// each stating the same terms) are items of their own.
+func oneItem(a, b *html.Node) bool {
+	if a == nil || b == nil {
+		return false
+	}
+	da, db := nodeDepth(a), nodeDepth(b)
+	for ; da > db; da-- {
+		a = a.Parent
+	}
+	for ; db > da; db-- {
+		b = b.Parent
+	}
+	if a == b {
+		// One holds the other: the lines of one element (a song's
+		// chorus) repeat by design.
+		return false
+	}
+	for a.Parent != b.Parent {
+		a, b = a.Parent, b.Parent
+	}
+	return !sameKind(a, b) && !inRun(a) && !inRun(b)
+}
+
+// nodeDepth is the number of ancestors of n.
+func nodeDepth(n *html.Node) int {
+	d := 0
+	for p := n.Parent; p != nil; p = p.Parent {
+		d++
+	}
+	return d
+}
+
+// sameKind reports whether elements a and b have one tag and the same
+// first class name (the component; the names after it are modifiers, such
+// as an item's number).
+func sameKind(a, b *html.Node) bool {
+	return a.Data == b.Data && firstField(attr(a, "class")) == firstField(attr(b, "class"))
+}
+
+// firstField returns the first space-separated field of s.
+func firstField(s string) string {
+	s = strings.TrimLeft(s, " \t\n\r\f")
+	if i := strings.IndexAny(s, " \t\n\r\f"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// inRun reports whether an element sibling next to n is of its kind (see
+// sameKind): n is one of a run of items.
+func inRun(n *html.Node) bool {
+	for s := n.PrevSibling; s != nil; s = s.PrevSibling {
+		if s.Type == html.ElementNode {
+			if sameKind(s, n) {
+				return true
+			}
+			break
+		}
+	}
+	for s := n.NextSibling; s != nil; s = s.NextSibling {
+		if s.Type == html.ElementNode {
+			return sameKind(s, n)
+		}
+	}
+	return false
+}
+
 // truncatedCopy reports whether one of two neighbouring blocks is the
 // other cut short (a caption shown whole and shortened, each ending in its
 // "less" or "more" toggle): they share a start of at least proseChars
@@ -121,7 +218,7 @@ func (x *extraction) emitList(list *html.Node) []string {
 	e := &emitter{x: x, keepAll: true, whole: true}
 	e.walk(list, list, false, false, 0)
 	e.flush()
-	return texts(e.blocks)
+	return texts(dropItemCopies(e.blocks))
 }
 
 func texts(blocks []block) []string {
@@ -135,12 +232,13 @@ func texts(blocks []block) []string {
 // block is one emitted block of text with what the final filters need.
 type block struct {
 	text   string
-	level  int  // heading level, 0 for other blocks
-	data   bool // a table row or preformatted text
-	panel  bool // inside a tab panel
-	listed bool // inside a listing read as content
-	chars  int  // visible characters
-	links  int  // of which inside links
+	level  int        // heading level, 0 for other blocks
+	data   bool       // a table row or preformatted text
+	panel  bool       // inside a tab panel
+	listed bool       // inside a listing read as content
+	chars  int        // visible characters
+	links  int        // of which inside links
+	at     *html.Node // the element holding its first text
 }
 
 // tailLinkedChars is the length under which a trailing block with a link
@@ -237,10 +335,11 @@ func dropOrphanHeadings(blocks []block) []block {
 func (e *emitter) flush() {
 	if e.chars > 0 && (e.keepAll || e.listed || e.links*2 <= e.chars || e.level > 0) {
 		if s := strings.TrimSpace(e.cur.String()); s != "" && (e.data || !isGeneratedIDs(s)) {
-			e.blocks = append(e.blocks, block{text: s, level: e.level, data: e.data, panel: e.panels > 0, listed: e.listed, chars: e.chars, links: e.links})
+			e.blocks = append(e.blocks, block{text: s, level: e.level, data: e.data, panel: e.panels > 0, listed: e.listed, chars: e.chars, links: e.links, at: e.at})
 		}
 	}
 	e.data = false
+	e.at = nil
 	e.cur.Reset()
 	e.chars, e.links = 0, 0
 }
@@ -319,6 +418,9 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 	}
 	switch n.Type {
 	case html.TextNode:
+		if e.at == nil && !isBlank(n.Data) {
+			e.at = n.Parent
+		}
 		if inPre {
 			e.write(strings.ReplaceAll(n.Data, "\r\n", "\n"), inLink)
 		} else {
