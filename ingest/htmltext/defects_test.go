@@ -15,6 +15,22 @@ func TestDefectPages(t *testing.T) {
 	threadReplies := []string{"Start with a jack plane", "I would add a block plane soon after"}
 	const threadOpening = "flatten boards without a planer"
 	checkPages(t, []pageCase{
+		// A card that shows its title and date twice (one copy per screen
+		// size) reads them once; a line every card of the run states (the
+		// price) stays once per card.
+		{
+			name:    "a card's title shown twice is read once",
+			fixture: "listing-card-twice.html",
+			counts:  map[string]int{"Pottery for beginners": 1, "Sat, Apr 11, 10:00 AM": 1, "Beginner chess evening": 1, "Free": 5},
+			has:     []string{"Clay Studio North", "Knights Club"},
+		},
+		// Lines repeated inside one element (a song's chorus) are not an
+		// item's second copy: they stay.
+		{
+			name:    "a chorus inside one verse stays",
+			fixture: "song-chorus.html",
+			counts:  map[string]int{"Sing the harbour lights": 2},
+		},
 		// A listing page keeps its whole run of cards (titles and prices), not
 		// one card and not the links around it.
 		{
