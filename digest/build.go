@@ -14,7 +14,7 @@ import (
 
 // DigesterVersion names the digester's rules. It changes whenever Build's
 // output may change for some input, and is part of the digest cache key.
-const DigesterVersion = "digester/22"
+const DigesterVersion = "digester/23"
 
 // Warning is a non-fatal condition met while building a digest: Build
 // reports fault.QueryFallback when the query has no content terms (empty or
@@ -100,6 +100,11 @@ func build(text, query string, opts Options) (built, error) {
 		fallback = true
 	}
 
+	if !fallback {
+		// Soft matches count toward evidence only, after the literal
+		// terms decided whether the query matches the text at all.
+		q.expandSemantic(d, query)
+	}
 	var feats [][snippetFeatures]float64
 	p.EvidenceSnippets, feats = selectEvidence(d, q, query, opts, fallback)
 	p.Summary, p.KeyPoints = summarize(d, scores, opts, p.EvidenceSnippets)

@@ -3,7 +3,13 @@ package digest
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
+
+	"github.com/digestd/digestd/fault"
 )
 
 func TestWordVectorsLoad(t *testing.T) {
@@ -46,6 +52,73 @@ func TestDecodeWordVectorsRejectsBadData(t *testing.T) {
 	}
 }
 
+// harbourText holds one sentence a block; the answer to harbourQuery is
+// the fifth, which says "ships" where the question says "vessels".
+const harbourText = "The harbour was busy all summer.\n\nA storm reached the harbour late in October.\n\n" +
+	"The harbour master closed the gates at dusk.\n\nWaves broke over the harbour wall for hours.\n\n" +
+	"Eleven ships sank in the harbour that night.\n\nRepairs to the harbour took two years."
+
+const harbourQuery = "How many vessels were wrecked in the harbour?"
+
+func TestSemanticSignalRanksParaphrase(t *testing.T) {
+	opts := Options{SnippetMaxChars: 50}
+	top := func() string {
+		t.Helper()
+		p, _, err := Build(harbourText, harbourQuery, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.EvidenceSnippets) == 0 {
+			t.Fatal("no snippets")
+		}
+		return p.EvidenceSnippets[0].Text
+	}
+	if got := top(); !strings.Contains(got, "ships") {
+		t.Errorf("first snippet %q, want the sentence about ships", got)
+	}
+	defer func(w float64) { semWeight = w }(semWeight)
+	semWeight = 0
+	if got := top(); strings.Contains(got, "ships") {
+		t.Errorf("without word vectors the first snippet is still %q: the test proves nothing", got)
+	}
+}
+
+func TestSemanticExpansionAddsOnlyTextTermsOfAbsentWords(t *testing.T) {
+	d := analyze(harbourText)
+	q := newQueryModel(d, d.queryTerms(harbourQuery))
+	asked, mass := q.asked, q.mass
+	q.expandSemantic(d, harbourQuery)
+	added := termNames(d, q.terms[asked:])
+	if !slices.Contains(added, "ship") {
+		t.Errorf("added %v, want ship among them", added)
+	}
+	if q.asked != asked || q.mass != mass || len(q.weight) != len(q.terms) {
+		t.Errorf("asked %d→%d, mass %v→%v, %d terms, %d weights", asked, q.asked, mass, q.mass, len(q.terms), len(q.weight))
+	}
+	for k := asked; k < len(q.terms); k++ {
+		if w := idf(int(d.df[q.terms[k]]), len(d.sents)); q.weight[k] >= w {
+			t.Errorf("%s weighs %v, not less than its idf %v", termNames(d, q.terms[k:k+1])[0], q.weight[k], w)
+		}
+	}
+}
+
+func TestSemanticMatchIsNoQueryMatch(t *testing.T) {
+	// The text holds "ships" and "cars" but no word of the query.
+	text := "Eleven ships sank that night.\n\nMany cars were parked near the quay."
+	p, warns, err := Build(text, "How many vessels and vehicles?", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(warns, func(w Warning) bool { return w.Code == fault.NoQueryMatch }) {
+		t.Errorf("warnings %v, want NO_QUERY_MATCH", warns)
+	}
+	for _, s := range p.EvidenceSnippets {
+		if s.RelevanceScore > fallbackScore {
+			t.Errorf("snippet %q scores %v > %v", s.Text, s.RelevanceScore, fallbackScore)
+		}
+	}
+}
+
 // gzipped returns s compressed with gzip.
 func gzipped(t *testing.T, s string) []byte {
 	t.Helper()
@@ -58,4 +131,30 @@ func gzipped(t *testing.T, s string) []byte {
 		t.Fatal(err)
 	}
 	return b.Bytes()
+}
+
+func TestSemanticSignalConcurrentAndDeterministic(t *testing.T) {
+	// Digests that load the word vectors at the same time agree byte for
+	// byte (run with -race to check the loading).
+	const n = 8
+	out := make([][]byte, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p, _, err := Build(harbourText, harbourQuery, Options{SnippetMaxChars: 50})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			out[i], _ = json.Marshal(p)
+		}()
+	}
+	wg.Wait()
+	for i := 1; i < n; i++ {
+		if !bytes.Equal(out[i], out[0]) {
+			t.Fatalf("digest %d differs:\n%s\n%s", i, out[i], out[0])
+		}
+	}
 }
