@@ -505,6 +505,10 @@ func removable(n *html.Node, byHints, byHidden, posts bool, author string) bool 
 	if dropTags[n.Data] || byHidden && isHidden(n) && !isTabPanel(n) {
 		return true
 	}
+	if byHints && !posts && isDateline(n) {
+		// On a thread, each post's date is part of the post.
+		return true
+	}
 	switch n.Data {
 	case "nav", "aside", "footer":
 		return true
@@ -542,6 +546,36 @@ func removable(n *html.Node, byHints, byHidden, posts bool, author string) bool 
 		return countParagraphs(n, 3, 0) < 3 && !(isBuilderBlock(n) && hasRunningText(n, 0)) && !isHeadline(n) && !isHeadedSection(n)
 	}
 	return false
+}
+
+// datelineChars bounds the text of a dateline.
+const datelineChars = 100
+
+// datelineNodes bounds the nodes isDateline looks at: a dateline is a
+// line of a few elements.
+const datelineNodes = 32
+
+// isDateline reports whether n is a short line (a <p>, <div> or <span>)
+// whose text is mostly in a <time>: the date an article was published or
+// updated, with a word or two around it.
+func isDateline(n *html.Node) bool {
+	if n.Data != "p" && n.Data != "div" && n.Data != "span" {
+		return false
+	}
+	total := visibleChars(n, datelineChars, 0)
+	if total == 0 || total >= datelineChars {
+		return false
+	}
+	timed, seen := 0, 0
+	for c := n.FirstChild; c != nil; c = nextInTree(c, n) {
+		if seen++; seen > datelineNodes {
+			return false
+		}
+		if c.Type == html.ElementNode && c.Data == "time" {
+			timed += visibleChars(c, datelineChars, 0)
+		}
+	}
+	return 2*timed >= total
 }
 
 // isWholeEntry reports whether header n holds all the text of the

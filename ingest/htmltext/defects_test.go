@@ -378,6 +378,14 @@ func TestDefectPages(t *testing.T) {
 			has:    []string{"A wildflower meadow starts with poor soil", "with a single cut each year."},
 			hasNot: []string{"disused allotment", "More from Jon"},
 		},
+		// A short line whose text is mostly a <time> (the date the article
+		// was updated) goes; a sentence naming a day in a <time> stays.
+		{
+			name:    "a dateline goes",
+			fixture: "article-dateline.html",
+			has:     []string{"The meeting on Sunday heard from fishermen", "no rise in the local tax is needed this year."},
+			hasNot:  []string{"Last updated", "9:15 am"},
+		},
 		// Inside code, class names are a syntax highlighter's tokens: a
 		// comment of the code ("hljs-comment") stays, while the readers'
 		// comments under the article go.
