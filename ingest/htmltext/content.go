@@ -325,8 +325,9 @@ type cleaner struct {
 // (an accordion's answer, a collapsed section, a tab), holding text rather
 // than links, as a tab panel does (see isTabPanel). The page shows each
 // panel on a click; together they are part of the content (the questions
-// and answers of a service page). Menus that a button opens are links and
-// stay hidden.
+// and answers of a service page). The text is running text in paragraphs
+// or in blocks of bare text (an answer written without a <p>). Menus that
+// a button opens are links and stay hidden.
 func (cl cleaner) isDisclosure(n *html.Node) bool {
 	if len(cl.controlled) == 0 || n.Type != html.ElementNode {
 		return false
@@ -335,7 +336,7 @@ func (cl cleaner) isDisclosure(n *html.Node) bool {
 		return false
 	}
 	text, link := textAndLinks(n)
-	return text > 0 && 3*link < text && (hasProse(n, 0) || hasTag(n, "pre", 0))
+	return text > 0 && 3*link < text && (hasProse(n, 0) || hasRunningText(n, 0) || hasTag(n, "pre", 0))
 }
 
 // panelWrapDepth is how many wrappers deep namesPanel looks for the

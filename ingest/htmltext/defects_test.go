@@ -406,6 +406,16 @@ func TestDefectPages(t *testing.T) {
 				"the report reaches you by mail the same afternoon."},
 			hasNot: []string{"Our team", "Sign up for our monthly letter"},
 		},
+		// An answer written as the bare text of a block, not as a paragraph,
+		// is running text all the same.
+		{
+			name:    "hidden accordion answers without paragraphs are read",
+			fixture: "accordion-panels.html",
+			edit: replaceOnce(`<p>Soft brushes and pads are chosen for each kind of paint, so that the coating is cleaned and not worn away.</p>`,
+				`<div class="answer">Soft brushes and pads are chosen for each kind of paint, so that the coating is cleaned and not worn away.</div>`),
+			has:    []string{"so that the coating is cleaned and not worn away."},
+			hasNot: []string{"Our team", "Sign up for our monthly letter"},
+		},
 		// Forum software wraps a thread's posts, written as text and line breaks,
 		// in a form (for moderation): a form around most of the page's text is
 		// kept, while a small login form beside it goes.
