@@ -510,6 +510,11 @@ func removable(n *html.Node, byHints, byHidden, posts bool, author string) bool 
 		// On a thread, each post's date is part of the post.
 		return true
 	}
+	if byHints && !posts && n.Data == "p" && strings.Contains(hintText(n), "byline") && visibleChars(n, datelineChars, 0) < datelineChars {
+		// A short paragraph named as a byline: the author's name and
+		// role (on a thread, the poster's line is part of the post).
+		return true
+	}
 	switch n.Data {
 	case "nav", "aside", "footer":
 		return true

@@ -386,6 +386,16 @@ func TestDefectPages(t *testing.T) {
 			has:     []string{"The meeting on Sunday heard from fishermen", "no rise in the local tax is needed this year."},
 			hasNot:  []string{"Last updated", "9:15 am"},
 		},
+		// A short paragraph named as a byline goes with the dateline.
+		{
+			name:    "a byline paragraph goes",
+			fixture: "article-dateline.html",
+			edit: func(raw []byte) []byte {
+				return bytes.Replace(raw, []byte(`<p class="stamp">`), []byte(`<p class="byline">Ann Lee, harbour reporter</p>`+"\n"+`<p class="stamp">`), 1)
+			},
+			has:    []string{"The meeting on Sunday heard from fishermen"},
+			hasNot: []string{"Ann Lee", "Last updated"},
+		},
 		// Inside code, class names are a syntax highlighter's tokens: a
 		// comment of the code ("hljs-comment") stays, while the readers'
 		// comments under the article go.
