@@ -503,6 +503,10 @@ func removable(n *html.Node, byHints, byHidden, posts bool, author string) bool 
 	default:
 		return false
 	}
+	if n.Data == "button" && opensPanel(n) {
+		// An accordion's question: its label stays with the answer.
+		return false
+	}
 	if dropTags[n.Data] || byHidden && isHidden(n) && !isTabPanel(n) {
 		return true
 	}
@@ -1337,4 +1341,39 @@ func isHeadedSection(n *html.Node) bool {
 		return false
 	}
 	return holdsHeading(n, 0) && hasProse(n, 0)
+}
+
+// panelControlLevels is how far above a button opensPanel looks for the
+// panel it controls among the following siblings.
+const panelControlLevels = 3
+
+// opensPanel reports whether button b controls (aria-controls) a panel
+// that follows it, as the next element after it or after one of its
+// containers up to panelControlLevels above, and that panel holds running
+// text with few links: the button's label is the question an accordion's
+// answer replies to, or the title of a collapsed section.
+func opensPanel(b *html.Node) bool {
+	id := strings.TrimSpace(attr(b, "aria-controls"))
+	if id == "" || strings.ContainsAny(id, " \t\n") {
+		return false
+	}
+	a := b
+	for range panelControlLevels {
+		s := a.NextSibling
+		for s != nil && s.Type != html.ElementNode {
+			s = s.NextSibling
+		}
+		if s != nil {
+			if attr(s, "id") != id {
+				return false
+			}
+			text, link := textAndLinks(s)
+			return text > 0 && 3*link < text && (hasProse(s, 0) || hasRunningText(s, 0))
+		}
+		if a.Parent == nil || a.Parent.Type != html.ElementNode {
+			return false
+		}
+		a = a.Parent
+	}
+	return false
 }

@@ -416,6 +416,21 @@ func TestDefectPages(t *testing.T) {
 				"the report reaches you by mail the same afternoon."},
 			hasNot: []string{"Our team", "Sign up for our monthly letter"},
 		},
+		// The button that opens an answer (aria-controls naming the panel
+		// that follows it) is the question, kept with the answer; a button
+		// opening a panel of links (a menu) goes as buttons do.
+		{
+			name:    "accordion questions in buttons are kept",
+			fixture: "accordion-panels.html",
+			edit: func(page []byte) []byte {
+				// The menu's button out of its <nav>, among the content.
+				page = bytes.Replace(page, []byte(`<nav id="menu-nav">`), []byte(`<div id="menu-nav">`), 1)
+				return bytes.Replace(page, []byte(`</nav>`), []byte(`</div>`), 1)
+			},
+			has: []string{"How often should a hull be cleaned?\nIn warm water growth returns", "Is the cleaning safe for antifouling paint?",
+				"Do I need to be there?\nNo: send us the berth number"},
+			hasNot: []string{"Menu", "Our team"},
+		},
 		// An answer written as the bare text of a block, not as a paragraph,
 		// is running text all the same.
 		{
