@@ -15,6 +15,15 @@ func TestDefectPages(t *testing.T) {
 	threadReplies := []string{"Start with a jack plane", "I would add a block plane soon after"}
 	const threadOpening = "flatten boards without a planer"
 	checkPages(t, []pageCase{
+		// A box whose class names a popover (a form shown on demand over
+		// the page, such as a price feedback form) is furniture, as a
+		// popup or a modal is.
+		{
+			name:    "a popover inside the content stays out",
+			fixture: "product-popover.html",
+			has:     []string{"A folding lantern for the tent", "USB-C charging", "In the box: the lantern"},
+			hasNot:  []string{"Found a lower price", "Where did you see a lower price"},
+		},
 		// A card that shows its title and date twice (one copy per screen
 		// size) reads them once; a line every card of the run states (the
 		// price) stays once per card.

@@ -37,7 +37,7 @@ var (
 	strongBoilerplateSubstrings = substringsOf("comment", "disqus", "cookie", "consent", "gdpr", "newsletter",
 		"subscri", "sharing", "share-", "-share", "sharebar", "social", "related", "sidebar", "breadcrumb",
 		"footer", "navbar", "navigation", "outbrain", "taboola", "advert", "sponsor", "recommend", "replies",
-		"skyscraper", "shoutbox", "popup", "modal", "agegate", "pagination", "pager", "signup", "login")
+		"skyscraper", "shoutbox", "popup", "popover", "modal", "agegate", "pagination", "pager", "signup", "login")
 	strongBoilerplateTokens = setOf("nav", "ad", "ads", "share", "shares")
 	// weakBoilerplateSubstrings mark furniture less surely: an element
 	// holding several paragraphs is kept despite them.
