@@ -1112,33 +1112,26 @@ func isAuthorBox(n *html.Node, author string, posts bool) bool {
 	if n.Data != "div" && n.Data != "section" {
 		return false
 	}
-	// One walk reads the box's visible text, up to authorBoxChars, and
-	// finds its picture and its link to the author's page.
-	img, link, visible := false, false, 0
-	var walk func(n *html.Node, depth int, shown bool)
-	walk = func(n *html.Node, depth int, shown bool) {
-		for c := n.FirstChild; c != nil && depth < maxDepth && visible < authorBoxChars; c = c.NextSibling {
-			switch c.Type {
-			case html.TextNode:
-				if shown {
-					visible += visibleRunes(c.Data, authorBoxChars-visible)
-				}
-			case html.ElementNode:
-				switch c.Data {
-				case "img", "picture":
-					img = true
-				case "a":
-					link = link || isAuthorLink(c)
-				}
-				walk(c, depth+1, shown && !dropTags[c.Data])
-			}
-		}
-	}
-	walk(n, 0, true)
-	named := !posts && namesAuthor(n)
-	if visible >= authorBoxChars || !named && !img || repeatedShape(n) {
+	if visibleChars(n, authorBoxChars, 0) >= authorBoxChars || repeatedShape(n) {
 		return false
 	}
+	img, link := false, false
+	var walk func(n *html.Node, depth int)
+	walk = func(n *html.Node, depth int) {
+		for c := n.FirstChild; c != nil && depth < maxDepth && !(img && link); c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			switch c.Data {
+			case "img", "picture":
+				img = true
+			case "a":
+				link = link || isAuthorLink(c)
+			}
+			walk(c, depth+1)
+		}
+	}
+	walk(n, 0)
 	declared := func() bool { return len(author) >= minAuthorName && strings.Contains(boxText(n), author) }
 	// A box written without paragraphs: a sentence of text outside links
 	// will do.
@@ -1146,7 +1139,7 @@ func isAuthorBox(n *html.Node, author string, posts bool) bool {
 		unlinked, linked := textAndLinks(n)
 		return unlinked-linked >= proseChars && strings.ContainsAny(boxText(n), ".!?")
 	}
-	if named && (img || link || declared()) && (hasProse(n, 0) || sentence()) {
+	if !posts && namesAuthor(n) && (img || link || declared()) && (hasProse(n, 0) || sentence()) {
 		return !isHeadline(n) && afterProse(n)
 	}
 	if !img {

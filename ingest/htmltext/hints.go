@@ -163,22 +163,16 @@ func containsAny(s string, subs *substrings) bool {
 }
 
 func hasToken(s string, tokens map[string]bool) bool {
-	for start := 0; start < len(s); {
-		// A token is a run of a-z, 0-9 and '-'.
-		end := start
-		for end < len(s) && (s[end] >= 'a' && s[end] <= 'z' || s[end] >= '0' && s[end] <= '9' || s[end] == '-') {
-			end++
+	for t := range strings.FieldsFuncSeq(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-')
+	}) {
+		if tokens[t] {
+			return true
 		}
-		if t := s[start:end]; t != "" {
-			if tokens[t] {
-				return true
-			}
-			// "ad-slot", "share-tools": the first word of a compound.
-			if i := strings.IndexByte(t, '-'); i > 0 && tokens[t[:i]] {
-				return true
-			}
+		// "ad-slot", "share-tools": the first word of a compound.
+		if i := strings.IndexByte(t, '-'); i > 0 && tokens[t[:i]] {
+			return true
 		}
-		start = end + 1
 	}
 	return false
 }
