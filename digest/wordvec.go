@@ -45,6 +45,11 @@ func loadedWordVectors() (*wordVectors, error) {
 	return wordvecTable, wordvecErr
 }
 
+// Warm decodes the word-vector table now, so that the first digest that
+// needs it does not wait for it (about 80 ms of CPU). Servers call it in
+// the background as they start; later calls return at once.
+func Warm() { loadedWordVectors() }
+
 // decodeWordVectors reads the table format genwordvec writes: gzip of a
 // header line "wordvec 1 COUNT DIMS", COUNT stems one a line, then
 // COUNT×DIMS signed bytes.

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 
 	"github.com/digestd/digestd"
+	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/mcpserver"
 )
@@ -26,6 +27,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return err
 	}
 	defer a.Close()
+	go digest.Warm() // decode the word vectors before the first question needs them
 	logger.Info("digestd mcp serving on stdio", "archive", c.archive, "version", digestd.Version)
 	err = mcpserver.ServeStdio(ctx, a.pipe, mcpserver.Options{Version: digestd.Version, Logger: logger, MaxBodyBytes: *maxBody, Probes: a.probes()}, stdin, stdout)
 	if ctx.Err() != nil {

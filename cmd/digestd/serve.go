@@ -18,6 +18,7 @@ import (
 
 	"github.com/digestd/digestd"
 	"github.com/digestd/digestd/api"
+	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/ingest"
 )
 
@@ -53,6 +54,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer a.Close()
+	go digest.Warm() // decode the word vectors before the first question needs them
 
 	// One cursor key for the API and MCP, so their cursors are one format.
 	key := []byte(*cursorKey)
