@@ -535,6 +535,16 @@ func TestDefectPages(t *testing.T) {
 			has:     []string{"Strategy and planning", "Cut waiting time on the shop floor", "People and skills", "a partner of the firm signs each report"},
 			hasNot:  []string{"Five lessons from a plant move", "Which public schemes fund heat recovery", "Careers"},
 		},
+		// The same holds for cards whose title is a paragraph, not a heading,
+		// each card one link around its title and the sentence that describes
+		// it.
+		{
+			name:    "a grid of cards with linked paragraph titles inside the content stays",
+			fixture: "service-linked-title-cards.html",
+			has: []string{"Heating systems", "serviced before each winter begins.", "Water and drainage",
+				"show each floor's use of energy week by week.", "leaves a short report"},
+			hasNot: []string{"Choosing a heat pump", "who may sign the yearly certificate", "Careers"},
+		},
 		// A <section> that holds a heading and running text is a section of the
 		// content even when its class names it like furniture ("banner-bundle");
 		// a furniture-named section of links alone still goes.

@@ -509,7 +509,7 @@ func (e *emitter) cardsInside(n, root *html.Node) bool {
 		return false
 	}
 	run := e.x.cardRunIn(n)
-	if run == nil || !describedCards(run) {
+	if run == nil || !e.x.describedCards(run) {
 		return false
 	}
 	if !e.lastDone {
@@ -552,9 +552,12 @@ func (x *extraction) cardRunIn(n *html.Node) *html.Node {
 }
 
 // describedCards reports whether most of the cards of run (at least
-// minListItems) hold a heading and a paragraph: an offering's name and
-// the sentence that describes it, not a bare list of linked titles.
-func describedCards(run *html.Node) bool {
+// minListItems) hold a title and the sentence that describes it: an
+// offering's name and its description, not a bare list of linked titles.
+// The title is a heading or a paragraph made mostly of a link, and the
+// description a paragraph, or a block of bare text, written as a sentence,
+// linked or not (a card that is one link around its title and text).
+func (x *extraction) describedCards(run *html.Node) bool {
 	cards, described := 0, 0
 	for c := run.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type != html.ElementNode || c.Data == removedMark {
@@ -563,9 +566,40 @@ func describedCards(run *html.Node) bool {
 		cards++
 		if holdsHeading(c, 0) && hasTag(c, "p", 0) {
 			described++
+			continue
+		}
+		if title, text := x.titleAndSentence(c, 0); (title || holdsHeading(c, 0)) && text {
+			described++
 		}
 	}
 	return described >= minListItems && 2*described >= cards
+}
+
+// titleAndSentence reports whether n holds a short paragraph made mostly
+// of a link (a card's linked title) and whether it holds a paragraph, or
+// a block of bare text, of at least proseChars ending like a sentence
+// (the card's description, inside its link or not).
+func (x *extraction) titleAndSentence(n *html.Node, depth int) (title, text bool) {
+	for c := n.FirstChild; c != nil && depth < maxDepth && !(title && text); c = c.NextSibling {
+		if c.Type != html.ElementNode || dropTags[c.Data] || c.Data == removedMark {
+			continue
+		}
+		if c.Data != "p" && !(c.Data == "div" && !hasBlockChild(c)) {
+			t, d := x.titleAndSentence(c, depth+1)
+			title, text = title || t, text || d
+			continue
+		}
+		st := x.stat(c)
+		if st == nil || st.text == 0 {
+			continue
+		}
+		if st.text >= proseChars && endsSentence(c) {
+			text = true
+		} else if c.Data == "p" && 2*st.link > st.text {
+			title = true
+		}
+	}
+	return title, text
 }
 
 // lastProseIn returns the last paragraph of running text (see isProse)
