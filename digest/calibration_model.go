@@ -3,20 +3,20 @@
 package digest
 
 // snippetModel scores a snippet (features: see featSaturated), fitted on
-// 22914 snippets of evidence-covidqa (1561 answer the question).
+// 24054 snippets of evidence-covidqa (1575 answer the question).
 //
 // Two-fold cross-validation by document (halves by the parity of the
 // FNV-1a hash of the document's path), each half scored by the model
 // fitted on the other:
-// half 0: 8774 snippets, log loss 0.1741, Brier 0.0443, calibration error 0.0173, mean score 0.060 vs answer rate 0.071, top ≥ 0.5 for 2.1% of other documents' digests (45.1% of own), fallback max 0.20
-// half 1: 14140 snippets, log loss 0.1581, Brier 0.0403, calibration error 0.0222, mean score 0.070 vs answer rate 0.066, top ≥ 0.5 for 2.3% of other documents' digests (50.2% of own), fallback max 0.20
-var snippetModel = logit{bias: -4.7904, w: []float64{1.0109, 2.1800, 0.6305, -0.7059, 0.4246, -0.1848, 1.0459}}
+// half 0: 9162 snippets, log loss 0.1709, Brier 0.0429, calibration error 0.0188, mean score 0.057 vs answer rate 0.069, top ≥ 0.5 for 2.1% of other documents' digests (44.5% of own), fallback max 0.20
+// half 1: 14892 snippets, log loss 0.1511, Brier 0.0383, calibration error 0.0215, mean score 0.067 vs answer rate 0.063, top ≥ 0.5 for 2.2% of other documents' digests (51.1% of own), fallback max 0.20
+var snippetModel = logit{bias: -4.5748, w: []float64{0.9600, 2.1991, 0.6150, -0.7205, 0.1576, -0.1766, 1.1386}}
 
 // sourceModel scores a source ranked with others (features: see srcTop),
 // fitted on 6900 sources of evidence-covidqa draws (690 answer the question).
 //
 // The same two-fold cross-validation, each half's draws ranked by the
 // model fitted on the other half's (BM25 over whole documents beside):
-// half 0: 267 draws, P@1 0.873 (BM25 0.865), log loss 0.1020
-// half 1: 423 draws, P@1 0.846 (BM25 0.832), log loss 0.1195
-var sourceModel = logit{bias: -6.4991, w: []float64{2.6886, 5.2945, 0.7088}}
+// half 0: 267 draws, P@1 0.869 (BM25 0.865), log loss 0.1022
+// half 1: 423 draws, P@1 0.849 (BM25 0.832), log loss 0.1198
+var sourceModel = logit{bias: -6.5042, w: []float64{2.6583, 5.3023, 0.7129}}
