@@ -48,6 +48,12 @@ var hostileShapes = []hostileShape{
 	{"breaks", func(n int) string {
 		return "<html><body><div>" + strings.Repeat("a line of text, with commas<br>", n) + "</div><p>Deep text here.</p>"
 	}, "Deep text here."},
+	{"choice-controls", func(n int) string {
+		// Every <select> makes clean measure its box (see controlBox);
+		// empty elements around them cost nodes, not characters.
+		return "<html><body><div>" + strings.Repeat("<select><option>one</select><b></b><i></i>", n) +
+			"<p>Deep text here. A sentence of running text long enough to be the content of a page.</p></div>"
+	}, "Deep text here."},
 	{"nested-lists", func(n int) string {
 		return "<html><body>" + strings.Repeat("<ul><li>item text, with a comma and words enough", n) + "Deep text here."
 	}, "Deep text here."},
