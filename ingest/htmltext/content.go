@@ -405,16 +405,6 @@ func (cl cleaner) clean(n *html.Node, depth int, inList bool) {
 		next := c.NextSibling
 		kept := cl.keep[c]
 		list := c.Type == html.ElementNode && (c.Data == "ul" || c.Data == "ol")
-		if isChoiceControl(c) {
-			if box := cl.controlBox(n); box != nil {
-				// The words around a choice (the sort order shown, its
-				// label) go with it. No mark is left: a heading above the
-				// box (the listing's title) introduces the items, not it.
-				// The box is n or holds it: nothing more of n is read.
-				box.Parent.RemoveChild(box)
-				return
-			}
-		}
 		if cl.reviews && !kept && isProductFurniture(c) {
 			// Stickers and fine print sit beside the product's name and
 			// description: no mark is left, so no title goes with them.
@@ -450,87 +440,6 @@ func (cl cleaner) clean(n *html.Node, depth int, inList bool) {
 		}
 		c = next
 	}
-}
-
-// isChoiceControl reports whether n is a control that picks one of
-// several values: a <select>, or an element whose role names a choice
-// (a combobox, a listbox, a radio group, a menu item to check). A page
-// shows such controls to sort, filter or page through its items.
-func isChoiceControl(n *html.Node) bool {
-	if n.Type != html.ElementNode {
-		return false
-	}
-	if n.Data == "select" {
-		return true
-	}
-	switch attr(n, "role") {
-	case "combobox", "listbox", "radiogroup", "menuitemradio", "menuitemcheckbox":
-		return true
-	}
-	return false
-}
-
-// controlBoxLevels is how many containers above a choice control
-// controlBox climbs: 1 and 2 do about the same on the dev sets, from 3 on
-// a short box beside the control (a price) goes too.
-const controlBoxLevels = 2
-
-// controlBoxChars bounds the visible text of a control's box: 24 leaves
-// most sort labels in, from 56 on the box reaches a plan's price beside a
-// choice of billing period.
-const controlBoxChars = 40
-
-// controlBoxNodes bounds the nodes of a control's box that are read, which
-// keeps the climb linear in the page.
-const controlBoxNodes = 200
-
-// controlBox returns the outermost of n, the parent of a choice control,
-// and its ancestors (up to controlBoxLevels of them, below <body>, none of
-// them kept, <main> or <article>) whose visible text stays under
-// controlBoxChars: the box of the control (a sort order with its label, a
-// filter, a choice of view), or nil when n holds more than that.
-func (cl cleaner) controlBox(n *html.Node) *html.Node {
-	var box *html.Node
-	for i := 0; i < controlBoxLevels && n != nil && n.Type == html.ElementNode && n.Parent != nil; i++ {
-		switch n.Data {
-		case "body", "html", "main", "article":
-			return box
-		}
-		if cl.keep[n] || !shortBox(n) {
-			return box
-		}
-		box = n
-		n = n.Parent
-	}
-	return box
-}
-
-// shortBox reports whether n's visible text, read through at most
-// controlBoxNodes nodes, stays under controlBoxChars.
-func shortBox(n *html.Node) bool {
-	chars, nodes := 0, 0
-	for c := n.FirstChild; c != nil; {
-		if nodes++; nodes > controlBoxNodes {
-			return false
-		}
-		if c.Type == html.TextNode {
-			if chars += visibleRunes(c.Data, controlBoxChars-chars); chars >= controlBoxChars {
-				return false
-			}
-		}
-		if c.Type == html.ElementNode && !dropTags[c.Data] && c.FirstChild != nil {
-			c = c.FirstChild
-			continue
-		}
-		for c != nil && c != n && c.NextSibling == nil {
-			c = c.Parent
-		}
-		if c == nil || c == n {
-			break
-		}
-		c = c.NextSibling
-	}
-	return true
 }
 
 // appealLevels is how many containers above a call to action markAppeal

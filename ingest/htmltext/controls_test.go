@@ -14,16 +14,6 @@ func TestControlPages(t *testing.T) {
 				"Can they be washed in a machine?", "wash them cold"},
 			hasNot: []string{"Medium (US 7-10)", "Large (US 10-13)", "Slate grey", "Moss green"},
 		},
-		// The short box around a choice control (a <select>, menu items
-		// to check) is machinery: the sort order it shows and its label
-		// go with it; the listing's title above it and the items stay.
-		{
-			name:    "a listing's sort and filter boxes go, its title stays",
-			fixture: "listing-sort-controls.html",
-			has: []string{"Walking boots (4 products)", "Ridgeline mid boot", "grippy sole for rocky paths",
-				"$119.00", "Coastpath trail shoe"},
-			hasNot: []string{"Order", "Best Match", "Shown: 24", "Language: All"},
-		},
 		// An accordion's answer whose collapsing wrapper is the hidden element
 		// (the control names the panel inside it) is kept like the panel
 		// itself; a hidden box that no control opens stays out.
