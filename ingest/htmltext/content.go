@@ -71,6 +71,9 @@ type extraction struct {
 	// holders are the containers between a chosen root and a listing
 	// in it (see lists): emission keeps them for the listing they hold.
 	holders map[*html.Node]bool
+	// best is the best-scoring container, before topCandidate moves up
+	// from it (see holdBest).
+	best *html.Node
 	// quiet holds the headlines kept despite a furniture hint, which cast
 	// no votes in scoring (see cleaner.quiet).
 	quiet map[*html.Node]bool
@@ -244,6 +247,9 @@ func findMain(doc *html.Node, elems int, c cleaner) (found, *extraction) {
 	}
 	x.markLists(x.roots)
 	blocks := x.emitBlocks(x.roots, false)
+	if c.byHints && x.holdBest(found(blocks).articleLen()) {
+		blocks = x.emitBlocks(x.roots, false)
+	}
 	x.skip = nil // the cards stay out of this emission only
 	x.lists = nil
 	x.holders = nil

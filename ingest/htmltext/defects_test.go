@@ -15,6 +15,16 @@ func TestDefectPages(t *testing.T) {
 	threadReplies := []string{"Start with a jack plane", "I would add a block plane soon after"}
 	const threadOpening = "flatten boards without a planer"
 	checkPages(t, []pageCase{
+		// The climb from the article's body to a common ancestor of the
+		// strong candidates passes a wrapper that also holds link lists;
+		// the filters drop that wrapper, and the article with it, unless
+		// the wrappers of the best-scoring body stay (see holdBest).
+		{
+			name:    "an article in a linked wrapper is not lost on the climb",
+			fixture: "article-in-linked-wrapper.html",
+			has:     []string{"The harbour board voted on Tuesday", "Councillors for the island thanked the board"},
+			hasNot:  []string{"Topic page number"},
+		},
 		// A box whose class names a popover (a form shown on demand over
 		// the page, such as a price feedback form) is furniture, as a
 		// popup or a modal is.

@@ -70,6 +70,7 @@ func (x *extraction) topCandidate(body *html.Node) *html.Node {
 	ranked := append([]*html.Node(nil), x.candidates...)
 	sort.SliceStable(ranked, func(i, j int) bool { return x.stat(ranked[i]).score > x.stat(ranked[j]).score })
 	top := ranked[0]
+	x.best = top
 	topScore := x.stat(top).score
 	if top == body {
 		return top
@@ -349,4 +350,63 @@ func (x *extraction) withTrail(roots []*html.Node, body *html.Node) []*html.Node
 	}
 	walk(scope, 0)
 	return append(roots, trail...)
+}
+
+// lostBestShare: the emission of the chosen roots lost the best-scoring
+// container when it is shorter than 1/lostBestShare of that container's
+// text (1, 2 and 4 gave the same wcxb and trafilatura results; with 1 the
+// filters' ordinary trimming of a dateline or a credit line counted as a
+// loss on an aeb article page, which took its furniture back).
+const lostBestShare = 2
+
+// bestProseParas is the fewest paragraphs of running text (see isProse)
+// the best-scoring container holds as children for holdBest to keep it:
+// an article's body, not a lone text block or a list (2 and 3 give the
+// same results on the dev sets; with 1 a service page's short text block
+// took over its grid of offerings).
+const bestProseParas = 2
+
+// holdBest handles a chosen root whose emission, of emitted characters,
+// lost the best-scoring container (see lostBestShare): the climb from it
+// to a common ancestor (see topCandidate) passed a wrapper that also
+// holds the page's link lists, and the filters dropped that wrapper with
+// the article inside.
+// When that container is an article's body, holdBest records it and the
+// wrappers between it and its root in x.holders, which emission keeps
+// (their link lists are still judged one by one), and reports true: the
+// roots are to be emitted again. It walks the path and the container's
+// children once, only on such pages. findMain asks it in the reading with
+// class hints only: the reading without them keeps furniture that the
+// wrappers would bring along (an article page's credit lines).
+func (x *extraction) holdBest(emitted int) bool {
+	st := x.stat(x.best)
+	if st == nil || lostBestShare*emitted >= st.text {
+		return false
+	}
+	var root *html.Node
+	for _, r := range x.roots {
+		if isAncestor(r, x.best) {
+			root = r
+			break
+		}
+	}
+	if root == nil {
+		return false
+	}
+	prose := 0
+	for c := x.best.FirstChild; c != nil && prose < bestProseParas; c = c.NextSibling {
+		if c.Type == html.ElementNode && x.isProse(c) {
+			prose++
+		}
+	}
+	if prose < bestProseParas {
+		return false
+	}
+	if x.holders == nil {
+		x.holders = map[*html.Node]bool{}
+	}
+	for p := x.best; p != root; p = p.Parent {
+		x.holders[p] = true
+	}
+	return true
 }
