@@ -19,6 +19,7 @@ type emitter struct {
 	level  int  // heading level of cur, 0 for other blocks
 	data   bool // cur is a table row or preformatted text
 	panels int  // tab panels open around cur
+	poster int  // poster links open around the text (see isPosterLink)
 	// keepAll turns off the boilerplate filters.
 	keepAll bool
 	// listed is set while walking a listing inside a root (see
@@ -406,7 +407,7 @@ func (e *emitter) write(s string, inLink bool) {
 		}
 	}
 	e.chars += n
-	if inLink {
+	if inLink && e.poster == 0 {
 		e.links += n
 	}
 	e.cur.WriteString(s)
@@ -484,6 +485,11 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 	if panel {
 		e.panels++
 	}
+	poster := e.x.posts && tag == "a" && isPosterLink(n)
+	if poster {
+		// A post's poster and date are the post's, not links away.
+		e.poster++
+	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		e.walk(c, root, childLink, childPre, depth+1)
 	}
@@ -492,6 +498,9 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 	}
 	if panel {
 		e.panels--
+	}
+	if poster {
+		e.poster--
 	}
 	if headingTags[tag] {
 		e.level = 0

@@ -347,3 +347,35 @@ func isCommentThread(doc *html.Node) bool {
 func namesComments(n *html.Node) bool {
 	return strings.Contains(strings.ToLower(attr(n, "class")), "comment") || strings.Contains(strings.ToLower(attr(n, "id")), "comment")
 }
+
+// A post opens with a line that names its poster and dates it, and forum
+// software links both: the name to the poster's page, the date to the
+// post's own address. Weighed as links, that line reads as a menu and is
+// left out; on a thread, the text of such poster links counts as the
+// post's own text (see emitter.write).
+
+// memberSegments are the words of a link's path that name a member's page
+// (/members/name.12/, /u/name, /user/12, /profile/name).
+var memberSegments = setOf("member", "members", "memberlist", "user", "users", "u", "profile", "profiles")
+
+// isPosterLink reports whether link a names a post's poster (it leads to
+// a member's page, see isMemberLink) or dates the post (it holds a <time>:
+// the post's own address under its date).
+func isPosterLink(a *html.Node) bool {
+	return isMemberLink(a) || hasTag(a, "time", 0)
+}
+
+// isMemberLink reports whether link a leads to a member's page: a
+// segment of its path (split at "/" and ".") is one of memberSegments.
+func isMemberLink(a *html.Node) bool {
+	href := strings.ToLower(attr(a, "href"))
+	if i := strings.IndexAny(href, "?#"); i >= 0 {
+		href = href[:i]
+	}
+	for seg := range strings.FieldsFuncSeq(href, func(r rune) bool { return r == '/' || r == '.' }) {
+		if memberSegments[seg] {
+			return true
+		}
+	}
+	return false
+}
