@@ -87,6 +87,23 @@ func TestThreadPages(t *testing.T) {
 			edit:    replaceOnce("LDTYPE", "Article"),
 			has:     []string{"survive rain and frost", "swear three times", "too many clamps"},
 		},
+		// On a thread, each post's line naming its poster (a link to the
+		// member's page) and its date (a link holding a <time>) is part
+		// of the post; a line of other links (Quote) stays out.
+		{
+			name:    "posters and dates of posts are read",
+			fixture: "thread-poster-lines.html",
+			edit:    replaceOnce("LDTYPE", "DiscussionForumPosting"),
+			has:     []string{"wrenchwren", "gravelgoat", "Mar 2, 2024", "Mar 3, 2024", "push fresh fluid up", "one big burp"},
+			hasNot:  []string{"Quote"},
+		},
+		{
+			name:    "linked dates stay out off a thread",
+			fixture: "thread-poster-lines.html",
+			edit:    replaceOnce("LDTYPE", "Article"),
+			has:     []string{"push fresh fluid up"},
+			hasNot:  []string{"Mar 2, 2024", "Mar 3, 2024"},
+		},
 		{
 			name:    "comments stay out on a page declaring an article",
 			fixture: "aggregator-thread.html",
@@ -136,5 +153,37 @@ func TestHasPostRun(t *testing.T) {
 func TestIsCommentThread(t *testing.T) {
 	if !isCommentThread(parseFixture(t, readFixture(t, "aggregator-thread.html"))) {
 		t.Error("isCommentThread = false for a page whose text is its comments")
+	}
+}
+
+// A poster link leads to a member's page or holds the post's <time>.
+func TestIsPosterLink(t *testing.T) {
+	for _, tc := range []struct {
+		a    string
+		want bool
+	}{
+		{`<a href="/members/ada.12/">ada</a>`, true},
+		{`<a href="https://example.org/u/ada">ada</a>`, true},
+		{`<a href="/memberlist.php?mode=viewprofile&u=4">ada</a>`, true},
+		{`<a href="/profile/ada#posts">ada</a>`, true},
+		{`<a href="#post-7"><time datetime="2024-03-02">Mar 2, 2024</time></a>`, true},
+		{`<a href="/threads/brakes.88/reply?quote=2">Quote</a>`, false},
+		{`<a href="/users-guide/">Guide</a>`, false},
+		{`<a href="/blog/?user=ada">ada</a>`, false},
+	} {
+		doc, err := html.Parse(strings.NewReader(tc.a))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a *html.Node
+		for n := doc; n != nil; n = nextInTree(n, doc) {
+			if n.Type == html.ElementNode && n.Data == "a" {
+				a = n
+				break
+			}
+		}
+		if got := isPosterLink(a); got != tc.want {
+			t.Errorf("isPosterLink(%s) = %v, want %v", tc.a, got, tc.want)
+		}
 	}
 }
