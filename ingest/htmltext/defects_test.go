@@ -25,6 +25,14 @@ func TestDefectPages(t *testing.T) {
 			has:     []string{"The harbour board voted on Tuesday", "Councillors for the island thanked the board"},
 			hasNot:  []string{"Topic page number"},
 		},
+		// The same, when each paragraph of the body sits in a block of its
+		// own: holdBest counts the body's prose paragraphs at any depth.
+		{
+			name:    "an article of nested paragraphs in a linked wrapper is not lost on the climb",
+			fixture: "article-nested-in-linked-wrapper.html",
+			has:     []string{"The harbour board voted on Tuesday", "Councillors for the island thanked the board"},
+			hasNot:  []string{"Topic page number"},
+		},
 		// A box whose class names a popover (a form shown on demand over
 		// the page, such as a price feedback form) is furniture, as a
 		// popup or a modal is.

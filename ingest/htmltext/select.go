@@ -360,11 +360,29 @@ func (x *extraction) withTrail(roots []*html.Node, body *html.Node) []*html.Node
 const lostBestShare = 2
 
 // bestProseParas is the fewest paragraphs of running text (see isProse)
-// the best-scoring container holds as children for holdBest to keep it:
+// the best-scoring container holds, at any depth, for holdBest to keep it:
 // an article's body, not a lone text block or a list (2 and 3 give the
 // same results on the dev sets; with 1 a service page's short text block
 // took over its grid of offerings).
 const bestProseParas = 2
+
+// proseParas counts the paragraphs of running text (see isProse) under n,
+// at any depth below it up to maxDepth, and stops counting at limit. It
+// does not enter a paragraph it counted.
+func (x *extraction) proseParas(n *html.Node, depth, limit int) int {
+	count := 0
+	for c := n.FirstChild; c != nil && count < limit && depth < maxDepth; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		if x.isProse(c) {
+			count++
+			continue
+		}
+		count += x.proseParas(c, depth+1, limit-count)
+	}
+	return count
+}
 
 // holdBest handles a chosen root whose emission, of emitted characters,
 // lost the best-scoring container (see lostBestShare): the climb from it
@@ -375,7 +393,7 @@ const bestProseParas = 2
 // wrappers between it and its root in x.holders, which emission keeps
 // (their link lists are still judged one by one), and reports true: the
 // roots are to be emitted again. It walks the path and the container's
-// children once, only on such pages. findMain asks it in the reading with
+// descendants once, only on such pages. findMain asks it in the reading with
 // class hints only: the reading without them keeps furniture that the
 // wrappers would bring along (an article page's credit lines).
 func (x *extraction) holdBest(emitted int) bool {
@@ -393,13 +411,7 @@ func (x *extraction) holdBest(emitted int) bool {
 	if root == nil {
 		return false
 	}
-	prose := 0
-	for c := x.best.FirstChild; c != nil && prose < bestProseParas; c = c.NextSibling {
-		if c.Type == html.ElementNode && x.isProse(c) {
-			prose++
-		}
-	}
-	if prose < bestProseParas {
+	if x.proseParas(x.best, 0, bestProseParas) < bestProseParas {
 		return false
 	}
 	if x.holders == nil {
