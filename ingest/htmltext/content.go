@@ -1223,16 +1223,22 @@ func isAuthorLink(a *html.Node) bool {
 			return true
 		}
 	}
-	href := strings.ToLower(attr(a, "href"))
-	if i := strings.IndexAny(href, "?#"); i >= 0 {
-		href = href[:i]
-	}
-	for _, seg := range strings.Split(href, "/") {
+	for _, seg := range strings.Split(hrefPath(a), "/") {
 		if seg == "author" || seg == "authors" {
 			return true
 		}
 	}
 	return false
+}
+
+// hrefPath is link a's address, lower-cased, without its query and
+// fragment.
+func hrefPath(a *html.Node) string {
+	href := strings.ToLower(attr(a, "href"))
+	if i := strings.IndexAny(href, "?#"); i >= 0 {
+		href = href[:i]
+	}
+	return href
 }
 
 // repeatedShape reports whether n, or an ancestor it is the only element
@@ -1266,7 +1272,8 @@ func prevElement(c *html.Node, dir int) *html.Node {
 }
 
 // sameShape reports whether elements a and b have one tag and one first
-// class word.
+// class word (the component; the names after it are modifiers, such as
+// an item's number).
 func sameShape(a, b *html.Node) bool {
 	if b == nil || a.Data != b.Data {
 		return false

@@ -125,7 +125,7 @@ const itemRepeatWindow = 10
 
 // oneItem reports whether the blocks at elements a and b belong to one
 // item: their lowest common ancestor reaches them through children of
-// different kinds (tag and class), as a card's image link and its title
+// different kinds (tag and first class name, see sameShape), as a card's image link and its title
 // do. Copies reached through children of one kind (the cards of a list,
 // each stating the same terms) are items of their own.
 func oneItem(a, b *html.Node) bool {
@@ -147,7 +147,7 @@ func oneItem(a, b *html.Node) bool {
 	for a.Parent != b.Parent {
 		a, b = a.Parent, b.Parent
 	}
-	return !sameKind(a, b) && !inRun(a) && !inRun(b)
+	return !sameShape(a, b) && !inRun(a) && !inRun(b)
 }
 
 // nodeDepth is the number of ancestors of n.
@@ -159,39 +159,10 @@ func nodeDepth(n *html.Node) int {
 	return d
 }
 
-// sameKind reports whether elements a and b have one tag and the same
-// first class name (the component; the names after it are modifiers, such
-// as an item's number).
-func sameKind(a, b *html.Node) bool {
-	return a.Data == b.Data && firstField(attr(a, "class")) == firstField(attr(b, "class"))
-}
-
-// firstField returns the first space-separated field of s.
-func firstField(s string) string {
-	s = strings.TrimLeft(s, " \t\n\r\f")
-	if i := strings.IndexAny(s, " \t\n\r\f"); i >= 0 {
-		return s[:i]
-	}
-	return s
-}
-
 // inRun reports whether an element sibling next to n is of its kind (see
-// sameKind): n is one of a run of items.
+// sameShape): n is one of a run of items.
 func inRun(n *html.Node) bool {
-	for s := n.PrevSibling; s != nil; s = s.PrevSibling {
-		if s.Type == html.ElementNode {
-			if sameKind(s, n) {
-				return true
-			}
-			break
-		}
-	}
-	for s := n.NextSibling; s != nil; s = s.NextSibling {
-		if s.Type == html.ElementNode {
-			return sameKind(s, n)
-		}
-	}
-	return false
+	return sameShape(n, prevElement(n.PrevSibling, -1)) || sameShape(n, prevElement(n.NextSibling, 1))
 }
 
 // truncatedCopy reports whether one of two neighbouring blocks is the

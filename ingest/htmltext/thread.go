@@ -368,11 +368,7 @@ func isPosterLink(a *html.Node) bool {
 // isMemberLink reports whether link a leads to a member's page: a
 // segment of its path (split at "/" and ".") is one of memberSegments.
 func isMemberLink(a *html.Node) bool {
-	href := strings.ToLower(attr(a, "href"))
-	if i := strings.IndexAny(href, "?#"); i >= 0 {
-		href = href[:i]
-	}
-	for seg := range strings.FieldsFuncSeq(href, func(r rune) bool { return r == '/' || r == '.' }) {
+	for seg := range strings.FieldsFuncSeq(hrefPath(a), func(r rune) bool { return r == '/' || r == '.' }) {
 		if memberSegments[seg] {
 			return true
 		}
