@@ -173,6 +173,19 @@ const closeWeight = 0.75
 // idf. mass is unchanged.
 func (q *queryModel) expandSpelling(d *document, query string) {
 	n := len(d.sents)
+	d.eachAbsentWord(query, func(word, _ string) {
+		id := d.closeForm(word)
+		if id < 0 || slices.Contains(q.terms, id) {
+			return
+		}
+		q.terms = append(q.terms, id)
+		q.weight = append(q.weight, closeWeight*idf(int(d.df[id]), n))
+	})
+}
+
+// eachAbsentWord calls f with each content word of query that the text
+// holds in no form (neither the word nor its stem), and its stem.
+func (d *document) eachAbsentWord(query string, f func(word, st string)) {
 	tokenize(asked(query), nil, func(tok []byte, stop bool, _ int) {
 		if stop {
 			return
@@ -180,15 +193,11 @@ func (q *queryModel) expandSpelling(d *document, query string) {
 		if _, ok := d.forms[string(tok)]; ok {
 			return
 		}
-		if _, ok := d.vocab[stem(string(tok))]; ok {
+		st := stem(string(tok))
+		if _, ok := d.vocab[st]; ok {
 			return
 		}
-		id := d.closeForm(string(tok))
-		if id < 0 || slices.Contains(q.terms, id) {
-			return
-		}
-		q.terms = append(q.terms, id)
-		q.weight = append(q.weight, closeWeight*idf(int(d.df[id]), n))
+		f(string(tok), st)
 	})
 }
 
@@ -221,17 +230,9 @@ func (q *queryModel) expandSemantic(d *document, query string) {
 		return
 	}
 	var absent []string
-	tokenize(asked(query), nil, func(tok []byte, stop bool, _ int) {
-		if stop {
-			return
-		}
-		if _, ok := d.forms[string(tok)]; ok {
-			return
-		}
-		if st := stem(string(tok)); !slices.Contains(absent, st) {
-			if _, ok := d.vocab[st]; !ok {
-				absent = append(absent, st)
-			}
+	d.eachAbsentWord(query, func(_, st string) {
+		if !slices.Contains(absent, st) {
+			absent = append(absent, st)
 		}
 	})
 	if len(absent) == 0 {
