@@ -28,7 +28,8 @@ type declarations struct {
 	// metaLD holds the scripts the metadata is read from: those of type
 	// exactly "application/ld+json", at any depth, in document order.
 	metaLD []any
-	// pageLD holds the scripts the checks of the page read (pageJSONLD):
+	// pageLD holds the scripts the checks of the page read (isProductPage,
+	// isThreadPage, productDescription):
 	// those whose type is application/ld+json in any case and spacing,
 	// within maxDepth of the root and not inside another script, their
 	// first child of at most maxJSONLD bytes.

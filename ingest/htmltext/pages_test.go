@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
 )
 
 // A pageCase is a fixture page and what the text extracted from it must
@@ -73,4 +75,11 @@ func replaceOnce(from, to string) func([]byte) []byte {
 	return func(raw []byte) []byte {
 		return bytes.Replace(raw, []byte(from), []byte(to), 1)
 	}
+}
+
+// pageJSONLD is the page's JSON-LD as the page checks (isProductPage,
+// isThreadPage, ...) see it: Extract reads it once with the page's other
+// declarations (readDeclarations).
+func pageJSONLD(doc *html.Node) []any {
+	return readDeclarations(doc).pageLD
 }

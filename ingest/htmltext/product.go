@@ -16,15 +16,6 @@ import (
 // must lack for the description to be added.
 const missingShare = 0.5
 
-// pageJSONLD decodes the page's JSON-LD scripts (each of at most
-// maxJSONLD bytes, within maxDepth of the root) in document order, as
-// every check that reads them sees them; Extract reads them once with the
-// page's other declarations (readDeclarations). Scripts that are not
-// valid JSON are skipped.
-func pageJSONLD(doc *html.Node) []any {
-	return readDeclarations(doc).pageLD
-}
-
 // productDescription returns the description of the first JSON-LD object
 // of @type Product in the page's JSON-LD lds that has one, as plain text,
 // or "".
@@ -119,7 +110,7 @@ func wordsOf(s string) []string {
 // of itemtype schema.org/Product, and no JSON-LD object of an article type
 // (an article about products, a review of one, is an article). On such a
 // page the customer reviews are not the content, however long they run.
-// lds is the page's JSON-LD (pageJSONLD).
+// lds is the page's JSON-LD (declarations.pageLD).
 func isProductPage(doc *html.Node, lds []any) bool {
 	product := false
 	for _, v := range lds {

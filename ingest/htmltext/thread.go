@@ -19,7 +19,7 @@ const threadType = "DiscussionForumPosting"
 
 // isThreadPage reports whether the page declares a discussion thread: a
 // JSON-LD object of @type DiscussionForumPosting in the page's JSON-LD lds
-// (pageJSONLD; at any depth: as the page's main entity, in a @graph) or an
+// (declarations.pageLD; at any depth: as the page's main entity, in a @graph) or an
 // element of itemtype schema.org/DiscussionForumPosting.
 func isThreadPage(doc *html.Node, lds []any) bool {
 	for _, v := range lds {
