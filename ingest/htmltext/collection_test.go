@@ -41,5 +41,16 @@ func TestCollectionPages(t *testing.T) {
 			has:     []string{"Forty pounds per visit, ladders included.", "Twenty-five pounds per visit", "Thirty pounds per visit"},
 			hasNot:  []string{"A copy of the slide"},
 		},
+		// Entries whose first class name is their own post number
+		// ("post-30100", "post-30107") are items of one list: the digits
+		// make no shape, so the titles are read as the listing below the
+		// category's introduction.
+		{
+			name:    "entries with numbered class names are one list",
+			fixture: "listing-post-id-classes.html",
+			has: []string{"we bake a tray of vegetables on Sunday", "Sticky lemon chicken thighs with rice",
+				"Cottage cheese bagels for breakfast", "Zucchini chips with parmesan"},
+			hasNot: []string{"All rights reserved"},
+		},
 	})
 }

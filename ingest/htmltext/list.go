@@ -81,12 +81,19 @@ func (l itemList) keepsOver(articleChars, lenientChars int) bool {
 }
 
 // itemShape is what makes siblings items of one list: the tag and the
-// first class name. The names after it often differ from item to item
-// (a post number, a stock state, first or last in its row) while the
-// items look alike.
+// first class name without its digits. The names after it often differ
+// from item to item (a post number, a stock state, first or last in its
+// row) while the items look alike, and so do the digits of the first
+// ("post-30149", "post-30119": each entry's own number).
 func itemShape(n *html.Node) string {
 	first, _, _ := strings.Cut(strings.TrimSpace(attr(n, "class")), " ")
-	return n.Data + "." + truncate(first, 128)
+	first = strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return -1
+		}
+		return r
+	}, truncate(first, 128))
+	return n.Data + "." + first
 }
 
 // listContainer returns the container under root whose repeated items
