@@ -591,6 +591,14 @@ func TestDefectPages(t *testing.T) {
 			has:     []string{"for the first time since 1998", "the painters have gone"},
 			counts:  map[string]int{"Painters on ropes": 1},
 		},
+		// Ruby annotations (the readings set above words, with or without
+		// their end tags) are glosses, not text: the words read once.
+		{
+			name:    "ruby readings stay out of the text",
+			fixture: "article-ruby.html",
+			has:     []string{"港に新しい船が来ました", "今日の朝、港に大きな船が着きました。", "この船は島と町の間を毎日走ります。"},
+			hasNot:  []string{"みなと", "ふね", "しま", "(", "（"},
+		},
 	})
 }
 
@@ -914,5 +922,16 @@ func TestAppShellYieldsNothing(t *testing.T) {
 	}
 	if small.Text != "Skip to content" {
 		t.Errorf("a small page gave %q", small.Text)
+	}
+}
+
+// The flat scan counts end tags to skip non-content elements; a ruby
+// annotation whose end tag is left out must not make it skip the rest of
+// the page.
+func TestFlatScanPassesUnclosedAnnotations(t *testing.T) {
+	blocks := flatBlocks([]byte("<p><ruby>港<rt>みなと</ruby>の船</p><p>The ferry leaves at nine.</p>"))
+	text := strings.Join(blocks, "\n")
+	if !strings.Contains(text, "The ferry leaves at nine.") {
+		t.Fatalf("the text after an unclosed annotation is lost: %q", text)
 	}
 }

@@ -33,7 +33,7 @@ func flatBlocks(decoded []byte) []string {
 		case html.StartTagToken:
 			name, _ := z.TagName()
 			tag := string(name)
-			if dropTags[tag] && !voidTags[tag] {
+			if dropTags[tag] && !voidTags[tag] && !impliedEndTags[tag] {
 				skip++
 			} else if blockTags[tag] || tag == "br" {
 				flush()
@@ -41,7 +41,7 @@ func flatBlocks(decoded []byte) []string {
 		case html.EndTagToken:
 			// Indexing with string(name) does not allocate.
 			name, _ := z.TagName()
-			if dropTags[string(name)] && !voidTags[string(name)] {
+			if dropTags[string(name)] && !voidTags[string(name)] && !impliedEndTags[string(name)] {
 				if skip > 0 {
 					skip--
 				}

@@ -8,11 +8,19 @@ import (
 
 // Element sets used by cleaning, scoring and emission.
 var (
-	// dropTags never hold main content text.
+	// dropTags never hold main content text. A ruby annotation (<rt>, the
+	// reading set above a word, and <rp>, the parentheses shown where
+	// ruby is not supported) is a gloss of the text beside it, not text
+	// of its own: read inline it repeats each word.
 	dropTags = setOf("script", "style", "template", "svg", "math", "iframe", "object", "embed",
 		"canvas", "button", "input", "select", "textarea", "option", "video", "audio", "map", "dialog",
-		"link", "meta", "head", "title", "frameset", "frame", "applet", "datalist", "output", "progress")
-	voidTags = setOf("input", "link", "meta", "embed", "br", "img", "hr", "wbr", "area", "base", "col", "source", "track")
+		"link", "meta", "head", "title", "frameset", "frame", "applet", "datalist", "output", "progress",
+		"rt", "rp")
+	// impliedEndTags are dropTags whose end tag a page may leave out (the
+	// next annotation or the end of the ruby closes them): the flat scan,
+	// which counts end tags, cannot tell where they end and reads them.
+	impliedEndTags = setOf("rt", "rp")
+	voidTags       = setOf("input", "link", "meta", "embed", "br", "img", "hr", "wbr", "area", "base", "col", "source", "track")
 
 	// blockTags start and end a block of text.
 	blockTags = setOf("address", "article", "aside", "blockquote", "body", "caption", "center", "dd", "details",
