@@ -52,5 +52,15 @@ func TestCollectionPages(t *testing.T) {
 				"Cottage cheese bagels for breakfast", "Zucchini chips with parmesan"},
 			hasNot: []string{"All rights reserved"},
 		},
+		// The labels of a card's template, repeated word for word in every
+		// card of a grid read as the page's content (a term of a
+		// description list, text for screen readers only), are left out;
+		// the values they name stay.
+		{
+			name:    "labels every card repeats are left out",
+			fixture: "collection-card-labels.html",
+			has:     []string{"Studio Over-Ear Headphones", "Belmont", "$499.95", "Ships in 2 days", "Balanced Headphone Cable"},
+			hasNot:  []string{"Vendor:", "Price", "Shipping\n", "All rights reserved"},
+		},
 	})
 }

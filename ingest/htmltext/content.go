@@ -130,7 +130,7 @@ func mainBlocks(doc *html.Node, elems int, page cleaner, reparse func() *html.No
 		// listing stays the content.
 		if best.articleLen() > strictBlocks.articleLen() && strictList.keepsOver(strictBlocks.articleLen(), best.articleLen()) {
 			if list := xl.listContainer(findBody(clone)); !list.isContent(best.articleLen()) && !xl.listInLandmark(list) {
-				if items := xs.emitList(strictList.node); textLen(items) > strictBlocks.articleLen() {
+				if items := xs.emitList(strictList.node, strictList.items); textLen(items) > strictBlocks.articleLen() {
 					return withList(strictBlocks.article(), items)
 				}
 			}
@@ -140,7 +140,7 @@ func mainBlocks(doc *html.Node, elems int, page cleaner, reparse func() *html.No
 	// listing, a collection, a schedule), or inside the main landmark
 	// while the text is outside it: the items are the content.
 	if list := x.listContainer(findBody(tree)); list.isContent(best.articleLen()) || x.listInLandmark(list) {
-		if items := x.emitList(list.node); textLen(items) > best.articleLen() {
+		if items := x.emitList(list.node, list.items); textLen(items) > best.articleLen() {
 			return withList(best.article(), items)
 		}
 	}
@@ -163,7 +163,7 @@ func mainBlocks(doc *html.Node, elems int, page cleaner, reparse func() *html.No
 		visible = st.text
 	}
 	if list := xh.listContainer(findBody(hidden)); visible < minContentChars && list.isContent(shown.articleLen()) {
-		if items := xh.emitList(list.node); textLen(items) > shown.articleLen() && textLen(items) >= minContentChars {
+		if items := xh.emitList(list.node, list.items); textLen(items) > shown.articleLen() && textLen(items) >= minContentChars {
 			return withList(shown.article(), items)
 		}
 	}

@@ -184,13 +184,66 @@ func truncatedCopy(a, b block) bool {
 	return k >= proseChars && 10*k >= 9*short
 }
 
-// emitList returns every block of a list read as content: no filters, and
-// its short items (a name, a price) are not trimmed as fragments.
-func (x *extraction) emitList(list *html.Node) []string {
+// emitList returns every block of a list of items cards read as content:
+// no filters, and its short items (a name, a price) are not trimmed as
+// fragments; only the labels every card repeats are left out (see
+// dropLabels).
+func (x *extraction) emitList(list *html.Node, items int) []string {
 	e := &emitter{x: x, keepAll: true, whole: true}
 	e.walk(list, list, false, false, 0)
 	e.flush()
-	return texts(dropItemCopies(e.blocks))
+	return texts(dropLabels(dropItemCopies(e.blocks), items))
+}
+
+// dropLabels drops the labels of a card's template from a list read as
+// content: a short block without digits (see isLabel) that recurs word
+// for word in at least half of the list's items (and minListItems), as
+// "Vendor:" or "Price" names each card's own value.
+func dropLabels(blocks []block, items int) []block {
+	count := map[string]int{}
+	for _, b := range blocks {
+		if isLabel(b) {
+			count[b.text]++
+		}
+	}
+	least := max(minListItems, (items+1)/2)
+	out := blocks[:0]
+	for _, b := range blocks {
+		if count[b.text] >= least && isLabel(b) {
+			continue
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// labelChars is the most visible characters of a label.
+const labelChars = 30
+
+// labelNames in a class or id name text kept for screen readers only:
+// shown to nobody who sees the page.
+var labelNames = substringsOf("visually-hidden", "visuallyhidden", "sr-only", "screen-reader")
+
+// isLabel reports whether b may be the label of a field: short, without
+// digits, and a term of a description list, a header cell or a form
+// label, or text kept for screen readers (see labelNames) in its block.
+func isLabel(b block) bool {
+	if b.data || b.chars > labelChars || hasDigit(b.text) || b.at == nil {
+		return false
+	}
+	switch b.at.Data {
+	case "dt", "th", "label":
+		return true
+	}
+	for p := b.at; p != nil && p.Type == html.ElementNode; p = p.Parent {
+		if containsAny(hintText(p), labelNames) {
+			return true
+		}
+		if blockTags[p.Data] {
+			break
+		}
+	}
+	return false
 }
 
 func texts(blocks []block) []string {
