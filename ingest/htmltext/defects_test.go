@@ -370,6 +370,16 @@ func TestDefectPages(t *testing.T) {
 			has:     []string{"Harbour wool blanket", "raises the nap", "wash cold by hand."},
 			hasNot:  []string{"Fjord wool throw", "Tweed cushion cover", "€149.00"},
 		},
+		// The same holds for cards that name their product in a heading under
+		// an empty link laid over the card (its aria-label the name) and hide
+		// a long note on the advertisement in a dialog, on a page declaring
+		// its one Product without a description.
+		{
+			name:    "overlay-linked cards of other products go on a product page",
+			fixture: "product-overlay-cards.html",
+			has:     []string{"Seaweed soap bar", "dried sea lettuce", "it will not soften."},
+			hasNot:  []string{"Sea kelp soap bar", "Charcoal face soap", "$9.10", "Shoppers also looked at"},
+		},
 		// A short box after the article with a picture, a link to the author's
 		// page and a few sentences is an author box and goes; boxes of that shape
 		// in a run of items of one shape (readers' tips, cards) stay.
@@ -878,6 +888,35 @@ func TestIsCardRun(t *testing.T) {
 	}
 	if isCardRun(byClass(bytes.ReplaceAll(raw, []byte("€"), nil), "row")) {
 		t.Error("cards stating no price are read as a run of product cards")
+	}
+}
+
+// isCardRun reads a card named by an empty link laid over it (its
+// aria-label) as linked to its product, and leaves out of the card's text
+// what markup hides.
+func TestIsCardRunOverlayLinks(t *testing.T) {
+	raw := readFixture(t, "product-overlay-cards.html")
+	slides := func(raw []byte) *html.Node {
+		doc, err := html.Parse(bytes.NewReader(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for c := doc; c != nil; c = nextInTree(c, doc) {
+			if c.Type == html.ElementNode && attr(c, "class") == "slides" {
+				return c
+			}
+		}
+		t.Fatal("fixture lacks the slides list")
+		return nil
+	}
+	if !isCardRun(slides(raw)) {
+		t.Error("cards under overlay links are not read as a run of cards")
+	}
+	if isCardRun(slides(bytes.ReplaceAll(raw, []byte("aria-label="), []byte("data-label=")))) {
+		t.Error("cards whose overlay link has no name are read as a run of linked cards")
+	}
+	if isCardRun(slides(bytes.ReplaceAll(raw, []byte(" hidden>"), []byte(">")))) {
+		t.Error("cards showing a long note are read as short cards")
 	}
 }
 

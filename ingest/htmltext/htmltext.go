@@ -126,7 +126,7 @@ func Extract(raw []byte, contentType string, pageURL string, limits ...Limits) (
 	lds := decl.pageLD
 	desc := productDescription(lds)
 	product := isProductPage(doc, lds)
-	page := cleaner{reviews: product, cards: product && desc != "", posts: isThreadPage(doc, lds) || hasPostRun(doc) || !article && isCommentThread(doc), controlled: controlledIDs(doc)}
+	page := cleaner{reviews: product, cards: product && (desc != "" || declaredProducts(lds) == 1), posts: isThreadPage(doc, lds) || hasPostRun(doc) || !article && isCommentThread(doc), controlled: controlledIDs(doc)}
 	page.article = article
 	if article && !page.posts {
 		// A box naming the article's author is about them (isAuthorBox);

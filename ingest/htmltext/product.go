@@ -54,6 +54,35 @@ func findTyped(v any, typ string, depth int) map[string]any {
 	return nil
 }
 
+// declaredProducts counts the objects of @type Product in the page's
+// JSON-LD lds (through arrays, @graph and nested objects), stopping at 2.
+func declaredProducts(lds []any) int {
+	n := 0
+	var count func(v any, depth int)
+	count = func(v any, depth int) {
+		if depth > 8 || n > 1 {
+			return
+		}
+		switch x := v.(type) {
+		case []any:
+			for _, e := range x {
+				count(e, depth+1)
+			}
+		case map[string]any:
+			if typeIs(x, "Product") {
+				n++
+			}
+			for _, e := range x {
+				count(e, depth+1)
+			}
+		}
+	}
+	for _, v := range lds {
+		count(v, 0)
+	}
+	return n
+}
+
 // stripTags removes markup from a description that carries some.
 func stripTags(s string) string {
 	if !strings.Contains(s, "<") {
@@ -153,9 +182,10 @@ func isProductPage(doc *html.Node, lds []any) bool {
 // for other ones (viewed together, similar, sponsored), each a short block
 // whose name links to the other product's page and which states a price.
 // The page's product is not such a card, so on a page that describes one
-// product (declares a Product with a description in its JSON-LD) a block
-// made of such cards is furniture. A page declaring a Product without
-// its description is often a listing, whose cards are its content.
+// product (declares in its JSON-LD a Product with a description, or a
+// single Product) a block made of such cards is furniture. A page
+// declaring several Products, none described, is often a listing, whose
+// cards are its content.
 const (
 	// minCards is the least number of product cards that make a run.
 	minCards = 4
@@ -187,32 +217,54 @@ func isCardRun(n *html.Node) bool {
 	return cards >= minCards && 2*cards >= elems
 }
 
-// isProductCard reports whether n is a short block (cardChars at most)
-// whose name is a link of cardLinkChars or more and which states a price:
-// a currency sign and a digit.
+// isProductCard reports whether n is a short block (cardChars of visible
+// text at most) whose name is a link of cardLinkChars or more and which
+// states a price: a currency sign and a digit. A card may lay an empty
+// link over its whole face, named by its aria-label: that label is the
+// linked name. Elements hidden by markup (a dialog explaining why an
+// advertisement is shown) are no part of the card's face.
 func isProductCard(n *html.Node) bool {
 	text, linked, nodes := 0, 0, 0
 	sign, digit := false, false
-	walkText(n, isLink, func(c *html.Node, inLink bool) bool {
-		nodes++
-		if c.Type == html.TextNode {
-			t, _ := runLen(c.Data)
-			text += t
-			if inLink {
-				linked += t
+	var walk func(n *html.Node, inLink bool, depth int) bool
+	walk = func(n *html.Node, inLink bool, depth int) bool {
+		for c := n.FirstChild; c != nil && depth < maxDepth; c = c.NextSibling {
+			nodes++
+			if text > cardChars || nodes > cardNodes {
+				return false
 			}
-			for _, r := range c.Data {
-				switch {
-				case unicode.Is(unicode.Sc, r):
-					sign = true
-				case r >= '0' && r <= '9':
-					digit = true
+			switch c.Type {
+			case html.TextNode:
+				t, _ := runLen(c.Data)
+				text += t
+				if inLink {
+					linked += t
+				}
+				for _, r := range c.Data {
+					switch {
+					case unicode.Is(unicode.Sc, r):
+						sign = true
+					case r >= '0' && r <= '9':
+						digit = true
+					}
+				}
+			case html.ElementNode:
+				if dropTags[c.Data] || isHidden(c) {
+					continue
+				}
+				link := isLink(c)
+				if link {
+					l, _ := runLen(attr(c, "aria-label"))
+					linked += l
+				}
+				if !walk(c, inLink || link, depth+1) {
+					return false
 				}
 			}
 		}
-		return text <= cardChars && nodes <= cardNodes
-	})
-	return text <= cardChars && nodes <= cardNodes && linked >= cardLinkChars && sign && digit
+		return true
+	}
+	return walk(n, false, 0) && text <= cardChars && linked >= cardLinkChars && sign && digit
 }
 
 // isLink reports whether n is an <a> element with an href.
