@@ -974,3 +974,30 @@ func TestFlatScanPassesUnclosedAnnotations(t *testing.T) {
 		t.Fatalf("the text after an unclosed annotation is lost: %q", text)
 	}
 }
+
+// A ProductGroup (one product offered in sizes or colours) declares a
+// product as a Product does: the cards of other products beside it go, and
+// its description counts as the product's.
+func TestProductGroupDeclaresProduct(t *testing.T) {
+	raw := bytes.Replace(readFixture(t, "product-other-cards.html"), []byte(`"@type":"Product"`), []byte(`"@type":"ProductGroup"`), 1)
+	if !bytes.Contains(raw, []byte(`"ProductGroup"`)) {
+		t.Fatal("fixture declares no Product to turn into a ProductGroup")
+	}
+	res, err := Extract(raw, "text/html", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Text, "raises the nap") {
+		t.Errorf("the product's copy is lost:\n%s", res.Text)
+	}
+	if strings.Contains(res.Text, "Fjord wool throw") {
+		t.Errorf("the cards of other products stay beside a ProductGroup:\n%s", res.Text)
+	}
+	doc, err := html.Parse(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := productDescription(readDeclarations(doc).pageLD); !strings.HasPrefix(d, "A heavy blanket") {
+		t.Errorf("productDescription = %q, want the ProductGroup's description", d)
+	}
+}

@@ -17,11 +17,11 @@ import (
 const missingShare = 0.5
 
 // productDescription returns the description of the first JSON-LD object
-// of @type Product in the page's JSON-LD lds that has one, as plain text,
+// of @type Product or ProductGroup in the page's JSON-LD lds that has one, as plain text,
 // or "".
 func productDescription(lds []any) string {
 	for _, v := range lds {
-		if obj := findTyped(v, "Product", 0); obj != nil {
+		if obj := findProduct(v, 0); obj != nil {
 			if d := stripTags(ldString(obj["description"], 0)); d != "" {
 				return d
 			}
@@ -30,32 +30,39 @@ func productDescription(lds []any) string {
 	return ""
 }
 
-// findTyped returns the first object (depth-first, through arrays and
-// @graph) whose @type is typ.
-func findTyped(v any, typ string, depth int) map[string]any {
+// findProduct returns the first object (depth-first, through arrays and
+// @graph) that declares a product (isProductType).
+func findProduct(v any, depth int) map[string]any {
 	if depth > 8 {
 		return nil
 	}
 	switch x := v.(type) {
 	case []any:
 		for _, e := range x {
-			if o := findTyped(e, typ, depth+1); o != nil {
+			if o := findProduct(e, depth+1); o != nil {
 				return o
 			}
 		}
 	case map[string]any:
-		if typeIs(x, typ) {
+		if isProductType(x) {
 			return x
 		}
 		if g, ok := x["@graph"]; ok {
-			return findTyped(g, typ, depth+1)
+			return findProduct(g, depth+1)
 		}
 	}
 	return nil
 }
 
-// declaredProducts counts the objects of @type Product in the page's
-// JSON-LD lds (through arrays, @graph and nested objects), stopping at 2.
+// isProductType reports whether JSON-LD object x is of @type Product or
+// ProductGroup (one product offered in variants: sizes, colours).
+func isProductType(x map[string]any) bool {
+	return typeIs(x, "Product") || typeIs(x, "ProductGroup")
+}
+
+// declaredProducts counts the products the page's JSON-LD lds declares
+// (isProductType, through arrays, @graph and nested objects; the variants
+// of a ProductGroup are that one product), stopping at 2.
 func declaredProducts(lds []any) int {
 	n := 0
 	var count func(v any, depth int)
@@ -69,8 +76,11 @@ func declaredProducts(lds []any) int {
 				count(e, depth+1)
 			}
 		case map[string]any:
-			if typeIs(x, "Product") {
+			if isProductType(x) {
 				n++
+				if typeIs(x, "ProductGroup") {
+					return
+				}
 			}
 			for _, e := range x {
 				count(e, depth+1)
@@ -135,7 +145,7 @@ func wordsOf(s string) []string {
 }
 
 // isProductPage reports whether the page says it describes one product:
-// a JSON-LD object of @type Product, an og:type of product, or an element
+// a JSON-LD object of @type Product or ProductGroup, an og:type of product, or an element
 // of itemtype schema.org/Product, and no JSON-LD object of an article type
 // (an article about products, a review of one, is an article). On such a
 // page the customer reviews are not the content, however long they run.
@@ -146,7 +156,7 @@ func isProductPage(doc *html.Node, lds []any) bool {
 		if findArticle(v, 0) != nil {
 			return false
 		}
-		product = product || findTyped(v, "Product", 0) != nil
+		product = product || findProduct(v, 0) != nil
 	}
 	if product {
 		return true
