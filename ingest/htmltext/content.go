@@ -559,7 +559,7 @@ func removable(n *html.Node, byHints, byHidden, posts bool, author string) bool 
 	case 2:
 		return true
 	case 1:
-		return countParagraphs(n, 3, 0) < 3 && !(isBuilderBlock(n) && hasRunningText(n, 0)) && !isHeadline(n) && !isHeadedSection(n)
+		return countParagraphs(n, 3, 0) < 3 && !(isBuilderBlock(n) && hasRunningText(n, 0)) && !isHeadline(n) && !isHeadedSection(n) && !(posts && holdsPost(n))
 	}
 	return false
 }

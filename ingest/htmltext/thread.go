@@ -92,9 +92,15 @@ const (
 	runTopShare = 0.5
 )
 
+// postLevels is how far above the chosen container withProseRun looks on
+// a thread page: forum software wraps each post's text in as many as
+// eight blocks (the post, its cells, its body, its quoting wrapper), so
+// that the run of posts sits further up than the sections of a guide.
+const postLevels = 10
+
 // withProseRun returns the container of the run of parts that top is one
-// of: the nearest ancestor (at most runLevels up, below body) with at least
-// two children that hold prose, one of them holding top. On a thread page
+// of: the nearest ancestor (at most runLevels up, postLevels on a thread
+// page, below body) with at least two children that hold prose, one of them holding top. On a thread page
 // (x.posts) the run of posts is the content as it is; elsewhere it must be
 // little linked (runLinkShare) and top must hold at most runTopShare of
 // its text. Otherwise top is returned.
@@ -103,7 +109,11 @@ func (x *extraction) withProseRun(top, body *html.Node) *html.Node {
 		return top
 	}
 	child := top
-	for level, a := 0, top.Parent; level < runLevels && a != nil && a != body && a.Type == html.ElementNode; level, a = level+1, a.Parent {
+	levels := runLevels
+	if x.posts {
+		levels = postLevels
+	}
+	for level, a := 0, top.Parent; level < levels && a != nil && a != body && a.Type == html.ElementNode; level, a = level+1, a.Parent {
 		parts, holds := 0, false
 		for c := a.FirstChild; c != nil; c = c.NextSibling {
 			if c.Type != html.ElementNode || paragraphTags[c.Data] || !x.isPart(c) {
@@ -142,6 +152,20 @@ func (x *extraction) isPart(n *html.Node) bool {
 
 // postLinkShare is the most share of link text in a post's running text.
 const postLinkShare = 0.2
+
+// holdsPost reports whether one of n's children is an <article>, on a
+// thread a post: forum software nests the replies to a post in a block
+// under it and names that block as its layout needs ("children-container
+// hide-last-connector"), which a weak furniture hint would remove with the
+// replies (see removable).
+func holdsPost(n *html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && c.Data == "article" {
+			return true
+		}
+	}
+	return false
+}
 
 // A thread that declares nothing still shows itself in its structure: its
 // posts are a run of sibling blocks of one shape, each dated (the meta line

@@ -104,6 +104,27 @@ func TestThreadPages(t *testing.T) {
 			has:     []string{"push fresh fluid up"},
 			hasNot:  []string{"Mar 2, 2024", "Mar 3, 2024"},
 		},
+		// Forum software wraps each post's text in many blocks (the post,
+		// its cells, its body, a quoting wrapper): the opening post, much
+		// longer than the replies, scores best, and the run of posts it
+		// belongs to sits more than runLevels above it (postLevels).
+		{
+			name:    "posts nested deep in their blocks are read",
+			fixture: "thread-deep-posts.html",
+			has: []string{"staghorn fern has brown tips", "Tap water heavy in salts", "cold air on wet leaves",
+				"green to their tips"},
+			hasNot: []string{"Similar threads", "Yellow leaves on a monstera"},
+		},
+		// Replies to a post sit in a block under it whose class names a
+		// state of the layout ("hide-last-connector"), read as a weak
+		// furniture hint: on a thread, a block holding posts (<article>
+		// children) stays (holdsPost).
+		{
+			name:    "replies nested under a post are read",
+			fixture: "thread-nested-replies.html",
+			has: []string{"smallest cog at the back", "stretched past its limit", "three quarter mark",
+				"check the hanger alignment", "Another vote for measuring"},
+		},
 		{
 			name:    "comments stay out on a page declaring an article",
 			fixture: "aggregator-thread.html",
