@@ -601,6 +601,17 @@ func TestDefectPages(t *testing.T) {
 			has:     []string{"for the first time since 1998", "the painters have gone"},
 			counts:  map[string]int{"Painters on ropes": 1},
 		},
+		// On a page that declares an article, a standfirst written as bare
+		// text in a block of its own beside the body (no <p>) comes before
+		// the body; bare text nested in another box above it (a photo's
+		// note, a promotion) does not.
+		{
+			name:    "an article's bare-text standfirst leads the body",
+			fixture: "article-bare-standfirst.html",
+			has:     []string{"sleeper trains will again link the valley towns", "stopping at four stations", "two of them pay for the first three years"},
+			hasNot:  []string{"printed timetable booklet", "Sleeping cars wait in the workshop"},
+			order:   []string{"sleeper trains will again link", "The first train leaves the capital"},
+		},
 		// Ruby annotations (the readings set above words, with or without
 		// their end tags) are glosses, not text: the words read once.
 		{

@@ -251,8 +251,10 @@ func (x *extraction) withLead(roots []*html.Node, body *html.Node) []*html.Node 
 		scope = scope.Parent
 	}
 	var leads []*html.Node
-	var walk func(n *html.Node, depth int) bool
-	walk = func(n *html.Node, depth int) bool {
+	// onPath: n is an ancestor of the first root, so its children are
+	// siblings of the content or of a wrapper of it.
+	var walk func(n *html.Node, depth int, onPath bool) bool
+	walk = func(n *html.Node, depth int, onPath bool) bool {
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			if c == first {
 				return true
@@ -265,19 +267,19 @@ func (x *extraction) withLead(roots []*html.Node, body *html.Node) []*html.Node 
 				continue
 			}
 			if isAncestor(c, first) {
-				if walk(c, depth+1) {
+				if walk(c, depth+1, true) {
 					return true
 				}
 				continue
 			}
 			switch {
-			case x.isProse(c):
+			case x.isProse(c) || onPath && x.article && x.isBareProse(c):
 				leads = append(leads, c)
 			case paragraphTags[c.Data] || !blockTags[c.Data]:
 				// Other text: a break in the run of prose.
 				leads = leads[:0]
 			default:
-				if walk(c, depth+1) {
+				if walk(c, depth+1, false) {
 					return true
 				}
 			}
@@ -287,7 +289,7 @@ func (x *extraction) withLead(roots []*html.Node, body *html.Node) []*html.Node 
 	// Only prose before the content counts: when no ancestor could be
 	// climbed to (the content is a child of <body>), the walk never meets
 	// the first root, and what it gathered is the content itself.
-	if !walk(scope, 0) || len(leads) == 0 {
+	if !walk(scope, 0, true) || len(leads) == 0 {
 		return roots
 	}
 	return append(leads, roots...)
@@ -301,6 +303,28 @@ func (x *extraction) isProse(n *html.Node) bool {
 	}
 	st := x.stat(n)
 	return st != nil && st.text >= proseChars && st.linkDensity() < 0.2 && endsSentence(n)
+}
+
+// isBareProse reports whether n is a paragraph of running text written
+// without a <p>: a <div> of text and inline elements only (no block
+// inside it), otherwise as isProse asks. Articles set their standfirst so,
+// in a block of its own above the body: withLead takes one on a page that
+// declares an article, when it is a sibling of the content or of a
+// wrapper of it (not text nested in another box, such as a caption).
+func (x *extraction) isBareProse(n *html.Node) bool {
+	if n.Data != "div" {
+		return false
+	}
+	st := x.stat(n)
+	if st == nil || st.text < proseChars || st.linkDensity() >= 0.2 || !endsSentence(n) {
+		return false
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && (blockTags[c.Data] || c.Data == removedMark) {
+			return false
+		}
+	}
+	return true
 }
 
 // withTrail appends to roots the prose paragraphs that follow the last
