@@ -444,12 +444,16 @@ func foldText(s string) string {
 // evidenceScores returns each sentence's evidence score for q: BM25 with
 // evidenceB, plus a bonus for query terms close together, raised by
 // definitionBonus for a sentence that defines a query term when the
-// question asks what something is.
+// question asks what something is, and by typeBonus for a sentence that
+// holds a token of the answer type the question asks for near a query term
+// (see questionType).
 func evidenceScores(d *document, q queryModel, question string) []float64 {
 	scores := bm25Sentences(d, q, evidenceB)
 	slot := q.slots(len(d.df))
 	last := make([]int, len(q.terms))
 	def := definitionQuestion(question)
+	typ := questionType(question)
+	var ts typeScratch
 	for i, sc := range scores {
 		if sc == 0 {
 			continue
@@ -458,6 +462,9 @@ func evidenceScores(d *document, q queryModel, question string) []float64 {
 		scores[i] += proximityWeight * proximity(s, q, slot, last)
 		if def && defines(d, s, slot) {
 			scores[i] *= 1 + definitionBonus
+		}
+		if typ != typeNone && typeNear(d, s, slot, typ, &ts) {
+			scores[i] *= 1 + typeBonus
 		}
 	}
 	return scores

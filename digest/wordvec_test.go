@@ -53,12 +53,14 @@ func TestDecodeWordVectorsRejectsBadData(t *testing.T) {
 }
 
 // harbourText holds one sentence a block; the answer to harbourQuery is
-// the fifth, which says "ships" where the question says "vessels".
+// the fifth, which says "ships" where the question says "vessels". The
+// question asks for no answer type ("how many" would favour the sentence's
+// numeral too), so the word vectors alone rank it.
 const harbourText = "The harbour was busy all summer.\n\nA storm reached the harbour late in October.\n\n" +
 	"The harbour master closed the gates at dusk.\n\nWaves broke over the harbour wall for hours.\n\n" +
 	"Eleven ships sank in the harbour that night.\n\nRepairs to the harbour took two years."
 
-const harbourQuery = "How many vessels were wrecked in the harbour?"
+const harbourQuery = "Which vessels were wrecked in the harbour?"
 
 func TestSemanticSignalRanksParaphrase(t *testing.T) {
 	opts := Options{SnippetMaxChars: 50}
