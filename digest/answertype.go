@@ -25,7 +25,7 @@ const (
 // term, by the factor 1 + typeBonus. The bonus enters a window's score
 // through its first two sentences (the anchors), so it reorders windows of
 // comparable term evidence and cannot lift one without query terms.
-// Chosen on both halves of the evidence dev set (DocHalf): each of the 15
+// Chosen on both halves of the evidence dev set (DocHalf): each of the 14
 // settings tried with typeBonus from 0.3 to 1.5 and typeReach from 3 to 15
 // raised hit@1 on both halves and lowered recall@10 on neither
 // (evidence-covidqa, 195 typed questions of 1,380); typeBonus 2 left hit@1
