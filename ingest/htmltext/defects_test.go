@@ -612,6 +612,24 @@ func TestDefectPages(t *testing.T) {
 			hasNot:  []string{"printed timetable booklet", "Sleeping cars wait in the workshop"},
 			order:   []string{"sleeper trains will again link", "The first train leaves the capital"},
 		},
+		// On a page that declares an article, the byline and a photo
+		// credit between the standfirst and the body (lines shorter than a
+		// paragraph) do not cut the standfirst off from the body; on other
+		// pages a line of other text still ends the run of lead prose.
+		{
+			name:    "a byline between an article's standfirst and its body is passed over",
+			fixture: "article-standfirst-byline.html",
+			has:     []string{"stopped on Friday at a quarter past four", "Stallholders noticed first"},
+			hasNot:  []string{"Ann Reed", "2 March 2024"},
+			order:   []string{"stopped on Friday", "Stallholders noticed first"},
+		},
+		{
+			name:    "on a page that declares no article a byline ends the lead",
+			fixture: "article-standfirst-byline.html",
+			edit:    replaceOnce(`<meta property="og:type" content="article">`, ""),
+			has:     []string{"Stallholders noticed first"},
+			hasNot:  []string{"stopped on Friday at a quarter past four"},
+		},
 		// Ruby annotations (the readings set above words, with or without
 		// their end tags) are glosses, not text: the words read once.
 		{

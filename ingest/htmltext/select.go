@@ -239,8 +239,9 @@ const leadScopeLevels = 4
 // withLead prepends to roots the prose paragraphs that precede the first
 // root inside its ancestor leadScopeLevels up: articles often set their
 // lead apart from the body container. Only the run of prose closest to
-// the content is taken; a block of other text (a link list, a teaser)
-// ends it.
+// the content is taken; a block of other text (a link list, a teaser, a
+// heading) ends it, except on a page that declares an article a line
+// shorter than a paragraph (proseChars), which is passed over.
 func (x *extraction) withLead(roots []*html.Node, body *html.Node) []*html.Node {
 	first := roots[0]
 	if first == body {
@@ -275,6 +276,10 @@ func (x *extraction) withLead(roots []*html.Node, body *html.Node) []*html.Node 
 			switch {
 			case x.isProse(c) || onPath && x.article && x.isBareProse(c):
 				leads = append(leads, c)
+			case (paragraphTags[c.Data] || !blockTags[c.Data]) && x.article && !headingTags[c.Data] && st.text < proseChars:
+				// On an article, a short line between the standfirst
+				// and the body (the byline, a date, a photo credit) is
+				// passed over: it neither joins nor ends the run.
 			case paragraphTags[c.Data] || !blockTags[c.Data]:
 				// Other text: a break in the run of prose.
 				leads = leads[:0]
