@@ -192,29 +192,39 @@ func (x *extraction) emitList(list *html.Node, items int) []string {
 	e := &emitter{x: x, keepAll: true, whole: true}
 	e.walk(list, list, false, false, 0)
 	e.flush()
-	return texts(dropLabels(dropItemCopies(e.blocks), items))
+	return texts(dropLabels(dropItemCopies(e.blocks), list, items))
 }
 
 // dropLabels drops the labels of a card's template from a list read as
 // content: a short block without digits (see isLabel) that recurs word
 // for word in at least half of the list's items (and minListItems), as
-// "Vendor:" or "Price" names each card's own value.
-func dropLabels(blocks []block, items int) []block {
+// "Vendor:" or "Price" names each card's own value, and so does a short
+// link that repeats another link of its card ("Read more", "View details"
+// beside the linked title; see linkTargets). A repeated link to a place of
+// its own (a brand's page, a variant) is a value and stays.
+func dropLabels(blocks []block, list *html.Node, items int) []block {
 	count := map[string]int{}
 	for _, b := range blocks {
-		if isLabel(b) {
+		if isLabel(b) || isLinkLabel(b) {
 			count[b.text]++
 		}
 	}
 	least := max(minListItems, (items+1)/2)
+	targets := &linkTargets{list: list}
 	out := blocks[:0]
 	for _, b := range blocks {
-		if count[b.text] >= least && isLabel(b) {
+		if count[b.text] >= least && (isLabel(b) || isLinkLabel(b) && targets.twin(b.at)) {
 			continue
 		}
 		out = append(out, b)
 	}
 	return out
+}
+
+// isLinkLabel reports whether b is short, without digits and all link
+// text.
+func isLinkLabel(b block) bool {
+	return !b.data && b.chars > 0 && b.links == b.chars && b.chars <= labelChars && !hasDigit(b.text)
 }
 
 // labelChars is the most visible characters of a label.
@@ -763,4 +773,55 @@ func hasLinkedHeading(n *html.Node, depth int) bool {
 		}
 	}
 	return false
+}
+
+// linkTargets counts, per item of a list (a child of the list node), the
+// links to each address the item holds; each item is walked once.
+type linkTargets struct {
+	list  *html.Node
+	items map[*html.Node]map[string]int
+}
+
+// twin reports whether the link around n goes where another link of its
+// item goes: a card's second way to its own page ("Read more" beside the
+// linked title).
+func (t *linkTargets) twin(n *html.Node) bool {
+	var a *html.Node
+	item := n
+	for depth := 0; item != nil && item.Parent != t.list && depth < maxDepth; depth++ {
+		if a == nil && item.Type == html.ElementNode && item.Data == "a" {
+			a = item
+		}
+		item = item.Parent
+	}
+	if a == nil || item == nil || item.Parent != t.list {
+		return false
+	}
+	href := attr(a, "href")
+	if href == "" || href == "#" {
+		return false
+	}
+	counts, ok := t.items[item]
+	if !ok {
+		counts = map[string]int{}
+		countLinks(item, counts, 0)
+		if t.items == nil {
+			t.items = map[*html.Node]map[string]int{}
+		}
+		t.items[item] = counts
+	}
+	return counts[href] >= 2
+}
+
+// countLinks counts the links in n's subtree by address.
+func countLinks(n *html.Node, counts map[string]int, depth int) {
+	for c := n.FirstChild; c != nil && depth < maxDepth; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		if c.Data == "a" {
+			counts[attr(c, "href")]++
+		}
+		countLinks(c, counts, depth+1)
+	}
 }
