@@ -41,11 +41,14 @@ var (
 		"nav", "figure", "menu", "center", "details", "fieldset")
 
 	// strongBoilerplateSubstrings in a class or id mark navigation,
-	// comments, sharing, ads and similar page furniture.
+	// comments, sharing, ads, the card of a post's poster (a name, a
+	// reputation, "answered ... at ..."; "user-info") and similar page
+	// furniture.
 	strongBoilerplateSubstrings = substringsOf("comment", "disqus", "cookie", "consent", "gdpr", "newsletter",
 		"subscri", "sharing", "share-", "-share", "sharebar", "social", "related", "sidebar", "breadcrumb",
 		"footer", "navbar", "navigation", "outbrain", "taboola", "advert", "sponsor", "recommend", "replies",
-		"skyscraper", "shoutbox", "popup", "popover", "modal", "agegate", "pagination", "pager", "signup", "login")
+		"skyscraper", "shoutbox", "popup", "popover", "modal", "agegate", "pagination", "pager", "signup", "login",
+		"user-info", "userinfo")
 	strongBoilerplateTokens = setOf("nav", "ad", "ads", "share", "shares")
 	// weakBoilerplateSubstrings mark furniture less surely: an element
 	// holding several paragraphs is kept despite them.

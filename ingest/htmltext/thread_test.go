@@ -125,6 +125,17 @@ func TestThreadPages(t *testing.T) {
 			has: []string{"smallest cog at the back", "stretched past its limit", "three quarter mark",
 				"check the hanger alignment", "Another vote for measuring"},
 		},
+		// A question-and-answer page signs each post with a card naming
+		// the poster, their reputation and when they asked or answered,
+		// its class a compound of "post" (a content word) and the card
+		// inside named "user-info": furniture on any page.
+		{
+			name:    "posters' cards under answers stay out",
+			fixture: "qa-user-cards.html",
+			has: []string{"spread flat on the tray", "over-proofed by the time it is shaped", "Drop to sixty-five percent",
+				"fully preheated spreads"},
+			hasNot: []string{"asked Apr 2, 2023", "answered Apr 2, 2023", "answered Apr 5, 2023", "gold badges", "Rye starter"},
+		},
 		{
 			name:    "comments stay out on a page declaring an article",
 			fixture: "aggregator-thread.html",
