@@ -623,6 +623,15 @@ func TestDefectPages(t *testing.T) {
 			hasNot:  []string{"Ann Reed", "2 March 2024"},
 			order:   []string{"stopped on Friday", "Stallholders noticed first"},
 		},
+		// The same for a picture with a caption (text shorter than a
+		// caption kept as content) between them.
+		{
+			name:    "a picture between an article's standfirst and its body is passed over",
+			fixture: "article-standfirst-byline.html",
+			edit:    replaceOnce(`<figure><img src="/clock.jpg" alt=""><figcaption>Photo: Ann Reed</figcaption></figure>`, `<div class="pic"><img src="/clock.jpg" alt=""><p class="pic-note">The clock face above the market square, seen from a window of the bakery. Photo: Ann Reed</p></div>`),
+			has:     []string{"stopped on Friday at a quarter past four", "Stallholders noticed first"},
+			order:   []string{"stopped on Friday", "Stallholders noticed first"},
+		},
 		{
 			name:    "on a page that declares no article a byline ends the lead",
 			fixture: "article-standfirst-byline.html",

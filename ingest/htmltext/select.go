@@ -241,7 +241,8 @@ const leadScopeLevels = 4
 // lead apart from the body container. Only the run of prose closest to
 // the content is taken; a block of other text (a link list, a teaser, a
 // heading) ends it, except on a page that declares an article a line
-// shorter than a paragraph (proseChars), which is passed over.
+// shorter than a paragraph (proseChars) or a picture with its caption,
+// which are passed over.
 func (x *extraction) withLead(roots []*html.Node, body *html.Node) []*html.Node {
 	first := roots[0]
 	if first == body {
@@ -276,6 +277,10 @@ func (x *extraction) withLead(roots []*html.Node, body *html.Node) []*html.Node 
 			switch {
 			case x.isProse(c) || onPath && x.article && x.isBareProse(c):
 				leads = append(leads, c)
+			case x.article && st.text < figcaptionKeepChars && holdsPicture(c, 0):
+				// On an article, a picture and its caption (shorter
+				// than a caption kept as content) between the
+				// standfirst and the body are passed over too.
 			case (paragraphTags[c.Data] || !blockTags[c.Data]) && x.article && !headingTags[c.Data] && st.text < proseChars:
 				// On an article, a short line between the standfirst
 				// and the body (the byline, a date, a photo credit) is
@@ -450,4 +455,24 @@ func (x *extraction) holdBest(emitted int) bool {
 		x.holders[p] = true
 	}
 	return true
+}
+
+// pictureLevels is how deep below a block holdsPicture looks.
+const pictureLevels = 4
+
+// holdsPicture reports whether n is or holds, within pictureLevels
+// levels, an image or a picture.
+func holdsPicture(n *html.Node, depth int) bool {
+	if n.Data == "img" || n.Data == "picture" || n.Data == "figure" {
+		return true
+	}
+	if depth >= pictureLevels {
+		return false
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && holdsPicture(c, depth+1) {
+			return true
+		}
+	}
+	return false
 }
