@@ -63,5 +63,15 @@ func TestCollectionPages(t *testing.T) {
 			has:     []string{"Studio Over-Ear Headphones", "Belmont", "$499.95", "Ships in 2 days", "Balanced Headphone Cable"},
 			hasNot:  []string{"Vendor:", "Price", "Shipping\n", "View details", "All rights reserved"},
 		},
+		// A run of many entries (<article> elements or microformat
+		// entries), each a linked heading with a line or two, inside the
+		// chosen content is a listing's cards however few words they hold,
+		// not a block of links to leave out.
+		{
+			name:    "a run of linked entries in the content stays",
+			fixture: "entry-cards-after-intro.html",
+			has:     []string{"Every model comes with a card", "acme/vision-small", "north/depth-pro", "Updated 4 days ago"},
+			hasNot:  []string{"All rights reserved"},
+		},
 	})
 }

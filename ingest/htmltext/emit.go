@@ -546,13 +546,24 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 // furniture, that the root's running text continues after: a grid of
 // cards between parts of the content (a service page's offerings, each a
 // linked title and a sentence) is content, read like a listing, while
-// cards after the last paragraph (related posts) stay out.
+// cards after the last paragraph (related posts) stay out. A run of many
+// entries (see entryRun) is content wherever it stands.
 func (e *emitter) cardsInside(n, root *html.Node) bool {
 	if e.x.holders[n] || !e.x.isBoilerplateContainer(n) || contentWeight(n, e.x.posts) < 0 {
 		return false
 	}
 	run := e.x.cardRunIn(n)
-	if run == nil || !e.x.describedCards(run) {
+	if run == nil {
+		return false
+	}
+	if entryRun(run) {
+		if e.grids == nil {
+			e.grids = map[*html.Node]bool{}
+		}
+		e.grids[run] = true
+		return true
+	}
+	if !e.x.describedCards(run) {
 		return false
 	}
 	if !e.lastDone {
@@ -824,4 +835,23 @@ func countLinks(n *html.Node, counts map[string]int, depth int) {
 		}
 		countLinks(c, counts, depth+1)
 	}
+}
+
+// entryRun reports whether every element child of run is an entry (an
+// <article> or a microformat entry, see isEntry) holding a linked heading,
+// and there are at least manyListItems of them: the page marks each card
+// as an item of its own, a listing's cards however few words each holds
+// (a name and when it was updated).
+func entryRun(run *html.Node) bool {
+	n := 0
+	for c := run.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode || c.Data == removedMark {
+			continue
+		}
+		if !(c.Data == "article" || isEntry(c)) || !hasLinkedHeading(c, 0) {
+			return false
+		}
+		n++
+	}
+	return n >= manyListItems
 }
