@@ -370,6 +370,15 @@ func TestDefectPages(t *testing.T) {
 			has:     []string{"Harbour wool blanket", "raises the nap", "wash cold by hand."},
 			hasNot:  []string{"Fjord wool throw", "Tweed cushion cover", "€149.00"},
 		},
+		// A label followed, inline, by its copy for screen readers is read
+		// once; repeated marks (rating stars) and the text around them stay.
+		{
+			name:    "a label's inline copy for screen readers is read once",
+			fixture: "inline-twin-labels.html",
+			has: []string{"Dispatched from Leith within two days\n", "Oiled by hand\n", "Buyers rate it ★★★★★ and most say",
+				"Cut from a single plank of English oak"},
+			hasNot: []string{"two daysDispatched", "by hand Oiled"},
+		},
 		// The same holds for cards that name their product in a heading under
 		// an empty link laid over the card (its aria-label the name) and hide
 		// a long note on the advertisement in a dialog, on a page declaring

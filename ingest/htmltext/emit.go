@@ -525,6 +525,9 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 		e.poster++
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if !childPre && isTwin(c) {
+			continue
+		}
 		e.walk(c, root, childLink, childPre, depth+1)
 	}
 	if block {
@@ -854,4 +857,58 @@ func entryRun(run *html.Node) bool {
 		n++
 	}
 	return n >= manyListItems
+}
+
+// twinChars bounds the text isTwin compares: a label and its copy for
+// screen readers are short.
+const twinChars = 120
+
+// isTwin reports whether n is an inline element whose text repeats, word
+// for word, the text just before it in its parent: a visible label
+// followed by its copy for screen readers ("Seller's other items" twice),
+// which read inline runs the two together.
+func isTwin(n *html.Node) bool {
+	if n.Type != html.ElementNode || !phrasingTags[n.Data] {
+		return false
+	}
+	prev := n.PrevSibling
+	for prev != nil && prev.Type == html.TextNode && isBlank(prev.Data) {
+		prev = prev.PrevSibling
+	}
+	if prev == nil || prev.Type != html.TextNode && prev.Type != html.ElementNode {
+		return false
+	}
+	t := shortText(n)
+	if utf8.RuneCountInString(t) < 3 || !strings.ContainsFunc(t, unicode.IsLetter) {
+		// A mark repeated (rating stars, bullets) counts.
+		return false
+	}
+	return t == shortText(prev)
+}
+
+// shortText returns the collapsed text of n (a text node or an element),
+// or "" when it runs past twinChars or past twinChars nodes.
+func shortText(n *html.Node) string {
+	if n.Type == html.TextNode {
+		if len(n.Data) > 4*twinChars {
+			return ""
+		}
+		return collapse(n.Data)
+	}
+	var b strings.Builder
+	nodes := 0
+	for c := n.FirstChild; c != nil; c = nextInTree(c, n) {
+		if nodes++; nodes > twinChars || b.Len() > 4*twinChars {
+			return ""
+		}
+		if c.Type == html.TextNode {
+			b.WriteString(c.Data)
+			b.WriteByte(' ')
+		}
+	}
+	s := collapse(b.String())
+	if len(s) > 4*twinChars {
+		return ""
+	}
+	return s
 }
