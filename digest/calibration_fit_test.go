@@ -213,18 +213,23 @@ func scoreSnippets(m digest.Model, rows []calibrationRow, fold int) snippetFigur
 type sourceFigures struct {
 	Draws              int
 	PAt1, BM25PAt1     float64 // share of draws whose own document ranks first
+	MRR, BM25MRR       float64 // mean reciprocal rank of the own document
 	LogLoss, MeanScore float64
 }
 
 func (f sourceFigures) String() string {
-	return fmt.Sprintf("%d draws, P@1 %.3f (BM25 %.3f), log loss %.4f", f.Draws, f.PAt1, f.BM25PAt1, f.LogLoss)
+	return fmt.Sprintf("%d draws, P@1 %.3f (BM25 %.3f), MRR %.3f (BM25 %.3f), log loss %.4f", f.Draws, f.PAt1, f.BM25PAt1, f.MRR, f.BM25MRR, f.LogLoss)
 }
 
 // scoreSources ranks the draws of fold with m; a draw's own document (rank
-// 0) counts as first only when it scores strictly above every other.
+// 0) ranks above every other document that scores strictly less, and
+// below any that scores as much or more.
 func scoreSources(m digest.Model, rows []calibrationRow, fold int) sourceFigures {
 	var f sourceFigures
-	type draw struct{ own, best, ownBM, bestBM float64 }
+	type draw struct {
+		own, ownBM     float64
+		others, othsBM []float64
+	}
 	draws := map[int]*draw{}
 	var order []int
 	n := 0
@@ -234,7 +239,7 @@ func scoreSources(m digest.Model, rows []calibrationRow, fold int) sourceFigures
 		}
 		d, ok := draws[r.group]
 		if !ok {
-			d = &draw{best: -1, bestBM: -1}
+			d = &draw{}
 			draws[r.group] = d
 			order = append(order, r.group)
 		}
@@ -244,21 +249,35 @@ func scoreSources(m digest.Model, rows []calibrationRow, fold int) sourceFigures
 		if r.rank == 0 {
 			d.own, d.ownBM = p, r.x[1]
 		} else {
-			d.best, d.bestBM = math.Max(d.best, p), math.Max(d.bestBM, r.x[1])
+			d.others, d.othsBM = append(d.others, p), append(d.othsBM, r.x[1])
 		}
 	}
 	for _, g := range order {
 		d := draws[g]
-		if d.own > d.best {
+		rank, rankBM := 1, 1
+		for i := range d.others {
+			if d.others[i] >= d.own {
+				rank++
+			}
+			if d.othsBM[i] >= d.ownBM {
+				rankBM++
+			}
+		}
+		if rank == 1 {
 			f.PAt1++
 		}
-		if d.ownBM > d.bestBM {
+		if rankBM == 1 {
 			f.BM25PAt1++
 		}
+		f.MRR += 1 / float64(rank)
+		f.BM25MRR += 1 / float64(rankBM)
 	}
 	f.Draws = len(order)
-	f.PAt1 /= math.Max(float64(f.Draws), 1)
-	f.BM25PAt1 /= math.Max(float64(f.Draws), 1)
+	draws64 := math.Max(float64(f.Draws), 1)
+	f.PAt1 /= draws64
+	f.BM25PAt1 /= draws64
+	f.MRR /= draws64
+	f.BM25MRR /= draws64
 	f.LogLoss /= math.Max(float64(n), 1)
 	return f
 }
