@@ -152,13 +152,19 @@ const (
 	// srcCoverage is the share of the query's idf (over the sources) whose
 	// terms the source holds.
 	srcCoverage
+	// srcTopRelative is the source's best snippet's relevance_score over
+	// the best of any source ranked with it: like srcBM25, a comparison
+	// within the draw, so it means the same whatever scale a genre's or
+	// a document length's snippet scores run on.
+	srcTopRelative
 	sourceFeatures
 )
 
 // RankSources scores documents ranked together for one query: the
 // calibrated chance that each answers it, from its best snippet's
-// relevance_score (tops[i]) and document-level evidence from its match
-// (BM25 over the whole documents and query-term coverage, with idf taken
+// relevance_score (tops[i]), that score relative to the best source's, and
+// document-level evidence from its match (BM25 over the whole documents
+// relative to the best source's, and query-term coverage, with idf taken
 // over these documents). A nil match counts as a document without query
 // terms. Scores are in [0,1]; a higher score ranks first.
 func RankSources(matches []*Match, tops []float64) []float64 {
@@ -197,9 +203,15 @@ func sourceFeaturesOf(matches []*Match, tops []float64) [][sourceFeatures]float6
 	}
 	xs := make([][sourceFeatures]float64, n)
 	bm := make([]float64, n)
-	best := 0.0
+	best, bestTop := 0.0, 0.0
+	for _, t := range tops {
+		bestTop = math.Max(bestTop, t)
+	}
 	for i, m := range matches {
 		xs[i][srcTop] = tops[i]
+		if bestTop > 0 {
+			xs[i][srcTopRelative] = tops[i] / bestTop
+		}
 		if m == nil {
 			continue
 		}

@@ -69,6 +69,29 @@ func TestRankSources(t *testing.T) {
 	}
 }
 
+// TestRankSourcesBestSnippetOfDraw checks that the snippet evidence counts
+// relative to the other sources, as BM25 does: a source whose best snippet
+// is clearly the best of the draw ranks above one whose whole-document BM25
+// is a little higher but whose best snippet is much weaker, and a source
+// with the best snippet and the best BM25 ranks first whatever the scale
+// of the draw's snippet scores.
+func TestRankSourcesBestSnippetOfDraw(t *testing.T) {
+	terms := []string{"incub", "period", "measl"}
+	many := &Match{Terms: terms, Counts: []int{5, 5, 5}, Length: 1000}
+	fewer := &Match{Terms: terms, Counts: []int{3, 3, 3}, Length: 1000}
+	none := &Match{Terms: terms, Counts: []int{0, 0, 0}, Length: 1000}
+	s := RankSources([]*Match{many, fewer, none}, []float64{0.25, 0.40, 0.05})
+	if !(s[1] > s[0] && s[0] > s[2]) {
+		t.Errorf("scores %v, want the best snippet of the draw first, then the best BM25, then no match", s)
+	}
+	for _, scale := range []float64{1, 0.5, 0.25} {
+		s := RankSources([]*Match{fewer, many}, []float64{0.2 * scale, 0.4 * scale})
+		if s[1] <= s[0] {
+			t.Errorf("tops scaled by %v: scores %v, want the source with the best snippet and BM25 first", scale, s)
+		}
+	}
+}
+
 func TestMatchOf(t *testing.T) {
 	d := analyze("Infections rose. The infection rate of measles doubled. Measles again.")
 	m := matchOf(d, "How did measles infections change?")

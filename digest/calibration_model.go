@@ -3,20 +3,20 @@
 package digest
 
 // snippetModel scores a snippet (features: see featSaturated), fitted on
-// 24054 snippets of evidence-covidqa (1575 answer the question).
+// 24057 snippets of evidence-covidqa (1583 answer the question).
 //
 // Two-fold cross-validation by document (halves by the parity of the
 // FNV-1a hash of the document's path), each half scored by the model
 // fitted on the other:
-// half 0: 9162 snippets, log loss 0.1709, Brier 0.0429, calibration error 0.0188, mean score 0.057 vs answer rate 0.069, top ≥ 0.5 for 2.1% of other documents' digests (44.5% of own), fallback max 0.20
-// half 1: 14892 snippets, log loss 0.1511, Brier 0.0383, calibration error 0.0215, mean score 0.067 vs answer rate 0.063, top ≥ 0.5 for 2.2% of other documents' digests (51.1% of own), fallback max 0.20
-var snippetModel = logit{bias: -4.5748, w: []float64{0.9600, 2.1991, 0.6150, -0.7205, 0.1576, -0.1766, 1.1386}}
+// half 0: 9164 snippets, log loss 0.1707, Brier 0.0430, calibration error 0.0178, mean score 0.058 vs answer rate 0.069, top ≥ 0.5 for 1.9% of other documents' digests (44.1% of own), fallback max 0.20
+// half 1: 14893 snippets, log loss 0.1518, Brier 0.0385, calibration error 0.0209, mean score 0.068 vs answer rate 0.064, top ≥ 0.5 for 2.1% of other documents' digests (51.5% of own), fallback max 0.20
+var snippetModel = logit{bias: -4.6608, w: []float64{1.0191, 2.1694, 0.6421, -0.7039, 0.1672, -0.1746, 1.1677}}
 
 // sourceModel scores a source ranked with others (features: see srcTop),
 // fitted on 6900 sources of evidence-covidqa draws (690 answer the question).
 //
 // The same two-fold cross-validation, each half's draws ranked by the
 // model fitted on the other half's (BM25 over whole documents beside):
-// half 0: 267 draws, P@1 0.869 (BM25 0.865), log loss 0.1022
-// half 1: 423 draws, P@1 0.849 (BM25 0.832), log loss 0.1198
-var sourceModel = logit{bias: -6.5042, w: []float64{2.6583, 5.3023, 0.7129}}
+// half 0: 267 draws, P@1 0.895 (BM25 0.865), MRR 0.939 (BM25 0.917), log loss 0.0844
+// half 1: 423 draws, P@1 0.863 (BM25 0.832), MRR 0.912 (BM25 0.896), log loss 0.1049
+var sourceModel = logit{bias: -7.7058, w: []float64{1.2334, 3.7399, 0.5017, 3.9560}}
