@@ -538,8 +538,12 @@ func removable(n *html.Node, byHints, byHidden, posts bool, author string) bool 
 		return labelsControl(n)
 	case "form", "noscript":
 		// Some pages wrap everything in a form; keep those that hold
-		// several paragraphs.
-		return countParagraphs(n, 3, 0) < 3
+		// several paragraphs. A form holding paragraphs and no field to
+		// fill in or press is a wrapper of text, whatever its length (a
+		// link aggregator wraps each comment in one, for editing in
+		// place).
+		paras := countParagraphs(n, 3, 0)
+		return paras < 3 && !(n.Data == "form" && paras > 0 && !hasField(n, 0))
 	case "body", "html", "article", "main", "a", "p", "table", "tbody", "tr", "td", "th", "pre", "code":
 		return false
 	}
@@ -1380,6 +1384,31 @@ func opensPanel(b *html.Node) bool {
 			return false
 		}
 		a = a.Parent
+	}
+	return false
+}
+
+// hasField reports whether n holds a control a reader fills in or
+// presses: an input other than a hidden one, a text area, a select or a
+// button. Forms do not nest, so that the walks of all forms of a page
+// read each element once.
+func hasField(n *html.Node, depth int) bool {
+	for c := n.FirstChild; c != nil && depth < maxDepth; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		switch c.Data {
+		case "textarea", "select", "button":
+			return true
+		case "input":
+			if !strings.EqualFold(strings.TrimSpace(attr(c, "type")), "hidden") {
+				return true
+			}
+			continue
+		}
+		if hasField(c, depth+1) {
+			return true
+		}
 	}
 	return false
 }
