@@ -67,6 +67,14 @@ func TestCollectionPages(t *testing.T) {
 		// entries), each a linked heading with a line or two, inside the
 		// chosen content is a listing's cards however few words they hold,
 		// not a block of links to leave out.
+		// The same run of entries after the body of a page that declares an
+		// article is its related posts, and stays out.
+		{
+			name:    "an article's run of related entries stays out",
+			fixture: "article-related-entries.html",
+			has:     []string{"The council approved the new tram line", "cutting the journey from forty minutes", "A long wait"},
+			hasNot:  []string{"Bridge repairs close the eastern ring road", "City budget adds money for roads", "All rights reserved"},
+		},
 		{
 			name:    "a run of linked entries in the content stays",
 			fixture: "entry-cards-after-intro.html",

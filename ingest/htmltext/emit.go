@@ -559,7 +559,7 @@ func (e *emitter) cardsInside(n, root *html.Node) bool {
 	if run == nil {
 		return false
 	}
-	if entryRun(run) {
+	if entryRun(run) && !e.x.article {
 		if e.grids == nil {
 			e.grids = map[*html.Node]bool{}
 		}
