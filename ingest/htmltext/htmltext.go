@@ -33,7 +33,7 @@ const ExtractorName = "digestd-htmltext"
 
 // ExtractorVersion changes whenever Extract's output may change for some
 // input, so that stored extractions can be told apart.
-const ExtractorVersion = "87"
+const ExtractorVersion = "88"
 
 // MaxInputBytes is the largest input Extract accepts.
 const MaxInputBytes = 16 << 20
@@ -141,6 +141,9 @@ func Extract(raw []byte, contentType string, pageURL string, limits ...Limits) (
 		}
 		return d
 	})
+	if page.posts {
+		res.Blocks = withoutCounters(res.Blocks)
+	}
 	if textLen(res.Blocks) == 0 {
 		// The cleaning left nothing (a page built of forms or other
 		// furniture): its visible text in order beats an empty result.

@@ -399,3 +399,37 @@ func isMemberLink(a *html.Node) bool {
 	}
 	return false
 }
+
+// Each post of a thread shows its counts (votes, likes, replies) beside
+// the buttons that change them, as blocks of a number alone: no text of
+// the post's.
+
+// withoutCounters returns blocks without those that are a count alone
+// (see isCount), in place.
+func withoutCounters(blocks []string) []string {
+	kept := blocks[:0]
+	for _, b := range blocks {
+		if !isCount(strings.TrimSpace(b)) {
+			kept = append(kept, b)
+		}
+	}
+	return kept
+}
+
+// isCount reports whether s is a count as a post shows it: digits with
+// group or decimal separators, perhaps shortened by a final k or M
+// ("1,204", "18.7k").
+func isCount(s string) bool {
+	s = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(s, "k"), "K"), "M")
+	digits := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case isASCIIDigit(c):
+			digits = true
+		case c == ',' || c == '.':
+		default:
+			return false
+		}
+	}
+	return digits
+}

@@ -146,6 +146,14 @@ func TestThreadPages(t *testing.T) {
 				"fully preheated spreads"},
 			hasNot: []string{"asked Apr 2, 2023", "answered Apr 2, 2023", "answered Apr 5, 2023", "gold badges", "Rye starter"},
 		},
+		// Each post shows its likes as a number alone beside the button:
+		// on a thread such counts are no text (withoutCounters).
+		{
+			name:    "like counts under posts stay out",
+			fixture: "thread-counters.html",
+			has:     []string{"drifts by almost a kilo", "Load cells drift with temperature", "An aluminium frame", "within fifty grams"},
+			hasNot:  []string{"4,317", "18.7k", "\n96\n"},
+		},
 		{
 			name:    "comments stay out on a page declaring an article",
 			fixture: "aggregator-thread.html",
@@ -226,6 +234,17 @@ func TestIsPosterLink(t *testing.T) {
 		}
 		if got := isPosterLink(a); got != tc.want {
 			t.Errorf("isPosterLink(%s) = %v, want %v", tc.a, got, tc.want)
+		}
+	}
+}
+
+func TestIsCount(t *testing.T) {
+	for s, want := range map[string]bool{
+		"7": true, "4,317": true, "18.7k": true, "2M": true, "0": true,
+		"": false, "k": false, "7 likes": false, "#3": false, "2024-05-03": false, "v1.2": false,
+	} {
+		if got := isCount(s); got != want {
+			t.Errorf("isCount(%q) = %v, want %v", s, got, want)
 		}
 	}
 }
