@@ -418,7 +418,7 @@ func (cl cleaner) clean(n *html.Node, depth int, inList bool) {
 			c = next
 			continue
 		}
-		if cl.posts && c.Type == html.ElementNode && c.Data == "dl" && isShortPairs(c) || !(kept && c.Data == "form") && removable(c, cl.byHints && !kept, !kept && !cl.shown && !cl.isDisclosure(c), cl.posts, cl.author) || cl.reviews && !kept && isReviews(c) || cl.cards && !kept && isCardRun(c) || depth > maxDepth ||
+		if cl.posts && c.Type == html.ElementNode && c.Data == "dl" && isShortPairs(c) || !(kept && c.Data == "form") && removable(c, cl.byHints && !kept, !kept && !cl.shown && !cl.isDisclosure(c), cl.posts, cl.author) && !(cl.article && isHeadedStandfirst(c)) || cl.reviews && !kept && isReviews(c) || cl.cards && !kept && isCardRun(c) || depth > maxDepth ||
 			list && !inList && !kept && (isTableOfContents(c) || isCitationList(c)) {
 			if cl.appeal != nil && c.Type == html.ElementNode && c.Data == "form" && holdsEmailField(c, 0) {
 				markAppeal(n, cl.appeal)
@@ -833,6 +833,27 @@ func hasProse(n *html.Node, depth int) bool {
 		}
 	}
 	return false
+}
+
+// isHeadedStandfirst reports whether n is a <header>, not hidden, that
+// holds an article's standfirst: a <p> of at least proseChars characters,
+// none of them in links (a summary line, not a byline or a disclosure
+// ending in "Learn more"), with or without a sentence end (a summary line
+// often has none). On a page that declares an article such a header stays
+// for the lead step to find (see withLead).
+func isHeadedStandfirst(n *html.Node) bool {
+	if n.Type != html.ElementNode || n.Data != "header" || isHidden(n) {
+		return false
+	}
+	found := false
+	walkText(n, isAnchor, func(c *html.Node, _ bool) bool {
+		if !found && c.Type == html.ElementNode && c.Data == "p" {
+			text, link := textAndLinks(c)
+			found = text >= proseChars && link == 0
+		}
+		return !found
+	})
+	return found
 }
 
 // hasRunningText is hasProse, also reading as a paragraph a <div> of

@@ -648,6 +648,23 @@ func TestDefectPages(t *testing.T) {
 			has:     []string{"Stallholders noticed first"},
 			hasNot:  []string{"stopped on Friday at a quarter past four"},
 		},
+		// On a page that declares an article, its <header> stays when it
+		// holds a standfirst without a full stop (a summary line): the
+		// standfirst comes before the body. Elsewhere a header without
+		// running text is left out as before.
+		{
+			name:    "an article's header standfirst without a full stop stays",
+			fixture: "article-header-standfirst.html",
+			has:     []string{"will leave an hour earlier from April", "agreed the new timetable on Tuesday"},
+			order:   []string{"will leave an hour earlier from April", "agreed the new timetable on Tuesday"},
+		},
+		{
+			name:    "on a page that declares no article a header without running text goes",
+			fixture: "article-header-standfirst.html",
+			edit:    replaceOnce(`<meta property="og:type" content="article">`, ""),
+			has:     []string{"agreed the new timetable on Tuesday"},
+			hasNot:  []string{"will leave an hour earlier from April"},
+		},
 		// Ruby annotations (the readings set above words, with or without
 		// their end tags) are glosses, not text: the words read once.
 		{

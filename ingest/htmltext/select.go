@@ -255,8 +255,10 @@ func (x *extraction) withLead(roots []*html.Node, body *html.Node) []*html.Node 
 	var leads []*html.Node
 	// onPath: n is an ancestor of the first root, so its children are
 	// siblings of the content or of a wrapper of it.
-	var walk func(n *html.Node, depth int, onPath bool) bool
-	walk = func(n *html.Node, depth int, onPath bool) bool {
+	// inHeader: n is inside an article's <header>, where the standfirst
+	// need not end like a sentence.
+	var walk func(n *html.Node, depth int, onPath, inHeader bool) bool
+	walk = func(n *html.Node, depth int, onPath, inHeader bool) bool {
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			if c == first {
 				return true
@@ -269,13 +271,13 @@ func (x *extraction) withLead(roots []*html.Node, body *html.Node) []*html.Node 
 				continue
 			}
 			if isAncestor(c, first) {
-				if walk(c, depth+1, true) {
+				if walk(c, depth+1, true, inHeader || c.Data == "header") {
 					return true
 				}
 				continue
 			}
 			switch {
-			case x.isProse(c) || onPath && x.article && x.isBareProse(c):
+			case x.isProse(c) || onPath && x.article && x.isBareProse(c) || inHeader && x.article && x.isStandfirst(c):
 				leads = append(leads, c)
 			case x.article && st.text < figcaptionKeepChars && holdsPicture(c, 0):
 				// On an article, a picture and its caption (shorter
@@ -289,7 +291,7 @@ func (x *extraction) withLead(roots []*html.Node, body *html.Node) []*html.Node 
 				// Other text: a break in the run of prose.
 				leads = leads[:0]
 			default:
-				if walk(c, depth+1, false) {
+				if walk(c, depth+1, false, inHeader || c.Data == "header") {
 					return true
 				}
 			}
@@ -299,7 +301,7 @@ func (x *extraction) withLead(roots []*html.Node, body *html.Node) []*html.Node 
 	// Only prose before the content counts: when no ancestor could be
 	// climbed to (the content is a child of <body>), the walk never meets
 	// the first root, and what it gathered is the content itself.
-	if !walk(scope, 0, true) || len(leads) == 0 {
+	if !walk(scope, 0, true, false) || len(leads) == 0 {
 		return roots
 	}
 	return append(leads, roots...)
@@ -332,6 +334,30 @@ func (x *extraction) isBareProse(n *html.Node) bool {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type == html.ElementNode && (blockTags[c.Data] || c.Data == removedMark) {
 			return false
+		}
+	}
+	return true
+}
+
+// isStandfirst reports whether n, a block inside an article's <header>, is
+// its standfirst: a <p> or a <div> of text and inline elements, at least
+// proseChars long, without links (a byline links its author, a
+// disclosure its policy). A standfirst is often
+// written as a summary line without a full stop, so no sentence end is
+// asked for (the header has already set it apart from the title).
+func (x *extraction) isStandfirst(n *html.Node) bool {
+	if n.Data != "p" && n.Data != "div" {
+		return false
+	}
+	st := x.stat(n)
+	if st == nil || st.text < proseChars || st.link > 0 {
+		return false
+	}
+	if n.Data == "div" {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.ElementNode && (blockTags[c.Data] || c.Data == removedMark) {
+				return false
+			}
 		}
 	}
 	return true
