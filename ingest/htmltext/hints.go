@@ -204,6 +204,12 @@ var postSubstrings = substringsOf("comment", "replies")
 // badges): on a thread, furniture repeated under each post.
 var signatureSubstrings = substringsOf("signature")
 
+// noticeSubstrings in a class or id name a board's notices (a warning
+// against scams, a call to a meetup, an invitation to register) shown
+// above a thread's posts: on a thread, furniture, as weak as other weak
+// words; elsewhere a notice may be a documentation page's admonition.
+var noticeSubstrings = substringsOf("notice")
+
 // furnitureHint is boilerplateHint, with class and id names of comments
 // and replies (postSubstrings) read as neutral when posts is set.
 func furnitureHint(n *html.Node, posts bool) int {
@@ -220,6 +226,10 @@ func furnitureHint(n *html.Node, posts bool) int {
 		// The names as in hintText: lowercased, split at spaces.
 		for name := range strings.FieldsSeq(strings.ToLower(names)) {
 			if posts && containsAny(name, postSubstrings) {
+				continue
+			}
+			if posts && containsAny(name, noticeSubstrings) && !containsAny(name, contentSubstrings) {
+				level = max(level, 1)
 				continue
 			}
 			if posts && containsAny(name, signatureSubstrings) {

@@ -154,6 +154,14 @@ func TestThreadPages(t *testing.T) {
 			has:     []string{"drifts by almost a kilo", "Load cells drift with temperature", "An aluminium frame", "within fifty grams"},
 			hasNot:  []string{"4,317", "18.7k", "\n96\n"},
 		},
+		// A board's notice above the posts (a warning, a call to a meetup)
+		// is furniture on a thread, named so (noticeSubstrings).
+		{
+			name:    "a board's notice above the posts stays out",
+			fixture: "thread-notices.html",
+			has:     []string{"drifts by almost a kilo", "An aluminium frame", "concrete slab and a steel frame"},
+			hasNot:  []string{"Swarm season reminder", "collection list"},
+		},
 		{
 			name:    "comments stay out on a page declaring an article",
 			fixture: "aggregator-thread.html",
