@@ -836,21 +836,27 @@ func hasProse(n *html.Node, depth int) bool {
 }
 
 // isHeadedStandfirst reports whether n is a <header>, not hidden, that
-// holds an article's standfirst: a <p> of at least proseChars characters,
-// none of them in links (a summary line, not a byline or a disclosure
-// ending in "Learn more"), with or without a sentence end (a summary line
-// often has none). On a page that declares an article such a header stays
-// for the lead step to find (see withLead).
+// holds an article's standfirst: a <p> or a subheading (h2-h6 below
+// another heading, the title; a card's header holds its title alone) of at
+// least proseChars characters, none of them in links (a summary line, not
+// a byline or a disclosure ending in "Learn more"), with or without a
+// sentence end (a summary line often has none). On a page that declares
+// an article such a header stays for the lead step to find (see
+// withLead).
 func isHeadedStandfirst(n *html.Node) bool {
 	if n.Type != html.ElementNode || n.Data != "header" || isHidden(n) {
 		return false
 	}
-	found := false
+	found, titled := false, false
 	walkText(n, isAnchor, func(c *html.Node, _ bool) bool {
-		if !found && c.Type == html.ElementNode && c.Data == "p" {
+		if c.Type != html.ElementNode {
+			return true
+		}
+		if c.Data == "p" || titled && subheadTags[c.Data] {
 			text, link := textAndLinks(c)
 			found = text >= proseChars && link == 0
 		}
+		titled = titled || headingTags[c.Data]
 		return !found
 	})
 	return found

@@ -658,6 +658,14 @@ func TestDefectPages(t *testing.T) {
 			has:     []string{"will leave an hour earlier from April", "agreed the new timetable on Tuesday"},
 			order:   []string{"will leave an hour earlier from April", "agreed the new timetable on Tuesday"},
 		},
+		// The same for a standfirst set as a subheading under the title.
+		{
+			name:    "an article's header standfirst set as a subheading stays",
+			fixture: "article-header-standfirst.html",
+			edit:    replaceOnce(`<p class="entry-summary">Crossings to the outer islands will leave an hour earlier from April, and the late boat on Sundays is cut</p>`, `<h2 class="entry-summary">Crossings to the outer islands will leave an hour earlier from April, and the late boat on Sundays is cut</h2>`),
+			has:     []string{"will leave an hour earlier from April", "agreed the new timetable on Tuesday"},
+			order:   []string{"will leave an hour earlier from April", "agreed the new timetable on Tuesday"},
+		},
 		{
 			name:    "on a page that declares no article a header without running text goes",
 			fixture: "article-header-standfirst.html",

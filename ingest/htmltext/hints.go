@@ -34,6 +34,9 @@ var (
 	paragraphTags = setOf("p", "pre", "td", "th", "blockquote", "dd", "dt", "li", "figcaption", "caption",
 		"address", "summary", "h1", "h2", "h3", "h4", "h5", "h6")
 	headingTags = setOf("h1", "h2", "h3", "h4", "h5", "h6")
+	// subheadTags are the headings below a title: an article header
+	// sets its standfirst in one of them as often as in a <p>.
+	subheadTags = setOf("h2", "h3", "h4", "h5", "h6")
 
 	// containerTags are the elements emission may skip as a whole when they
 	// look like boilerplate inside the main content.

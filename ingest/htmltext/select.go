@@ -340,18 +340,24 @@ func (x *extraction) isBareProse(n *html.Node) bool {
 }
 
 // isStandfirst reports whether n, a block inside an article's <header>, is
-// its standfirst: a <p> or a <div> of text and inline elements, at least
-// proseChars long, without links (a byline links its author, a
-// disclosure its policy). A standfirst is often
+// its standfirst: a <p>, a subheading (h2-h6 right after the title) or a
+// <div> of text and inline elements, at least proseChars long, without
+// links (a byline links its author, a disclosure its policy). A standfirst is often
 // written as a summary line without a full stop, so no sentence end is
 // asked for (the header has already set it apart from the title).
 func (x *extraction) isStandfirst(n *html.Node) bool {
-	if n.Data != "p" && n.Data != "div" {
+	if n.Data != "p" && n.Data != "div" && !subheadTags[n.Data] {
 		return false
 	}
 	st := x.stat(n)
 	if st == nil || st.text < proseChars || st.link > 0 {
 		return false
+	}
+	if subheadTags[n.Data] {
+		// A subheading right under the title; alone, it is a
+		// card's title.
+		p := prevElement(n.PrevSibling, -1)
+		return p != nil && headingTags[p.Data]
 	}
 	if n.Data == "div" {
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
