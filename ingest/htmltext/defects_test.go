@@ -487,6 +487,15 @@ func TestDefectPages(t *testing.T) {
 			has:    []string{"so that the coating is cleaned and not worn away."},
 			hasNot: []string{"Our team", "Sign up for our monthly letter"},
 		},
+		// A no-break space after the full stop (an editor's habit) still
+		// ends a sentence: the hidden answer is running text.
+		{
+			name:    "hidden accordion answers ending in a no-break space are read",
+			fixture: "accordion-panels.html",
+			edit:    replaceOnce(`not worn away.</p>`, `not worn away.&nbsp;</p>`),
+			has:     []string{"so that the coating is cleaned and not worn away."},
+			hasNot:  []string{"Our team", "Sign up for our monthly letter"},
+		},
 		// Forum software wraps a thread's posts, written as text and line breaks,
 		// in a form (for moderation): a form around most of the page's text is
 		// kept, while a small login form beside it goes.

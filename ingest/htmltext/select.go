@@ -2,6 +2,9 @@ package htmltext
 
 import (
 	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 )
@@ -203,19 +206,16 @@ func (x *extraction) withSiblings(top, body *html.Node) []*html.Node {
 func endsSentence(n *html.Node) bool {
 	for c := n.LastChild; c != nil; {
 		if c.Type == html.TextNode {
-			if isBlank(c.Data) {
+			// White space of any kind ends no sentence: a no-break space
+			// after the full stop is as blank as a plain one.
+			t := strings.TrimRightFunc(c.Data, unicode.IsSpace)
+			if t == "" {
 				c = c.PrevSibling
 				continue
 			}
-			t := []rune(c.Data)
-			for i := len(t) - 1; i >= 0; i-- {
-				switch t[i] {
-				case ' ', '\t', '\n', '\r':
-					continue
-				case '.', '!', '?', '。', '"', '”', '»', ':':
-					return true
-				}
-				return false
+			switch r, _ := utf8.DecodeLastRuneInString(t); r {
+			case '.', '!', '?', '。', '"', '”', '»', ':':
+				return true
 			}
 			return false
 		}
