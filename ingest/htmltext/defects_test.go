@@ -174,6 +174,21 @@ func TestDefectPages(t *testing.T) {
 			has:     []string{"Ripstop nylon body", "a padded hip belt"},
 			hasNot:  []string{"several long day hikes", "zips still run smoothly", "Customer reviews"},
 		},
+		// A page without a declaration that has a control to add its one
+		// product to the cart (a form, a button) is a product page too: its
+		// customer reviews stay out. A grid of products, each with such a
+		// button, is no product page: the ratings of its cards stay.
+		{
+			name:    "a page with a cart control leaves its reviews out",
+			fixture: "product-cart-reviews.html",
+			has:     []string{"Ripstop nylon body", "a padded hip belt"},
+			hasNot:  []string{"several long day hikes", "zips still run smoothly", "Customer reviews"},
+		},
+		{
+			name:    "a grid of products with cart buttons keeps its ratings",
+			fixture: "cart-grid-reviews.html",
+			has:     []string{"Rated 4 of 5 by 10 walkers", "Rated 5 of 5 by 45 walkers"},
+		},
 		// A review of a product, marked up as a Product, is the content when it
 		// holds the page's headline and most of its text.
 		{

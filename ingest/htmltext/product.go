@@ -145,13 +145,16 @@ func wordsOf(s string) []string {
 }
 
 // isProductPage reports whether the page says it describes one product:
-// a JSON-LD object of @type Product or ProductGroup, an og:type of product, or an element
-// of itemtype schema.org/Product, and no JSON-LD object of an article type
+// a JSON-LD object of @type Product or ProductGroup, an og:type of product, an element
+// of itemtype schema.org/Product, or from 1 to maxCartControls elements
+// named as adding to the cart (isCartControl: a page that sells one
+// thing; a page of many names one per card), and no JSON-LD object of an article type
 // (an article about products, a review of one, is an article). On such a
 // page the customer reviews are not the content, however long they run.
 // lds is the page's JSON-LD (declarations.pageLD).
 func isProductPage(doc *html.Node, lds []any) bool {
 	product := false
+	carts := 0
 	for _, v := range lds {
 		if findArticle(v, 0) != nil {
 			return false
@@ -181,11 +184,76 @@ func isProductPage(doc *html.Node, lds []any) bool {
 				product = true
 				return
 			}
+			if isCartControl(c) {
+				carts++
+			}
 			walk(c, depth+1)
 		}
 	}
 	walk(doc, 0)
-	return product
+	return product || carts >= 1 && carts <= maxCartControls
+}
+
+// maxCartControls is the most elements named as adding to the cart
+// (isCartControl) a page may hold for them to mark a product page: the
+// one product's buy box names its form, its button and a sticky copy of
+// them; a grid of products names one per card. Any value from 2 to 8 gives
+// the same pages on the dev sets; without a bound, collections fall.
+const maxCartControls = 5
+
+// isCartControl reports whether element n's class, id, name or custom
+// element name names adding to a cart, bag or basket ("add-to-cart",
+// "addToBag", "add_to_basket").
+func isCartControl(n *html.Node) bool {
+	if strings.IndexByte(n.Data, '-') > 0 && len(n.Data) <= 64 && namesCart(n.Data) {
+		return true
+	}
+	for _, a := range n.Attr {
+		if (a.Key == "class" || a.Key == "id" || a.Key == "name") && len(a.Val) <= 512 && namesCart(a.Val) {
+			return true
+		}
+	}
+	return false
+}
+
+// cartWords are what namesCart looks for after "addto".
+var cartWords = []string{"cart", "bag", "basket"}
+
+// namesCart reports whether s holds "addto" and a cart word (cartWords),
+// ignoring case and the hyphens and underscores between the words. It
+// reads each letter of s a bounded number of times.
+func namesCart(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != 'a' && s[i] != 'A' {
+			continue
+		}
+		j, ok := matchLoose(s, i, "addto")
+		if !ok {
+			continue
+		}
+		for _, w := range cartWords {
+			if _, ok := matchLoose(s, j, w); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// matchLoose matches the lower-case ASCII word w in s from index i,
+// ignoring case and skipping hyphens and underscores before each letter;
+// it returns the index after the match.
+func matchLoose(s string, i int, w string) (int, bool) {
+	for k := 0; k < len(w); k++ {
+		for i < len(s) && (s[i] == '-' || s[i] == '_') {
+			i++
+		}
+		if i >= len(s) || s[i]|0x20 != w[k] {
+			return i, false
+		}
+		i++
+	}
+	return i, true
 }
 
 // Other products: a product page shows beside its product runs of cards
