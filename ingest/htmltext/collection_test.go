@@ -81,5 +81,15 @@ func TestCollectionPages(t *testing.T) {
 			has:     []string{"Every model comes with a card", "acme/vision-small", "north/depth-pro", "Updated 4 days ago"},
 			hasNot:  []string{"All rights reserved"},
 		},
+		// A grid of product cards inside the chosen content whose text is
+		// mostly unlinked fields (a price, a rating, attributes), each card
+		// with its linked name, is a listing: the names stay with their
+		// fields, beside the buying guide below the grid.
+		{
+			name:    "product cards of unlinked fields keep their linked names",
+			fixture: "collection-field-cards.html",
+			has:     []string{"Alder Meadow 4 Tent\n$319.00", "Kestrel Summit 1 Tent", "Alder Prairie 8 Tent XL", "Choosing a camping tent", "Clean the zippers with a soft brush"},
+			hasNot:  []string{"All rights reserved"},
+		},
 	})
 }

@@ -125,6 +125,11 @@ func containsRoot(n *html.Node, roots []*html.Node) bool {
 // same-shaped children, each holding a link, with link text making at
 // least cardLinkShare of theirs.
 func (x *extraction) isCardRun(n *html.Node) bool {
+	return x.isLinkedRun(n, cardLinkShare, minListItems)
+}
+
+// isLinkedRun is isCardRun with the least link share and item count given.
+func (x *extraction) isLinkedRun(n *html.Node, share float64, least int) bool {
 	st := x.stat(n)
 	if st == nil || st.text == 0 {
 		return false
@@ -154,7 +159,7 @@ func (x *extraction) isCardRun(n *html.Node) bool {
 		g.link += cs.link
 	}
 	for _, g := range groups {
-		if g.count >= minListItems && 2*g.text >= st.text && float64(g.link) >= cardLinkShare*float64(g.text) {
+		if g.count >= least && 2*g.text >= st.text && float64(g.link) >= share*float64(g.text) {
 			return true
 		}
 	}

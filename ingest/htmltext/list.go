@@ -212,8 +212,27 @@ func (x *extraction) listInLandmark(l itemList) bool {
 	return true
 }
 
+// fieldLinkShare is the least share of link text in a run of product
+// cards (see isFieldCards): the linked name among the unlinked price,
+// rating and attributes.
+const fieldLinkShare = 0.1
+
+// isFieldCards reports whether l is a long run of cards each holding a
+// link, whose text is mostly unlinked fields (a price, a rating, the
+// attributes of a product: at least fieldLinkShare of it in links, less
+// than isCardRun asks), on a page that declares neither an article nor a
+// thread: at least manyListItems cards and retryChars characters, fewer
+// than half of them holding a paragraph of running text (posts and
+// teasers have theirs; a product's card is its fields).
+func (x *extraction) isFieldCards(l itemList) bool {
+	if x.posts || x.article || l.items < manyListItems || l.text < retryChars {
+		return false
+	}
+	return x.isLinkedRun(l.node, fieldLinkShare, manyListItems) && 2*x.proseParas(l.node, 0, l.items) < l.items
+}
+
 // markLists records in x.lists, for each of roots, the run of link cards
-// inside it (see isCardRun) that holds at least half of the root's text,
+// inside it (see isCardRun, isFieldCards) that holds at least half of the root's text,
 // and in x.holders the wrappers of a run of many cards that the cards
 // fill at least half of (a grid's frame, as linked as the cards):
 // a root made mostly of cards is a listing, whose cards are its content
@@ -226,7 +245,7 @@ func (x *extraction) markLists(roots []*html.Node) {
 			continue
 		}
 		list := x.listContainer(r)
-		if list.node == nil || list.tag == "p" || 2*list.text < st.text || !x.isCardRun(list.node) {
+		if list.node == nil || list.tag == "p" || 2*list.text < st.text || !x.isCardRun(list.node) && !x.isFieldCards(list) {
 			continue
 		}
 		if x.lists == nil {
