@@ -342,7 +342,14 @@ func (cl cleaner) isDisclosure(n *html.Node) bool {
 		return false
 	}
 	text, link := textAndLinks(n)
-	return text > 0 && 3*link < text && (hasProse(n, 0) || hasRunningText(n, 0) || hasTag(n, "pre", 0))
+	return text > 0 && 3*link < text && (isPanelText(n) || hasTag(n, "pre", 0))
+}
+
+// isPanelText reports whether panel n holds running text: in paragraphs
+// or blocks of text (see hasProse, hasRunningText), or as its own bare
+// text (an answer written straight into the panel).
+func isPanelText(n *html.Node) bool {
+	return hasProse(n, 0) || hasRunningText(n, 0) || !hasBlockChild(n) && isProse(n)
 }
 
 // panelWrapDepth is how many wrappers deep namesPanel looks for the
@@ -1405,7 +1412,7 @@ func opensPanel(b *html.Node) bool {
 				return false
 			}
 			text, link := textAndLinks(s)
-			return text > 0 && 3*link < text && (hasProse(s, 0) || hasRunningText(s, 0))
+			return text > 0 && 3*link < text && isPanelText(s)
 		}
 		if a.Parent == nil || a.Parent.Type != html.ElementNode {
 			return false

@@ -502,6 +502,17 @@ func TestDefectPages(t *testing.T) {
 			has:    []string{"so that the coating is cleaned and not worn away."},
 			hasNot: []string{"Our team", "Sign up for our monthly letter"},
 		},
+		// An answer written straight into the hidden panel, without a
+		// block of its own, is running text all the same; the button
+		// that opens it stays as its question.
+		{
+			name:    "hidden accordion answers as the panel's bare text are read",
+			fixture: "accordion-panels.html",
+			edit: replaceOnce(`<div id="faq-2" role="region" hidden><p>Soft brushes and pads are chosen for each kind of paint, so that the coating is cleaned and not worn away.</p></div>`,
+				`<div id="faq-2" role="region" hidden>Soft brushes and pads are chosen for each kind of paint, so that the coating is cleaned and not worn away.</div>`),
+			has:    []string{"Is the cleaning safe for antifouling paint?\nSoft brushes and pads", "so that the coating is cleaned and not worn away."},
+			hasNot: []string{"Our team", "Sign up for our monthly letter"},
+		},
 		// A no-break space after the full stop (an editor's habit) still
 		// ends a sentence: the hidden answer is running text.
 		{
