@@ -236,7 +236,8 @@ var labelNames = substringsOf("visually-hidden", "visuallyhidden", "sr-only", "s
 
 // isLabel reports whether b may be the label of a field: short, without
 // digits, and a term of a description list, a header cell or a form
-// label, or text kept for screen readers (see labelNames) in its block.
+// label, or text kept for screen readers (see labelNames) or a button's
+// text in its block.
 func isLabel(b block) bool {
 	if b.data || b.chars > labelChars || hasDigit(b.text) || b.at == nil {
 		return false
@@ -246,7 +247,7 @@ func isLabel(b block) bool {
 		return true
 	}
 	for p := b.at; p != nil && p.Type == html.ElementNode; p = p.Parent {
-		if containsAny(hintText(p), labelNames) {
+		if containsAny(hintText(p), labelNames) || isButton(p) {
 			return true
 		}
 		if blockTags[p.Data] {
@@ -254,6 +255,24 @@ func isLabel(b block) bool {
 		}
 	}
 	return false
+}
+
+// isButton reports whether n is a button: a <button> or an element
+// whose role says it is one. Its text names what a press does
+// ("Compare", "Add to wishlist"), not the card it sits on.
+func isButton(n *html.Node) bool {
+	return n.Data == "button" || strings.EqualFold(strings.TrimSpace(attr(n, "role")), "button")
+}
+
+// elementChildren counts n's element children.
+func elementChildren(n *html.Node) int {
+	count := 0
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && c.Data != removedMark {
+			count++
+		}
+	}
+	return count
 }
 
 func texts(blocks []block) []string {
@@ -482,12 +501,20 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 		return
 	}
 	if e.x.lists[n] && !e.listed || !e.listed && !e.keepAll && n != root && containerTags[tag] && !e.x.skip[n] && e.cardsInside(n, root) {
-		// A listing inside the root: its cards are content.
+		// A listing inside the root: its cards are content, without
+		// the labels every card repeats (see dropLabels).
 		e.flush()
+		start := len(e.blocks)
 		e.listed = true
 		e.walk(n, root, inLink, inPre, depth)
 		e.flush()
 		e.listed = false
+		if run := e.x.cardRunIn(n); run != nil || e.x.lists[n] {
+			if run == nil {
+				run = n
+			}
+			e.blocks = append(e.blocks[:start], dropLabels(e.blocks[start:], run, elementChildren(run))...)
+		}
 		return
 	}
 	if tag == removedMark || e.x.skip[n] || n != root && !e.keepAll && containerTags[tag] && (e.isDroppedContainer(n) || e.broad && e.isMarkedFurniture(n)) {
