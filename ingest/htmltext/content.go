@@ -328,17 +328,18 @@ type cleaner struct {
 
 // isDisclosure reports whether n is a hidden panel of text that a control
 // of the page opens: an element whose id an aria-controls attribute names
-// (an accordion's answer, a collapsed section, a tab), holding text rather
+// (an accordion's answer, a collapsed section, a tab) or whose class names
+// it collapsed (namesCollapsed), holding text rather
 // than links, as a tab panel does (see isTabPanel). The page shows each
 // panel on a click; together they are part of the content (the questions
 // and answers of a service page). The text is running text in paragraphs
 // or in blocks of bare text (an answer written without a <p>). Menus that
 // a button opens are links and stay hidden.
 func (cl cleaner) isDisclosure(n *html.Node) bool {
-	if len(cl.controlled) == 0 || n.Type != html.ElementNode {
+	if n.Type != html.ElementNode {
 		return false
 	}
-	if !isHidden(n) || !cl.namesPanel(n) {
+	if !isHidden(n) || !cl.namesPanel(n) && !namesCollapsed(n) {
 		return false
 	}
 	text, link := textAndLinks(n)
@@ -350,6 +351,16 @@ func (cl cleaner) isDisclosure(n *html.Node) bool {
 // text (an answer written straight into the panel).
 func isPanelText(n *html.Node) bool {
 	return hasProse(n, 0) || hasRunningText(n, 0) || !hasBlockChild(n) && isProse(n)
+}
+
+// namesCollapsed reports whether element n's class or id names a
+// collapsed panel: a "collapse" (collapsible, collapsed) or an "expander"
+// (the rest of a description behind "Read more"). Such a panel holding
+// running text is part of the content the page shows on a click, whether
+// or not a control names it by aria-controls.
+func namesCollapsed(n *html.Node) bool {
+	h := hintText(n)
+	return strings.Contains(h, "expander") || strings.Contains(h, "collapse")
 }
 
 // panelWrapDepth is how many wrappers deep namesPanel looks for the

@@ -522,6 +522,16 @@ func TestDefectPages(t *testing.T) {
 			has:     []string{"so that the coating is cleaned and not worn away."},
 			hasNot:  []string{"Our team", "Sign up for our monthly letter"},
 		},
+		// A collapsed panel of running text named so by its class (the rest of
+		// a description behind "Read more", a collapsible section) is shown on
+		// a click, like an accordion's answer: it is read. A hidden dialog is
+		// not.
+		{
+			name:    "a collapsed description is read",
+			fixture: "product-read-more.html",
+			has:     []string{"keeps the tide tables", "the island ran out of flour", "trusted her pencil more"},
+			hasNot:  []string{"Sign in to your account"},
+		},
 		// Forum software wraps a thread's posts, written as text and line breaks,
 		// in a form (for moderation): a form around most of the page's text is
 		// kept, while a small login form beside it goes.
