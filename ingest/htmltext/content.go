@@ -581,7 +581,7 @@ func removable(n *html.Node, byHints, byHidden, posts bool, author string) bool 
 	case 2:
 		return true
 	case 1:
-		return countParagraphs(n, 3, 0) < 3 && !(isBuilderBlock(n) && hasRunningText(n, 0)) && !isHeadline(n) && !isHeadedSection(n) && !(posts && holdsPost(n))
+		return weakParagraphs(n, posts) < 3 && !(isBuilderBlock(n) && hasRunningText(n, 0)) && !isHeadline(n) && !isHeadedSection(n) && !(posts && holdsPost(n))
 	}
 	return false
 }
@@ -959,6 +959,36 @@ func walkText(n *html.Node, opensLink func(*html.Node) bool, visit func(c *html.
 
 // isAnchor reports whether n is an <a> element, with an href or not.
 func isAnchor(n *html.Node) bool { return n.Data == "a" }
+
+// weakParagraphs counts the paragraphs that keep an element with a weak
+// furniture hint: on a thread only paragraphs of at least proseChars
+// characters count (a notice's short lines beside the posts are no
+// text of the thread).
+func weakParagraphs(n *html.Node, posts bool) int {
+	if !posts {
+		return countParagraphs(n, 3, 0)
+	}
+	return countLongParagraphs(n, 3, 0)
+}
+
+// countLongParagraphs counts <p> descendants of n with at least
+// proseChars characters, stopping at limit.
+func countLongParagraphs(n *html.Node, limit, depth int) int {
+	count := 0
+	for c := n.FirstChild; c != nil && count < limit && depth < maxDepth; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		if c.Data == "p" {
+			if visibleChars(c, proseChars, 0) >= proseChars {
+				count++
+			}
+			continue
+		}
+		count += countLongParagraphs(c, limit-count, depth+1)
+	}
+	return count
+}
 
 // countParagraphs counts <p> descendants of n with some text, stopping at limit.
 func countParagraphs(n *html.Node, limit, depth int) int {

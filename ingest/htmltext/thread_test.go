@@ -162,6 +162,18 @@ func TestThreadPages(t *testing.T) {
 			has:     []string{"drifts by almost a kilo", "An aluminium frame", "concrete slab and a steel frame"},
 			hasNot:  []string{"Swarm season reminder", "collection list"},
 		},
+		// A notice below the posts set in several short paragraphs (a call
+		// to answer, a pointer to other threads) is not kept for its
+		// paragraphs: on a thread only paragraphs of running length keep
+		// a block with a weak furniture hint.
+		{
+			name:    "a board's notice of short paragraphs below the posts stays out",
+			fixture: "thread-notices.html",
+			edit: replaceOnce("</div>\n</body>", `<div class="bottom-notice"><p>Know someone who can answer?</p><p>Share a link to this thread.</p>`+
+				`<p>Browse other threads about scales.</p></div>\n</div>\n</body>`),
+			has:    []string{"drifts by almost a kilo", "An aluminium frame", "concrete slab and a steel frame"},
+			hasNot: []string{"Know someone who can answer", "Browse other threads"},
+		},
 		{
 			name:    "comments stay out on a page declaring an article",
 			fixture: "aggregator-thread.html",
