@@ -92,7 +92,16 @@ func TestCollectionPages(t *testing.T) {
 			name:    "product cards of unlinked fields keep their linked names",
 			fixture: "collection-field-cards.html",
 			has:     []string{"Alder Meadow 4 Tent\n$319.00", "Kestrel Summit 1 Tent", "Alder Prairie 8 Tent XL", "Choosing a camping tent", "Clean the zippers with a soft brush"},
-			hasNot:  []string{"All rights reserved", "Save to list"},
+			hasNot:  []string{"All rights reserved", "Save to list", "AlderMeadow"},
+		},
+		// Two fields of a card set side by side without white space (a
+		// brand and a name, a price and the price it replaces) are two
+		// words in a listing, whether it is the page's content or inside it.
+		{
+			name:    "a card's adjacent fields are separate words",
+			fixture: "listing-joined-fields.html",
+			has:     []string{"Aster Studio Headphones", "$199 was $249", "Corvid Desk Amplifier"},
+			hasNot:  []string{"AsterStudio", "All rights reserved"},
 		},
 	})
 }

@@ -555,6 +555,13 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 		if !childPre && isTwin(c) {
 			continue
 		}
+		if (e.listed || e.whole) && !childPre && c.Type == html.ElementNode && c.PrevSibling != nil && c.PrevSibling.Type == html.ElementNode {
+			// In a listing, two elements side by side are two fields
+			// of a card (a brand and a name, a price and the price it
+			// replaces): two words, whatever space the markup leaves.
+			// White space is not counted, so no measure changes.
+			e.cur.WriteByte(' ')
+		}
 		e.walk(c, root, childLink, childPre, depth+1)
 	}
 	if block {
