@@ -666,6 +666,22 @@ func TestDefectPages(t *testing.T) {
 			hasNot:  []string{"printed timetable booklet", "Sleeping cars wait in the workshop"},
 			order:   []string{"sleeper trains will again link", "The first train leaves the capital"},
 		},
+		// A photo's caption (what it shows, who took it) is left out like
+		// a credit line, however many sentences it has; a caption told in
+		// several paragraphs (an item of a gallery) is a text of its own.
+		{
+			name:    "a photo's caption of two sentences stays out",
+			fixture: "article.html",
+			has:     []string{"Im Winter ruht der Wald"},
+			hasNot:  []string{"Ein verschneiter Waldweg am Morgen", "Bildagentur"},
+		},
+		{
+			name:    "a caption of two paragraphs stays",
+			fixture: "article.html",
+			edit:    replaceOnce(`<figcaption>Ein verschneiter Waldweg am Morgen. Unter`, `<figcaption><p>Ein verschneiter Waldweg am Morgen.</p><p>Unter`),
+			has:     []string{"Im Winter ruht der Wald", "Ein verschneiter Waldweg am Morgen.", "Unter der Schneedecke bleibt der Boden warm"},
+			hasNot:  []string{"Bildagentur"},
+		},
 		// On a page that declares an article, the byline and a photo
 		// credit between the standfirst and the body (lines shorter than a
 		// paragraph) do not cut the standfirst off from the body; on other

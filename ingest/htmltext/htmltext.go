@@ -1,8 +1,9 @@
 // Package htmltext extracts the main content of a web page as canonical
 // text: the article body in reading order, one block per paragraph, heading,
-// list item, table row, blockquote paragraph, pre block or long figure
-// caption, with navigation, boilerplate, comments, related links, hidden
-// elements, short captions and credits, and non-content markup left out. It also reads the page's metadata (title,
+// list item, table row, blockquote paragraph, pre block or figure caption
+// told as a text of its own (several paragraphs, or a long one), with
+// navigation, boilerplate, comments, related links, hidden elements,
+// photos' captions and credits, and non-content markup left out. It also reads the page's metadata (title,
 // author, dates, language, canonical URL, site name).
 //
 // Input is untrusted: its size is capped (MaxInputBytes), and extraction is
