@@ -2,6 +2,7 @@ package htmltext
 
 import (
 	"strings"
+	"unicode"
 
 	"golang.org/x/net/html"
 )
@@ -409,11 +410,27 @@ func isMemberLink(a *html.Node) bool {
 func withoutCounters(blocks []string) []string {
 	kept := blocks[:0]
 	for _, b := range blocks {
-		if !isCount(strings.TrimSpace(b)) {
+		if !isCount(strings.TrimSpace(b)) && !isLabelledCount(strings.TrimSpace(b)) {
 			kept = append(kept, b)
 		}
 	}
 	return kept
+}
+
+// isLabelledCount reports whether s is a count and one word naming what
+// it counts, as a post shows its likes or replies ("12 likes", "1 Reply"):
+// a word of letters alone after the count.
+func isLabelledCount(s string) bool {
+	num, word, ok := strings.Cut(s, " ")
+	if !ok || !isCount(num) || word == "" {
+		return false
+	}
+	for _, r := range word {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // isCount reports whether s is a count as a post shows it: digits with

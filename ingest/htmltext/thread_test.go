@@ -154,6 +154,18 @@ func TestThreadPages(t *testing.T) {
 			has:     []string{"drifts by almost a kilo", "Load cells drift with temperature", "An aluminium frame", "within fifty grams"},
 			hasNot:  []string{"4,317", "18.7k", "\n96\n"},
 		},
+		// A count labelled by one word ("96 likes", "1 Reply") is a
+		// counter too.
+		{
+			name:    "labelled like counts under posts stay out",
+			fixture: "thread-counters.html",
+			edit: func(page []byte) []byte {
+				page = bytes.Replace(page, []byte(`<div class="like-count">96</div>`), []byte(`<div class="like-count">96 likes</div>`), 1)
+				return bytes.Replace(page, []byte(`<div class="like-count">7</div>`), []byte(`<div class="like-count">1 Reply</div>`), 1)
+			},
+			has:    []string{"drifts by almost a kilo", "Load cells drift with temperature", "An aluminium frame", "within fifty grams"},
+			hasNot: []string{"96 likes", "1 Reply"},
+		},
 		// A board's notice above the posts (a warning, a call to a meetup)
 		// is furniture on a thread, named so (noticeSubstrings).
 		{
