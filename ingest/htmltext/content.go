@@ -1381,22 +1381,31 @@ func sameShape(a, b *html.Node) bool {
 const labelNodes = 100
 
 // labelsControl reports whether label n names a form control: it has a
-// for attribute or holds an input, select or textarea (within its first
-// labelNodes nodes). A label of a control (a size, a colour, a filter's
+// for attribute, holds an input, select or textarea (within its first
+// labelNodes nodes), or comes right before one, or before a button or a
+// box that starts with one (a sorting order's "Sort by" beside the menu
+// that sets it). A label of a control (a size, a colour, a filter's
 // value, the switch of a menu) is part of the page's machinery, not of
 // its content; a label naming nothing is often used as a heading.
 func labelsControl(n *html.Node) bool {
-	if attr(n, "for") != "" {
+	if attr(n, "for") != "" || holdsControl(n, false) {
 		return true
 	}
+	next := prevElement(n.NextSibling, 1)
+	return next != nil && (controlTags[next.Data] || next.Data == "button" || holdsControl(next, true))
+}
+
+// controlTags are the form controls a label names.
+var controlTags = setOf("input", "select", "textarea")
+
+// holdsControl reports whether a form control (or, with buttons, a
+// button) is among the first labelNodes nodes under n.
+func holdsControl(n *html.Node, buttons bool) bool {
 	nodes := 0
 	for c := nextInTree(n, n); c != nil && nodes < labelNodes; c = nextInTree(c, n) {
 		nodes++
-		if c.Type == html.ElementNode {
-			switch c.Data {
-			case "input", "select", "textarea":
-				return true
-			}
+		if c.Type == html.ElementNode && (controlTags[c.Data] || buttons && c.Data == "button") {
+			return true
 		}
 	}
 	return false

@@ -4,15 +4,16 @@ import "testing"
 
 func TestControlPages(t *testing.T) {
 	checkPages(t, []pageCase{
-		// The label of a form control (a size, a colour) is machinery and
-		// goes; a label naming no control (used as the title of a question)
-		// stays.
+		// The label of a form control (a size, a colour, or a sorting
+		// order whose control, a button or a box holding one, follows the
+		// label) is machinery and goes; a label naming no control (used as
+		// the title of a question) stays.
 		{
 			name:    "control labels go, a label naming no control stays",
 			fixture: "control-labels.html",
 			has: []string{"Harbour merino crew socks", "cushioned sole", "several days between washes",
 				"Can they be washed in a machine?", "wash them cold"},
-			hasNot: []string{"Medium (US 7-10)", "Large (US 10-13)", "Slate grey", "Moss green"},
+			hasNot: []string{"Medium (US 7-10)", "Large (US 10-13)", "Slate grey", "Moss green", "Sort reviews by"},
 		},
 		// An accordion's answer whose collapsing wrapper is the hidden element
 		// (the control names the panel inside it) is kept like the panel
