@@ -510,13 +510,18 @@ func holdsEmailField(n *html.Node, depth int) bool {
 
 // isReviews reports whether element n's class or id names customer
 // reviews ("reviews", "customer-review", "pdp-reviews-section"; not
-// "preview").
+// "preview") or their ratings ("rating", "star-rating", "product_ratings";
+// not "operating").
 func isReviews(n *html.Node) bool {
 	if n.Type != html.ElementNode {
 		return false
 	}
 	for _, name := range strings.Fields(hintText(n)) {
 		if i := strings.Index(name, "review"); i >= 0 && (i == 0 || name[i-1] != 'p') {
+			return true
+		}
+		if i := strings.Index(name, "rating"); i >= 0 && (i == 0 || name[i-1] < 'a' || name[i-1] > 'z') {
+			// A rating's stars and counts, not "operating" or "decorating".
 			return true
 		}
 	}

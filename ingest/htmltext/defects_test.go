@@ -189,6 +189,15 @@ func TestDefectPages(t *testing.T) {
 			fixture: "cart-grid-reviews.html",
 			has:     []string{"Rated 4 of 5 by 10 walkers", "Rated 5 of 5 by 45 walkers"},
 		},
+		// Its ratings (stars, counts) are the reviews' summary and stay out
+		// with them; a box whose class merely contains the letters
+		// ("operating-instructions") is content.
+		{
+			name:    "a product page leaves its ratings out",
+			fixture: "product-ratings.html",
+			has:     []string{"A stove-top kettle of brushed steel", "Fill the kettle below the line"},
+			hasNot:  []string{"Rated 4.6 out of 5", "Customer ratings"},
+		},
 		// A review of a product, marked up as a Product, is the content when it
 		// holds the page's headline and most of its text.
 		{
