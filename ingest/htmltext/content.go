@@ -565,7 +565,7 @@ func removable(n *html.Node, byHints, byHidden, posts bool, author string) bool 
 		return visibleChars(n, figcaptionTextChars, 0) < figcaptionTextChars && countParagraphs(n, 2, 0) < 2
 	case "header":
 		// Article headers hold the standfirst: keep those with prose.
-		return countParagraphs(n, 3, 0) < 3 && !hasProse(n, 0) && !isWholeEntry(n)
+		return countParagraphs(n, 3, 0) < 3 && !hasProse(n, 0) && !isWholeEntry(n) && !isSectionHead(n)
 	case "label":
 		return labelsControl(n)
 	case "form", "noscript":
@@ -628,6 +628,68 @@ func isDateline(n *html.Node) bool {
 		}
 	}
 	return 2*timed >= total
+}
+
+// isSectionHead reports whether <header> n heads a section of the page
+// rather than the page: it lies inside <main> or a <section> (not inside
+// an <article>, whose header holds its byline), holds a heading and text
+// beside it, and no links (the page's banner holds its name and menu).
+func isSectionHead(n *html.Node) bool {
+	inside := false
+	for p := n.Parent; p != nil && p.Type == html.ElementNode && p.Data != "body"; p = p.Parent {
+		switch p.Data {
+		case "article":
+			return false
+		case "main", "section":
+			inside = true
+		}
+	}
+	return inside && isSectionHeader(n)
+}
+
+// sectionHeaderNodes bounds the nodes isSectionHeader looks at: the
+// header of a section is a heading and a line or two.
+const sectionHeaderNodes = 256
+
+// isSectionHeader reports whether n holds a heading and, beside it, at
+// least proseChars characters of text, none of them in links, within
+// sectionHeaderNodes nodes: the header of one section of the page (its
+// title and introduction) that the page names like its own header
+// ("section-header", "pageblock__subheader"). The page's header holds
+// links (the site's name, its menu).
+func isSectionHeader(n *html.Node) bool {
+	seen, head, other := 0, 0, 0
+	linked := false
+	var walk func(n *html.Node, inHead bool, depth int) bool
+	walk = func(n *html.Node, inHead bool, depth int) bool {
+		for c := n.FirstChild; c != nil && depth < maxDepth; c = c.NextSibling {
+			if seen++; seen > sectionHeaderNodes {
+				return false
+			}
+			switch c.Type {
+			case html.TextNode:
+				t, _ := runLen(c.Data)
+				if inHead {
+					head += t
+				} else {
+					other += t
+				}
+			case html.ElementNode:
+				if dropTags[c.Data] {
+					continue
+				}
+				if isAnchor(c) && visibleChars(c, 1, 0) > 0 {
+					linked = true
+					return false
+				}
+				if !walk(c, inHead || headingTags[c.Data], depth+1) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return walk(n, false, 0) && !linked && head > 0 && other >= proseChars
 }
 
 // isWholeEntry reports whether header n holds all the text of the

@@ -215,6 +215,16 @@ func TestDefectPages(t *testing.T) {
 			hasNot:  []string{"Privacy", "Jobs", "Contact"},
 			order:   []string{"a fixed price", "How long does"},
 		},
+		// A <header> inside <main> or a <section> heads that section: its
+		// heading and the line beside it (a tagline without a full stop)
+		// stay, while the page's banner of links goes.
+		{
+			name:    "headers of a service page's sections are kept",
+			fixture: "service-section-heads.html",
+			has: []string{"Record your screen and your camera together", "Lightning fast screen recording\nRecord on any device",
+				"Edit without an editor", "add a button that takes viewers"},
+			hasNot: []string{"Pricing", "Log in", "Privacy"},
+		},
 		// A heading that is a link and introduces text of its own (the title of
 		// a card: a service, a product, a chapter) stays with that text; linked
 		// headings that introduce nothing (a run of news titles) stay out.
