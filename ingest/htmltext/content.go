@@ -595,7 +595,7 @@ func removable(n *html.Node, byHints, byHidden, posts bool, author string) bool 
 	case 2:
 		return true
 	case 1:
-		return weakParagraphs(n, posts) < 3 && !(isBuilderBlock(n) && hasRunningText(n, 0)) && !isHeadline(n) && !isHeadedSection(n) && !(posts && holdsPost(n))
+		return weakParagraphs(n, posts) < 3 && !(isBuilderBlock(n) && hasRunningText(n, 0)) && !isHeadline(n) && !isHeadedSection(n) && !(posts && holdsPost(n)) && !isSectionHead(n)
 	}
 	return false
 }
@@ -630,9 +630,10 @@ func isDateline(n *html.Node) bool {
 	return 2*timed >= total
 }
 
-// isSectionHead reports whether <header> n heads a section of the page
-// rather than the page: it lies inside <main> or a <section> (not inside
-// an <article>, whose header holds its byline), holds a heading and text
+// isSectionHead reports whether n, a <header> or a block with a weak
+// furniture hint ("section-header"), heads a section of the page rather
+// than the page: it lies inside <main> or a <section> (not inside an
+// <article>, whose header holds its byline), holds a heading and text
 // beside it, and no links (the page's banner holds its name and menu).
 func isSectionHead(n *html.Node) bool {
 	inside := false

@@ -225,6 +225,17 @@ func TestDefectPages(t *testing.T) {
 				"Edit without an editor", "add a button that takes viewers"},
 			hasNot: []string{"Pricing", "Log in", "Privacy"},
 		},
+		// So does a block named as a header ("section-header") there: the
+		// name is a weak furniture hint, and a section's title and tagline
+		// without links are no page furniture.
+		{
+			name:    "header-named blocks of a service page's sections are kept",
+			fixture: "service-section-heads.html",
+			edit: replaceOnce(`<header><h2>Lightning fast screen recording</h2><p>Record on any device you own, from the browser, the desktop app or the extension for your browser</p></header>`,
+				`<div class="section-header"><h2>Lightning fast screen recording</h2><p>Record on any device you own, from the browser, the desktop app or the extension for your browser</p></div>`),
+			has:    []string{"Lightning fast screen recording\nRecord on any device", "Start a recording from the toolbar"},
+			hasNot: []string{"Pricing", "Log in", "Privacy"},
+		},
 		// A heading that is a link and introduces text of its own (the title of
 		// a card: a service, a product, a chapter) stays with that text; linked
 		// headings that introduce nothing (a run of news titles) stay out.
