@@ -296,6 +296,9 @@ func findBody(doc *html.Node) *html.Node {
 // upper case).
 const removedMark = "REMOVED"
 
+// emptyMarkAttr marks a removedMark left for furniture without text.
+const emptyMarkAttr = "empty"
+
 // cleaner removes what is never main content (see clean).
 type cleaner struct {
 	// byHints enables removal by class, id and role hints.
@@ -451,7 +454,13 @@ func (cl cleaner) clean(n *html.Node, depth int, inList bool) {
 			if c.Type == html.ElementNode && !dropTags[c.Data] {
 				// Leave a mark where furniture was, so that a title
 				// introducing it can be dropped too.
-				n.InsertBefore(&html.Node{Type: html.ElementNode, Data: removedMark}, c)
+				mark := &html.Node{Type: html.ElementNode, Data: removedMark}
+				if visibleChars(c, 1, 0) == 0 {
+					// An empty slot: an advertisement's place, or a
+					// box a script fills (see emitter.slot).
+					mark.Attr = []html.Attribute{{Key: emptyMarkAttr}}
+				}
+				n.InsertBefore(mark, c)
 			}
 			n.RemoveChild(c)
 		} else if c.Type == html.ElementNode {

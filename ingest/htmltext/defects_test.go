@@ -696,6 +696,16 @@ func TestDefectPages(t *testing.T) {
 			hasNot:  []string{"printed timetable booklet", "Sleeping cars wait in the workshop"},
 			order:   []string{"sleeper trains will again link", "The first train leaves the capital"},
 		},
+		// A heading followed by an empty slot (an advertisement's place)
+		// heads the paragraphs after the slot and stays; a heading whose
+		// empty box no text follows (related links a script fills) goes.
+		{
+			name:    "a heading before an advertisement's empty slot stays",
+			fixture: "article-ad-slot.html",
+			has:     []string{"What the change costs", "needs a second crew on the morning shift"},
+			hasNot:  []string{"More on this topic"},
+			order:   []string{"What the change costs", "needs a second crew"},
+		},
 		// A photo's caption (what it shows, who took it) is left out like
 		// a credit line, however many sentences it has; a caption told in
 		// several paragraphs (an item of a gallery) is a text of its own.

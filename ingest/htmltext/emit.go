@@ -39,6 +39,9 @@ type emitter struct {
 	// grids holds the runs of link cards found by cardsInside: read like
 	// a listing's cards.
 	grids map[*html.Node]bool
+	// pending is one more than the index of a block that introduced an
+	// empty slot, until the next block settles it (see slot); 0 when none.
+	pending int
 	// at is the element holding the first text of cur.
 	at *html.Node
 }
@@ -61,6 +64,7 @@ func (x *extraction) emitBlocks(roots []*html.Node, keepAll bool) []block {
 		}
 		e.walk(r, r, false, false, 0)
 		e.flush()
+		e.settleSlot(false)
 	}
 	blocks := dropRepeats(dropItemCopies(e.blocks))
 	if !keepAll {
@@ -389,6 +393,7 @@ func dropOrphanHeadings(blocks []block) []block {
 func (e *emitter) flush() {
 	if e.chars > 0 && (e.keepAll || e.listed || e.links*2 <= e.chars || e.level > 0) {
 		if s := strings.TrimSpace(e.cur.String()); s != "" && (e.data || !isGeneratedIDs(s)) {
+			e.settleSlot(e.level == 0 && e.chars >= proseChars)
 			e.blocks = append(e.blocks, block{text: s, level: e.level, data: e.data, panel: e.panels > 0, listed: e.listed, chars: e.chars, links: e.links, at: e.at})
 		}
 	}
@@ -427,6 +432,42 @@ func isGeneratedIDs(s string) bool {
 	return 2*in > len(s)-strings.Count(s, " ")
 }
 
+// slot notes an empty slot left out (see emptyMarkAttr) right after a
+// block that could introduce it (see introduces): an advertisement's
+// place inside the body, after which the body goes on, or a box of
+// related links a script fills, after which it does not. Which one it was
+// is settled by the next block (see settleSlot).
+func (e *emitter) slot() {
+	if e.chars > 0 || len(e.blocks) == 0 || !introduces(e.blocks[len(e.blocks)-1]) {
+		return
+	}
+	e.pending = len(e.blocks)
+}
+
+// settleSlot settles a pending introduction (see slot) when the next
+// block is known, or at the end of a root (prose false): it stays when a
+// paragraph of running text follows, as the heading of what follows the
+// advertisement's place; otherwise it only introduced the empty box and
+// goes.
+func (e *emitter) settleSlot(prose bool) {
+	if e.pending == 0 {
+		return
+	}
+	if e.pending == len(e.blocks) && !prose {
+		e.blocks = e.blocks[:len(e.blocks)-1]
+	}
+	e.pending = 0
+}
+
+// introduces reports whether block b may only introduce what follows it:
+// a short heading or a short line ending in ':' or '?'.
+func introduces(b block) bool {
+	if utf8.RuneCountInString(b.text) > 80 {
+		return false
+	}
+	return b.level > 0 || strings.HasSuffix(b.text, ":") || strings.HasSuffix(b.text, "?")
+}
+
 // dropIntroduction drops the block just emitted when it only introduces
 // furniture that was left out: a short heading or a short line ending in
 // ':' or '?' ("Related articles", "Share this:").
@@ -434,11 +475,7 @@ func (e *emitter) dropIntroduction() {
 	if e.chars > 0 || len(e.blocks) == 0 {
 		return
 	}
-	last := e.blocks[len(e.blocks)-1]
-	if utf8.RuneCountInString(last.text) > 80 {
-		return
-	}
-	if last.level > 0 || strings.HasSuffix(last.text, ":") || strings.HasSuffix(last.text, "?") {
+	if introduces(e.blocks[len(e.blocks)-1]) {
 		e.blocks = e.blocks[:len(e.blocks)-1]
 	}
 }
@@ -514,6 +551,12 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 				run = n
 			}
 			e.blocks = append(e.blocks[:start], dropLabels(e.blocks[start:], run, elementChildren(run))...)
+		}
+		return
+	}
+	if tag == removedMark && len(n.Attr) > 0 && !e.keepAll {
+		if !e.whole || !e.lastLinked() {
+			e.slot()
 		}
 		return
 	}
