@@ -198,6 +198,25 @@ func TestDefectPages(t *testing.T) {
 			has:     []string{"A stove-top kettle of brushed steel", "Fill the kettle below the line"},
 			hasNot:  []string{"Rated 4.6 out of 5", "Customer ratings"},
 		},
+		// A business that declares itself (LocalBusiness, Service) and a
+		// Product that offers nothing, only to carry its star rating, sells
+		// no product: the customer quotes on its page are testimonials and
+		// stay, even in a block named as reviews.
+		{
+			name:    "a business's rating card keeps its testimonials",
+			fixture: "service-rating-card.html",
+			has:     []string{"We inspect your home", "found the gap under our back door", "until the ants were gone", "free inspection"},
+			hasNot:  []string{"Privacy", "Jobs"},
+		},
+		// A product that is offered for sale on such a page is one: its
+		// reviews stay out.
+		{
+			name:    "a business's product for sale leaves its reviews out",
+			fixture: "service-rating-card.html",
+			edit:    replaceOnce(`"name":"Harbour Pest Control","aggregateRating"`, `"name":"Ant bait station","offers":{"@type":"Offer","price":"12.00"},"aggregateRating"`),
+			has:     []string{"We inspect your home", "free inspection"},
+			hasNot:  []string{"found the gap under our back door", "until the ants were gone"},
+		},
 		// A review of a product, marked up as a Product, is the content when it
 		// holds the page's headline and most of its text.
 		{
@@ -873,6 +892,8 @@ func TestIsProductPage(t *testing.T) {
 		{`<script type="application/ld+json">{"@type":"NewsArticle","headline":"X"}</script>`, false},
 		{`<meta property="og:type" content="article"><p>product</p>`, false},
 		{`<script type="application/ld+json">{"@type":"Product"}</script><script type="application/ld+json">{"@type":"NewsArticle"}</script>`, false},
+		{`<script type="application/ld+json">{"@graph":[{"@type":"LocalBusiness","name":"X"},{"@type":"Product","name":"X"}]}</script>`, false},
+		{`<script type="application/ld+json">[{"@type":"Service","name":"X"},{"@type":"Product","name":"X","offers":{"@type":"Offer"}}]</script>`, true},
 	} {
 		doc, err := parse([]byte("<html><head>" + tt.page + "</head><body><p>text</p></body></html>"))
 		if err != nil {

@@ -145,7 +145,8 @@ func wordsOf(s string) []string {
 }
 
 // isProductPage reports whether the page says it describes one product:
-// a JSON-LD object of @type Product or ProductGroup, an og:type of product, an element
+// a JSON-LD object of @type Product or ProductGroup (not a business's
+// rating card, isRatingCard), an og:type of product, an element
 // of itemtype schema.org/Product, or from 1 to maxCartControls elements
 // named as adding to the cart (isCartControl: a page that sells one
 // thing; a page of many names one per card), and no JSON-LD object of an article type
@@ -159,7 +160,9 @@ func isProductPage(doc *html.Node, lds []any) bool {
 		if findArticle(v, 0) != nil {
 			return false
 		}
-		product = product || findProduct(v, 0) != nil
+		if o := findProduct(v, 0); o != nil && !isRatingCard(o, lds) {
+			product = true
+		}
 	}
 	if product {
 		return true
@@ -192,6 +195,49 @@ func isProductPage(doc *html.Node, lds []any) bool {
 	}
 	walk(doc, 0)
 	return product || carts >= 1 && carts <= maxCartControls
+}
+
+// isRatingCard reports whether the JSON-LD product o is a business's
+// rating card rather than a thing for sale: o offers nothing (no offers)
+// and the page's JSON-LD lds declares a LocalBusiness or a Service. Such a
+// page describes the business's own services, and the customer quotes
+// on it are content (testimonials), not a product's reviews.
+func isRatingCard(o map[string]any, lds []any) bool {
+	if _, ok := o["offers"]; ok {
+		return false
+	}
+	for _, v := range lds {
+		if declaresBusiness(v, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// declaresBusiness reports whether JSON-LD value v holds, through arrays,
+// @graph and nested objects, an object of @type LocalBusiness or Service.
+func declaresBusiness(v any, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	switch x := v.(type) {
+	case []any:
+		for _, e := range x {
+			if declaresBusiness(e, depth+1) {
+				return true
+			}
+		}
+	case map[string]any:
+		if typeIs(x, "LocalBusiness") || typeIs(x, "Service") {
+			return true
+		}
+		for _, e := range x {
+			if declaresBusiness(e, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // maxCartControls is the most elements named as adding to the cart
