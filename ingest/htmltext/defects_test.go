@@ -208,6 +208,33 @@ func TestDefectPages(t *testing.T) {
 			has:     []string{"We inspect your home", "found the gap under our back door", "until the ants were gone", "free inspection"},
 			hasNot:  []string{"Privacy", "Jobs"},
 		},
+		// A product page whose buy box, with the product's title, stands
+		// beside the description the selection chooses: the title the page
+		// declares (JSON-LD Product name) and shows in a heading leads the
+		// content.
+		{
+			name:    "a declared product name shown in a heading leads the content",
+			fixture: "product-title-beside.html",
+			order:   []string{"Copper kettle, 1.5 litres", "About this kettle", "A kettle of hammered copper"},
+			hasNot:  []string{"Add to cart", "Privacy"},
+		},
+		// Without the declaration (a product page only by its cart button),
+		// the heading stays out.
+		{
+			name:    "an undeclared product name stays out",
+			fixture: "product-title-beside.html",
+			edit:    replaceOnce(`"@type":"Product","name":"Copper kettle, 1.5 litres",`, `"@type":"WebPage",`),
+			has:     []string{"A kettle of hammered copper"},
+			hasNot:  []string{"Copper kettle"},
+		},
+		// A heading that does not read the declared name is no title.
+		{
+			name:    "a heading other than the declared name stays out",
+			fixture: "product-title-beside.html",
+			edit:    replaceOnce(`<span>kettle, 1.5 litres</span>`, `<span>kettle, on sale</span>`),
+			has:     []string{"A kettle of hammered copper"},
+			hasNot:  []string{"Copper kettle"},
+		},
 		// A product that is offered for sale on such a page is one: its
 		// reviews stay out.
 		{

@@ -34,7 +34,7 @@ const ExtractorName = "digestd-htmltext"
 
 // ExtractorVersion changes whenever Extract's output may change for some
 // input, so that stored extractions can be told apart.
-const ExtractorVersion = "107"
+const ExtractorVersion = "108"
 
 // MaxInputBytes is the largest input Extract accepts.
 const MaxInputBytes = 16 << 20
@@ -127,6 +127,12 @@ func Extract(raw []byte, contentType string, pageURL string, limits ...Limits) (
 	lds := decl.pageLD
 	desc := productDescription(lds)
 	product := isProductPage(doc, lds)
+	title := ""
+	if product {
+		if title = productName(lds); !showsName(doc, title) {
+			title = ""
+		}
+	}
 	page := cleaner{reviews: product, cards: product && (desc != "" || declaredProducts(lds) == 1), posts: isThreadPage(doc, lds) || hasPostRun(doc) || !article && isCommentThread(doc), controlled: controlledIDs(doc)}
 	page.article = article
 	if article && !page.posts {
@@ -151,6 +157,9 @@ func Extract(raw []byte, contentType string, pageURL string, limits ...Limits) (
 		res.Blocks = flatBlocks(decoded)
 	}
 	res.Blocks = withDescription(res.Blocks, desc)
+	if title != "" && textLen(res.Blocks) > 0 {
+		res.Blocks = withName(res.Blocks, title)
+	}
 	if elems >= shellElements && visibleLen(res.Blocks) < minMainChars {
 		// A few words out of a whole page's markup are no main content
 		// but what an application shell shows while its scripts fetch

@@ -416,3 +416,91 @@ func isProductFurniture(n *html.Node) bool {
 	}
 	return false
 }
+
+// A product page's title, the heading naming the product, often stands
+// beside the block the selection chooses (the buy box's column, a header
+// row above the description), so the content comes without the name of
+// what it describes. When the page declares the product's name (its
+// JSON-LD Product's name), a heading (h1 to h3) shows that name and the
+// chosen content does not hold it, the name leads the content.
+
+// productName returns the name of the first JSON-LD object declaring a
+// product (findProduct) in the page's JSON-LD lds, or "".
+func productName(lds []any) string {
+	for _, v := range lds {
+		if obj := findProduct(v, 0); obj != nil {
+			if s, ok := obj["name"].(string); ok {
+				if s = stripTags(collapse(html.UnescapeString(s))); s != "" {
+					return s
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// nameKey is the lower-cased letters and digits of s, run together: a
+// name compares by it however its markup splits or spaces its words.
+func nameKey(s string) string {
+	return strings.Join(wordsOf(s), "")
+}
+
+// showsName reports whether an h1, h2 or h3 under doc reads name
+// (nameKey).
+func showsName(doc *html.Node, name string) bool {
+	want := nameKey(name)
+	if want == "" {
+		return false
+	}
+	found := false
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode {
+			switch n.Data {
+			case "script", "style", "template", "noscript":
+				return
+			case "h1", "h2", "h3":
+				found = nameKey(visibleText(n)) == want
+				return
+			}
+		}
+		for c := n.FirstChild; c != nil && !found; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	return found
+}
+
+// visibleText is the text under n without that of scripts and styles.
+func visibleText(n *html.Node) string {
+	var b strings.Builder
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		switch {
+		case n.Type == html.TextNode:
+			b.WriteString(n.Data)
+		case n.Type == html.ElementNode && (n.Data == "script" || n.Data == "style" || n.Data == "template"):
+			return
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(n)
+	return b.String()
+}
+
+// withName puts name first in blocks when no block holds it (nameKey).
+func withName(blocks []string, name string) []string {
+	want := nameKey(name)
+	if want == "" {
+		return blocks
+	}
+	for _, b := range blocks {
+		if strings.Contains(nameKey(b), want) {
+			return blocks
+		}
+	}
+	return append([]string{name}, blocks...)
+}
