@@ -42,7 +42,7 @@ var errorTable = map[fault.Code]errorClass{
 	fault.PDFUnreadable:          {http.StatusUnprocessableEntity, "extraction", false, "The PDF could not be parsed; check that the file is a complete, valid PDF."},
 	fault.PDFTimeout:             {http.StatusUnprocessableEntity, "extraction", false, "The PDF took too long to parse; split it or send its text instead."},
 	fault.PDFEncrypted:           {http.StatusUnprocessableEntity, "extraction", false, "The PDF is password-protected; remove the password and send it again."},
-	fault.NoExtractableText:      {http.StatusUnprocessableEntity, "extraction", false, "The source has no text layer (a scan?); run OCR first and send the text."},
+	fault.NoExtractableText:      {http.StatusUnprocessableEntity, "extraction", false, "The source has no text: for a PDF without a text layer (a scan?) run OCR first; for a web page that its scripts fill, render it in a browser; then send the text or the rendered HTML."},
 	fault.ExtractionFailed:       {http.StatusUnprocessableEntity, "extraction", false, "The content could not be extracted; send it as plain text instead."},
 	fault.Unavailable:            {http.StatusServiceUnavailable, "unavailable", true, "The service is busy or a dependency is down; retry after the time in Retry-After."},
 	fault.ArchiveCorrupt:         {http.StatusInternalServerError, "internal", false, "The archived copy failed its integrity check and is never served; send the same source again to repair it, or report the request_id."},
