@@ -158,9 +158,10 @@ func (in *Ingester) html(raw []byte, contentType, pageURL string, rec Record) (*
 	rec.SiteName = res.Meta.SiteName
 	rec.Charset = res.Charset
 	if res.Text == "" {
-		// An application shell: the page's text arrives only when its
-		// scripts run, or it holds no more than a notice to enable them.
-		return nil, fault.E(fault.NoExtractableText, "the HTML page has no main text without running its scripts")
+		// Most often an application shell: the page's text arrives only
+		// when its scripts run, or it holds no more than a notice to
+		// enable them.
+		return nil, fault.E(fault.NoExtractableText, "the HTML page shows no main text (one its scripts fill?)")
 	}
 	return in.finish(res.Text, raw, rec, nil)
 }
