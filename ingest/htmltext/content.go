@@ -588,6 +588,11 @@ func removable(n *html.Node, byHints, byHidden, posts bool, author string) bool 
 	case "body", "html", "article", "main", "a", "p", "table", "tbody", "tr", "td", "th", "pre", "code":
 		return false
 	}
+	if isModal(n) {
+		// Declared by its markup, not guessed from a name: every reading
+		// removes it, the lenient one too.
+		return true
+	}
 	if !byHints {
 		return false
 	}

@@ -33,6 +33,15 @@ func TestDefectPages(t *testing.T) {
 			has:     []string{"The harbour board voted on Tuesday", "Councillors for the island thanked the board"},
 			hasNot:  []string{"Topic page number"},
 		},
+		// A modal dialog (role dialog with aria-modal="true": a consent
+		// form over the page) is no text of the page, in the reading
+		// without class hints that a short page gets too.
+		{
+			name:    "a modal consent dialog stays out of a short page",
+			fixture: "product-modal-consent.html",
+			has:     []string{"Folding camp stool, ash wood", "Three legs of oiled ash", "Holds up to 110 kg"},
+			hasNot:  []string{"We value your privacy", "Analytics technologies collect", "Advertising technologies follow"},
+		},
 		// A box whose class names a popover (a form shown on demand over
 		// the page, such as a price feedback form) is furniture, as a
 		// popup or a modal is.

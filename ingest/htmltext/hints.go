@@ -302,6 +302,18 @@ var phrasingTags = setOf("a", "span", "i", "b", "em", "strong", "small", "sup", 
 // aria-hidden="true" on an element other than a phrasing one (a word or
 // a link marked so is shown, only not read aloud), or an inline
 // display:none / visibility:hidden.
+// isModal reports whether n is a modal dialog (role dialog or alertdialog
+// with aria-modal="true"): an overlay that shuts the page off until it is
+// answered (a cookie consent, a sign-up form, a region chooser), never
+// the page's own text.
+func isModal(n *html.Node) bool {
+	switch attr(n, "role") {
+	case "dialog", "alertdialog":
+		return strings.EqualFold(strings.TrimSpace(attr(n, "aria-modal")), "true")
+	}
+	return false
+}
+
 func isHidden(n *html.Node) bool {
 	for _, a := range n.Attr {
 		switch a.Key {
