@@ -298,10 +298,6 @@ func contentWeight(n *html.Node, posts bool) float64 {
 var phrasingTags = setOf("a", "span", "i", "b", "em", "strong", "small", "sup", "sub", "abbr", "img", "font", "u",
 	"mark", "bdi", "time", "cite", "q", "s", "del", "ins", "code", "kbd", "data", "var")
 
-// isHidden reports whether n is hidden by markup: the hidden attribute,
-// aria-hidden="true" on an element other than a phrasing one (a word or
-// a link marked so is shown, only not read aloud), or an inline
-// display:none / visibility:hidden.
 // isModal reports whether n is a modal dialog (role dialog or alertdialog
 // with aria-modal="true"): an overlay that shuts the page off until it is
 // answered (a cookie consent, a sign-up form, a region chooser), never
@@ -314,6 +310,10 @@ func isModal(n *html.Node) bool {
 	return false
 }
 
+// isHidden reports whether n is hidden by markup: the hidden attribute,
+// aria-hidden="true" on an element other than a phrasing one (a word or
+// a link marked so is shown, only not read aloud), or an inline
+// display:none / visibility:hidden.
 func isHidden(n *html.Node) bool {
 	for _, a := range n.Attr {
 		switch a.Key {
