@@ -14,12 +14,12 @@ func (s *Server) postLocate(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	srcs, err := wire.LocateSources(body.Sources)
+	srcs, failed, err := wire.LocateSources(body.Sources)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	req := pipeline.LocateRequest{Sources: srcs, Quotes: body.Quotes}
+	req := pipeline.LocateRequest{Sources: srcs, Failed: failed, Quotes: body.Quotes}
 	if body.MinSimilarity != nil {
 		req.MinSimilarity = *body.MinSimilarity
 	}
@@ -29,6 +29,7 @@ func (s *Server) postLocate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	stateOf(r).meta.AddWarnings(res.Warnings)
+	stateOf(r).meta.AddFailures(res.Failed)
 	success(w, r, http.StatusOK, res)
 }
 
@@ -39,12 +40,12 @@ func (s *Server) postCheck(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	srcs, err := wire.LocateSources(body.Sources)
+	srcs, failed, err := wire.LocateSources(body.Sources)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	req := pipeline.CheckRequest{Report: body.Report, Sources: srcs}
+	req := pipeline.CheckRequest{Report: body.Report, Sources: srcs, Failed: failed}
 	if body.MinSimilarity != nil {
 		req.MinSimilarity = *body.MinSimilarity
 	}
@@ -54,5 +55,6 @@ func (s *Server) postCheck(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	stateOf(r).meta.AddWarnings(res.Warnings)
+	stateOf(r).meta.AddFailures(res.Failed)
 	success(w, r, http.StatusOK, res)
 }

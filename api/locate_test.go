@@ -232,3 +232,77 @@ func TestLocateInPDFGivesPageLocators(t *testing.T) {
 		}
 	}
 }
+
+// TestLocateAndCheckKeepGoingWhenASourceFails: a source that cannot be
+// fetched or read goes to data.failed with its code and a PARTIAL_FAILURE
+// warning, and the other sources are still used; only when every source
+// fails is the answer an error.
+func TestLocateAndCheckKeepGoingWhenASourceFails(t *testing.T) {
+	h, _ := newTestServer(t, api.Config{})
+	c := loadContract(t)
+	sources := []map[string]string{
+		{"id": "paper", "text": sampleText},
+		{"id": "web", "url": "https://example.org/paper"},                    // no fetcher on this server
+		{"id": "absent", "archive": "sha256:" + strings.Repeat("1", 64)},     // never archived
+		{"id": "impossible", "archive": "sha256:" + strings.Repeat("0", 64)}, // refused before loading
+	}
+	type failedData struct {
+		Failed []struct {
+			ID   string `json:"id"`
+			Code string `json:"error_code"`
+		} `json:"failed"`
+		Sources []struct {
+			ID string `json:"id"`
+		} `json:"sources"`
+	}
+	check := func(route string, body map[string]any) []byte {
+		t.Helper()
+		resp, b := c.do(t, h, "POST", route, "application/json", []byte(mustJSON(body)))
+		if resp.StatusCode != 200 {
+			t.Fatalf("%s with a failing source: %d %s", route, resp.StatusCode, b)
+		}
+		env := decodeEnvelope(t, b)
+		var d failedData
+		json.Unmarshal(env.Data, &d)
+		got := map[string]string{}
+		for _, f := range d.Failed {
+			got[f.ID] = f.Code
+		}
+		if len(got) != 3 || got["web"] == "" || got["absent"] != "NOT_FOUND" || got["impossible"] != "NOT_FOUND" {
+			t.Errorf("%s: failed %+v, want web, absent and impossible with their codes", route, d.Failed)
+		}
+		if len(d.Sources) != 1 || d.Sources[0].ID != "paper" {
+			t.Errorf("%s: sources %+v, want paper alone", route, d.Sources)
+		}
+		if !strings.Contains(string(b), `"PARTIAL_FAILURE"`) {
+			t.Errorf("%s: no PARTIAL_FAILURE warning: %s", route, b)
+		}
+		return b
+	}
+	b := check("/v1/locate", map[string]any{"sources": sources, "quotes": []string{"Placental DC-SIGNR expression plays a crucial role in MTCT"}})
+	var d locateData
+	json.Unmarshal(decodeEnvelope(t, b).Data, &d)
+	if len(d.Results) != 1 || d.Results[0].Match != "exact" || *d.Results[0].SourceID != "paper" {
+		t.Errorf("locate: the quote was not found in the source that loaded: %s", b)
+	}
+	b = check("/v1/check", map[string]any{"sources": sources,
+		"report": `DC-SIGNR "plays a crucial role in MTCT" [paper]. It is "on the web" [web].`})
+	if !strings.Contains(string(b), `"supported":1`) || !strings.Contains(string(b), `"unknown_source":1`) {
+		t.Errorf("check: want the paper's citation supported and the failed source's unknown: %s", b)
+	}
+
+	for _, route := range []string{"/v1/locate", "/v1/check"} {
+		body := map[string]any{"sources": sources[1:], "quotes": []string{"x"}}
+		if route == "/v1/check" {
+			body = map[string]any{"sources": sources[1:], "report": `"x" [web].`}
+		}
+		resp, b := c.do(t, h, "POST", route, "application/json", []byte(mustJSON(body)))
+		if resp.StatusCode < 400 {
+			t.Errorf("%s with every source failing: %d %s", route, resp.StatusCode, b)
+			continue
+		}
+		if e := errorOf(t, b); e.Details["failed"] == nil {
+			t.Errorf("%s with every source failing: details %v lack the failures", route, e.Details)
+		}
+	}
+}

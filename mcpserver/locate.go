@@ -93,19 +93,27 @@ func specs(in []SourceInput) []wire.SourceSpec {
 	return out
 }
 
-func warningsMeta(ws []pipeline.Warning) wire.Meta {
+// writeFailures adds a line per failed source to a tool's text answer.
+func writeFailures(b *strings.Builder, failed []pipeline.Failure) {
+	for _, f := range failed {
+		fmt.Fprintf(b, "source %s failed: %s (%s)\n", f.ID, f.Message, f.Code)
+	}
+}
+
+func warningsMeta(ws []pipeline.Warning, failed []pipeline.Failure) wire.Meta {
 	var meta wire.Meta
 	meta.AddWarnings(ws)
+	meta.AddFailures(failed)
 	return meta
 }
 
 func (t *tools) locateQuotes(ctx context.Context, _ *mcp.CallToolRequest, in LocateQuotesInput) (*mcp.CallToolResult, wire.Envelope, error) {
 	c := newCall("locate_quotes")
-	srcs, err := wire.LocateSources(specs(in.Sources))
+	srcs, failed, err := wire.LocateSources(specs(in.Sources))
 	if err != nil {
 		return c.fail(t.log, err)
 	}
-	res, err := t.pipe.Locate(ctx, pipeline.LocateRequest{Sources: srcs, Quotes: in.Quotes, MinSimilarity: in.MinSimilarity})
+	res, err := t.pipe.Locate(ctx, pipeline.LocateRequest{Sources: srcs, Failed: failed, Quotes: in.Quotes, MinSimilarity: in.MinSimilarity})
 	if err != nil {
 		return c.fail(t.log, err)
 	}
@@ -119,16 +127,17 @@ func (t *tools) locateQuotes(ctx context.Context, _ *mcp.CallToolRequest, in Loc
 		}
 		fmt.Fprintf(&b, "[%d] %s in %s at %s (similarity %.2f): %q\n", r.QuoteIndex, r.Match, *r.SourceID, *r.Locator, r.Similarity, *r.Text)
 	}
-	return c.ok(wire.Success(res, warningsMeta(res.Warnings), c.id, c.start), b.String())
+	writeFailures(&b, res.Failed)
+	return c.ok(wire.Success(res, warningsMeta(res.Warnings, res.Failed), c.id, c.start), b.String())
 }
 
 func (t *tools) checkCitations(ctx context.Context, _ *mcp.CallToolRequest, in CheckCitationsInput) (*mcp.CallToolResult, wire.Envelope, error) {
 	c := newCall("check_citations")
-	srcs, err := wire.LocateSources(specs(in.Sources))
+	srcs, failed, err := wire.LocateSources(specs(in.Sources))
 	if err != nil {
 		return c.fail(t.log, err)
 	}
-	res, err := t.pipe.Check(ctx, pipeline.CheckRequest{Report: in.Report, Sources: srcs, MinSimilarity: in.MinSimilarity})
+	res, err := t.pipe.Check(ctx, pipeline.CheckRequest{Report: in.Report, Sources: srcs, Failed: failed, MinSimilarity: in.MinSimilarity})
 	if err != nil {
 		return c.fail(t.log, err)
 	}
@@ -145,5 +154,6 @@ func (t *tools) checkCitations(ctx context.Context, _ *mcp.CallToolRequest, in C
 		}
 		b.WriteString("\n")
 	}
-	return c.ok(wire.Success(res, warningsMeta(res.Warnings), c.id, c.start), b.String())
+	writeFailures(&b, res.Failed)
+	return c.ok(wire.Success(res, warningsMeta(res.Warnings, res.Failed), c.id, c.start), b.String())
 }

@@ -49,7 +49,10 @@ type LocateRequest struct {
 	// Sources are archived texts (Request.Archive) or sources to ingest,
 	// each with its ID.
 	Sources []Request
-	Quotes  []string
+	// Failed are sources the caller already found failing (an archive
+	// hash that cannot exist); they are listed in the result's Failed.
+	Failed []Failure
+	Quotes []string
 	// MinSimilarity is the least similarity of a fuzzy match (0:
 	// locate.DefaultMinSimilarity).
 	MinSimilarity float64
@@ -70,10 +73,13 @@ type QuoteResult struct {
 
 // LocateResult is the answer to a LocateRequest.
 type LocateResult struct {
-	Results  []QuoteResult  `json:"results"`
-	Counts   map[string]int `json:"counts"`
-	Sources  []LocateSource `json:"sources"`
-	Warnings []Warning      `json:"-"`
+	Results []QuoteResult  `json:"results"`
+	Counts  map[string]int `json:"counts"`
+	Sources []LocateSource `json:"sources"`
+	// Failed are the sources that could not be fetched or read; the
+	// quotes were looked for in the others.
+	Failed   []Failure `json:"failed"`
+	Warnings []Warning `json:"-"`
 }
 
 // validMinSimilarity checks a requested threshold.
@@ -85,39 +91,52 @@ func validMinSimilarity(v float64) error {
 }
 
 // loadSources archives (or reads back) every source and returns its
-// cached index. Sources load in parallel; the first failure fails all, its
-// message naming the source.
-func (p *Pipeline) loadSources(ctx context.Context, reqs []Request) ([]LocateSource, error) {
+// cached index. Sources load in parallel; a source that cannot be fetched
+// or read is listed in failed (after known, the caller's own) and the
+// others are still loaded, as DigestMany does. srcs holds the loaded
+// sources in request order.
+func (p *Pipeline) loadSources(ctx context.Context, reqs []Request, known []Failure) (srcs []LocateSource, failed []Failure, err error) {
+	if len(reqs) == 0 && len(known) > 0 {
+		return nil, nil, everyFailed(known)
+	}
 	if len(reqs) == 0 {
-		return nil, fault.E(fault.MissingRequired, "sources: at least one source is required")
+		return nil, nil, fault.E(fault.MissingRequired, "sources: at least one source is required")
 	}
-	if len(reqs) > MaxLocateSources {
-		return nil, fault.E(fault.ValidationError, fmt.Sprintf("sources: at most %d sources per request", MaxLocateSources)).With("max_sources", MaxLocateSources)
+	if len(reqs)+len(known) > MaxLocateSources {
+		return nil, nil, fault.E(fault.ValidationError, fmt.Sprintf("sources: at most %d sources per request", MaxLocateSources)).With("max_sources", MaxLocateSources)
 	}
-	out := make([]LocateSource, len(reqs))
-	g, gctx := errgroup.WithContext(ctx)
+	out := make([]*LocateSource, len(reqs))
+	errs := make([]error, len(reqs))
+	var g errgroup.Group
 	g.SetLimit(4)
 	for i, r := range reqs {
 		g.Go(func() error {
-			src, err := p.loadSource(gctx, r)
-			if err != nil {
-				fe := fault.As(err)
-				return &fault.Error{Code: fe.Code, Msg: fmt.Sprintf("sources[%d]: %s", i, fe.Msg), Details: fe.Details, Err: fe.Err}
-			}
-			if src.ID == "" || r.ID != "" {
-				src.ID = r.ID
-			}
-			if src.ID == "" {
-				src.ID = DefaultSourceID(i)
-			}
-			out[i] = *src
-			return nil
+			out[i], errs[i] = p.loadSource(ctx, r)
+			return nil // one source's failure never fails the others
 		})
 	}
-	if err := g.Wait(); err != nil {
-		return nil, err
+	g.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, nil, fault.Wrap(fault.Unavailable, "the request was cancelled", err)
 	}
-	return out, nil
+	failed = append([]Failure{}, known...)
+	for i, r := range reqs {
+		id := r.ID
+		if id == "" {
+			id = DefaultSourceID(i)
+		}
+		if errs[i] != nil {
+			fe := fault.As(errs[i])
+			failed = append(failed, Failure{ID: id, Code: string(fe.Code), Message: fe.Msg, Details: fe.Details})
+			continue
+		}
+		out[i].ID = id
+		srcs = append(srcs, *out[i])
+	}
+	if len(srcs) == 0 {
+		return nil, nil, everyFailed(failed)
+	}
+	return srcs, failed, nil
 }
 
 // loadSource reads an archived text, or ingests and archives a source, and
@@ -170,11 +189,11 @@ func (p *Pipeline) Locate(ctx context.Context, req LocateRequest) (*LocateResult
 	if err := validMinSimilarity(req.MinSimilarity); err != nil {
 		return nil, err
 	}
-	srcs, err := p.loadSources(ctx, req.Sources)
+	srcs, failed, err := p.loadSources(ctx, req.Sources, req.Failed)
 	if err != nil {
 		return nil, err
 	}
-	res := &LocateResult{Sources: srcs, Counts: newCounts(locate.Exact, locate.Normalized, locate.Fuzzy, locate.NotFound)}
+	res := &LocateResult{Sources: srcs, Failed: failed, Counts: newCounts(locate.Exact, locate.Normalized, locate.Fuzzy, locate.NotFound)}
 	for i, q := range req.Quotes {
 		if err := ctx.Err(); err != nil {
 			return nil, fault.Wrap(fault.Unavailable, "the request was cancelled", err)
@@ -221,7 +240,10 @@ type CheckRequest struct {
 	Report string
 	// Sources are the sources [id] citations name; citations by hash need
 	// none.
-	Sources       []Request
+	Sources []Request
+	// Failed are sources the caller already found failing, as in
+	// LocateRequest.
+	Failed        []Failure
 	MinSimilarity float64
 }
 
@@ -268,7 +290,10 @@ type CheckResult struct {
 	Citations []CitationResult `json:"citations"`
 	Counts    map[string]int   `json:"counts"`
 	Sources   []LocateSource   `json:"sources"`
-	Warnings  []Warning        `json:"-"`
+	// Failed are the sources that could not be fetched or read; a
+	// citation naming one of them is unknown_source.
+	Failed   []Failure `json:"failed"`
+	Warnings []Warning `json:"-"`
 }
 
 // Check checks every citation of a report against its source.
@@ -282,10 +307,10 @@ func (p *Pipeline) Check(ctx context.Context, req CheckRequest) (*CheckResult, e
 	if err := validMinSimilarity(req.MinSimilarity); err != nil {
 		return nil, err
 	}
-	srcs := []LocateSource{}
-	if len(req.Sources) > 0 {
+	srcs, failed := []LocateSource{}, []Failure{}
+	if len(req.Sources)+len(req.Failed) > 0 {
 		var err error
-		if srcs, err = p.loadSources(ctx, req.Sources); err != nil {
+		if srcs, failed, err = p.loadSources(ctx, req.Sources, req.Failed); err != nil {
 			return nil, err
 		}
 	}
@@ -299,11 +324,15 @@ func (p *Pipeline) Check(ctx context.Context, req CheckRequest) (*CheckResult, e
 		if _, ok := byRef[srcs[i].ArchiveHash.String()]; !ok {
 			byRef[srcs[i].ArchiveHash.String()] = &srcs[i]
 		}
-		if u := req.Sources[i].Source.URL; u != "" {
-			byRef[u] = &srcs[i]
+	}
+	for _, r := range req.Sources {
+		if u := r.Source.URL; u != "" {
+			if s, ok := byRef[r.ID]; ok {
+				byRef[u] = s
+			}
 		}
 	}
-	res := &CheckResult{Sources: srcs, Citations: []CitationResult{},
+	res := &CheckResult{Sources: srcs, Failed: failed, Citations: []CitationResult{},
 		Counts: newCounts(locate.StatusSupported, locate.StatusMoved, locate.StatusNotFound, locate.StatusUnknownSource)}
 	for i, c := range cites {
 		if err := ctx.Err(); err != nil {

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"maps"
 	"sort"
 
 	"golang.org/x/sync/errgroup"
@@ -91,6 +92,14 @@ type Failure struct {
 	Code    string         `json:"error_code"`
 	Message string         `json:"message"`
 	Details map[string]any `json:"details,omitempty"`
+}
+
+// everyFailed is the error of a request whose every source failed: the
+// first failure's code and message, and every failure in details.failed.
+func everyFailed(failed []Failure) error {
+	f := failed[0]
+	return (&fault.Error{Code: fault.Code(f.Code), Msg: "every source failed: " + f.Message, Details: maps.Clone(f.Details)}).
+		With("failed", failed)
 }
 
 // ArchiveRef names where a source's text and full digest can be fetched.
@@ -197,9 +206,7 @@ func (p *Pipeline) DigestMany(ctx context.Context, req ManyRequest) (*ManyResult
 		tops = append(tops, top)
 	}
 	if len(items) == 0 {
-		f := out.Failed[0]
-		return nil, (&fault.Error{Code: fault.Code(f.Code), Msg: "every source failed: " + f.Message, Details: f.Details}).
-			With("failed", out.Failed)
+		return nil, everyFailed(out.Failed)
 	}
 	for i, s := range digest.RankSources(matches, tops) {
 		items[i].Score = s

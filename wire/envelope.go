@@ -10,10 +10,12 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"math"
 	"net/http"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/digestd/digestd"
@@ -124,6 +126,21 @@ func (m *Meta) AddWarnings(ws []pipeline.Warning) {
 	for _, w := range ws {
 		m.AddWarning(w.Code, w.Message, nil)
 	}
+}
+
+// AddFailures adds the PARTIAL_FAILURE warning naming the sources of a
+// request that failed while the others were used (data.failed lists them
+// with their codes); it adds nothing when none failed.
+func (m *Meta) AddFailures(failed []pipeline.Failure) {
+	if len(failed) == 0 {
+		return
+	}
+	ids := make([]string, len(failed))
+	for i, f := range failed {
+		ids[i] = f.ID
+	}
+	m.AddWarning(fault.PartialFailure, fmt.Sprintf("%d source(s) failed: %s", len(ids), strings.Join(ids, ", ")),
+		map[string]any{"failed_ids": ids})
 }
 
 // Pagination describes a page of a listing.

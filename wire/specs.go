@@ -297,29 +297,34 @@ type CheckRequest struct {
 }
 
 // LocateSources converts the sources of a locate or check request: each
-// gets its id (source-N when none is given), and ids must be distinct.
-func LocateSources(specs []SourceSpec) ([]pipeline.Request, error) {
+// gets its id (source-N when none is given), and ids must be distinct. A
+// source that names nothing archived fails alone: it is returned in failed,
+// for the pipeline to list beside the sources it could not read.
+func LocateSources(specs []SourceSpec) (reqs []pipeline.Request, failed []pipeline.Failure, err error) {
 	if len(specs) > pipeline.MaxLocateSources {
-		return nil, fault.E(fault.ValidationError, fmt.Sprintf("sources: at most %d sources per request", pipeline.MaxLocateSources)).With("max_sources", pipeline.MaxLocateSources)
+		return nil, nil, fault.E(fault.ValidationError, fmt.Sprintf("sources: at most %d sources per request", pipeline.MaxLocateSources)).With("max_sources", pipeline.MaxLocateSources)
 	}
 	seen := map[string]bool{}
-	var out []pipeline.Request
 	for i, spec := range specs {
 		if spec.ID == "" {
 			spec.ID = pipeline.DefaultSourceID(i)
 		}
 		if seen[spec.ID] {
-			return nil, fault.E(fault.ValidationError, fmt.Sprintf("sources[%d].id: %q is used twice", i, spec.ID))
+			return nil, nil, fault.E(fault.ValidationError, fmt.Sprintf("sources[%d].id: %q is used twice", i, spec.ID))
 		}
 		seen[spec.ID] = true
 		req, err := spec.Request("", digest.Options{})
+		if fe := fault.As(err); err != nil && fe.Code == fault.NotFound {
+			failed = append(failed, pipeline.Failure{ID: spec.ID, Code: string(fe.Code), Message: fe.Msg, Details: fe.Details})
+			continue
+		}
 		if err != nil {
 			fe := fault.As(err)
-			return nil, &fault.Error{Code: fe.Code, Msg: fmt.Sprintf("sources[%d]: %s", i, fe.Msg), Details: fe.Details, Err: fe.Err}
+			return nil, nil, &fault.Error{Code: fe.Code, Msg: fmt.Sprintf("sources[%d]: %s", i, fe.Msg), Details: fe.Details, Err: fe.Err}
 		}
-		out = append(out, req)
+		reqs = append(reqs, req)
 	}
-	return out, nil
+	return reqs, failed, nil
 }
 
 // SourceListItem is one entry of GET /v1/sources and of the MCP tool
@@ -379,14 +384,7 @@ func DigestsEnvelope(body *DigestsRequest, req pipeline.ManyRequest, fields []st
 			fmt.Sprintf("%d of %d digests were left out and others may be cut down to fit; fetch them by content_archive_hashes", len(res.Dropped), len(res.Items)+len(res.Dropped)),
 			map[string]any{"dropped_count": len(res.Dropped), "total_count": len(res.Items) + len(res.Dropped), "reason": reason})
 	}
-	if len(res.Failed) > 0 {
-		ids := make([]string, len(res.Failed))
-		for i, f := range res.Failed {
-			ids[i] = f.ID
-		}
-		meta.AddWarning(fault.PartialFailure, fmt.Sprintf("%d source(s) failed: %s", len(ids), strings.Join(ids, ", ")),
-			map[string]any{"failed_ids": ids})
-	}
+	meta.AddFailures(res.Failed)
 	hit := res.AllCached
 	meta.Telemetry.CacheHit = &hit
 	tokens := (res.UsedChars + pipeline.CharsPerToken - 1) / pipeline.CharsPerToken

@@ -340,6 +340,30 @@ func TestConformance(t *testing.T) {
 		t.Errorf("verify with a wrong original_chars: %d %s", a.status, a.body)
 	}
 
+	// Locate and check: a source that cannot be read fails alone.
+	for route, body := range map[string]map[string]any{
+		"/v1/locate": {"quotes": []string{"plays a crucial role in MTCT"}},
+		"/v1/check":  {"report": `DC-SIGNR "plays a crucial role in MTCT" [text].`},
+	} {
+		body["sources"] = []map[string]string{{"id": "text", "archive": textHash}, {"id": "gone", "archive": "sha256:" + strings.Repeat("ab", 32)}}
+		tool := map[string]string{"/v1/locate": "locate_quotes", "/v1/check": "check_citations"}[route]
+		a = s.do("POST", route, "application/json", jsonBody(body), tool)
+		var part struct {
+			Failed []struct {
+				ID   string `json:"id"`
+				Code string `json:"error_code"`
+			} `json:"failed"`
+		}
+		s.data(a, &part)
+		partial := false
+		for _, wd := range a.env.Meta.WarningDetails {
+			partial = partial || wd.Code == "PARTIAL_FAILURE"
+		}
+		if a.status != 200 || len(part.Failed) != 1 || part.Failed[0].ID != "gone" || part.Failed[0].Code != "NOT_FOUND" || !partial {
+			t.Errorf("%s with one source missing: %d %s", route, a.status, a.body)
+		}
+	}
+
 	// Archive reads, a bad Range, listings and their cursors.
 	if a = s.do("GET", "/v1/archive/"+textHash+"/slice?start=0&end=6", "", nil, "get_archived_text"); a.status != 200 {
 		t.Errorf("slice: %d", a.status)
