@@ -8,9 +8,8 @@ import (
 )
 
 func (s *Server) postLocate(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
 	var body wire.LocateRequest
-	if err := wire.DecodeJSON(r.Body, &body); err != nil {
+	if err := s.decodeJSON(w, r, &body); err != nil {
 		s.fail(w, r, err)
 		return
 	}
@@ -34,9 +33,8 @@ func (s *Server) postLocate(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) postCheck(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
 	var body wire.CheckRequest
-	if err := wire.DecodeJSON(r.Body, &body); err != nil {
+	if err := s.decodeJSON(w, r, &body); err != nil {
 		s.fail(w, r, err)
 		return
 	}

@@ -8,9 +8,8 @@ import (
 )
 
 func (s *Server) postDigests(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
 	var body wire.DigestsRequest
-	if err := wire.DecodeJSON(r.Body, &body); err != nil {
+	if err := s.decodeJSON(w, r, &body); err != nil {
 		s.fail(w, r, err)
 		return
 	}

@@ -259,12 +259,9 @@ func (s *Server) postDigest(w http.ResponseWriter, r *http.Request) {
 // text/html, application/pdf with ?query=) or a multipart upload.
 func (s *Server) decodeDigest(w http.ResponseWriter, r *http.Request) (pipeline.Request, error) {
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
-	mt, params := "application/json", map[string]string{}
-	if ct := r.Header.Get("Content-Type"); ct != "" {
-		var err error
-		if mt, params, err = mime.ParseMediaType(ct); err != nil {
-			return pipeline.Request{}, fault.E(fault.InvalidFormat, "malformed Content-Type header")
-		}
+	mt, params, err := wire.CheckContentType(r.Header.Get("Content-Type"), digestContentTypes...)
+	if err != nil {
+		return pipeline.Request{}, err
 	}
 	q := r.URL.Query()
 	spec, err := wire.OptionsFromQuery(q)
@@ -316,10 +313,22 @@ func (s *Server) decodeDigest(w http.ResponseWriter, r *http.Request) (pipeline.
 			req.Source.ContentType = r.Header.Get("Content-Type")
 		}
 		return req, nil
-	case "multipart/form-data":
-		return s.decodeMultipart(r, opts)
 	}
-	return pipeline.Request{}, fault.E(fault.UnsupportedMediaType, fmt.Sprintf("unsupported Content-Type %q", mt))
+	return s.decodeMultipart(r, opts)
+}
+
+// digestContentTypes are the request bodies POST /v1/digest takes; the first
+// is assumed when a request declares none.
+var digestContentTypes = []string{wire.MediaJSON, "text/plain", "text/html", "application/xhtml+xml", "application/pdf", "multipart/form-data"}
+
+// decodeJSON decodes the JSON body of a route that takes only JSON into v,
+// refusing a body declared as anything else (415) before reading it.
+func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
+	if _, _, err := wire.CheckContentType(r.Header.Get("Content-Type"), wire.MediaJSON); err != nil {
+		return err
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
+	return wire.DecodeJSON(r.Body, v)
 }
 
 // decodeMultipart reads a form with a "query" field and one "file" part

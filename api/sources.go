@@ -93,6 +93,10 @@ func (s *Server) getSlice(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) postVerify(w http.ResponseWriter, r *http.Request) {
+	if _, _, err := wire.CheckContentType(r.Header.Get("Content-Type"), wire.MediaJSON); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
 	raw, err := readBody(r.Body)
 	if err != nil {

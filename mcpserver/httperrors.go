@@ -14,16 +14,19 @@ import (
 // transport writes itself (a GET without a session, a foreign Host, a bad
 // Accept header, …), by status.
 var httpErrorCodes = map[int]struct {
-	code fault.Code
-	msg  string
+	code    fault.Code
+	msg     string
+	details map[string]any
 }{
-	http.StatusBadRequest:            {fault.InvalidFormat, "the MCP request is malformed"},
-	http.StatusForbidden:             {fault.Forbidden, "requests that reach a loopback address must name it in the Host header (DNS-rebinding protection)"},
-	http.StatusNotFound:              {fault.NotFound, "no such MCP session: this server is stateless"},
-	http.StatusMethodNotAllowed:      {fault.MethodNotAllowed, "MCP over streamable HTTP here takes POST only (the server is stateless: no GET stream, no DELETE)"},
-	http.StatusNotAcceptable:         {fault.UnsupportedMediaType, "the Accept header must allow application/json and text/event-stream"},
-	http.StatusRequestEntityTooLarge: {fault.TooLarge, "the MCP request exceeds the body limit"},
-	http.StatusUnsupportedMediaType:  {fault.UnsupportedMediaType, "MCP requests are application/json"},
+	http.StatusBadRequest:       {fault.InvalidFormat, "the MCP request is malformed", nil},
+	http.StatusForbidden:        {fault.Forbidden, "requests that reach a loopback address must name it in the Host header (DNS-rebinding protection)", nil},
+	http.StatusNotFound:         {fault.NotFound, "no such MCP session: this server is stateless", nil},
+	http.StatusMethodNotAllowed: {fault.MethodNotAllowed, "MCP over streamable HTTP here takes POST only (the server is stateless: no GET stream, no DELETE)", nil},
+	http.StatusNotAcceptable: {fault.NotAcceptable, "the Accept header must allow application/json and text/event-stream",
+		map[string]any{"acceptable_types": []string{wire.MediaJSON, "text/event-stream"}}},
+	http.StatusRequestEntityTooLarge: {fault.TooLarge, "the MCP request exceeds the body limit", nil},
+	http.StatusUnsupportedMediaType: {fault.UnsupportedMediaType, "MCP requests are application/json",
+		map[string]any{"accepted_content_types": []string{wire.MediaJSON}}},
 }
 
 // envelopeHTTPErrors answers every HTTP-level error of the transport with a
@@ -41,7 +44,11 @@ func envelopeHTTPErrors(next http.Handler) http.Handler {
 		if !ok {
 			c.code, c.msg = fault.Internal, "the MCP transport failed"
 		}
-		env, _ := wire.Failure(fault.E(c.code, c.msg).With("http_status", g.status), wire.Meta{}, requestID(r), start)
+		fe := fault.E(c.code, c.msg).With("http_status", g.status)
+		for k, v := range c.details {
+			fe.With(k, v)
+		}
+		env, _ := wire.Failure(fe, wire.Meta{}, requestID(r), start)
 		w.Header().Del("Content-Length")
 		wire.Write(w, g.status, env)
 	})

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/digestd/digestd/fault"
@@ -172,6 +174,34 @@ func BodyError(err error) error {
 		return fault.E(fault.TooLarge, "the request body exceeds the limit").With("limit_bytes", mbe.Limit)
 	}
 	return fault.Wrap(fault.InvalidFormat, "could not read the request body", err)
+}
+
+// MediaJSON is the Content-Type of JSON request bodies.
+const MediaJSON = "application/json"
+
+// CheckContentType refuses a request body declared (by its Content-Type
+// header, given as contentType) as anything but one of accepted, with 415
+// UNSUPPORTED_MEDIA_TYPE naming the accepted types in
+// details.accepted_content_types. A body declared as nothing is taken as
+// accepted[0]; a JSON body in a charset other than UTF-8 is refused too.
+// It returns the media type and its parameters.
+func CheckContentType(contentType string, accepted ...string) (string, map[string]string, error) {
+	if contentType == "" {
+		return accepted[0], map[string]string{}, nil
+	}
+	mt, params, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		return "", nil, fault.E(fault.InvalidFormat, "malformed Content-Type header")
+	}
+	if !slices.Contains(accepted, mt) {
+		return "", nil, fault.E(fault.UnsupportedMediaType, fmt.Sprintf("this route does not take a body of type %q", mt)).
+			With("content_type", mt).With("accepted_content_types", accepted)
+	}
+	if cs := params["charset"]; cs != "" && !strings.EqualFold(cs, "utf-8") && mt == MediaJSON {
+		return "", nil, fault.E(fault.UnsupportedMediaType, fmt.Sprintf("%s bodies must be UTF-8, not %q", mt, cs)).
+			With("content_type", mt).With("accepted_content_types", accepted)
+	}
+	return mt, params, nil
 }
 
 // DecodeJSON decodes exactly one JSON value, rejecting unknown fields by

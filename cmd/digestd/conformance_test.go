@@ -364,6 +364,17 @@ func TestConformance(t *testing.T) {
 		}
 	}
 
+	// A body declared as anything but JSON is 415 on every JSON route, /mcp
+	// included, naming the types the route takes.
+	for route, tool := range map[string]string{"/v1/digests": "digest_sources", "/v1/locate": "locate_quotes", "/v1/check": "check_citations", "/v1/verify": "verify_digest", "/mcp": "digestd"} {
+		for _, ctype := range []string{"application/xml", "text/plain"} {
+			a = s.do("POST", route, ctype, []byte(`{}`), tool, "Accept", "application/json, text/event-stream")
+			if a.status != 415 || a.errData.ErrorCode != "UNSUPPORTED_MEDIA_TYPE" || fmt.Sprint(a.errData.Details["accepted_content_types"]) != "[application/json]" {
+				t.Errorf("%s as %s: %d %s", route, ctype, a.status, a.body)
+			}
+		}
+	}
+
 	// Archive reads, a bad Range, listings and their cursors.
 	if a = s.do("GET", "/v1/archive/"+textHash+"/slice?start=0&end=6", "", nil, "get_archived_text"); a.status != 200 {
 		t.Errorf("slice: %d", a.status)
