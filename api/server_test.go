@@ -91,6 +91,11 @@ func errorOf(t testing.TB, body []byte) errorData {
 	if ed.Remediation == "" || ed.ErrorType == "" {
 		t.Errorf("error without remediation or type: %.300s", body)
 	}
+	for _, name := range wire.NamedDetails(ed.Remediation) {
+		if _, ok := ed.Details[name]; !ok {
+			t.Errorf("%s: the remediation points to details.%s, which the error does not carry: %.400s", ed.ErrorCode, name, body)
+		}
+	}
 	return ed
 }
 

@@ -2,6 +2,8 @@ package api_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -82,8 +84,36 @@ func TestURLSource(t *testing.T) {
 		if resp.StatusCode != tc.status || ed.ErrorCode != tc.code {
 			t.Errorf("%s: %d %s, want %d %s", tc.url, resp.StatusCode, ed.ErrorCode, tc.status, tc.code)
 		}
-		if tc.code == "FETCH_FAILED" && ed.Details["upstream_status"] != float64(404) {
-			t.Errorf("FETCH_FAILED without upstream_status 404: %v", ed.Details)
+		if tc.code == "FETCH_FAILED" && (ed.Details["upstream_status"] != float64(404) || ed.Details["cause"] != "upstream_status") {
+			t.Errorf("FETCH_FAILED without cause upstream_status and upstream_status 404: %v", ed.Details)
 		}
+	}
+}
+
+// TestFetchFailedSaysWhy: a URL whose server cannot be reached is
+// FETCH_FAILED with the cause its remediation names (details.cause), and
+// neither its message nor its details name the address.
+func TestFetchFailedSaysWhy(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens there: the connection is refused
+	h, pipe := newTestServer(t, api.Config{})
+	pipe.Ingester.Fetcher = fetch.New(fetch.Config{TotalTimeout: 5 * time.Second, AllowLoopbackForTests: []string{addr}})
+	c := loadContract(t)
+	resp, b := c.do(t, h, "POST", "/v1/digest", "application/json", []byte(`{"query":"q","source":{"url":"http://`+addr+`/paper"}}`))
+	ed := errorOf(t, b) // holds every detail the remediation names
+	if resp.StatusCode != 502 || ed.ErrorCode != "FETCH_FAILED" || ed.Details["cause"] != "connect" {
+		t.Fatalf("refused connection: %d %s %v", resp.StatusCode, ed.ErrorCode, ed.Details)
+	}
+	var env struct {
+		Error string `json:"error"`
+	}
+	json.Unmarshal(b, &env)
+	said := env.Error + fmt.Sprint(ed.Details)
+	if env.Error == "fetch failed" || strings.Contains(said, addr) || strings.Contains(said, "127.0.0.1") {
+		t.Errorf("message %q says nothing or names the address: %s", env.Error, b)
 	}
 }

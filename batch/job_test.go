@@ -179,6 +179,11 @@ func TestJobRunAndResume(t *testing.T) {
 			if env["success"] != false || errorCode(env) != code {
 				t.Errorf("%s: success %v code %q, want an error line with %s", e.ID, env["success"], errorCode(env), code)
 			}
+			// A missing file is no archive hash: its remediation speaks of
+			// the manifest's file paths too, not only of how hashes are written.
+			if rem, _ := env["data"].(map[string]any)["remediation"].(string); e.ID == "missing" && !strings.Contains(rem, "manifest") {
+				t.Errorf("%s: remediation %q does not speak of the manifest's file paths", e.ID, rem)
+			}
 			continue
 		}
 		if env["success"] != true || env["_status"] != float64(200) {

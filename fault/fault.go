@@ -27,7 +27,6 @@ const (
 	TooLarge               Code = "TOO_LARGE"
 	RangeNotSatisfiable    Code = "RANGE_NOT_SATISFIABLE"
 	UnsupportedMediaType   Code = "UNSUPPORTED_MEDIA_TYPE"
-	NotAcceptable          Code = "NOT_ACCEPTABLE"
 	UnsupportedContentType Code = "UNSUPPORTED_CONTENT_TYPE"
 	FeatureDisabled        Code = "FEATURE_DISABLED"
 	Unauthorized           Code = "UNAUTHORIZED"

@@ -203,9 +203,12 @@ func (in *Ingester) url(ctx context.Context, rawURL string) (*Document, error) {
 func fetchFault(err error) error {
 	var fe *fetch.Error
 	if !errors.As(err, &fe) {
-		return fault.Wrap(fault.FetchFailed, "the URL could not be fetched", err)
+		return fault.Wrap(fault.FetchFailed, "the URL could not be fetched", err).With("cause", fetch.CauseNetwork)
 	}
 	f := fault.Wrap(fe.Code, fe.Msg, err)
+	if fe.Cause != "" {
+		f.With("cause", fe.Cause)
+	}
 	if fe.Status != 0 {
 		f.With("upstream_status", fe.Status)
 	}

@@ -202,7 +202,19 @@ func mustFail(t testing.TB, cs *mcp.ClientSession, tool string, args any) (error
 	if env.Error == nil || *env.Error == "" {
 		t.Fatalf("%s: error envelope without a message", tool)
 	}
+	checkNamedDetails(t, ed)
 	return ed, env
+}
+
+// checkNamedDetails fails unless the error carries every detail its
+// remediation points the client to.
+func checkNamedDetails(t testing.TB, ed errorData) {
+	t.Helper()
+	for _, name := range wire.NamedDetails(ed.Remediation) {
+		if _, ok := ed.Details[name]; !ok {
+			t.Errorf("%s: the remediation points to details.%s, which the error does not carry: %v", ed.ErrorCode, name, ed.Details)
+		}
+	}
 }
 
 func textOf(res *mcp.CallToolResult) string {

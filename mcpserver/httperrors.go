@@ -18,12 +18,10 @@ var httpErrorCodes = map[int]struct {
 	msg     string
 	details map[string]any
 }{
-	http.StatusBadRequest:       {fault.InvalidFormat, "the MCP request is malformed", nil},
-	http.StatusForbidden:        {fault.Forbidden, "requests that reach a loopback address must name it in the Host header (DNS-rebinding protection)", nil},
-	http.StatusNotFound:         {fault.NotFound, "no such MCP session: this server is stateless", nil},
-	http.StatusMethodNotAllowed: {fault.MethodNotAllowed, "MCP over streamable HTTP here takes POST only (the server is stateless: no GET stream, no DELETE)", nil},
-	http.StatusNotAcceptable: {fault.NotAcceptable, "the Accept header must allow application/json and text/event-stream",
-		map[string]any{"acceptable_types": []string{wire.MediaJSON, "text/event-stream"}}},
+	http.StatusBadRequest:            {fault.InvalidFormat, "the MCP request is malformed, or its Accept header does not allow both application/json and text/event-stream", nil},
+	http.StatusForbidden:             {fault.Forbidden, "requests that reach a loopback address must name it in the Host header (DNS-rebinding protection)", nil},
+	http.StatusNotFound:              {fault.NotFound, "no such MCP session: this server is stateless", nil},
+	http.StatusMethodNotAllowed:      {fault.MethodNotAllowed, "MCP over streamable HTTP here takes POST only (the server is stateless: no GET stream, no DELETE)", nil},
 	http.StatusRequestEntityTooLarge: {fault.TooLarge, "the MCP request exceeds the body limit", nil},
 	http.StatusUnsupportedMediaType: {fault.UnsupportedMediaType, "MCP requests are application/json",
 		map[string]any{"accepted_content_types": []string{wire.MediaJSON}}},

@@ -26,6 +26,7 @@ import (
 	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/internal/testenv"
 	"github.com/digestd/digestd/mcpserver"
+	"github.com/digestd/digestd/wire"
 )
 
 // newHTTPServer serves the HTTP API with the MCP handler mounted at /mcp,
@@ -158,6 +159,40 @@ func expectErrorEnvelope(t *testing.T, resp *http.Response, code string) {
 	json.Unmarshal(env.Data, &ed)
 	if env.Success || env.Error == nil || ed.ErrorCode != code || env.Meta.Version != "response-v2" || resp.Header.Get("Content-Type") != "application/json" {
 		t.Errorf("%d answer: %+v %+v, want a %s envelope", resp.StatusCode, env, ed, code)
+	}
+	checkNamedDetails(t, ed)
+	if status, _, _, _ := wire.Classify(fault.Code(ed.ErrorCode)); status != resp.StatusCode {
+		t.Errorf("%s answered %d; the error table says %d", ed.ErrorCode, resp.StatusCode, status)
+	}
+}
+
+// A body that is not JSON is refused with the type the transport takes,
+// never with the types another route takes.
+func TestStreamableHTTPRefusesOtherMediaTypes(t *testing.T) {
+	srv := newHTTPServer(t)
+	for _, tc := range []struct {
+		contentType, accept, code, detail, want string
+	}{
+		{"text/plain", "application/json, text/event-stream", "UNSUPPORTED_MEDIA_TYPE", "accepted_content_types", "[application/json]"},
+	} {
+		req, _ := http.NewRequest("POST", srv.URL+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+		req.Header.Set("Content-Type", tc.contentType)
+		req.Header.Set("Accept", tc.accept)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		resp.Body = io.NopCloser(bytes.NewReader(b))
+		expectErrorEnvelope(t, resp, tc.code)
+		var env struct {
+			Data errorData `json:"data"`
+		}
+		json.Unmarshal(b, &env)
+		if got := fmt.Sprint(env.Data.Details[tc.detail]); got != tc.want || strings.Contains(env.Data.Remediation, "text/plain") {
+			t.Errorf("%s / Accept %s: details.%s = %s, want %s; remediation %q", tc.contentType, tc.accept, tc.detail, got, tc.want, env.Data.Remediation)
+		}
 	}
 }
 

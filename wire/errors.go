@@ -2,6 +2,7 @@ package wire
 
 import (
 	"net/http"
+	"regexp"
 	"sort"
 	"time"
 
@@ -21,24 +22,23 @@ type errorClass struct {
 // statuses for errors themselves.
 var errorTable = map[fault.Code]errorClass{
 	fault.ValidationError:        {http.StatusBadRequest, "validation", false, "Fix the field named in the message and send the request again."},
-	fault.InvalidFormat:          {http.StatusBadRequest, "validation", false, "Send the input in the documented format (see /openapi.yaml)."},
+	fault.InvalidFormat:          {http.StatusBadRequest, "validation", false, "Send the input in the documented format (see /openapi.yaml; for /mcp, the MCP streamable HTTP transport)."},
 	fault.InvalidURL:             {http.StatusBadRequest, "validation", false, "Give an absolute http:// or https:// URL without credentials."},
 	fault.MissingRequired:        {http.StatusBadRequest, "validation", false, "Add the required field named in the message."},
 	fault.InvalidFields:          {http.StatusBadRequest, "validation", false, "Ask only for fields listed in details.allowed_fields (the detail level's whitelist)."},
 	fault.InvalidCursor:          {http.StatusBadRequest, "validation", false, "Start the listing again without a cursor; cursors are opaque and bound to the listing that issued them."},
-	fault.NotFound:               {http.StatusNotFound, "not_found", false, "Check the hash or path; archived content is addressed by sha256:<64 hex digits>."},
+	fault.NotFound:               {http.StatusNotFound, "not_found", false, "Check what the message names: archived content is addressed by sha256:<64 hex digits>, routes are listed in /openapi.yaml, and a batch manifest's file paths must name files that exist."},
 	fault.MethodNotAllowed:       {http.StatusMethodNotAllowed, "validation", false, "Use a method this route supports (see /openapi.yaml)."},
 	fault.TooLarge:               {http.StatusRequestEntityTooLarge, "too_large", false, "Send a smaller input, or split it into several sources."},
-	fault.RangeNotSatisfiable:    {http.StatusRequestedRangeNotSatisfiable, "validation", false, "Ask for a range inside the text; details.text_chars gives its length in code points."},
+	fault.RangeNotSatisfiable:    {http.StatusRequestedRangeNotSatisfiable, "validation", false, "Ask for a range inside the content: text_chars in the details gives a text's length in code points (a locator or start and end), blob_bytes a blob's size in bytes (a Range header)."},
 	fault.UnsupportedMediaType:   {http.StatusUnsupportedMediaType, "validation", false, "Send the body with a Content-Type the route takes: one of details.accepted_content_types."},
-	fault.NotAcceptable:          {http.StatusNotAcceptable, "validation", false, "Send an Accept header that allows every type in details.acceptable_types."},
 	fault.UnsupportedContentType: {http.StatusUnprocessableEntity, "unsupported", false, "Give a source that is HTML, PDF or plain text."},
 	fault.FeatureDisabled:        {http.StatusNotImplemented, "unsupported", false, "This kind of source is not enabled on this server; send the content as text instead."},
 	fault.Unauthorized:           {http.StatusUnauthorized, "authentication", false, "Send a valid API key in the Authorization: Bearer header or the X-API-Key header."},
 	fault.Forbidden:              {http.StatusForbidden, "authorization", false, "Send the request to the server by its own name: a request that reaches a loopback address must carry a loopback Host header."},
 	fault.RateLimitExceeded:      {http.StatusTooManyRequests, "rate_limit", true, "Wait for the time in Retry-After, then retry."},
 	fault.FetchBlocked:           {http.StatusUnprocessableEntity, "fetch", false, "The URL points at an address this service may not reach (private, loopback, link-local or metadata); give a public http(s) URL, or send the content itself."},
-	fault.FetchFailed:            {http.StatusBadGateway, "fetch", true, "The remote server did not return the page (see details.upstream_status); check the URL or send the content itself."},
+	fault.FetchFailed:            {http.StatusBadGateway, "fetch", true, "The remote server did not return the page; details.cause says why (dns, connect, tls, connection_closed, redirects, canceled, network, or upstream_status, with the status it answered in upstream_status): check the URL or send the content itself."},
 	fault.FetchTimeout:           {http.StatusGatewayTimeout, "fetch", true, "The remote server was too slow; retry later or send the content itself."},
 	fault.PDFUnreadable:          {http.StatusUnprocessableEntity, "extraction", false, "The PDF could not be parsed; check that the file is a complete, valid PDF."},
 	fault.PDFTimeout:             {http.StatusUnprocessableEntity, "extraction", false, "The PDF took too long to parse; split it or send its text instead."},
@@ -48,6 +48,21 @@ var errorTable = map[fault.Code]errorClass{
 	fault.Unavailable:            {http.StatusServiceUnavailable, "unavailable", true, "The service is busy or a dependency is down; retry after the time in Retry-After."},
 	fault.ArchiveCorrupt:         {http.StatusInternalServerError, "internal", false, "The archived copy failed its integrity check and is never served; send the same source again to repair it, or report the request_id."},
 	fault.Internal:               {http.StatusInternalServerError, "internal", true, "Retry; if it persists, report the request_id."},
+}
+
+// namedDetail is how a remediation points a client at a field of the
+// error's details.
+var namedDetail = regexp.MustCompile(`\bdetails\.([a-z_]+)`)
+
+// NamedDetails returns the fields of details that remediation points the
+// client to (written "details.NAME"). Every error answered with that
+// remediation carries each of them; the tests of every edge hold it.
+func NamedDetails(remediation string) []string {
+	var names []string
+	for _, m := range namedDetail.FindAllStringSubmatch(remediation, -1) {
+		names = append(names, m[1])
+	}
+	return names
 }
 
 // classify returns the class of code; unknown codes are internal errors.

@@ -180,6 +180,12 @@ func (s *server) do(method, path, contentType string, body []byte, wantTool stri
 		if st, typ, _, retry := wire.Classify(fault.Code(a.errData.ErrorCode)); st != resp.StatusCode || typ != a.errData.ErrorType || retry != a.errData.Retryable {
 			t.Errorf("%s %s: %s answered %d %s retryable %t; the error table says %d %s %t", method, path, a.errData.ErrorCode, resp.StatusCode, a.errData.ErrorType, a.errData.Retryable, st, typ, retry)
 		}
+		_, _, remediation, _ := wire.Classify(fault.Code(a.errData.ErrorCode))
+		for _, name := range wire.NamedDetails(remediation) {
+			if _, ok := a.errData.Details[name]; !ok {
+				t.Errorf("%s %s: %s's remediation points to details.%s, which the answer does not carry: %s", method, path, a.errData.ErrorCode, name, a.body)
+			}
+		}
 	}
 	s.validate(req, body, a)
 	return a

@@ -31,14 +31,40 @@ const (
 	CodeInvalidURL = fault.InvalidURL
 )
 
+// Causes of a CodeFailed error (Error.Cause): why no usable response came.
+const (
+	// CauseUpstreamStatus: the server answered with a status outside 2xx
+	// (Error.Status).
+	CauseUpstreamStatus = "upstream_status"
+	// CauseDNS: the host name could not be resolved.
+	CauseDNS = "dns"
+	// CauseConnect: no connection could be made (refused, unreachable).
+	CauseConnect = "connect"
+	// CauseTLS: the TLS handshake failed (an untrusted or mismatched
+	// certificate, a protocol error).
+	CauseTLS = "tls"
+	// CauseConnectionClosed: the server closed or reset the connection
+	// before its answer was complete.
+	CauseConnectionClosed = "connection_closed"
+	// CauseRedirects: the server redirected more than Config.MaxRedirects
+	// times.
+	CauseRedirects = "redirects"
+	// CauseCanceled: the request was canceled before the answer came.
+	CauseCanceled = "canceled"
+	// CauseNetwork: any other network failure.
+	CauseNetwork = "network"
+)
+
 // Error is the only error type Fetch returns. Code is one of the Code*
 // constants; Status is the upstream HTTP status for CodeFailed responses (0
-// otherwise); Msg is a short description that is safe to show to clients (it
-// never holds resolved addresses or body content); Err is the underlying
-// cause, for logs and errors.Is/As, and may name addresses.
+// otherwise); Cause is one of the Cause* constants for CodeFailed errors;
+// Msg is a short description that is safe to show to clients (it never
+// holds resolved addresses or body content); Err is the underlying cause,
+// for logs and errors.Is/As, and may name addresses.
 type Error struct {
 	Code   fault.Code
 	Status int
+	Cause  string
 	Msg    string
 	Err    error
 }
@@ -99,4 +125,9 @@ func StatusOf(err error) int {
 
 func newError(code fault.Code, msg string, cause error) *Error {
 	return &Error{Code: code, Msg: msg, Err: cause}
+}
+
+// failed returns a CodeFailed error with its cause.
+func failed(cause, msg string, err error) *Error {
+	return &Error{Code: CodeFailed, Cause: cause, Msg: msg, Err: err}
 }

@@ -13,6 +13,8 @@ package fetch
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -191,7 +193,7 @@ func (c *Client) Fetch(ctx context.Context, rawURL string) (*Response, error) {
 		Transport: c.transport,
 		CheckRedirect: func(next *http.Request, via []*http.Request) error {
 			if len(via) > c.cfg.MaxRedirects {
-				return newError(CodeFailed, "too many redirects", fmt.Errorf("more than %d redirects", c.cfg.MaxRedirects))
+				return failed(CauseRedirects, "too many redirects", fmt.Errorf("more than %d redirects", c.cfg.MaxRedirects))
 			}
 			if _, err := c.guard.checkURL(next.URL.String()); err != nil {
 				// The caller's URL was fine; the upstream pointed elsewhere.
@@ -209,7 +211,8 @@ func (c *Client) Fetch(ctx context.Context, rawURL string) (*Response, error) {
 	fetchedAt := time.Now().UTC()
 
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, &Error{Code: CodeFailed, Status: resp.StatusCode, Msg: "upstream returned a non-2xx status"}
+		return nil, &Error{Code: CodeFailed, Status: resp.StatusCode, Cause: CauseUpstreamStatus,
+			Msg: fmt.Sprintf("the remote server answered HTTP %d", resp.StatusCode)}
 	}
 	if enc := resp.Header.Get("Content-Encoding"); enc != "" && !strings.EqualFold(enc, "identity") {
 		// The transport decodes gzip and removes the header; anything left
@@ -262,7 +265,34 @@ func classify(ctx context.Context, err error) error {
 		return newError(CodeTimeout, "fetch timed out", err)
 	}
 	if errors.Is(err, context.Canceled) {
-		return newError(CodeFailed, "fetch canceled", err)
+		return failed(CauseCanceled, "the fetch was canceled", err)
 	}
-	return newError(CodeFailed, "fetch failed", err)
+	var dnsErr *net.DNSError
+	var certErr *tls.CertificateVerificationError
+	var alert tls.AlertError
+	var recordErr tls.RecordHeaderError
+	var unknownAuthority x509.UnknownAuthorityError
+	var hostnameErr x509.HostnameError
+	var invalidCert x509.CertificateInvalidError
+	var opErr *net.OpError
+	switch {
+	case errors.As(err, &dnsErr):
+		if dnsErr.IsNotFound {
+			return failed(CauseDNS, "the host name does not exist", err)
+		}
+		return failed(CauseDNS, "the host name could not be resolved", err)
+	case errors.As(err, &certErr), errors.As(err, &unknownAuthority), errors.As(err, &hostnameErr), errors.As(err, &invalidCert):
+		return failed(CauseTLS, "the server's TLS certificate is not valid for its name or not trusted", err)
+	case errors.As(err, &alert), errors.As(err, &recordErr):
+		return failed(CauseTLS, "the TLS handshake with the server failed", err)
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return failed(CauseConnect, "the server refused the connection", err)
+	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
+		return failed(CauseConnect, "the server cannot be reached", err)
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
+		return failed(CauseConnectionClosed, "the server closed the connection before its answer was complete", err)
+	case errors.As(err, &opErr) && opErr.Op == "dial":
+		return failed(CauseConnect, "no connection could be made to the server", err)
+	}
+	return failed(CauseNetwork, "the page could not be fetched (network error)", err)
 }
