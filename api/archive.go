@@ -16,12 +16,13 @@ import (
 )
 
 // getArchive serves an archived blob's exact bytes, with ETag (the content
-// hash), If-None-Match, HEAD and byte Range support. The blob is streamed
-// through the verifying reader, never held whole: a full read that finds it
-// corrupt ends the response short of its Content-Length; a Range request
-// verifies the whole blob first. Admission covers opening and verifying;
-// the stream itself holds no slot, so a client that reads slowly holds
-// only its connection.
+// hash), If-None-Match, HEAD and byte Range support. Every answer, a 304 and
+// a HEAD included, comes after pipeline.OpenBlob has read the whole blob
+// through the verifying reader; the bytes are then streamed through it
+// again, never held whole, and damage done meanwhile ends the response
+// short of its Content-Length. Admission covers opening and verifying; the
+// stream itself holds no slot, so a client that reads slowly holds only its
+// connection.
 func (s *Server) getArchive(w http.ResponseWriter, r *http.Request) {
 	d, err := parseHashParam(chi.URLParam(r, "hash"))
 	if err != nil {
@@ -60,19 +61,12 @@ func (s *Server) getArchive(w http.ResponseWriter, r *http.Request) {
 // sniffBytes is how much of a blob names its content type.
 const sniffBytes = 4096
 
-// openArchived opens blob d for streaming and names its content type from
-// its first bytes: JSON, UTF-8 text, or octet-stream. A Range request
-// verifies the whole blob before any of it is sent.
+// openArchived opens blob d, verified, for streaming and names its content
+// type from its first bytes: JSON, UTF-8 text, or octet-stream.
 func (s *Server) openArchived(r *http.Request, d archive.Hash) (*pipeline.BlobReader, string, error) {
 	br, err := s.pipe.OpenBlob(r.Context(), d)
 	if err != nil {
 		return nil, "", err
-	}
-	if r.Method == http.MethodGet && r.Header.Get("Range") != "" {
-		if err := br.Verify(); err != nil {
-			br.Close()
-			return nil, "", err
-		}
 	}
 	head := make([]byte, min(br.Size(), sniffBytes))
 	if _, err := io.ReadFull(br, head); err != nil {

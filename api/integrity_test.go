@@ -171,3 +171,92 @@ func TestVerifyIsStrict(t *testing.T) {
 		t.Errorf("the payload as served: %d %s", resp.StatusCode, body)
 	}
 }
+
+// Every read of a damaged blob is ARCHIVE_CORRUPT before anything is
+// answered: the whole blob, HEAD, a conditional GET, a range, a slice and a
+// digest of the archived text. The blob is larger than the bytes the
+// content type is named from, and damage is done behind the store's back
+// the ways a disk does it. Health counts the blob.
+func TestDamagedBlobIsNeverServed(t *testing.T) {
+	text := strings.Repeat("Tides rise twice a day. The moon pulls the sea towards it. ", 120)
+	damages := []struct {
+		name string
+		fn   func(b []byte) []byte
+	}{
+		{"empty", func([]byte) []byte { return nil }},
+		{"truncated", func(b []byte) []byte { return b[:len(b)/2] }},
+		{"extended", func(b []byte) []byte { return append(b, '.') }},
+		{"flipped", func(b []byte) []byte { b[len(b)-1] ^= 0x20; return b }},
+	}
+	for _, dm := range damages {
+		t.Run(dm.name, func(t *testing.T) {
+			store, srv := newDiskServer(t, t.TempDir())
+			h := srv.Handler()
+			c := loadContract(t)
+			_, body := c.do(t, h, "POST", "/v1/digest?query=tides", "text/plain", []byte(text))
+			var dd wire.DigestData
+			json.Unmarshal(decodeEnvelope(t, body).Data, &dd)
+			d := dd.Source.ArchiveHash
+			path := store.BlobPath(d)
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			os.Chmod(path, 0o644)
+			if err := os.WriteFile(path, dm.fn(b), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			blob := "/v1/archive/" + d.String()
+			for _, rq := range []struct {
+				name, method, target, ct string
+				body                     []byte
+				header                   []string
+			}{
+				{"whole", "GET", blob, "", nil, nil},
+				{"head", "HEAD", blob, "", nil, nil},
+				{"conditional", "GET", blob, "", nil, []string{"If-None-Match", `"` + d.String() + `"`}},
+				{"range", "GET", blob, "", nil, []string{"Range", "bytes=0-9"}},
+				{"slice", "GET", blob + "/slice?start=0&end=5", "", nil, nil},
+				{"digest", "POST", "/v1/digest", "application/json", []byte(`{"query":"moon","source":{"archive":"` + d.String() + `"}}`), nil},
+			} {
+				resp, body := c.do(t, h, rq.method, rq.target, rq.ct, rq.body, rq.header...)
+				if resp.StatusCode != 500 || resp.Header.Get("ETag") != "" || resp.Header.Get("Cache-Control") == "public, max-age=31536000, immutable" {
+					t.Errorf("%s: %d %v %.200s", rq.name, resp.StatusCode, resp.Header, body)
+					continue
+				}
+				if rq.method == "HEAD" {
+					continue
+				}
+				if ed := errorOf(t, body); ed.ErrorCode != "ARCHIVE_CORRUPT" {
+					t.Errorf("%s: %d %.200s", rq.name, resp.StatusCode, body)
+				}
+			}
+			_, _, hd := health(t, c, h)
+			if hd.Components["archive"].Details["corrupt_blobs_unrepaired"] != float64(1) {
+				t.Errorf("health after reads of a damaged blob: %+v", hd)
+			}
+		})
+	}
+}
+
+// The empty text is a blob of its own, with its own hash, and is served
+// whole, by HEAD and conditionally like any other.
+func TestEmptyBlobUnderItsOwnHash(t *testing.T) {
+	store, srv := newDiskServer(t, t.TempDir())
+	h := srv.Handler()
+	c := loadContract(t)
+	d, err := archive.PutBytes(t.Context(), store, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blob := "/v1/archive/" + d.String()
+	if resp, body := c.do(t, h, "GET", blob, "", nil); resp.StatusCode != 200 || len(body) != 0 || resp.Header.Get("ETag") != `"`+d.String()+`"` {
+		t.Errorf("GET the empty blob: %d %v %q", resp.StatusCode, resp.Header, body)
+	}
+	if resp, _ := c.do(t, h, "HEAD", blob, "", nil); resp.StatusCode != 200 {
+		t.Errorf("HEAD the empty blob: %d", resp.StatusCode)
+	}
+	if resp, _ := c.do(t, h, "GET", blob, "", nil, "If-None-Match", `"`+d.String()+`"`); resp.StatusCode != 304 {
+		t.Errorf("conditional GET of the empty blob: %d", resp.StatusCode)
+	}
+}

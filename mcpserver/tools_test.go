@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/digestd/digestd/archive/fsstore"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/mcpserver"
@@ -578,5 +580,27 @@ func TestToolOptionsExact(t *testing.T) {
 	ed, _ := mustFail(t, cs, "digest_source", map[string]any{"query": testQuery, "source": src, "options": map[string]any{"max_evidence": 0}})
 	if ed.ErrorCode != "VALIDATION_ERROR" {
 		t.Errorf("max_evidence 0: %s", ed.ErrorCode)
+	}
+}
+
+// An archived text emptied on disk is never served as a resource, nor as
+// get_archived_text's span: both say ARCHIVE_CORRUPT.
+func TestEmptiedBlobIsNotServed(t *testing.T) {
+	pipe := newPipeline(t)
+	cs := connectInMemory(t, pipe)
+	var d digestData
+	mustSucceed(t, cs, "digest_source", map[string]any{"query": testQuery, "source": map[string]any{"text": "Text about the placenta."}}, &d)
+	path := pipe.Store.(*fsstore.Store).BlobPath(d.Source.ArchiveHash)
+	os.Chmod(path, 0o644)
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: mcpserver.ArchiveURI(d.Source.ArchiveHash.String())})
+	if err == nil || !strings.Contains(err.Error(), "ARCHIVE_CORRUPT") {
+		t.Errorf("resource of an emptied blob: %v", err)
+	}
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_archived_text", Arguments: map[string]any{"hash": d.Source.ArchiveHash.String(), "start": 0, "end": 4}})
+	if err != nil || !res.IsError || !strings.Contains(fmt.Sprint(res.StructuredContent), "ARCHIVE_CORRUPT") {
+		t.Errorf("get_archived_text of an emptied blob: %v %+v", err, res)
 	}
 }

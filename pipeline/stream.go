@@ -10,11 +10,11 @@ import (
 )
 
 // BlobReader reads an archived blob without holding it in memory: a
-// ReadSeeker (for http.ServeContent, ranges included) that opens the blob
-// again when asked to go back, skips forward by reading, and reads through
-// the verifying reader, so whoever reads to the end learns of corruption
-// (an error wrapping archive.ErrCorrupt, after the bytes). The caller
-// closes it.
+// ReadSeeker (for http.ServeContent, ranges included) over a blob that
+// OpenBlob has verified whole. It opens the blob again when asked to go
+// back, skips forward by reading, and reads through the verifying reader
+// again, so that damage done after the open is still caught at the end (an
+// error wrapping archive.ErrCorrupt, after the bytes). The caller closes it.
 type BlobReader struct {
 	ctx  context.Context
 	p    *Pipeline
@@ -26,14 +26,26 @@ type BlobReader struct {
 	rcPos int64 // rc's position in the blob
 }
 
-// OpenBlob stats the blob d and returns a reader over it, with its size.
-// A missing blob is NOT_FOUND; nothing is read until Read.
+// OpenBlob reads the blob d once through the archive's verifying reader,
+// holding none of it, and returns a reader over it whose size is the count
+// of bytes that hashed to d, not what the store says of its size. Nothing
+// is answered about a blob before its bytes are checked: a missing blob is
+// NOT_FOUND, and a blob that does not hash to d (emptied, cut short,
+// extended, changed) is ARCHIVE_CORRUPT and noted for health and repair.
 func (p *Pipeline) OpenBlob(ctx context.Context, d archive.Hash) (*BlobReader, error) {
-	info, err := p.Store.Stat(ctx, d)
+	rc, err := p.Store.Get(ctx, d)
 	if err != nil {
 		return nil, archiveFault("read the archive", err)
 	}
-	return &BlobReader{ctx: ctx, p: p, d: d, size: info.Size}, nil
+	defer rc.Close()
+	n, err := io.Copy(io.Discard, rc)
+	if err != nil {
+		if errors.Is(err, archive.ErrCorrupt) {
+			p.noteCorrupt(d)
+		}
+		return nil, archiveFault("read the archive", err)
+	}
+	return &BlobReader{ctx: ctx, p: p, d: d, size: n}, nil
 }
 
 // Size is the blob's length in bytes.
@@ -108,24 +120,6 @@ func (b *BlobReader) reopen() error {
 		return err
 	}
 	b.rc, b.rcPos = rc, b.pos
-	return nil
-}
-
-// Verify reads the whole blob through the verifying reader, holding none
-// of it, and returns an error wrapping archive.ErrCorrupt (as a fault) if
-// it does not hash to its name. It leaves the position where it was.
-func (b *BlobReader) Verify() error {
-	rc, err := b.p.Store.Get(b.ctx, b.d)
-	if err != nil {
-		return archiveFault("read the archive", err)
-	}
-	defer rc.Close()
-	if _, err := io.Copy(io.Discard, rc); err != nil {
-		if errors.Is(err, archive.ErrCorrupt) {
-			b.p.noteCorrupt(b.d)
-		}
-		return archiveFault("read the archive", err)
-	}
 	return nil
 }
 
