@@ -22,12 +22,16 @@ import (
 // Options tunes the suite for one backend. The zero value runs every test
 // that needs nothing from the backend beyond archive.Store.
 type Options struct {
-	// Corrupt, if set, changes the stored bytes of blob d in s behind the
-	// store's back (for example by rewriting the file or object directly), so
-	// that they no longer hash to d. The suite then checks that reading the
-	// blob never succeeds with the corrupt bytes. Corrupt fails t itself if
-	// it cannot do its work.
-	Corrupt func(t *testing.T, s archive.Store, d archive.Hash)
+	// Rewrite, if set, replaces the stored bytes of blob d in s with b behind
+	// the store's back (by rewriting the file or object directly, not through
+	// Put). The suite damages blobs with it the ways a disk or a bucket does
+	// (emptied, cut short, extended, a byte changed) and checks that reading
+	// the blob never succeeds with the damaged bytes. Rewrite fails t itself
+	// if it cannot do its work.
+	Rewrite func(t *testing.T, s archive.Store, d archive.Hash, b []byte)
+	// Remove, if set, removes blob d from s behind the store's back; the
+	// suite checks that the blob then reads as missing.
+	Remove func(t *testing.T, s archive.Store, d archive.Hash)
 }
 
 // Test runs the conformance suite. newStore must return a new, empty store
@@ -60,11 +64,11 @@ func Test(t *testing.T, newStore func(t *testing.T) archive.Store, opts ...Optio
 	t.Run("ConcurrentSetRef", func(t *testing.T) { testConcurrentSetRef(t, newStore(t)) })
 	t.Run("CanceledContext", func(t *testing.T) { testCanceledContext(t, newStore(t)) })
 	t.Run("CancelDuringPut", func(t *testing.T) { testCancelDuringPut(t, newStore(t)) })
-	t.Run("Corrupt", func(t *testing.T) {
-		if o.Corrupt == nil {
-			t.Skip("backend gave no Corrupt hook")
+	t.Run("Damage", func(t *testing.T) {
+		if o.Rewrite == nil || o.Remove == nil {
+			t.Skip("backend gave no Rewrite and Remove hooks")
 		}
-		testCorrupt(t, newStore(t), o.Corrupt)
+		testDamage(t, newStore, o)
 	})
 }
 
@@ -595,29 +599,72 @@ func testCancelDuringPut(t *testing.T, s archive.Store) {
 	}
 }
 
-func testCorrupt(t *testing.T, s archive.Store, corrupt func(*testing.T, archive.Store, archive.Hash)) {
-	cases := []struct {
+// damages are the ways stored bytes go wrong behind a store's back; each
+// returns the bytes the blob is left holding.
+var damages = []struct {
+	name string
+	fn   func(b []byte) []byte
+}{
+	{"empty", func([]byte) []byte { return []byte{} }},
+	{"truncated", func(b []byte) []byte { return b[:len(b)/2] }},
+	{"last byte cut", func(b []byte) []byte { return b[:len(b)-1] }},
+	{"extended", func(b []byte) []byte { return append(b, 0) }},
+	{"flipped", func(b []byte) []byte { b[len(b)/2] ^= 0x40; return b }},
+}
+
+// testDamage damages a small and a large blob each way (and removes them)
+// behind the store's back, and checks that a read to the end fails with
+// ErrCorrupt (fs.ErrNotExist when removed) and ReadAll returns nothing.
+// Stat says nothing of the bytes and is not checked.
+func testDamage(t *testing.T, newStore func(t *testing.T) archive.Store, o Options) {
+	blobs := []struct {
 		name string
 		data []byte
 	}{
 		{"small", []byte("a blob that will rot on disk")},
 		{"large", Blob(9, 300_000)},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			d := mustPut(t, s, tc.data)
-			corrupt(t, s, d)
-			got, err := readBlob(t, s, d)
-			if err == nil {
-				t.Fatalf("reading a corrupted blob succeeded with %d bytes (equal to original: %v)", len(got), bytes.Equal(got, tc.data))
-			}
-			if !errors.Is(err, archive.ErrCorrupt) {
-				t.Errorf("reading a corrupted blob: err = %v, want ErrCorrupt", err)
-			}
-			if _, err := archive.ReadAll(ctxFor(t), s, d, 1<<30); !errors.Is(err, archive.ErrCorrupt) {
-				t.Errorf("ReadAll of a corrupted blob: err = %v, want ErrCorrupt", err)
-			}
+	for _, bl := range blobs {
+		for _, dm := range damages {
+			t.Run(bl.name+"/"+dm.name, func(t *testing.T) {
+				s := newStore(t)
+				d := mustPut(t, s, bl.data)
+				o.Rewrite(t, s, d, dm.fn(bytes.Clone(bl.data)))
+				checkUnreadable(t, s, d, archive.ErrCorrupt)
+			})
+		}
+		t.Run(bl.name+"/missing", func(t *testing.T) {
+			s := newStore(t)
+			d := mustPut(t, s, bl.data)
+			o.Remove(t, s, d)
+			checkUnreadable(t, s, d, fs.ErrNotExist)
 		})
+	}
+	// The empty blob is no damage under its own hash.
+	t.Run("empty under its own hash", func(t *testing.T) {
+		s := newStore(t)
+		d := mustPut(t, s, []byte("x"))
+		empty := archive.Sum(nil)
+		o.Rewrite(t, s, d, []byte{})
+		checkUnreadable(t, s, d, archive.ErrCorrupt)
+		if got := mustRead(t, s, mustPut(t, s, nil)); len(got) != 0 {
+			t.Errorf("the empty blob %s read back %d bytes", empty, len(got))
+		}
+	})
+}
+
+// checkUnreadable checks that every way of reading d fails with want.
+func checkUnreadable(t *testing.T, s archive.Store, d archive.Hash, want error) {
+	t.Helper()
+	got, err := readBlob(t, s, d)
+	if err == nil {
+		t.Fatalf("reading a damaged blob succeeded with %d bytes", len(got))
+	}
+	if !errors.Is(err, want) {
+		t.Errorf("reading a damaged blob: err = %v, want %v", err, want)
+	}
+	if b, err := archive.ReadAll(ctxFor(t), s, d, 1<<30); !errors.Is(err, want) || b != nil {
+		t.Errorf("ReadAll of a damaged blob: %d bytes, err = %v, want %v", len(b), err, want)
 	}
 }
 

@@ -27,17 +27,10 @@ func newStore(t *testing.T) archive.Store {
 	return s
 }
 
-// corruptFile rewrites the blob's file in place with one byte flipped.
-func corruptFile(t *testing.T, st archive.Store, d archive.Hash) {
+// rewriteFile replaces the blob's file with b in place, as damage on disk
+// does.
+func rewriteFile(t *testing.T, st archive.Store, d archive.Hash, b []byte) {
 	p := st.(*Store).BlobPath(d)
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("read blob file: %v", err)
-	}
-	if len(b) == 0 {
-		t.Fatalf("cannot corrupt an empty blob")
-	}
-	b[len(b)/2] ^= 0x40
 	if err := os.Chmod(p, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -46,8 +39,15 @@ func corruptFile(t *testing.T, st archive.Store, d archive.Hash) {
 	}
 }
 
+// removeFile removes the blob's file.
+func removeFile(t *testing.T, st archive.Store, d archive.Hash) {
+	if err := os.Remove(st.(*Store).BlobPath(d)); err != nil {
+		t.Fatalf("remove blob file: %v", err)
+	}
+}
+
 func TestConformance(t *testing.T) {
-	archivetest.Test(t, newStore, archivetest.Options{Corrupt: corruptFile})
+	archivetest.Test(t, newStore, archivetest.Options{Rewrite: rewriteFile, Remove: removeFile})
 }
 
 func TestLayout(t *testing.T) {
