@@ -9,6 +9,7 @@
 //	digestd batch   [flags]          digest every source of a JSONL manifest
 //	digestd mcp     [flags]          serve the MCP tools over stdio
 //	digestd gc      [flags]          remove unreferenced archive blobs
+//	digestd verify  [flags]          re-hash every archive blob, list the corrupt
 //	digestd eval    KIND DIR...      measure quality on evaluation sets
 //
 // Run "digestd COMMAND --help" for a command's flags.
@@ -69,6 +70,7 @@ Usage:
   digestd batch   [flags]           digest every source of a JSONL manifest (or a directory)
   digestd mcp     [flags]           serve the MCP tools over stdio
   digestd gc      [flags]           remove unreferenced archive blobs past a grace period
+  digestd verify  [flags]           re-hash every archived blob and list the corrupt ones
   digestd hash-key [KEY]            print the hash of an API key (read from stdin without KEY)
   digestd eval    KIND [flags] DIR  measure quality on evaluation sets (extract, evidence, summary, sbd)
 
@@ -95,6 +97,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runMCP(ctx, args[1:], stdin, stdout, stderr)
 	case "gc":
 		return runGC(ctx, args[1:], stdout, stderr)
+	case "verify":
+		return runVerify(ctx, args[1:], stdout, stderr)
 	case "hash-key":
 		return runHashKey(args[1:], stdin, stdout)
 	case workerCommand:
