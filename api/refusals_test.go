@@ -1,8 +1,11 @@
 package api_test
 
 import (
+	"bytes"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"net/textproto"
 	"strings"
 	"testing"
 	"time"
@@ -72,4 +75,36 @@ func TestOpenAPIListsRefusals(t *testing.T) {
 	h, _ = newTestServer(t, api.Config{RateLimit: 1, RateWindow: time.Hour})
 	serve(h, httptest.NewRequest("GET", "/v1/stats", nil))
 	check("rate limited", h, http.StatusTooManyRequests)
+}
+
+// Bytes that are not UTF-8 are refused the same way whether they come as a
+// raw text/plain body, inside a JSON text field, among several sources or
+// as a multipart text file: 400 INVALID_FORMAT, never a digest of the text
+// with the bytes dropped.
+func TestInvalidUTF8IsRefusedEverywhere(t *testing.T) {
+	h, _ := newTestServer(t, api.Config{})
+	c := loadContract(t)
+	bad := "Tides rise twice a day.\xff The moon pulls the sea towards it."
+	jsonText := `{"query":"tides","source":{"text":"` + bad + `"}}`
+	multi := `{"query":"tides","sources":[{"id":"a","text":"Spring tides follow the full moon."},{"id":"b","text":"` + bad + `"}]}`
+	var form bytes.Buffer
+	mw := multipart.NewWriter(&form)
+	mw.WriteField("query", "tides")
+	part, _ := mw.CreatePart(textproto.MIMEHeader{"Content-Disposition": {`form-data; name="file"; filename="t.txt"`}, "Content-Type": {"text/plain"}})
+	part.Write([]byte(bad))
+	mw.Close()
+	for _, tc := range []struct {
+		name, target, ct string
+		body             []byte
+	}{
+		{"text/plain", "/v1/digest?query=tides", "text/plain", []byte(bad)},
+		{"json text", "/v1/digest", "application/json", []byte(jsonText)},
+		{"json sources", "/v1/digests", "application/json", []byte(multi)},
+		{"multipart", "/v1/digest", mw.FormDataContentType(), form.Bytes()},
+	} {
+		resp, body := c.do(t, h, "POST", tc.target, tc.ct, tc.body)
+		if ed := errorOf(t, body); resp.StatusCode != 400 || ed.ErrorCode != "INVALID_FORMAT" {
+			t.Errorf("%s: %d %.300s", tc.name, resp.StatusCode, body)
+		}
+	}
 }

@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/digestd/digestd/archive"
+	"github.com/digestd/digestd/wire"
 )
 
 // Entry is one source of a batch: an id and exactly one of URL, File, Text
@@ -104,6 +105,9 @@ func readLine(br *bufio.Reader, max int) ([]byte, error) {
 
 func parseEntry(line []byte, baseDir string) (Entry, error) {
 	var e Entry
+	if err := wire.CheckUTF8(line); err != nil {
+		return e, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&e); err != nil {

@@ -29,6 +29,7 @@ func TestReadManifestErrors(t *testing.T) {
 		{"unknown field", `{"id":"a","text":"x","fiel":"y"}`, 1, "unknown field"},
 		{"bad archive", `{"id":"a","archive":"sha256:xyz"}`, 1, "archive must be"},
 		{"id not a string", `{"id":7,"text":"x"}`, 1, "not a manifest object"},
+		{"text not UTF-8", `{"id":"a","text":"x` + "\xff" + ` y"}`, 1, "not valid UTF-8 (at byte 19)"},
 		{"third line", `{"id":"a","text":"x"}` + "\n\n" + `{"id":"b"}`, 3, "exactly one of"},
 	}
 	for _, tc := range tests {

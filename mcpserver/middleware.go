@@ -17,6 +17,24 @@ import (
 // client, which may quote what the client sent.
 const maxInputErrorChars = 500
 
+// refuseBadUTF8 answers a tools/call whose arguments are not UTF-8 with the
+// INVALID_FORMAT envelope of wire.CheckUTF8, the HTTP API's rule, before the
+// SDK decodes them (which would put U+FFFD where the bad bytes were).
+func refuseBadUTF8(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		p, ok := req.GetParams().(*mcp.CallToolParamsRaw)
+		if method != "tools/call" || !ok {
+			return next(ctx, method, req)
+		}
+		err := wire.CheckUTF8(p.Arguments)
+		if err == nil {
+			return next(ctx, method, req)
+		}
+		env, _ := wire.Failure(err, wire.Meta{ToolID: p.Name}, wire.NewRequestID(), time.Now())
+		return &mcp.CallToolResult{IsError: true, StructuredContent: env, Content: []mcp.Content{&mcp.TextContent{Text: renderError(env)}}}, nil
+	}
+}
+
 // envelopeInputErrors gives the tool errors the SDK raises itself (arguments
 // that fail the input schema, before any tool handler runs) the same
 // VALIDATION_ERROR envelope as every other failure. A tool error that

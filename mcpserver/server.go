@@ -84,7 +84,7 @@ func NewServer(pipe *pipeline.Pipeline, opts Options) *mcp.Server {
 	t := &tools{pipe: pipe, log: opts.logger(), monitor: &wire.Monitor{Pipe: pipe, Version: version, Probes: opts.Probes, Started: time.Now()}, cursors: wire.NewCursors(opts.CursorKey)}
 	t.register(srv)
 	srv.AddResourceTemplate(archiveTemplate(), t.readArchive)
-	srv.AddReceivingMiddleware(envelopeInputErrors)
+	srv.AddReceivingMiddleware(envelopeInputErrors, refuseBadUTF8)
 	return srv
 }
 

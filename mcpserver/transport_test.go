@@ -305,3 +305,43 @@ func TestCursorsSharedAndSigned(t *testing.T) {
 		t.Errorf("forged cursor: %s", ed.ErrorCode)
 	}
 }
+
+// postMCP posts one raw JSON-RPC body to srv's /mcp and returns the answer.
+func postMCP(t *testing.T, url, body string) (*http.Response, []byte) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", url+"/mcp", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, b
+}
+
+// A tool call whose text holds bytes that are not UTF-8 is refused with
+// INVALID_FORMAT, as the HTTP API refuses them, not digested without them.
+func TestToolArgumentsMustBeUTF8(t *testing.T) {
+	srv := newHTTPServer(t)
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"digest_source","arguments":{"query":"tides","source":{"text":"Tides rise twice a day.` + "\xff" + ` The moon pulls the sea."}}}}`
+	resp, b := postMCP(t, srv.URL, call)
+	var rpc struct {
+		Result struct {
+			IsError           bool     `json:"isError"`
+			StructuredContent envelope `json:"structuredContent"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(b, &rpc); err != nil {
+		t.Fatalf("%d %s", resp.StatusCode, b)
+	}
+	var ed errorData
+	json.Unmarshal(rpc.Result.StructuredContent.Data, &ed)
+	if !rpc.Result.IsError || ed.ErrorCode != "INVALID_FORMAT" {
+		t.Errorf("a text with bytes that are not UTF-8: %d %.300s", resp.StatusCode, b)
+	}
+}

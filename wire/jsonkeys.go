@@ -204,9 +204,10 @@ func CheckContentType(contentType string, accepted ...string) (string, map[strin
 	return mt, params, nil
 }
 
-// DecodeJSON decodes exactly one JSON value, rejecting unknown fields by
-// name, keys that differ from a field's name only in case, and objects that
-// repeat a key (which decoders disagree on).
+// DecodeJSON decodes exactly one JSON value, rejecting bytes that are not
+// UTF-8 (CheckUTF8), unknown fields by name, keys that differ from a field's
+// name only in case, and objects that repeat a key (which decoders disagree
+// on).
 func DecodeJSON(r io.Reader, v any) error {
 	body, err := io.ReadAll(r)
 	if err != nil {
@@ -214,6 +215,9 @@ func DecodeJSON(r io.Reader, v any) error {
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return fault.E(fault.MissingRequired, "the request body is empty")
+	}
+	if err := CheckUTF8(body); err != nil {
+		return err
 	}
 	if err := CheckJSONKeys(body, reflect.TypeOf(v)); err != nil {
 		return err
