@@ -52,6 +52,27 @@ func envelopeHTTPErrors(next http.Handler) http.Handler {
 	})
 }
 
+// checkOrigin answers 403 FORBIDDEN, in an envelope, to a request whose
+// Origin is neither the server's own (its Host) nor one of allowed; a
+// request a browser marks same-origin, or without an Origin, passes
+// (http.CrossOriginProtection decides, for every method: MCP calls are all
+// POST).
+func checkOrigin(allowed []string, next http.Handler) http.Handler {
+	cop := http.NewCrossOriginProtection()
+	for _, o := range allowed {
+		cop.AddTrustedOrigin(o) // checked by ParseOrigins
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := cop.Check(r); err != nil {
+			env, status := wire.Failure(fault.Wrap(fault.Forbidden, "the request's Origin is neither this server's own nor an allowed origin", err),
+				wire.Meta{}, requestID(r), time.Now())
+			wire.Write(w, status, env)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
 // requestID is the client's X-Request-ID when it is valid, else a new one.
 func requestID(r *http.Request) string { return wire.RequestID(r.Header.Get("X-Request-ID")) }
 

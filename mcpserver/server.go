@@ -14,9 +14,11 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -43,6 +45,29 @@ type Options struct {
 	// JSON-RPC message over stdio; 0 means ingest.DefaultMaxSourceBytes, the
 	// HTTP API's default.
 	MaxBodyBytes int64
+	// AllowedOrigins are the origins (scheme://host[:port]) besides the
+	// server's own whose browser pages may call Handler; a request whose
+	// Origin is another is refused (403 FORBIDDEN), against DNS rebinding
+	// and cross-site calls. A request without an Origin (a client that is
+	// no browser) is served. Check a list with ParseOrigins first; Handler
+	// skips entries that do not parse.
+	AllowedOrigins []string
+}
+
+// ParseOrigins splits a comma-separated list of origins (scheme://host[:port],
+// no path) and checks each, for Options.AllowedOrigins.
+func ParseOrigins(list string) ([]string, error) {
+	var out []string
+	for _, o := range strings.Split(list, ",") {
+		if o = strings.TrimSpace(o); o == "" {
+			continue
+		}
+		if err := http.NewCrossOriginProtection().AddTrustedOrigin(o); err != nil {
+			return nil, fmt.Errorf("allowed origin %q: want scheme://host[:port] without a path", o)
+		}
+		out = append(out, o)
+	}
+	return out, nil
 }
 
 func (o Options) maxBodyBytes() int64 {
@@ -89,17 +114,19 @@ func NewServer(pipe *pipeline.Pipeline, opts Options) *mcp.Server {
 }
 
 // Handler returns the streamable HTTP transport of the MCP server, to be
-// mounted at /mcp. It is stateless (no Mcp-Session-Id), so any replica can
+// mounted at /mcp. It refuses a request whose Origin header is neither the
+// server's own (the request's Host) nor one of opts.AllowedOrigins, as the
+// MCP transport specification asks. It is stateless (no Mcp-Session-Id), so any replica can
 // answer any request, and it answers with application/json rather than an
 // event stream.
 func Handler(pipe *pipeline.Pipeline, opts Options) http.Handler {
 	srv := NewServer(pipe, opts)
-	return envelopeHTTPErrors(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+	return checkOrigin(opts.AllowedOrigins, envelopeHTTPErrors(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Stateless:           true,
 		JSONResponse:        true,
 		Logger:              sdkLogger(opts.Logger),
 		MaxRequestBodyBytes: opts.maxBodyBytes(),
-	}))
+	})))
 }
 
 // ServeStdio serves one MCP session over newline-delimited JSON-RPC on in

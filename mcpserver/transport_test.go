@@ -31,7 +31,7 @@ import (
 
 // newHTTPServer serves the HTTP API with the MCP handler mounted at /mcp,
 // as digestd serve does, on a loopback port.
-func newHTTPServer(t testing.TB) *httptest.Server {
+func newHTTPServer(t testing.TB, allowedOrigins ...string) *httptest.Server {
 	t.Helper()
 	pipe := newPipeline(t)
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -39,7 +39,7 @@ func newHTTPServer(t testing.TB) *httptest.Server {
 	apiSrv := api.New(pipe, api.Config{OpenAPI: digestd.OpenAPI, Logger: quiet, CursorKey: key})
 	h := chi.NewRouter()
 	apiSrv.Mount(h)
-	h.Handle("/mcp", apiSrv.Admit(mcpserver.Handler(pipe, mcpserver.Options{Version: digestd.Version, Logger: quiet, CursorKey: key})))
+	h.Handle("/mcp", apiSrv.Admit(mcpserver.Handler(pipe, mcpserver.Options{Version: digestd.Version, Logger: quiet, CursorKey: key, AllowedOrigins: allowedOrigins})))
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv
@@ -129,6 +129,61 @@ func TestStreamableHTTPRefusesForeignHost(t *testing.T) {
 		t.Errorf("status %d, want 403", resp.StatusCode)
 	}
 	expectErrorEnvelope(t, resp, "FORBIDDEN")
+}
+
+// TestStreamableHTTPChecksOrigin: as the MCP transport specification asks
+// (against DNS rebinding), a request whose Origin is neither the server's
+// own nor an allowed one is refused with a FORBIDDEN envelope, before any
+// tool runs; the server's own origin, an allowed one, and no Origin at all
+// (a client that is no browser) are served.
+func TestStreamableHTTPChecksOrigin(t *testing.T) {
+	srv := newHTTPServer(t, "https://notebook.example")
+	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	for _, tc := range []struct {
+		name, origin, fetchSite string
+		status                  int
+	}{
+		{"no Origin", "", "", 200},
+		{"own origin", srv.URL, "", 200},
+		{"own origin, marked by the browser", srv.URL, "same-origin", 200},
+		{"allowed origin", "https://notebook.example", "cross-site", 200},
+		{"foreign origin", "http://attacker.example", "", 403},
+		{"foreign origin, marked by the browser", "http://attacker.example", "cross-site", 403},
+		{"own host on another scheme's port", "http://127.0.0.1:1", "", 403},
+		{"the literal null origin", "null", "", 403},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest("POST", srv.URL+"/mcp", strings.NewReader(ping))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			if tc.origin != "" {
+				req.Header.Set("Origin", tc.origin)
+			}
+			if tc.fetchSite != "" {
+				req.Header.Set("Sec-Fetch-Site", tc.fetchSite)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			if resp.StatusCode != tc.status {
+				b, _ := io.ReadAll(resp.Body)
+				t.Fatalf("status %d, want %d: %s", resp.StatusCode, tc.status, b)
+			}
+			if tc.status == 403 {
+				expectErrorEnvelope(t, resp, "FORBIDDEN")
+			}
+		})
+	}
+	for _, bad := range []string{"notebook.example", "https://notebook.example/path"} {
+		if _, err := mcpserver.ParseOrigins("https://ok.example, " + bad); err == nil {
+			t.Errorf("ParseOrigins accepted %q", bad)
+		}
+	}
+	if got, err := mcpserver.ParseOrigins(" https://a.example ,http://b.example:8080,"); err != nil || fmt.Sprint(got) != "[https://a.example http://b.example:8080]" {
+		t.Errorf("ParseOrigins: %v %v", got, err)
+	}
 }
 
 // Every error the transport answers itself is a response-v2 envelope.

@@ -35,7 +35,7 @@ var errorTable = map[fault.Code]errorClass{
 	fault.UnsupportedContentType: {http.StatusUnprocessableEntity, "unsupported", false, "Give a source that is HTML, PDF or plain text."},
 	fault.FeatureDisabled:        {http.StatusNotImplemented, "unsupported", false, "This kind of source is not enabled on this server; send the content as text instead."},
 	fault.Unauthorized:           {http.StatusUnauthorized, "authentication", false, "Send a valid API key in the Authorization: Bearer header or the X-API-Key header."},
-	fault.Forbidden:              {http.StatusForbidden, "authorization", false, "Send the request to the server by its own name: a request that reaches a loopback address must carry a loopback Host header."},
+	fault.Forbidden:              {http.StatusForbidden, "authorization", false, "Send the request to the server by its own name: a request that reaches a loopback address must carry a loopback Host header, and a browser page may call /mcp only from the server's own origin or one it allows (digestd serve --mcp-allowed-origins)."},
 	fault.RateLimitExceeded:      {http.StatusTooManyRequests, "rate_limit", true, "Wait for the time in Retry-After, then retry."},
 	fault.FetchBlocked:           {http.StatusUnprocessableEntity, "fetch", false, "The URL points at an address this service may not reach (private, loopback, link-local or metadata); give a public http(s) URL, or send the content itself."},
 	fault.FetchFailed:            {http.StatusBadGateway, "fetch", true, "The remote server did not return the page; details.cause says why (dns, connect, tls, connection_closed, redirects, canceled, network, or upstream_status, with the status it answered in upstream_status): check the URL or send the content itself."},

@@ -430,6 +430,20 @@ func TestConformance(t *testing.T) {
 	if a.status != 403 || a.errData.ErrorCode != "FORBIDDEN" {
 		t.Errorf("foreign Host on /mcp: %d %s", a.status, a.body)
 	}
+	a = s.do("POST", "/mcp", "application/json", []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`), "digestd",
+		"Origin", "http://attacker.example", "Accept", "application/json, text/event-stream")
+	if a.status != 403 || a.errData.ErrorCode != "FORBIDDEN" {
+		t.Errorf("foreign Origin on /mcp: %d %s", a.status, a.body)
+	}
+	own, _ := http.NewRequest("POST", s.base+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	for k, v := range map[string]string{"Origin": s.base, "Content-Type": "application/json", "Accept": "application/json, text/event-stream", "Authorization": "Bearer " + conformanceKey} {
+		own.Header.Set(k, v)
+	}
+	if resp, err := http.DefaultClient.Do(own); err != nil || resp.StatusCode != 200 {
+		t.Errorf("the server's own Origin on /mcp: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
+	}
 
 	// The same contract over MCP, on the same server.
 	conformanceMCP(t, s, httpCursor)

@@ -20,6 +20,7 @@ import (
 	"github.com/digestd/digestd/api"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/ingest"
+	"github.com/digestd/digestd/mcpserver"
 )
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -44,8 +45,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	bodyBudget := fs.Int64("body-budget-bytes", 256<<20, "request body bytes being read at once; more: 503")
 	maxConns := fs.Int("max-conns", 0, "open connections at once; at the bound the longest-idle one is closed for a new one (0: the file-descriptor limit less 512, at most 4096)")
 	maxIdleConns := fs.Int("max-idle-conns", 1024, "idle (keep-alive or silent) connections kept while open connections are over 7/8 of --max-conns; beyond it the oldest idle one is closed")
+	mcpOrigins := fs.String("mcp-allowed-origins", "", "comma-separated origins (scheme://host[:port]) besides the server's own whose browser pages may call /mcp; a request with another Origin is refused (403)")
 	cursorKey := fs.String("cursor-key", "", "secret that signs listing cursors of the API and MCP; give replicas the same one (empty: random per process)")
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	origins, err := mcpserver.ParseOrigins(*mcpOrigins)
+	if err != nil {
 		return err
 	}
 	logger := slog.New(slog.NewJSONHandler(stderr, nil))
@@ -90,7 +96,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	})
 	hs := &http.Server{
 		Addr:              *addr,
-		Handler:           a.router(srv, *maxBody, key),
+		Handler:           a.router(srv, *maxBody, key, origins),
 		ReadHeaderTimeout: *readHeader,
 		ReadTimeout:       *readTimeout,
 		WriteTimeout:      *writeTimeout,

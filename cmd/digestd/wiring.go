@@ -139,11 +139,12 @@ func evalKind(ctx context.Context, kind, dir string, p *pipeline.Pipeline, rep *
 // router mounts every edge on one chi router: the HTTP API (/v1/…,
 // health, metrics, the API description), MCP's streamable HTTP at /mcp and
 // the web page under /ui/. All of them pass the API's middleware (request
-// ids, access log, authentication, rate limits), and /mcp its admission.
-func (a *app) router(srv *api.Server, maxBody int64, cursorKey []byte) http.Handler {
+// ids, access log, authentication, rate limits), and /mcp its admission;
+// /mcp also takes browser calls from mcpOrigins besides the server's own.
+func (a *app) router(srv *api.Server, maxBody int64, cursorKey []byte, mcpOrigins []string) http.Handler {
 	r := chi.NewRouter()
 	srv.Mount(r)
-	r.Handle("/mcp", srv.Admit(mcpserver.Handler(a.pipe, mcpserver.Options{Version: digestd.Version, Logger: a.logger, MaxBodyBytes: maxBody, Probes: a.probes(), CursorKey: cursorKey})))
+	r.Handle("/mcp", srv.Admit(mcpserver.Handler(a.pipe, mcpserver.Options{Version: digestd.Version, Logger: a.logger, MaxBodyBytes: maxBody, Probes: a.probes(), CursorKey: cursorKey, AllowedOrigins: mcpOrigins})))
 	r.Handle("/ui/*", web.Handler())
 	r.Get("/ui", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/ui/", http.StatusMovedPermanently) })
 	r.Get("/", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/ui/", http.StatusFound) })
