@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -234,9 +235,10 @@ func TestDigestsDetailAndFields(t *testing.T) {
 				t.Errorf("metadata item %v", items[0])
 			}
 		}},
-		{"full sends the summary once", map[string]any{"query": "tides", "sources": src}, 200, "", func(t *testing.T, items []map[string]any) {
-			if items[0]["digest"] == nil || items[0]["summary"] != nil {
-				t.Errorf("full item carries its summary twice: %v", items[0])
+		{"full carries the summary too", map[string]any{"query": "tides", "sources": src}, 200, "", func(t *testing.T, items []map[string]any) {
+			d, _ := items[0]["digest"].(map[string]any)
+			if d == nil || items[0]["summary"] == nil || items[0]["summary"] != d["summary"] {
+				t.Errorf("full item without its digest's summary at the top level: %v", items[0])
 			}
 		}},
 		{"fields pick", map[string]any{"query": "tides", "sources": src, "detail": "ids_only", "fields": []string{"archive_hash"}}, 200, "", func(t *testing.T, items []map[string]any) {
@@ -622,5 +624,40 @@ func TestDigestsMissingArchiveIsPartial(t *testing.T) {
 	json.Unmarshal(decodeEnvelope(t, body).Data, &data)
 	if len(data.Failed) != 2 || data.Failed[0].Code != "NOT_FOUND" || data.Failed[1].Code != "NOT_FOUND" || !strings.Contains(string(body), `"code":"PARTIAL_FAILURE"`) {
 		t.Errorf("failed %+v: %s", data.Failed, body)
+	}
+}
+
+// TestDisclosureLevelsNest walks the four disclosure levels: each item's
+// top-level fields are a strict superset of the level below's, so a client
+// that reads a field at one level finds it at every higher one.
+func TestDisclosureLevelsNest(t *testing.T) {
+	h, _ := newTestServer(t, api.Config{MaxBodyBytes: 8 << 20})
+	c := loadContract(t)
+	src := []map[string]string{{"id": "a", "text": "Tides rise twice a day. The moon pulls the sea."}}
+	var below []string
+	for _, level := range []string{"ids_only", "metadata", "summary", "full"} {
+		b, _ := json.Marshal(map[string]any{"query": "tides", "sources": src, "detail": level})
+		resp, body := c.do(t, h, "POST", "/v1/digests", "application/json", b)
+		if resp.StatusCode != 200 {
+			t.Fatalf("%s: %d %s", level, resp.StatusCode, body)
+		}
+		var d struct {
+			Digests []map[string]any `json:"digests"`
+		}
+		json.Unmarshal(decodeEnvelope(t, body).Data, &d)
+		var keys []string
+		for k := range d.Digests[0] {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range below {
+			if !slices.Contains(keys, k) {
+				t.Errorf("%s: an item lacks %s, which the level below has (%v ⊄ %v)", level, k, below, keys)
+			}
+		}
+		if len(keys) <= len(below) {
+			t.Errorf("%s adds no field to the level below: %v, below %v", level, keys, below)
+		}
+		below = keys
 	}
 }

@@ -604,3 +604,31 @@ func TestEmptiedBlobIsNotServed(t *testing.T) {
 		t.Errorf("get_archived_text of an emptied blob: %v %+v", err, res)
 	}
 }
+
+// TestDigestSourcesLevelsNest: over MCP as over HTTP, each disclosure
+// level's item fields are a strict superset of the level below's.
+func TestDigestSourcesLevelsNest(t *testing.T) {
+	cs := connectInMemory(t, newPipeline(t))
+	src := []map[string]any{{"id": "a", "text": "Tides rise twice a day. The moon pulls the sea."}}
+	var below []string
+	for _, level := range []string{"ids_only", "metadata", "summary", "full"} {
+		var d struct {
+			Digests []map[string]any `json:"digests"`
+		}
+		mustSucceed(t, cs, "digest_sources", map[string]any{"query": "tides", "sources": src, "detail": level}, &d)
+		var keys []string
+		for k := range d.Digests[0] {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range below {
+			if !slices.Contains(keys, k) {
+				t.Errorf("%s: an item lacks %s, which the level below has (%v ⊄ %v)", level, k, below, keys)
+			}
+		}
+		if len(keys) <= len(below) {
+			t.Errorf("%s adds no field to the level below: %v, below %v", level, keys, below)
+		}
+		below = keys
+	}
+}

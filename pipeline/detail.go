@@ -36,8 +36,9 @@ var DetailFidelity = map[string]string{
 }
 
 // Render returns the item as it is sent: only fields (all the item has
-// when fields is empty), and id always. A full item's summary is inside its
-// digest and is not sent twice unless asked for by name.
+// when fields is empty), and id always. A full item carries its summary at
+// the top level too, as a summary item does, so that each disclosure level's
+// fields are a superset of the level below (DetailFields).
 func (it Item) Render(fields []string) map[string]any {
 	m := map[string]any{
 		"id": it.ID, "fidelity": it.Fidelity, "rank": it.Rank, "score": it.Score,
@@ -55,6 +56,8 @@ func (it Item) Render(fields []string) map[string]any {
 	}
 	if it.Summary != nil {
 		m["summary"] = *it.Summary
+	} else if it.Digest != nil {
+		m["summary"] = it.Digest.Summary
 	}
 	if it.Digest != nil {
 		m["digest"] = it.Digest
@@ -69,8 +72,6 @@ func (it Item) Render(fields []string) map[string]any {
 	for _, f := range fields {
 		if v, ok := m[f]; ok {
 			keep[f] = v
-		} else if f == "summary" && it.Digest != nil {
-			keep[f] = it.Digest.Summary
 		}
 	}
 	return keep

@@ -316,6 +316,28 @@ func TestConformance(t *testing.T) {
 			}
 		}
 	}
+	// The levels nest: every field of a level is in the level above.
+	var below []string
+	for _, detail := range []string{"ids_only", "metadata", "summary", "full"} {
+		a = s.do("POST", "/v1/digests", "application/json", jsonBody(map[string]any{"query": "MTCT", "sources": sources[:1], "detail": detail}), "digest_sources")
+		var items struct {
+			Digests []map[string]any `json:"digests"`
+		}
+		s.data(a, &items)
+		var got []string
+		for k := range items.Digests[0] {
+			got = append(got, k)
+		}
+		for _, k := range below {
+			if !slices.Contains(got, k) {
+				t.Errorf("detail %s: item fields %v lack %s, which the level below has", detail, got, k)
+			}
+		}
+		if len(got) <= len(below) {
+			t.Errorf("detail %s adds nothing to the level below: %v", detail, got)
+		}
+		below = got
+	}
 	a = s.do("POST", "/v1/digests", "application/json", jsonBody(map[string]any{"query": "MTCT", "sources": sources[:1], "detail": "preview", "fields": []string{"digest", "nope"}}), "digest_sources")
 	if a.status != 400 || a.errData.ErrorCode != "INVALID_FIELDS" || fmt.Sprint(a.errData.Details["invalid_fields"]) != "[digest nope]" || a.errData.Details["allowed_fields"] == nil {
 		t.Errorf("INVALID_FIELDS: %d %s", a.status, a.body)
@@ -522,6 +544,28 @@ func conformanceMCP(t *testing.T, s *server, httpCursor string) {
 		if hs, _ := h.(string); !strings.HasPrefix(hs, "sha256:") {
 			t.Errorf("content_archive_hashes[%s] = %v, want a hash string", id, h)
 		}
+	}
+	var below []string
+	for _, detail := range []string{"ids_only", "metadata", "summary", "full"} {
+		ok, env = call("digest_sources", map[string]any{"query": "MTCT", "sources": sources[:1], "detail": detail})
+		data, _ := env["data"].(map[string]any)
+		items, _ := data["digests"].([]any)
+		if !ok || len(items) != 1 {
+			t.Fatalf("digest_sources at %s: %v", detail, env)
+		}
+		var got []string
+		for k := range items[0].(map[string]any) {
+			got = append(got, k)
+		}
+		for _, k := range below {
+			if !slices.Contains(got, k) {
+				t.Errorf("digest_sources at %s: item fields %v lack %s, which the level below has", detail, got, k)
+			}
+		}
+		if len(got) <= len(below) {
+			t.Errorf("digest_sources at %s adds nothing to the level below: %v", detail, got)
+		}
+		below = got
 	}
 	if ok, env = call("list_sources", map[string]any{"limit": 1, "cursor": httpCursor}); !ok {
 		t.Errorf("list_sources with the API's cursor: %v", env)
