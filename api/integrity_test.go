@@ -260,3 +260,54 @@ func TestEmptyBlobUnderItsOwnHash(t *testing.T) {
 		t.Errorf("conditional GET of the empty blob: %d", resp.StatusCode)
 	}
 }
+
+// TestVerifyHelps: a bare payload (not under "digest") is told to be
+// wrapped, and an invalid payload reports each snippet with its problem.
+func TestVerifyHelps(t *testing.T) {
+	h, _ := newTestServer(t, api.Config{})
+	c := loadContract(t)
+	_, body := c.do(t, h, "POST", "/v1/digest?query=tides&snippet_max_chars=60", "text/plain", []byte("Tides rise twice a day. The moon pulls the sea towards it. Spring tides follow the full moon."))
+	var dd wire.DigestData
+	json.Unmarshal(decodeEnvelope(t, body).Data, &dd)
+	if len(dd.Digest.EvidenceSnippets) < 2 {
+		t.Fatalf("want two snippets or more: %s", body)
+	}
+
+	bare, _ := json.Marshal(dd.Digest)
+	resp, body := c.do(t, h, "POST", "/v1/verify", "application/json", bare)
+	ed := errorOf(t, body)
+	var env struct {
+		Error string `json:"error"`
+	}
+	json.Unmarshal(body, &env)
+	if resp.StatusCode != 400 || ed.ErrorCode != "MISSING_REQUIRED" || !strings.Contains(ed.Remediation, `{"digest":`) || !strings.Contains(env.Error, "wrapped") {
+		t.Errorf("a bare payload: %d %s", resp.StatusCode, body)
+	}
+
+	var m map[string]any
+	json.Unmarshal(bare, &m)
+	snips := m["evidence_snippets"].([]any)
+	snips[1].(map[string]any)["relevance_score"] = 1.5 // out of [0,1] and above the first
+	wrapped, _ := json.Marshal(map[string]any{"digest": m})
+	resp, body = c.do(t, h, "POST", "/v1/verify", "application/json", wrapped)
+	var rep struct {
+		Valid    bool `json:"valid"`
+		Snippets []struct {
+			Index    int    `json:"index"`
+			Verified bool   `json:"verified"`
+			Problem  string `json:"problem"`
+		} `json:"snippets"`
+	}
+	json.Unmarshal(decodeEnvelope(t, body).Data, &rep)
+	if resp.StatusCode != 200 || rep.Valid || len(rep.Snippets) != len(snips) {
+		t.Fatalf("an invalid payload: %d, want one entry per snippet: %s", resp.StatusCode, body)
+	}
+	for i, s := range rep.Snippets {
+		if s.Index != i || s.Verified || s.Problem == "" {
+			t.Errorf("snippet %d: %+v, want its problem", i, s)
+		}
+	}
+	if !strings.Contains(rep.Snippets[1].Problem, "evidence_snippets[1].relevance_score") || strings.Contains(rep.Snippets[0].Problem, "relevance_score") {
+		t.Errorf("the snippets' problems are not their own: %+v", rep.Snippets)
+	}
+}

@@ -103,6 +103,10 @@ func (s *Server) postVerify(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	if err := refuseBarePayload(raw); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	var body wire.VerifyRequest
 	if err := wire.DecodeJSON(bytes.NewReader(raw), &body); err != nil {
 		s.fail(w, r, err)
@@ -122,6 +126,27 @@ func (s *Server) postVerify(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	success(w, r, http.StatusOK, rep)
+}
+
+// refuseBarePayload answers a verify body that is a DigestPayload itself
+// (no "digest" key, and a payload's fields at the top level) with
+// MISSING_REQUIRED saying to wrap it, rather than with the payload's fields
+// as unknown ones.
+func refuseBarePayload(raw []byte) error {
+	var keys map[string]json.RawMessage
+	if json.Unmarshal(raw, &keys) != nil {
+		return nil // DecodeJSON says what is wrong
+	}
+	if _, ok := keys["digest"]; ok {
+		return nil
+	}
+	for _, f := range digest.RequiredFields() {
+		if _, ok := keys[f]; ok {
+			return fault.E(fault.MissingRequired, `digest: is required: the body is a DigestPayload itself; send it wrapped, as {"digest": <the payload>}`).
+				With("field", "digest")
+		}
+	}
+	return nil
 }
 
 // requirePayloadFields refuses a verify body whose digest lacks a field of

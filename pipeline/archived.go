@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -40,11 +41,13 @@ func (p *Pipeline) Verify(ctx context.Context, pl *digest.Payload) (*VerifyRepor
 	}
 	d, err := archive.ParseHash(pl.SourceTextHash)
 	if err != nil {
+		rep.Snippets = uncheckedSnippets(pl, rep.Problems, "not checked: the payload is invalid (see problems)")
 		return rep, nil
 	}
 	b, err := p.readBlob(ctx, d, p.MaxTextBytes())
 	if errors.Is(err, fs.ErrNotExist) {
 		rep.Problems = append(rep.Problems, "source_text_hash: no archived text has that hash")
+		rep.Snippets = uncheckedSnippets(pl, rep.Problems, "not checked: no archived text has the payload's source_text_hash")
 		return rep, nil
 	}
 	if err != nil {
@@ -60,6 +63,7 @@ func (p *Pipeline) Verify(ctx context.Context, pl *digest.Payload) (*VerifyRepor
 	if !rep.Valid {
 		// Validation failed: the locators are not checked, so a payload
 		// over its bounds costs no more than a valid one.
+		rep.Snippets = uncheckedSnippets(pl, rep.Problems, "not checked: the payload is invalid (see problems)")
 		return rep, nil
 	}
 	locs := make([]digest.Locator, len(pl.EvidenceSnippets))
@@ -83,6 +87,36 @@ func (p *Pipeline) Verify(ctx context.Context, pl *digest.Payload) (*VerifyRepor
 	}
 	rep.Verified = rep.Valid && rep.HashMatches && all
 	return rep, nil
+}
+
+// uncheckedSnippets reports every snippet of a payload whose locators were
+// not sliced: each with the problems that name it (evidence_snippets[i]…),
+// or with why when none does. A payload with more snippets than the bound
+// gets none listed: its problems say so, and its answer stays small.
+func uncheckedSnippets(pl *digest.Payload, problems []string, why string) []digest.SnippetCheck {
+	if len(pl.EvidenceSnippets) > digest.MaxEvidence {
+		return []digest.SnippetCheck{}
+	}
+	const prefix = "evidence_snippets["
+	byIndex := map[int][]string{}
+	for _, pr := range problems {
+		rest, ok := strings.CutPrefix(pr, prefix)
+		if !ok {
+			continue
+		}
+		n, _, ok := strings.Cut(rest, "]")
+		if i, err := strconv.Atoi(n); ok && err == nil {
+			byIndex[i] = append(byIndex[i], pr)
+		}
+	}
+	out := make([]digest.SnippetCheck, len(pl.EvidenceSnippets))
+	for i, s := range pl.EvidenceSnippets {
+		out[i] = digest.SnippetCheck{Index: i, Locator: s.Locator, Problem: why}
+		if ps := byIndex[i]; len(ps) > 0 {
+			out[i].Problem = strings.Join(ps, "; ")
+		}
+	}
+	return out
 }
 
 // Slice is a span of an archived text.

@@ -122,9 +122,13 @@ func TestVerify(t *testing.T) {
 				t.Error("no problem named")
 			}
 			for i, c := range rep.Snippets {
-				if c.Verified == (i == tt.badSnippet) || (c.Problem == "") != c.Verified {
+				checked := tt.valid && tt.found
+				if checked && c.Verified == (i == tt.badSnippet) || !checked && c.Verified || (c.Problem == "") != c.Verified {
 					t.Errorf("snippet %d: %+v", i, c)
 				}
+			}
+			if len(rep.Snippets) != len(tt.pl.EvidenceSnippets) {
+				t.Errorf("%d snippets reported of %d", len(rep.Snippets), len(tt.pl.EvidenceSnippets))
 			}
 			if tt.valid && tt.found && len(rep.Snippets) != len(tt.pl.EvidenceSnippets) {
 				t.Errorf("%d snippets checked of %d", len(rep.Snippets), len(tt.pl.EvidenceSnippets))

@@ -24,7 +24,7 @@ var errorTable = map[fault.Code]errorClass{
 	fault.ValidationError:        {http.StatusBadRequest, "validation", false, "Fix the field named in the message and send the request again."},
 	fault.InvalidFormat:          {http.StatusBadRequest, "validation", false, "Send the input in the documented format (see /openapi.yaml; for /mcp, the MCP streamable HTTP transport)."},
 	fault.InvalidURL:             {http.StatusBadRequest, "validation", false, "Give an absolute http:// or https:// URL without credentials."},
-	fault.MissingRequired:        {http.StatusBadRequest, "validation", false, "Add the required field named in the message."},
+	fault.MissingRequired:        {http.StatusBadRequest, "validation", false, "Add the required field the message names, where it says (POST /v1/verify takes the payload wrapped: {\"digest\": <payload>})."},
 	fault.InvalidFields:          {http.StatusBadRequest, "validation", false, "Ask only for fields listed in details.allowed_fields (the detail level's whitelist)."},
 	fault.InvalidCursor:          {http.StatusBadRequest, "validation", false, "Start the listing again without a cursor; cursors are opaque and bound to the listing that issued them."},
 	fault.NotFound:               {http.StatusNotFound, "not_found", false, "Check what the message names: archived content is addressed by sha256:<64 hex digits>, routes are listed in /openapi.yaml, and a batch manifest's file paths must name files that exist."},
