@@ -150,7 +150,10 @@ func (s *Server) rateLimit(next http.Handler) http.Handler {
 }
 
 // noteRateLimit copies the limiter's headers into meta.rate_limit and warns
-// when few requests remain.
+// when few requests remain. The limiter gives the window's end as a Unix
+// time; RateLimit-Reset is rewritten as the seconds until then, as the IETF
+// RateLimit header fields define it (meta.rate_limit.reset_at keeps the
+// time).
 func (s *Server) noteRateLimit(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	limit, err1 := strconv.Atoi(h.Get("RateLimit-Limit"))
@@ -159,6 +162,7 @@ func (s *Server) noteRateLimit(w http.ResponseWriter, r *http.Request) {
 	if err1 != nil || err2 != nil || err3 != nil {
 		return
 	}
+	h.Set("RateLimit-Reset", strconv.FormatInt(max(0, reset-time.Now().Unix()), 10))
 	st := stateOf(r)
 	st.meta.RateLimit = &wire.RateLimitMeta{Limit: limit, Remaining: remaining, ResetAt: time.Unix(reset, 0).UTC().Format(time.RFC3339)}
 	if remaining <= limit/10 {

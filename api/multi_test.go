@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -306,12 +307,13 @@ func TestRateLimit(t *testing.T) {
 	h, _ := newTestServer(t, api.Config{RateLimit: 5, RateWindow: time.Minute})
 	c := loadContract(t)
 	var last []byte
+	var lastHeader http.Header
 	for i := 0; i < 5; i++ {
 		resp, body := c.do(t, h, "GET", "/v1/sources", "", nil)
 		if resp.StatusCode != 200 {
 			t.Fatalf("request %d: %d", i, resp.StatusCode)
 		}
-		last = body
+		last, lastHeader = body, resp.Header
 	}
 	var m struct {
 		Meta struct {
@@ -335,6 +337,13 @@ func TestRateLimit(t *testing.T) {
 	}
 	if resp.Header.Get("Retry-After") == "" || resp.Header.Get("RateLimit-Limit") != "5" {
 		t.Errorf("headers %v", resp.Header)
+	}
+	// RateLimit-Reset is the seconds until the window resets (the IETF
+	// RateLimit header fields), never more than the window, not a time.
+	for _, h := range []http.Header{lastHeader, resp.Header} {
+		if reset, err := strconv.Atoi(h.Get("RateLimit-Reset")); err != nil || reset < 0 || reset > 60 {
+			t.Errorf("RateLimit-Reset %q, want the seconds until the window resets, 0-60", h.Get("RateLimit-Reset"))
+		}
 	}
 	// Another client (by IP) is not limited.
 	req, _ := http.NewRequest("GET", "/v1/sources", nil)

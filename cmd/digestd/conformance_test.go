@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -44,15 +45,15 @@ type server struct {
 	dir    string
 }
 
-func startServer(t *testing.T) *server {
+func startServer(t *testing.T, flags ...string) *server {
 	t.Helper()
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--archive", filepath.Join(dir, "archive"),
-			"--api-key-hashes", api.HashAPIKey(conformanceKey), "--rate-limit", "0"}, strings.NewReader(""), pw, io.Discard)
+		done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0", "--archive", filepath.Join(dir, "archive"),
+			"--api-key-hashes", api.HashAPIKey(conformanceKey), "--rate-limit", "0"}, flags...), strings.NewReader(""), pw, io.Discard)
 		pw.Close()
 	}()
 	t.Cleanup(func() {
@@ -483,6 +484,24 @@ func TestConformance(t *testing.T) {
 	s.data(a, &health)
 	if a.status != 503 || a.errData.ErrorCode != "UNAVAILABLE" || health.Status != "unhealthy" || health.HealthyServices >= health.TotalServices || len(health.Components) == 0 {
 		t.Errorf("health of a lost archive: %d %s", a.status, a.body)
+	}
+}
+
+// TestConformanceRateLimit: a limited client gets the RateLimit header
+// fields, RateLimit-Reset in seconds until the window resets (not a time),
+// and 429 in an envelope past the limit.
+func TestConformanceRateLimit(t *testing.T) {
+	s := startServer(t, "--rate-limit", "2", "--rate-window", "1m")
+	for i := range 3 {
+		a := s.do("GET", "/v1/sources", "", nil, "list_sources")
+		reset, err := strconv.Atoi(a.header.Get("RateLimit-Reset"))
+		if err != nil || reset < 0 || reset > 60 || a.header.Get("RateLimit-Limit") != "2" {
+			t.Errorf("request %d: RateLimit-Limit %q, RateLimit-Reset %q, want 2 and the seconds until the window resets",
+				i, a.header.Get("RateLimit-Limit"), a.header.Get("RateLimit-Reset"))
+		}
+		if want := map[bool]int{true: 200, false: 429}[i < 2]; a.status != want {
+			t.Errorf("request %d: %d, want %d", i, a.status, want)
+		}
 	}
 }
 
