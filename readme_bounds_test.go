@@ -37,6 +37,7 @@ func TestReadmeBounds(t *testing.T) {
 		fmt.Sprintf("(at most %d); at most %d quotes of ≤ %d characters", pipeline.MaxLocateSources, pipeline.MaxQuotes, pipeline.MaxQuoteChars),
 		fmt.Sprintf("default %g", locate.DefaultMinSimilarity),
 		fmt.Sprintf("`limit` 1–%d", pipeline.MaxListLimit),
+		fmt.Sprintf("A JSON-RPC batch holds at most %d messages", wire.MaxBatchEntries),
 		recount,
 	} {
 		if !strings.Contains(readme, phrase) {

@@ -207,8 +207,9 @@ func (s *Server) admissionProbe(context.Context) (string, map[string]any) {
 }
 
 // weightFunc estimates the memory a request needs, in bytes, from the
-// request and its body as read.
-type weightFunc func(r *http.Request, body []byte) int64
+// request and its body as read; an error refuses the request before it is
+// admitted.
+type weightFunc func(r *http.Request, body []byte) (int64, error)
 
 // Per-request memory weights. A digest holds its body, the decoded source,
 // the canonical text (as bytes, a string and runes) and the digester's
@@ -225,20 +226,33 @@ const (
 
 // bodyWeight is the weight of a request that works on its body: more for
 // a body that is or carries HTML.
-func bodyWeight(r *http.Request, body []byte) int64 {
+func bodyWeight(r *http.Request, body []byte) (int64, error) {
 	factor := int64(bodyExpansion)
 	ct := r.Header.Get("Content-Type")
 	if strings.Contains(ct, "html") || strings.HasPrefix(ct, "multipart/") || bytes.Contains(body, []byte(`"html"`)) {
 		factor = htmlExpansion
 	}
-	return baseWeight + factor*int64(len(body))
+	return baseWeight + factor*int64(len(body)), nil
+}
+
+// rpcWeight is the weight of a JSON-RPC message or batch: a batch weighs
+// like as many requests as it holds messages (each its base weight) beside
+// the work on its body; a batch of more than wire.MaxBatchEntries is
+// refused before admission.
+func rpcWeight(r *http.Request, body []byte) (int64, error) {
+	entries, err := wire.BatchEntries(body)
+	if err != nil {
+		return 0, err
+	}
+	w, _ := bodyWeight(r, body)
+	return w + int64(max(len(entries)-1, 0))*baseWeight, nil
 }
 
 // readWeight is the weight of a request that reads one archived blob.
-func readWeight(*http.Request, []byte) int64 { return baseWeight + archiveReadSize }
+func readWeight(*http.Request, []byte) (int64, error) { return baseWeight + archiveReadSize, nil }
 
 // lightWeight is the weight of a request that reads small records.
-func lightWeight(*http.Request, []byte) int64 { return baseWeight }
+func lightWeight(*http.Request, []byte) (int64, error) { return baseWeight, nil }
 
 // admit wraps a handler that does work: it reads the body first (bounded in
 // size, under its own deadline and within the body memory budget), then
@@ -263,7 +277,12 @@ func (s *Server) admit(weight weightFunc, next http.Handler) http.HandlerFunc {
 			body = b
 			r.Body = io.NopCloser(bytes.NewReader(b))
 		}
-		release, err := s.adm.acquire(r.Context(), weight(r, body))
+		wt, err := weight(r, body)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		release, err := s.adm.acquire(r.Context(), wt)
 		if err != nil {
 			s.fail(w, r, err)
 			return
@@ -318,11 +337,12 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 }
 
 // Admit puts a handler mounted beside the API (MCP's streamable HTTP) under
-// the API's admission: each POST (one JSON-RPC message or batch) is weighed
-// by its body and admitted like an API request. Other methods (a GET stream,
-// DELETE) do no work and pass.
+// the API's admission: each POST is weighed by its body and admitted like an
+// API request, a JSON-RPC batch like as many requests as it holds messages,
+// and a batch of more than wire.MaxBatchEntries is 413 TOO_LARGE before
+// admission. Other methods (a GET stream, DELETE) do no work and pass.
 func (s *Server) Admit(next http.Handler) http.Handler {
-	admitted := s.admit(bodyWeight, next)
+	admitted := s.admit(rpcWeight, next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			next.ServeHTTP(w, r)

@@ -18,6 +18,7 @@ import (
 	"github.com/digestd/digestd/archive/fsstore"
 	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/pipeline"
+	"github.com/digestd/digestd/wire"
 	"github.com/go-chi/chi/v5"
 )
 
@@ -148,4 +149,48 @@ func withBeside(t testing.TB, cfg api.Config, path string, next http.Handler) ht
 	srv.Mount(r)
 	r.Handle(path, srv.Admit(next))
 	return r
+}
+
+// A JSON-RPC batch beside the API is admitted like as many requests as it
+// holds messages, and one of more than wire.MaxBatchEntries is 413
+// TOO_LARGE before admission, even while the only slot is held.
+func TestMCPBatchWeighsItsMessages(t *testing.T) {
+	var h http.Handler
+	memory := map[string]float64{}
+	hold, started := make(chan struct{}), make(chan struct{}, 1)
+	work := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		if string(b) == "hold" {
+			started <- struct{}{}
+			<-hold
+			return
+		}
+		_, body := serve(h, httptest.NewRequest("GET", "/v1/health", nil))
+		var env struct {
+			Data struct {
+				Components map[string]struct {
+					Details map[string]any `json:"details"`
+				} `json:"components"`
+			} `json:"data"`
+		}
+		json.Unmarshal(body, &env)
+		memory[string(b)], _ = env.Data.Components["admission"].Details["memory_bytes"].(float64)
+	})
+	h = withBeside(t, api.Config{MaxInFlight: 1, MemoryBudget: 1 << 30, QueueWait: time.Millisecond}, "/mcp", work)
+	one := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
+	ten := "[" + strings.TrimSuffix(strings.Repeat(one+",", 10), ",") + "]"
+	serve(h, httptest.NewRequest("POST", "/mcp", strings.NewReader(one)))
+	serve(h, httptest.NewRequest("POST", "/mcp", strings.NewReader(ten)))
+	if memory[one] == 0 || memory[ten] < 9*memory[one] {
+		t.Errorf("admitted memory: one message %v, a batch of ten %v", memory[one], memory[ten])
+	}
+	go serve(h, httptest.NewRequest("POST", "/mcp", strings.NewReader("hold")))
+	<-started
+	defer close(hold)
+	over := "[" + strings.TrimSuffix(strings.Repeat(one+",", wire.MaxBatchEntries+1), ",") + "]"
+	resp, body := serve(h, httptest.NewRequest("POST", "/mcp", strings.NewReader(over)))
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || !bytes.Contains(body, []byte(`"error_code":"TOO_LARGE"`)) ||
+		!bytes.Contains(body, []byte(fmt.Sprintf(`"max_batch_entries":%d`, wire.MaxBatchEntries))) {
+		t.Errorf("a batch of %d messages: %d %s", wire.MaxBatchEntries+1, resp.StatusCode, body)
+	}
 }

@@ -29,7 +29,8 @@ func (s *Server) getArchive(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	release, err := s.adm.acquire(r.Context(), readWeight(r, nil))
+	wt, _ := readWeight(r, nil)
+	release, err := s.adm.acquire(r.Context(), wt)
 	if err != nil {
 		s.fail(w, r, err)
 		return

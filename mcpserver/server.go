@@ -118,15 +118,16 @@ func NewServer(pipe *pipeline.Pipeline, opts Options) *mcp.Server {
 // server's own (the request's Host) nor one of opts.AllowedOrigins, as the
 // MCP transport specification asks. It is stateless (no Mcp-Session-Id), so any replica can
 // answer any request, and it answers with application/json rather than an
-// event stream.
+// event stream. A JSON-RPC batch holds at most wire.MaxBatchEntries
+// messages and is answered one message at a time (answerBatches).
 func Handler(pipe *pipeline.Pipeline, opts Options) http.Handler {
 	srv := NewServer(pipe, opts)
-	return checkOrigin(opts.AllowedOrigins, envelopeHTTPErrors(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+	return checkOrigin(opts.AllowedOrigins, answerBatches(opts.maxBodyBytes(), envelopeHTTPErrors(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Stateless:           true,
 		JSONResponse:        true,
 		Logger:              sdkLogger(opts.Logger),
 		MaxRequestBodyBytes: opts.maxBodyBytes(),
-	})))
+	}))))
 }
 
 // ServeStdio serves one MCP session over newline-delimited JSON-RPC on in

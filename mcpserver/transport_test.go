@@ -400,3 +400,67 @@ func TestToolArgumentsMustBeUTF8(t *testing.T) {
 		t.Errorf("a text with bytes that are not UTF-8: %d %.300s", resp.StatusCode, b)
 	}
 }
+
+// A JSON-RPC batch is answered one message at a time, in order, each with
+// its own answer (an error for a message that fails, none for a
+// notification); a batch of notifications only is 202; a batch of more than
+// wire.MaxBatchEntries messages is 413 TOO_LARGE and none of it runs.
+func TestBatchIsBoundedAndAnsweredPerMessage(t *testing.T) {
+	srv := newHTTPServer(t)
+	list := `{"jsonrpc":"2.0","id":%d,"method":"tools/list"}`
+	batch := "[" + fmt.Sprintf(list, 1) + `,{"jsonrpc":"2.0","method":"notifications/initialized"},` +
+		`{"jsonrpc":"2.0","id":"two","method":"tools/call","params":{"name":"get_archived_text","arguments":{"hash":"sha256:` + strings.Repeat("0", 64) + `"}}},` +
+		`{"jsonrpc":"2.0","id":3,"method":"no/such/method"},` + fmt.Sprintf(list, 4) + "]"
+	resp, b := postMCP(t, srv.URL, batch)
+	var answers []struct {
+		ID     json.RawMessage `json:"id"`
+		Result *struct {
+			Tools   []json.RawMessage `json:"tools"`
+			IsError bool              `json:"isError"`
+		} `json:"result"`
+		Error *struct {
+			Code int `json:"code"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(b, &answers); err != nil || resp.StatusCode != 200 || len(answers) != 4 {
+		t.Fatalf("a batch of five messages: %d %.500s (%v)", resp.StatusCode, b, err)
+	}
+	var ids []string
+	for _, a := range answers {
+		ids = append(ids, string(a.ID))
+	}
+	if strings.Join(ids, " ") != `1 "two" 3 4` || len(answers[0].Result.Tools) == 0 || !answers[1].Result.IsError ||
+		answers[2].Error == nil || len(answers[3].Result.Tools) != len(answers[0].Result.Tools) {
+		t.Errorf("answers %v: %.500s", ids, b)
+	}
+	resp, _ = postMCP(t, srv.URL, `[{"jsonrpc":"2.0","method":"notifications/initialized"}]`)
+	if resp.StatusCode != http.StatusAccepted {
+		t.Errorf("a batch of notifications: %d", resp.StatusCode)
+	}
+	over := make([]string, wire.MaxBatchEntries+1)
+	for i := range over {
+		over[i] = fmt.Sprintf(list, i)
+	}
+	resp, b = postMCP(t, srv.URL, "["+strings.Join(over, ",")+"]")
+	var env envelope
+	var ed errorData
+	json.Unmarshal(b, &env)
+	json.Unmarshal(env.Data, &ed)
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || ed.ErrorCode != "TOO_LARGE" || ed.Details["max_batch_entries"] != float64(wire.MaxBatchEntries) {
+		t.Errorf("a batch of %d messages: %d %.300s", len(over), resp.StatusCode, b)
+	}
+	// The same bound holds without the API's admission in front.
+	direct := httptest.NewServer(mcpserver.Handler(newPipeline(t), mcpserver.Options{}))
+	t.Cleanup(direct.Close)
+	req, _ := http.NewRequest("POST", direct.URL, strings.NewReader("["+strings.Join(over, ",")+"]"))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	dr, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dr.Body.Close()
+	if dr.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("a batch of %d messages straight to the handler: %d", len(over), dr.StatusCode)
+	}
+}
