@@ -1,9 +1,13 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/digestd/digestd/archive"
@@ -16,6 +20,10 @@ type GCReport struct {
 	Young      int   `json:"young"`
 	Removed    int   `json:"removed"`
 	FreedBytes int64 `json:"freed_bytes"`
+	// Corrupt lists the referenced records and digests found corrupt while
+	// marking (a full check is digestd verify); they are kept, and so is
+	// the text a source's reference names.
+	Corrupt []archive.Hash `json:"corrupt"`
 }
 
 // MinGCGrace is the shortest grace CollectGarbage accepts. A blob the
@@ -30,12 +38,13 @@ const MinGCGrace = 10 * time.Minute
 // nothing is removed. Removal needs a store that can list and delete (the
 // disk store); object stores use lifecycle rules instead.
 func (p *Pipeline) CollectGarbage(ctx context.Context, grace time.Duration, dryRun bool) (GCReport, error) {
-	var rep GCReport
+	rep := GCReport{Corrupt: []archive.Hash{}}
 	if grace < MinGCGrace {
 		return rep, fmt.Errorf("gc: the grace period %s is shorter than %s", grace, MinGCGrace)
 	}
 	live := map[archive.Hash]bool{}
-	if err := p.markLive(ctx, live); err != nil {
+	corrupt := map[archive.Hash]bool{}
+	if err := p.markLive(ctx, live, corrupt); err != nil {
 		return rep, err
 	}
 	cutoff := p.now().Add(-grace)
@@ -58,9 +67,13 @@ func (p *Pipeline) CollectGarbage(ctx context.Context, grace time.Duration, dryR
 	// References set while the blobs were listed still count: mark again,
 	// and re-read each blob's time just before removing it (a reused blob
 	// has been written anew).
-	if err := p.markLive(ctx, live); err != nil {
+	if err := p.markLive(ctx, live, corrupt); err != nil {
 		return rep, err
 	}
+	for d := range corrupt {
+		rep.Corrupt = append(rep.Corrupt, d)
+	}
+	slices.SortFunc(rep.Corrupt, func(a, b archive.Hash) int { return bytes.Compare(a[:], b[:]) })
 	for _, bi := range doomed {
 		if live[bi.Hash] {
 			rep.Referenced++
@@ -82,11 +95,19 @@ func (p *Pipeline) CollectGarbage(ctx context.Context, grace time.Duration, dryR
 	return rep, nil
 }
 
-// markLive adds to live every blob that a reference reaches.
-func (p *Pipeline) markLive(ctx context.Context, live map[archive.Hash]bool) error {
+// markLive adds to live every blob that a reference reaches, and to
+// corrupt the reached records and digests found corrupt. A source's
+// reference names its text too ("sources/<hex>"), so the text stays live
+// when its record cannot be read.
+func (p *Pipeline) markLive(ctx context.Context, live, corrupt map[archive.Hash]bool) error {
 	var roots []archive.Hash
 	err := p.Store.ListRefs(ctx, "", func(name string, d archive.Hash) error {
 		roots = append(roots, d)
+		if hex, ok := strings.CutPrefix(name, sourceRefPrefix); ok {
+			if text, err := archive.ParseHash(hex); err == nil {
+				live[text] = true
+			}
+		}
 		return nil
 	})
 	if err != nil {
@@ -97,18 +118,24 @@ func (p *Pipeline) markLive(ctx context.Context, live map[archive.Hash]bool) err
 			continue
 		}
 		live[d] = true
-		for _, child := range p.children(ctx, d) {
+		children, err := p.children(ctx, d)
+		if errors.Is(err, archive.ErrCorrupt) {
+			p.noteCorrupt(d)
+			corrupt[d] = true
+		}
+		for _, child := range children {
 			live[child] = true
 		}
 	}
 	return nil
 }
 
-// children returns the blobs a record or digest blob names.
-func (p *Pipeline) children(ctx context.Context, d archive.Hash) []archive.Hash {
+// children returns the blobs a record or digest blob names, and the error
+// that kept it from reading the blob.
+func (p *Pipeline) children(ctx context.Context, d archive.Hash) ([]archive.Hash, error) {
 	b, err := archive.ReadAll(ctx, p.Store, d, 1<<20)
 	if err != nil || len(b) == 0 || b[0] != '{' {
-		return nil
+		return nil, err
 	}
 	// The hashes are read as strings and parsed one by one (not as
 	// archive.Hash), so that one malformed field cannot hide the other
@@ -120,7 +147,7 @@ func (p *Pipeline) children(ctx context.Context, d archive.Hash) []archive.Hash 
 		} `json:"payload"`
 	}
 	if json.Unmarshal(b, &v) != nil {
-		return nil
+		return nil, nil
 	}
 	var out []archive.Hash
 	for _, h := range []string{v.TextHash, func() string {
@@ -133,5 +160,5 @@ func (p *Pipeline) children(ctx context.Context, d archive.Hash) []archive.Hash 
 			out = append(out, c)
 		}
 	}
-	return out
+	return out, nil
 }

@@ -3,6 +3,7 @@ package pipeline_test
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -134,5 +135,42 @@ func TestMinGCGraceDocumented(t *testing.T) {
 	}
 	if want := "at least 10 minutes"; pipeline.MinGCGrace != 10*time.Minute || !strings.Contains(string(readme), want) {
 		t.Errorf("README should say the grace is %q (MinGCGrace = %s)", want, pipeline.MinGCGrace)
+	}
+}
+
+// A source whose record blob is found corrupt keeps its text: the source's
+// reference names the text, and the collection reports the record, even
+// when no cached digest reaches the text any more (their references
+// expired).
+func TestCollectGarbageKeepsTextOfCorruptRecord(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	store, err := fsstore.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &pipeline.Pipeline{Ingester: &ingest.Ingester{}, Store: store}
+	res, err := p.Digest(ctx, pipeline.Request{Source: ingest.Source{Text: "Kept text about rivers and tides."}, Query: "tides"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "v1", "refs", "digests")); err != nil {
+		t.Fatal(err)
+	}
+	record := store.BlobPath(res.Source.RecordHash)
+	os.Chmod(record, 0o644)
+	if err := os.WriteFile(record, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.Now = func() time.Time { return time.Now().Add(48 * time.Hour) }
+	rep, err := p.CollectGarbage(ctx, time.Hour, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Stat(ctx, res.Source.ArchiveHash); err != nil {
+		t.Errorf("the text of a source whose record is corrupt was removed: %+v", rep)
+	}
+	if len(rep.Corrupt) != 1 || rep.Corrupt[0] != res.Source.RecordHash {
+		t.Errorf("corrupt blobs reported: %v, want the record %s", rep.Corrupt, res.Source.RecordHash)
 	}
 }
