@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -630,5 +631,38 @@ func TestDigestSourcesLevelsNest(t *testing.T) {
 			t.Errorf("%s adds no field to the level below: %v, below %v", level, keys, below)
 		}
 		below = keys
+	}
+}
+
+// TestListSourcesRefusesForgedCursor: a cursor whose body is a real one's
+// (it decodes, names this listing and a position) but whose signature is
+// not the server's is INVALID_CURSOR, as is one re-signed without the key.
+func TestListSourcesRefusesForgedCursor(t *testing.T) {
+	cs := connectInMemory(t, newPipeline(t))
+	for i := range 2 {
+		var d digestData
+		mustSucceed(t, cs, "digest_source", map[string]any{"query": testQuery, "source": map[string]any{"text": fmt.Sprintf("Source %d says placental receptors matter.", i)}}, &d)
+	}
+	var l struct{}
+	_, env := mustSucceed(t, cs, "list_sources", map[string]any{"limit": 1}, &l)
+	if env.Meta.Pagination == nil || env.Meta.Pagination.Cursor == nil {
+		t.Fatal("no cursor after the first of two sources")
+	}
+	real := *env.Meta.Pagination.Cursor
+	raw, err := base64.RawURLEncoding.DecodeString(real)
+	if err != nil || len(raw) <= 16 || !json.Valid(raw[16:]) {
+		t.Fatalf("the cursor is not a signature and a JSON body: %q", real)
+	}
+	zeroed := append(make([]byte, 16), raw[16:]...)
+	flipped := append([]byte(nil), raw...)
+	flipped[0] ^= 0x80
+	for name, forged := range map[string][]byte{"zero signature": zeroed, "one bit of the signature changed": flipped} {
+		ed, _ := mustFail(t, cs, "list_sources", map[string]any{"limit": 1, "cursor": base64.RawURLEncoding.EncodeToString(forged)})
+		if ed.ErrorCode != string(fault.InvalidCursor) {
+			t.Errorf("%s: %s, want INVALID_CURSOR", name, ed.ErrorCode)
+		}
+	}
+	if _, env := mustSucceed(t, cs, "list_sources", map[string]any{"limit": 1, "cursor": real}, &l); !env.Success {
+		t.Error("the real cursor is refused")
 	}
 }
