@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,11 +10,14 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/digestd/digestd"
 	"github.com/digestd/digestd/api"
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/archive/fsstore"
+	"github.com/digestd/digestd/archive/s3store"
+	"github.com/digestd/digestd/archive/s3store/s3test"
 	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/pipeline"
 	"github.com/digestd/digestd/wire"
@@ -172,11 +176,56 @@ func TestVerifyIsStrict(t *testing.T) {
 	}
 }
 
+// damagedBackend is an archive backend whose blob files a test can
+// rewrite behind the store's back.
+type damagedBackend struct {
+	name string
+	// start readies the backend for t and returns a function that opens a
+	// new, empty store and says which file holds blob d.
+	start func(t *testing.T) func(t *testing.T) (archive.Store, func(d archive.Hash) string)
+}
+
+// damageBackends are the disk store, and the S3 store over the files of a
+// real S3 server (the full suite only).
+var damageBackends = []damagedBackend{
+	{"fsstore", func(*testing.T) func(t *testing.T) (archive.Store, func(archive.Hash) string) {
+		return func(t *testing.T) (archive.Store, func(archive.Hash) string) {
+			store, err := fsstore.Open(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			return store, func(d archive.Hash) string {
+				p := store.BlobPath(d)
+				os.Chmod(p, 0o644)
+				return p
+			}
+		}
+	}},
+	{"s3store", func(t *testing.T) func(t *testing.T) (archive.Store, func(archive.Hash) string) {
+		gw := s3test.Start(t)
+		bucket := s3test.BucketName(t, 1)
+		gw.MakeBucket(t, bucket)
+		n := 0
+		return func(t *testing.T) (archive.Store, func(archive.Hash) string) {
+			n++
+			prefix := fmt.Sprintf("damage%d/", n)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			store, err := s3store.Open(ctx, s3store.Config{Endpoint: gw.Endpoint(), AccessKey: gw.Access, SecretKey: gw.Secret,
+				Bucket: bucket, Prefix: prefix, PathStyle: true, MaxRetries: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return store, func(d archive.Hash) string { return gw.ObjectPath(bucket, prefix+archive.BlobKey(d)) }
+		}
+	}},
+}
+
 // Every read of a damaged blob is ARCHIVE_CORRUPT before anything is
-// answered: the whole blob, HEAD, a conditional GET, a range, a slice and a
-// digest of the archived text. The blob is larger than the bytes the
-// content type is named from, and damage is done behind the store's back
-// the ways a disk does it. Health counts the blob.
+// answered, on both backends: the whole blob, HEAD, a conditional GET, a
+// range, a slice and a digest of the archived text. The blob is larger than
+// the bytes the content type is named from, and damage is done behind the
+// store's back the ways a disk does it. Health counts the blob.
 func TestDamagedBlobIsNeverServed(t *testing.T) {
 	text := strings.Repeat("Tides rise twice a day. The moon pulls the sea towards it. ", 120)
 	damages := []struct {
@@ -188,54 +237,67 @@ func TestDamagedBlobIsNeverServed(t *testing.T) {
 		{"extended", func(b []byte) []byte { return append(b, '.') }},
 		{"flipped", func(b []byte) []byte { b[len(b)-1] ^= 0x20; return b }},
 	}
-	for _, dm := range damages {
-		t.Run(dm.name, func(t *testing.T) {
-			store, srv := newDiskServer(t, t.TempDir())
-			h := srv.Handler()
-			c := loadContract(t)
-			_, body := c.do(t, h, "POST", "/v1/digest?query=tides", "text/plain", []byte(text))
-			var dd wire.DigestData
-			json.Unmarshal(decodeEnvelope(t, body).Data, &dd)
-			d := dd.Source.ArchiveHash
-			path := store.BlobPath(d)
-			b, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			os.Chmod(path, 0o644)
-			if err := os.WriteFile(path, dm.fn(b), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			blob := "/v1/archive/" + d.String()
-			for _, rq := range []struct {
-				name, method, target, ct string
-				body                     []byte
-				header                   []string
-			}{
-				{"whole", "GET", blob, "", nil, nil},
-				{"head", "HEAD", blob, "", nil, nil},
-				{"conditional", "GET", blob, "", nil, []string{"If-None-Match", `"` + d.String() + `"`}},
-				{"range", "GET", blob, "", nil, []string{"Range", "bytes=0-9"}},
-				{"slice", "GET", blob + "/slice?start=0&end=5", "", nil, nil},
-				{"digest", "POST", "/v1/digest", "application/json", []byte(`{"query":"moon","source":{"archive":"` + d.String() + `"}}`), nil},
-			} {
-				resp, body := c.do(t, h, rq.method, rq.target, rq.ct, rq.body, rq.header...)
-				if resp.StatusCode != 500 || resp.Header.Get("ETag") != "" || resp.Header.Get("Cache-Control") == "public, max-age=31536000, immutable" {
-					t.Errorf("%s: %d %v %.200s", rq.name, resp.StatusCode, resp.Header, body)
-					continue
-				}
-				if rq.method == "HEAD" {
-					continue
-				}
-				if ed := errorOf(t, body); ed.ErrorCode != "ARCHIVE_CORRUPT" {
-					t.Errorf("%s: %d %.200s", rq.name, resp.StatusCode, body)
-				}
-			}
-			_, _, hd := health(t, c, h)
-			if hd.Components["archive"].Details["corrupt_blobs_unrepaired"] != float64(1) {
-				t.Errorf("health after reads of a damaged blob: %+v", hd)
+	for _, be := range damageBackends {
+		t.Run(be.name, func(t *testing.T) {
+			open := be.start(t)
+			for _, dm := range damages {
+				t.Run(dm.name, func(t *testing.T) {
+					store, blobFile := open(t)
+					pipe := &pipeline.Pipeline{Ingester: &ingest.Ingester{MaxTextChars: 200_000}, Store: store}
+					h := api.New(pipe, api.Config{OpenAPI: digestd.OpenAPI, MaxBodyBytes: 1 << 20, Version: digestd.Version,
+						Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}).Handler()
+					c := loadContract(t)
+					_, body := c.do(t, h, "POST", "/v1/digest?query=tides", "text/plain", []byte(text))
+					var dd wire.DigestData
+					json.Unmarshal(decodeEnvelope(t, body).Data, &dd)
+					d := dd.Source.ArchiveHash
+					path := blobFile(d)
+					b, err := os.ReadFile(path)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(path, dm.fn(b), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					checkDamagedBlobRefused(t, c, h, d)
+				})
 			}
 		})
+	}
+}
+
+// checkDamagedBlobRefused reads the damaged blob d every way and checks
+// each answer is ARCHIVE_CORRUPT, and that health counts the blob.
+func checkDamagedBlobRefused(t *testing.T, c *contract, h http.Handler, d archive.Hash) {
+	t.Helper()
+	blob := "/v1/archive/" + d.String()
+	for _, rq := range []struct {
+		name, method, target, ct string
+		body                     []byte
+		header                   []string
+	}{
+		{"whole", "GET", blob, "", nil, nil},
+		{"head", "HEAD", blob, "", nil, nil},
+		{"conditional", "GET", blob, "", nil, []string{"If-None-Match", `"` + d.String() + `"`}},
+		{"range", "GET", blob, "", nil, []string{"Range", "bytes=0-9"}},
+		{"slice", "GET", blob + "/slice?start=0&end=5", "", nil, nil},
+		{"digest", "POST", "/v1/digest", "application/json", []byte(`{"query":"moon","source":{"archive":"` + d.String() + `"}}`), nil},
+	} {
+		resp, body := c.do(t, h, rq.method, rq.target, rq.ct, rq.body, rq.header...)
+		if resp.StatusCode != 500 || resp.Header.Get("ETag") != "" || resp.Header.Get("Cache-Control") == "public, max-age=31536000, immutable" {
+			t.Errorf("%s: %d %v %.200s", rq.name, resp.StatusCode, resp.Header, body)
+			continue
+		}
+		if rq.method == "HEAD" {
+			continue
+		}
+		if ed := errorOf(t, body); ed.ErrorCode != "ARCHIVE_CORRUPT" {
+			t.Errorf("%s: %d %.200s", rq.name, resp.StatusCode, body)
+		}
+	}
+	_, _, hd := health(t, c, h)
+	if hd.Components["archive"].Details["corrupt_blobs_unrepaired"] != float64(1) {
+		t.Errorf("health after reads of a damaged blob: %+v", hd)
 	}
 }
 
