@@ -34,7 +34,7 @@ const jsonrpcInvalidRequest = -32600
 func answerBatches(maxBody int64, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		if r.Method != http.MethodPost || r.Body == nil || r.Header.Get("Mcp-Protocol-Version") >= batchlessRevision {
+		if r.Method != http.MethodPost || r.Body == nil {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -60,8 +60,9 @@ func answerBatches(maxBody int64, next http.Handler) http.Handler {
 			wire.Write(w, status, env)
 			return
 		}
-		if entries == nil {
-			// Not a well-formed array: the transport says why.
+		if entries == nil || r.Header.Get("Mcp-Protocol-Version") >= batchlessRevision {
+			// Not a well-formed array, or a batch from a client of a
+			// revision without batches: the transport says why.
 			r.Body = io.NopCloser(bytes.NewReader(body))
 			next.ServeHTTP(w, r)
 			return

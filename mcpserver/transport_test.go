@@ -361,12 +361,16 @@ func TestCursorsSharedAndSigned(t *testing.T) {
 	}
 }
 
-// postMCP posts one raw JSON-RPC body to srv's /mcp and returns the answer.
-func postMCP(t *testing.T, url, body string) (*http.Response, []byte) {
+// postMCP posts one raw JSON-RPC body to srv's /mcp, with the header pairs
+// given, and returns the answer.
+func postMCP(t *testing.T, url, body string, header ...string) (*http.Response, []byte) {
 	t.Helper()
 	req, _ := http.NewRequest("POST", url+"/mcp", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -436,6 +440,11 @@ func TestBatchIsBoundedAndAnsweredPerMessage(t *testing.T) {
 	resp, _ = postMCP(t, srv.URL, `[{"jsonrpc":"2.0","method":"notifications/initialized"}]`)
 	if resp.StatusCode != http.StatusAccepted {
 		t.Errorf("a batch of notifications: %d", resp.StatusCode)
+	}
+	// MCP revisions from 2025-06-18 have no batches: the transport refuses one.
+	resp, b = postMCP(t, srv.URL, "["+fmt.Sprintf(list, 1)+","+fmt.Sprintf(list, 2)+"]", "Mcp-Protocol-Version", "2025-06-18")
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), `"error_code":"INVALID_FORMAT"`) {
+		t.Errorf("a batch from a 2025-06-18 client: %d %.300s", resp.StatusCode, b)
 	}
 	over := make([]string, wire.MaxBatchEntries+1)
 	for i := range over {
