@@ -65,8 +65,17 @@ func TestMCPSheds(t *testing.T) {
 	if rep.StatusCounts["503"] == 0 || pr.RetryAfter503 != rep.StatusCounts["503"] || rep.TransportErrors != 0 {
 		t.Errorf("MCP under overload: %v, %d with Retry-After, %d transport errors %q", rep.StatusCounts, pr.RetryAfter503, rep.TransportErrors, rep.ErrorSamples)
 	}
-	if p := pr.Probes; p == nil || p.HealthSamples == 0 || p.HealthMaxMS > 5000 {
+	// Health answers every probe during the overload, 200 (degraded). How
+	// fast is a benchmark bar (≤ 1 s, docs/BENCHMARKS.md), read from the
+	// log, not asserted on a machine other work may load.
+	if p := pr.Probes; p == nil || p.HealthSamples == 0 {
 		t.Errorf("health during MCP overload: %+v", pr.Probes)
+	} else {
+		for status, n := range p.HealthStatuses {
+			if !strings.HasPrefix(status, "200 ") {
+				t.Errorf("health during MCP overload answered %s %d times, want 200 every time: %+v", status, n, p)
+			}
+		}
 	}
 	// checkHealthy counts 503 as a failure; here it is the expected answer.
 	other := s.metric(t, "digestd_http_requests_total", func(l string) bool {

@@ -224,27 +224,28 @@ func TestFetchSizeCap(t *testing.T) {
 	}
 	_, err = c.Fetch(context.Background(), srv.URL+"/over-chunked")
 	wantCode(t, err, fetch.CodeTooLarge)
-	start := time.Now()
+	// Without the early check the fetch would wait on the stalled body and
+	// end in CodeTimeout, so the code alone tells, with no clock to read.
 	_, err = c.Fetch(context.Background(), srv.URL+"/declared-large")
 	wantCode(t, err, fetch.CodeTooLarge)
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("declared-large took %v; Content-Length should fail early", d)
-	}
 }
 
+// TestFetchTimeouts: each timeout, alone, ends a fetch that would
+// otherwise never end (the server stalls until the client leaves), so a
+// timeout that does not fire hangs the test rather than passing it, and
+// no wall-clock threshold is needed.
 func TestFetchTimeouts(t *testing.T) {
 	release := make(chan struct{})
 	t.Cleanup(func() { close(release) })
-	stall := func(r *http.Request, d time.Duration) {
+	stall := func(r *http.Request) {
 		select {
 		case <-r.Context().Done():
 		case <-release:
-		case <-time.After(d):
 		}
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/slow-headers", func(w http.ResponseWriter, r *http.Request) {
-		stall(r, 300*time.Millisecond)
+		stall(r)
 		w.Header().Set("Content-Type", "text/plain")
 		fmt.Fprint(w, "late")
 	})
@@ -252,7 +253,7 @@ func TestFetchTimeouts(t *testing.T) {
 		w.Header().Set("Content-Type", "text/plain")
 		fmt.Fprint(w, "early part ")
 		w.(http.Flusher).Flush()
-		stall(r, 300*time.Millisecond)
+		stall(r)
 		fmt.Fprint(w, "late part")
 	})
 	tests := []struct {
@@ -261,9 +262,9 @@ func TestFetchTimeouts(t *testing.T) {
 		ctx  time.Duration // caller deadline, 0 for none
 		path string
 	}{
-		{"header timeout", fetch.Config{HeaderTimeout: 50 * time.Millisecond}, 0, "/slow-headers"},
-		{"total timeout during body", fetch.Config{HeaderTimeout: time.Second, TotalTimeout: 80 * time.Millisecond}, 0, "/slow-body"},
-		{"caller deadline", fetch.Config{}, 60 * time.Millisecond, "/slow-body"},
+		{"header timeout", fetch.Config{HeaderTimeout: 50 * time.Millisecond, TotalTimeout: time.Hour}, 0, "/slow-headers"},
+		{"total timeout during body", fetch.Config{HeaderTimeout: time.Hour, TotalTimeout: 80 * time.Millisecond}, 0, "/slow-body"},
+		{"caller deadline", fetch.Config{HeaderTimeout: time.Hour, TotalTimeout: time.Hour}, 60 * time.Millisecond, "/slow-body"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -274,12 +275,8 @@ func TestFetchTimeouts(t *testing.T) {
 				ctx, cancel = context.WithTimeout(ctx, tt.ctx)
 				defer cancel()
 			}
-			start := time.Now()
 			_, err := c.Fetch(ctx, srv.URL+tt.path)
 			wantCode(t, err, fetch.CodeTimeout)
-			if d := time.Since(start); d > 250*time.Millisecond {
-				t.Errorf("took %v; the timeout did not cut the fetch short", d)
-			}
 		})
 	}
 }
