@@ -86,10 +86,11 @@ const UnanswerableScore = 0.5
 //   - the answer and evidence figures of each half of the set
 //     (DocHalf), prefixed half0_ and half1_, with the baseline's beside
 //     them: a change of method should hold on both;
-//   - the BM25 sentence-window baseline on the same canonical texts:
-//     bm25_window_answer_recall_at_10, bm25_window_hit_at_1,
-//     bm25_window_mrr_at_10, bm25_window_evidence_hit_at_10 and
-//     bm25_window_chars_per_question.
+//   - the BM25 sentence-window baseline on the same canonical texts, with
+//     the same figures as the digests: bm25_window_answer_recall_at_10,
+//     bm25_window_hit_at_1, bm25_window_mrr_at_10,
+//     bm25_window_evidence_hit_at_10, bm25_window_evidence_hit_at_1,
+//     bm25_window_evidence_mrr_at_10 and bm25_window_chars_per_question.
 //
 // A case whose document cannot be read or whose digest fails counts as a
 // miss and in Report.Errors; only cancellation of ctx stops the run.
@@ -213,8 +214,6 @@ func Evidence(ctx context.Context, dir string, fn EvidenceFunc) (Report, error) 
 	if evidenced > 0 {
 		ev.report(rep.Metrics, "evidence_", "hit_at_10", evidenced)
 		baseEv.report(rep.Metrics, "bm25_window_evidence_", "hit_at_10", evidenced)
-		delete(rep.Metrics, "bm25_window_evidence_hit_at_1")
-		delete(rep.Metrics, "bm25_window_evidence_mrr_at_10")
 		if answered == 0 {
 			rep.Metrics["hit_at_1"] = rep.Metrics["evidence_hit_at_1"]
 			rep.Metrics["mrr_at_10"] = rep.Metrics["evidence_mrr_at_10"]
@@ -229,8 +228,6 @@ func Evidence(ctx context.Context, dir string, fn EvidenceFunc) (Report, error) 
 		if n := halfEvidenced[h]; n > 0 {
 			halfEv[h].report(rep.Metrics, prefix+"evidence_", "hit_at_10", n)
 			halfBaseEv[h].report(rep.Metrics, prefix+"bm25_window_evidence_", "hit_at_10", n)
-			delete(rep.Metrics, prefix+"bm25_window_evidence_hit_at_1")
-			delete(rep.Metrics, prefix+"bm25_window_evidence_mrr_at_10")
 		}
 	}
 	rep.Metrics["duplicate_key_points"] = float64(dupKeyPoints)
