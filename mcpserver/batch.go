@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/digestd/digestd/wire"
@@ -178,4 +179,85 @@ func (c *recorder) Write(b []byte) (int, error) {
 		c.status = http.StatusOK
 	}
 	return c.body.Write(b)
+}
+
+// boundStdioBatches passes the newline-delimited messages read from in on
+// to the reader it returns, except a batch of more than
+// wire.MaxBatchEntries messages: that line is answered on out at once with
+// a JSON-RPC error (id null) carrying the TOO_LARGE envelope, and dropped.
+// A line longer than maxLine passes as it is, for the transport to refuse.
+// out must be the writer the transport writes its answers to, so that
+// lines do not interleave. The copy stops when in ends or the returned
+// reader is closed.
+func boundStdioBatches(in io.Reader, out io.Writer, maxLine int) io.ReadCloser {
+	pr, pw := io.Pipe()
+	go func() {
+		br := bufio.NewReaderSize(in, 64<<10)
+		inLong := false // inside a line longer than maxLine, passed as it is
+		for {
+			line, err := readLine(br, maxLine)
+			whole := bytes.HasSuffix(line, []byte("\n")) || err != nil
+			if len(line) > 0 && !inLong && whole && refuseBatch(line, out) {
+				line = nil
+			}
+			if len(line) > 0 {
+				if _, werr := pw.Write(line); werr != nil {
+					return
+				}
+			}
+			if err != nil {
+				pw.CloseWithError(err)
+				return
+			}
+			inLong = !whole
+		}
+	}()
+	return pr
+}
+
+// refuseBatch answers line on out with a JSON-RPC error (id null) carrying
+// the TOO_LARGE envelope when it is a batch of more than
+// wire.MaxBatchEntries messages, and reports whether it did.
+func refuseBatch(line []byte, out io.Writer) bool {
+	_, err := wire.BatchEntries(line)
+	if err == nil {
+		return false
+	}
+	env, _ := wire.Failure(err, wire.Meta{}, wire.NewRequestID(), time.Now())
+	data, _ := json.Marshal(env)
+	msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil,
+		"error": map[string]any{"code": jsonrpcInvalidRequest, "message": *env.Error, "data": json.RawMessage(data)}})
+	out.Write(append(msg, '\n'))
+	return true
+}
+
+// readLine returns the next line with its newline; a line longer than max
+// is returned in pieces of about max bytes, the last with the newline. At
+// the end of in it returns what is left with io.EOF.
+func readLine(br *bufio.Reader, max int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		line = append(line, chunk...)
+		if err == bufio.ErrBufferFull && len(line) < max {
+			continue
+		}
+		if err == bufio.ErrBufferFull {
+			err = nil
+		}
+		return line, err
+	}
+}
+
+// lockedWriter serializes writes from the transport and from
+// boundStdioBatches.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

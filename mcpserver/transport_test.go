@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -471,5 +472,63 @@ func TestBatchIsBoundedAndAnsweredPerMessage(t *testing.T) {
 	dr.Body.Close()
 	if dr.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Errorf("a batch of %d messages straight to the handler: %d", len(over), dr.StatusCode)
+	}
+}
+
+// Over stdio a batch of more than wire.MaxBatchEntries messages is answered
+// with one JSON-RPC error carrying the TOO_LARGE envelope, and the session
+// goes on: the message after it is answered.
+func TestStdioBatchBound(t *testing.T) {
+	list := `{"jsonrpc":"2.0","id":%d,"method":"tools/list"}`
+	over := make([]string, wire.MaxBatchEntries+1)
+	for i := range over {
+		over[i] = fmt.Sprintf(list, 100+i)
+	}
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		"[" + strings.Join(over, ",") + "]",
+		fmt.Sprintf(list, 2),
+	}, "\n") + "\n"
+	var out lockedBuffer
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- mcpserver.ServeStdio(ctx, newPipeline(t), mcpserver.Options{}, pr, &out) }()
+	io.WriteString(pw, in)
+	// The session answers while its input is open: wait for the last
+	// answer (or the deadline), then end it.
+	for ctx.Err() == nil && !strings.Contains(out.String(), `"id":2,`) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	pw.Close()
+	<-done
+	var refused, listed int
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Result *struct {
+				Tools []json.RawMessage `json:"tools"`
+			} `json:"result"`
+			Error *struct {
+				Data envelope `json:"data"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(line), &msg); err != nil {
+			t.Fatalf("not a JSON-RPC line: %.200q", line)
+		}
+		var ed errorData
+		switch {
+		case msg.Error != nil && string(msg.ID) == "null" && json.Unmarshal(msg.Error.Data.Data, &ed) == nil && ed.ErrorCode == "TOO_LARGE":
+			refused++
+		case string(msg.ID) == "2" && msg.Result != nil && len(msg.Result.Tools) > 0:
+			listed++
+		case string(msg.ID) != "1":
+			t.Errorf("unexpected answer %.300s", line)
+		}
+	}
+	if refused != 1 || listed != 1 {
+		t.Errorf("%d refusals and %d tool lists in %.600s", refused, listed, out.String())
 	}
 }
