@@ -2,7 +2,6 @@ package digestd_test
 
 import (
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -14,15 +13,11 @@ import (
 	"github.com/digestd/digestd/wire"
 )
 
-// TestReadmeBounds holds the bounds the README states in prose to their
-// constants: each phrase is written here from the constant, and must be in
-// the README (line breaks aside).
+// TestReadmeBounds holds the bounds the README and the docs it links state
+// in prose to their constants: each phrase is written here from the
+// constant, and must be in the README or docs/ (line breaks aside).
 func TestReadmeBounds(t *testing.T) {
-	b, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	readme := regexp.MustCompile(`\s+`).ReplaceAllString(string(b), " ")
+	readme := regexp.MustCompile(`\s+`).ReplaceAllString(string(userDocs(t)), " ")
 	recount := fmt.Sprintf("at most every %d minutes", int(pipeline.ArchiveRecount.Minutes()))
 	for _, phrase := range []string{
 		fmt.Sprintf("summary ≤ %d characters; ≤ %d key points of ≤ %d; ≤ %d evidence snippets of ≤ %d",
@@ -41,7 +36,7 @@ func TestReadmeBounds(t *testing.T) {
 		recount,
 	} {
 		if !strings.Contains(readme, phrase) {
-			t.Errorf("the README does not say %q", phrase)
+			t.Errorf("neither the README nor docs/ says %q", phrase)
 		}
 	}
 	if !strings.Contains(string(digestd.OpenAPI), recount) {

@@ -3,7 +3,13 @@ package digestd_test
 import (
 	"os"
 	"regexp"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/wire"
 )
 
 // The README's examples run from the repository's own fixtures: every
@@ -21,5 +27,77 @@ func TestReadmeFixturesExist(t *testing.T) {
 		if _, err := os.Stat(string(p)); err != nil {
 			t.Errorf("the README names %s: %v", p, err)
 		}
+	}
+}
+
+// userDocs returns the README and the guides under docs/ it links, one
+// after the other (the benchmark records, which name the versions they
+// were measured at, left out).
+func userDocs(t *testing.T) []byte {
+	t.Helper()
+	files := []string{"README.md", "docs/contract.md", "docs/operations.md", "docs/development.md"}
+	var all []byte
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(append(all, b...), '\n')
+	}
+	return all
+}
+
+// TestDocumentedVersionsAndStatuses: every version the README and the
+// guides name (canon/N, html-extractor/N, pdf-extractor/N, digester/N) is
+// the service's own, and every HTTP status they give an error code (a row
+// of the error table, or prose such as "answers 416 `RANGE_NOT_SATISFIABLE`")
+// is the one the error table gives it.
+func TestDocumentedVersionsAndStatuses(t *testing.T) {
+	docs := string(userDocs(t))
+	current := map[string]string{}
+	for _, c := range wire.Capabilities() {
+		if name, _, ok := strings.Cut(c, "/"); ok {
+			current[name] = c
+		}
+	}
+	versions := regexp.MustCompile(`\b(canon|html-extractor|pdf-extractor|digester)/([0-9]+|N)\b`).FindAllStringSubmatch(docs, -1)
+	if len(versions) < 4 {
+		t.Fatalf("the docs name %d versions; the sample answer alone names four", len(versions))
+	}
+	for _, v := range versions {
+		if v[2] != "N" && v[0] != current[v[1]] {
+			t.Errorf("the docs name %s; the service is %s", v[0], current[v[1]])
+		}
+	}
+	checked := 0
+	status := func(code string) int {
+		st, _, _, _ := wire.Classify(fault.Code(code))
+		return st
+	}
+	for _, row := range regexp.MustCompile("(?m)^\\| ((?:`[A-Z_]+`(?:, )?)+) \\| ([0-9, ]+) \\|").FindAllStringSubmatch(docs, -1) {
+		codes := regexp.MustCompile("`([A-Z_]+)`").FindAllStringSubmatch(row[1], -1)
+		statuses := strings.Split(row[2], ", ")
+		for i, c := range codes {
+			want := statuses[min(i, len(statuses)-1)]
+			if got := strconv.Itoa(status(c[1])); got != want {
+				t.Errorf("the error table gives %s status %s; the service answers %s", c[1], want, got)
+			}
+			checked++
+		}
+	}
+	for _, m := range regexp.MustCompile("\\b([1-5][0-9][0-9]) `([A-Z][A-Z_]+)`").FindAllStringSubmatch(docs, -1) {
+		if slices.Contains(wire.WarningCodes(), m[2]) {
+			continue // a warning, not an error
+		}
+		if m[1] == "431" && m[2] == string(fault.TooLarge) {
+			continue // header lines over the limit: the connection framing answers 431, more exact than the table's 413 (cmd/digestd/framing.go)
+		}
+		if got := strconv.Itoa(status(m[2])); got != m[1] {
+			t.Errorf("the docs say %s %s; the service answers %s with %s", m[1], m[2], m[2], got)
+		}
+		checked++
+	}
+	if checked < 25 {
+		t.Errorf("checked %d documented statuses; the error table alone has more", checked)
 	}
 }

@@ -6,7 +6,8 @@ import "math"
 // a logistic model over a few features that mean the same in every
 // document, that the snippet answers the query; the model's coefficients
 // are fitted on the evidence dev data by TestFitCalibration and written to
-// calibration_model.go (see the README, "What relevance_score means").
+// calibration_model.go (see docs/contract.md, "Evidence snippets and what
+// relevance_score means").
 
 // Features of a snippet's score, in the order of snippetModel's weights.
 const (

@@ -10,7 +10,7 @@ import (
 )
 
 // Payload bounds of DigestPayload v1.0. They are the single source of truth:
-// the validator, the digester, openapi.yaml and the README follow them (a
+// the validator, the digester, openapi.yaml, the README and docs/contract.md follow them (a
 // test checks openapi.yaml against these constants).
 const (
 	PayloadVersion    = "1.0"

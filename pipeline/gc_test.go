@@ -127,14 +127,15 @@ func TestCollectGarbageRefusesShortGrace(t *testing.T) {
 	}
 }
 
-// The README and gc's --help name the least grace MinGCGrace holds.
+// The operations guide and gc's --help name the least grace MinGCGrace
+// holds.
 func TestMinGCGraceDocumented(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+	readme, err := os.ReadFile("../docs/operations.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := "at least 10 minutes"; pipeline.MinGCGrace != 10*time.Minute || !strings.Contains(string(readme), want) {
-		t.Errorf("README should say the grace is %q (MinGCGrace = %s)", want, pipeline.MinGCGrace)
+		t.Errorf("docs/operations.md should say the grace is %q (MinGCGrace = %s)", want, pipeline.MinGCGrace)
 	}
 }
 

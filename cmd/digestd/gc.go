@@ -11,7 +11,7 @@ import (
 )
 
 func runGC(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("gc", "Usage: digestd gc [--dry-run] [--grace 24h] [--archive DIR]\n\nRemoves archived blobs that no reference reaches (no source, no cached digest) and that are\nolder than the grace period, and prints what it found as JSON. For an s3:// archive use a\nbucket lifecycle rule instead (see the README).", stderr)
+	fs := newFlagSet("gc", "Usage: digestd gc [--dry-run] [--grace 24h] [--archive DIR]\n\nRemoves archived blobs that no reference reaches (no source, no cached digest) and that are\nolder than the grace period, and prints what it found as JSON. For an s3:// archive use a\nbucket lifecycle rule instead (see docs/operations.md).", stderr)
 	var c config
 	c.register(fs)
 	dryRun := fs.Bool("dry-run", false, "report what would be removed, remove nothing")
