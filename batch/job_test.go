@@ -19,6 +19,7 @@ import (
 	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/pipeline"
+	"github.com/digestd/digestd/wire"
 )
 
 // countingDigester counts calls per id and can stop the run after some.
@@ -108,6 +109,16 @@ func readOutput(t *testing.T, path string) map[string]map[string]any {
 		}
 		l.Envelope["_status"] = float64(l.Status)
 		lines[l.ID] = l.Envelope
+		// An error line carries every detail its remediation points to.
+		if data, _ := l.Envelope["data"].(map[string]any); l.Envelope["success"] == false {
+			rem, _ := data["remediation"].(string)
+			details, _ := data["details"].(map[string]any)
+			for _, name := range wire.NamedDetails(rem) {
+				if _, ok := details[name]; !ok {
+					t.Errorf("%s: %v's remediation points to details.%s, which the line does not carry", l.ID, data["error_code"], name)
+				}
+			}
+		}
 	}
 	return lines
 }
