@@ -62,6 +62,13 @@ func TestRuleCategories(t *testing.T) {
 		{"spaced ellipsis ending", "It trailed off at the end . . . . Then a new line began.", []string{"It trailed off at the end . . . .", "Then a new line began."}},
 		{"four dots", "I never said that.... He walked out.", []string{"I never said that....", "He walked out."}},
 		{"ellipsis inside", "I was just ... well, you know . . . I mean it.", []string{"I was just ... well, you know . . . I mean it."}},
+		{"numeric date with spaces", "Von Anna Berg 4. 2. 2022. Das Team steht fest.", []string{"Von Anna Berg 4. 2. 2022.", "Das Team steht fest."}},
+		{"numeric date without spaces", "Stand: 04.02.2022. Die Liste gilt bis Mai.", []string{"Stand: 04.02.2022.", "Die Liste gilt bis Mai."}},
+		{"day before a month and year", "Das Spiel ist am 15. Februar 2022 in Ulm. Karten gibt es vor Ort.", []string{"Das Spiel ist am 15. Februar 2022 in Ulm.", "Karten gibt es vor Ort."}},
+		{"German ordinal", "Er spielt zum 3. Mal für das Team. Der 2. Satz ging verloren.", []string{"Er spielt zum 3. Mal für das Team.", "Der 2. Satz ging verloren."}},
+		{"number at a sentence end", "The team scored 4. Then it rained.", []string{"The team scored 4.", "Then it rained."}},
+		{"name with an inner stop", "Die Akte der e.Consult AG ist neu. Sie läuft mit node.js und Web 2.0 gut.", []string{"Die Akte der e.Consult AG ist neu.", "Sie läuft mit node.js und Web 2.0 gut."}},
+		{"military titles", "In 2013, Maj. Gen. Reed led the review. It ended in May.", []string{"In 2013, Maj. Gen. Reed led the review.", "It ended in May."}},
 		{"no spaces", "It rained.Then it stopped.Mr. Lee counted 2,000.That was all.", []string{"It rained.", "Then it stopped.", "Mr. Lee counted 2,000.", "That was all."}},
 	}
 	for _, tt := range tests {

@@ -540,7 +540,8 @@ func isGluedBoundary(block string, ts, te, end int) bool {
 		return false
 	}
 	tok := lastWord(block[:ts])
-	return !strings.ContainsAny(tok, "@/") && !strings.Contains(strings.ToLower(tok), "www")
+	// A single letter before the stop is part of a name ("e.Consult").
+	return utf8.RuneCountInString(tok) > 1 && !strings.ContainsAny(tok, "@/") && !strings.Contains(strings.ToLower(tok), "www")
 }
 
 // isBoundary decides whether the terminal run block[ts:te], followed by
@@ -623,7 +624,64 @@ func isBoundary(block string, start, ts, te, end int, caseless bool) bool {
 	if unicode.IsDigit(nr) && isNumberAbbrev(word) {
 		return false
 	}
+	if numberedDay(sentence, word, block[end:]) {
+		return false
+	}
 	return true
+}
+
+// numberedDay reports a stop that belongs to a number rather than ending a
+// sentence, in the languages that write a date's parts and ordinals with
+// a full stop: the day or month of a numeric date ("4. 2. 2022", "4. 2."
+// before the year), a day before a month name and a year ("15. Februar
+// 2022"), and an ordinal after an article or preposition that takes one
+// ("am 4. Februar", "zum 3. Mal"). word is the number before the stop,
+// sentence the text before it and rest the text after the stop's space.
+func numberedDay(sentence, word, rest string) bool {
+	if !digits(word, 1, 2) {
+		return false
+	}
+	next, after, _ := strings.Cut(strings.TrimLeft(rest, " "), " ")
+	before := lastWord(strings.TrimRight(strings.TrimSuffix(sentence, word), " "))
+	switch {
+	case digits(strings.TrimSuffix(next, "."), 1, 2) && strings.HasSuffix(next, "."):
+		return true // "4. 2. 2022": the day before the month
+	case digits(strings.TrimRight(next, ".,;:"), 4, 4):
+		// "4. 2. 2022": the month, after a day with its stop.
+		return strings.HasSuffix(before, ".") && digits(strings.TrimSuffix(before, "."), 1, 2)
+	}
+	r, _ := utf8.DecodeRuneInString(next)
+	if !unicode.IsUpper(r) {
+		return false
+	}
+	if year, _, _ := strings.Cut(after, " "); digits(strings.TrimRight(year, ".,;:"), 4, 4) {
+		return true // "15. Februar 2022"
+	}
+	return ordinalArticle(strings.ToLower(before))
+}
+
+// digits reports whether s is a run of lo to hi ASCII digits.
+func digits(s string, lo, hi int) bool {
+	if len(s) < lo || len(s) > hi {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// ordinalArticle reports the German articles and contracted prepositions
+// that stand before an ordinal number written with a full stop ("am 4.",
+// "zum 3.", "der 2.").
+func ordinalArticle(w string) bool {
+	switch w {
+	case "am", "im", "vom", "zum", "zur", "beim", "der", "die", "das", "den", "dem", "des", "seit", "bis", "ab":
+		return true
+	}
+	return false
 }
 
 // afterColon returns the part of s after its last colon: "He noted: In
@@ -906,7 +964,7 @@ func isAbbreviation(word string) bool {
 // abbrevSet reports lower-cased abbreviations that take a period.
 func abbrevSet(w string) bool {
 	switch w {
-	case "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "mt", "rev", "gen", "col", "lt", "sgt", "capt", "cpt", "gov", "sen", "rep", "hon", "pres",
+	case "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "mt", "rev", "gen", "maj", "col", "lt", "sgt", "capt", "cpt", "gov", "sen", "rep", "hon", "pres",
 		"inc", "ltd", "co", "corp", "bros", "dept", "univ", "assn", "est",
 		"vs", "etc", "al", "approx", "ca", "cf", "esp", "viz", "resp", "incl", "avg", "min", "max", "misc",
 		"fig", "figs", "eq", "eqs", "no", "nos", "vol", "vols", "pp", "ch", "sec", "ed", "eds", "ref", "refs", "tab", "suppl", "ser",
