@@ -14,8 +14,9 @@ import (
 
 // Report is the result of evaluating one set. Its JSON form is the one line
 // per set that `digestd eval ... --json` prints. Metrics are fractions in
-// [0,1], except the counts empty_summaries and duplicate_key_points; a
-// metric is present only when the set supports it.
+// [0,1], except the counts empty_summaries and duplicate_key_points and
+// the hygiene report's counts (see Hygiene); a metric is present only when
+// the set supports it.
 type Report struct {
 	Set        string             `json:"set"`
 	Kind       string             `json:"kind"`

@@ -33,6 +33,14 @@ Measures quality on evaluation sets (folders with cases.jsonl, see the README):
   summary    summaries (ROUGE-1/2/L of the summary and of its first 3
              sentences; empty_summaries counts empty summaries)
   sbd        sentence boundaries (sbd_accuracy)
+  hygiene    on any extract, evidence or summary set: each document digested once
+             (a page with an empty query, an evidence document with its first
+             question) and counted what a reader would not keep:
+             key_points_not_sentences (and _share), boilerplate_lines (key points
+             and summary sentences inside a block found on 3+ documents of the
+             set; boilerplate_share), dangling_summary_openers,
+             key_points_repeating_summary, repeated_sentences,
+             digests_longer_than_source, empty_summaries
   locate     quote location on evidence sets: gold answers and evidence sentences
              exact and perturbed, sentences of other documents as negatives
              (located_<kind>, match_<kind>, false_locator_rate)
@@ -80,6 +88,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		switch kind {
 		case "extract":
 			rep, err = evaluate.Extract(ctx, dir, extractFunc(a.pipe.Ingester))
+		case "hygiene":
+			rep, err = evaluate.Hygiene(ctx, dir, extractFunc(a.pipe.Ingester), evidenceFunc(a.pipe))
 		default:
 			err = evalKind(ctx, kind, dir, a.pipe, &rep)
 		}

@@ -131,7 +131,7 @@ func evalKind(ctx context.Context, kind, dir string, p *pipeline.Pipeline, rep *
 	case "locate":
 		*rep, err = evaluate.Locate(ctx, dir, locateFuncs(p))
 	default:
-		err = fmt.Errorf("unknown evaluation kind %q (want extract, evidence, sources, summary, sbd or locate)", kind)
+		err = fmt.Errorf("unknown evaluation kind %q (want extract, evidence, sources, summary, sbd, hygiene or locate)", kind)
 	}
 	return err
 }

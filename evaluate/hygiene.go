@@ -1,0 +1,289 @@
+package evaluate
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/digestd/digestd/digest/sentences"
+)
+
+// hygieneCase is one line of an extract, evidence or summary set's
+// cases.jsonl, with the fields the hygiene report reads: an extract case
+// names a page (Kind, File), the others a document (Doc) and maybe a
+// question.
+type hygieneCase struct {
+	ID        string `json:"id"`
+	Kind      string `json:"kind"`
+	File      string `json:"file"`
+	Encrypted bool   `json:"encrypted"`
+	Doc       string `json:"doc"`
+	Question  string `json:"question"`
+}
+
+// Hygiene thresholds: a key point that is a whole
+// block of fewer than notSentenceWords words without sentence-final
+// punctuation is no sentence, and a block found on boilerplatePages pages
+// or more of one set is boilerplate.
+const (
+	notSentenceWords = 8
+	boilerplatePages = 3
+)
+
+// repeats reports whether one of a and b holds the other and the held one
+// has at least half the other's words: a scrap of a few words ("1.", "We
+// do not") inside a sentence repeats nothing.
+func repeats(a, b string) bool {
+	if len(b) > len(a) {
+		a, b = b, a
+	}
+	return b != "" && strings.Contains(a, b) && 2*len(strings.Fields(b)) >= len(strings.Fields(a))
+}
+
+// Hygiene digests every document of the extract, evidence or summary set
+// in dir once — a page through extract and then digest with an empty
+// query, a document of an evidence set with its first question, one of a
+// summary set with an empty query — and counts what a reader would not
+// keep. Counts: hygiene_documents, hygiene_key_points,
+// hygiene_summary_sentences; key_points_not_sentences (a key point that is
+// a whole block of the canonical text of fewer than 8 words without
+// sentence-final punctuation); boilerplate_lines (a key point or summary
+// sentence inside a block found on 3 or more documents of the set);
+// dangling_summary_openers (a summary whose first word points back — a
+// pronoun or connective — while the text does not open with that
+// sentence); key_points_repeating_summary (a key point that holds or is
+// held by a summary sentence, the held one at least half as many words as
+// the other); repeated_sentences (a digest in which a summary sentence is
+// also inside a snippet); digests_longer_than_source; empty_summaries. Shares: key_points_not_sentences_share over key
+// points, boilerplate_share over key points and summary sentences. An
+// encrypted PDF case is skipped; a case that fails counts in
+// Report.Errors. Seconds and DocsPerSec time extract and digest together.
+func Hygiene(ctx context.Context, dir string, extract ExtractFunc, digestFn EvidenceFunc) (Report, error) {
+	cases, err := readCases[hygieneCase](dir)
+	if err != nil {
+		return Report{}, fmt.Errorf("hygiene set %s: %w", dir, err)
+	}
+	rep := Report{Set: filepath.Base(filepath.Clean(dir)), Kind: "hygiene", Metrics: map[string]float64{}}
+	type digested struct {
+		blocks []string // the canonical text's blocks, white space collapsed
+		d      EvidenceDigest
+	}
+	var docs []digested
+	seen := map[string]bool{}
+	var elapsed time.Duration
+	for _, c := range cases {
+		if err := ctx.Err(); err != nil {
+			return Report{}, fmt.Errorf("hygiene run %s: %w", rep.Set, err)
+		}
+		name := c.File
+		if name == "" {
+			name = c.Doc
+		}
+		if name == "" || seen[name] || c.Encrypted {
+			continue
+		}
+		seen[name] = true
+		rep.Cases++
+		raw, err := ReadCaseFile(dir, name)
+		if err != nil {
+			rep.Errors++
+			continue
+		}
+		start := time.Now()
+		text := string(raw)
+		if c.File != "" {
+			text, err = extract(ctx, c.Kind, raw, "")
+		}
+		var d EvidenceDigest
+		if err == nil {
+			d, err = digestFn(ctx, text, c.Question)
+		}
+		elapsed += time.Since(start)
+		if err != nil {
+			if ctx.Err() != nil {
+				return Report{}, fmt.Errorf("hygiene run %s: %w", rep.Set, ctx.Err())
+			}
+			rep.Errors++
+			continue
+		}
+		docs = append(docs, digested{blocks: textBlocks(d.Canonical), d: d})
+	}
+	// How many documents hold each block.
+	pages := map[string]int{}
+	for _, doc := range docs {
+		once := map[string]bool{}
+		for _, b := range doc.blocks {
+			if !once[b] {
+				once[b] = true
+				pages[b]++
+			}
+		}
+	}
+	boilerplate := func(blocks []string, s string) bool {
+		for _, b := range blocks {
+			if pages[b] >= boilerplatePages && strings.Contains(b, s) {
+				return true
+			}
+		}
+		return false
+	}
+	var kps, sums, notSentence, boiler, dangling, kpRepeats, repeated, longer, empty int
+	for _, doc := range docs {
+		p := doc.d.Payload
+		if p.DigestChars > p.OriginalChars {
+			longer++
+		}
+		if strings.TrimSpace(p.Summary) == "" && strings.TrimSpace(doc.d.Canonical) != "" {
+			empty++
+		}
+		isBlock := map[string]bool{}
+		for _, b := range doc.blocks {
+			isBlock[b] = true
+		}
+		summary := sentences.Strings(p.Summary)
+		for i := range summary {
+			summary[i] = CollapseSpace(summary[i])
+		}
+		sums += len(summary)
+		for _, s := range summary {
+			if boilerplate(doc.blocks, s) {
+				boiler++
+			}
+		}
+		if danglingOpener(p.Summary, doc.d.Canonical) {
+			dangling++
+		}
+		for _, e := range p.EvidenceSnippets {
+			if e := CollapseSpace(e.Text); containsAny(e, summary) {
+				repeated++
+				break
+			}
+		}
+		for _, k := range p.KeyPoints {
+			kps++
+			k = CollapseSpace(k)
+			if isBlock[k] && notASentence(k) {
+				notSentence++
+			}
+			if boilerplate(doc.blocks, k) {
+				boiler++
+			}
+			for _, s := range summary {
+				if repeats(k, s) {
+					kpRepeats++
+					break
+				}
+			}
+		}
+	}
+	m := rep.Metrics
+	m["hygiene_documents"] = float64(len(docs))
+	m["hygiene_key_points"] = float64(kps)
+	m["hygiene_summary_sentences"] = float64(sums)
+	m["key_points_not_sentences"] = float64(notSentence)
+	m["boilerplate_lines"] = float64(boiler)
+	m["dangling_summary_openers"] = float64(dangling)
+	m["key_points_repeating_summary"] = float64(kpRepeats)
+	m["repeated_sentences"] = float64(repeated)
+	m["digests_longer_than_source"] = float64(longer)
+	m["empty_summaries"] = float64(empty)
+	m["key_points_not_sentences_share"] = share(notSentence, kps)
+	m["boilerplate_share"] = share(boiler, kps+sums)
+	rep.Seconds = elapsed.Seconds()
+	if elapsed > 0 {
+		rep.DocsPerSec = float64(len(docs)) / elapsed.Seconds()
+	}
+	return rep, nil
+}
+
+// share returns n/of, or 0 when of is 0.
+func share(n, of int) float64 {
+	if of == 0 {
+		return 0
+	}
+	return float64(n) / float64(of)
+}
+
+// containsAny reports whether s holds one of subs.
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if sub != "" && strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// textBlocks returns the blocks of a canonical text (its lines, pages
+// split too), each with white space collapsed, without empty ones.
+func textBlocks(text string) []string {
+	var out []string
+	for _, b := range strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == '\f' }) {
+		if b = CollapseSpace(b); b != "" {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// notASentence reports a text of fewer than notSentenceWords words that
+// does not end in sentence-final punctuation (closing quotes and brackets
+// aside).
+func notASentence(s string) bool {
+	if len(strings.Fields(s)) >= notSentenceWords {
+		return false
+	}
+	last, _ := utf8.DecodeLastRuneInString(strings.TrimRight(s, "\"'”’“‘»«›‹)]"))
+	return !strings.ContainsRune(".!?…。！？", last)
+}
+
+// danglingOpener reports a summary whose first word points back at
+// something said before it (backReference) while the text does not open
+// with the summary's first sentence.
+func danglingOpener(summary, text string) bool {
+	first := strings.TrimLeftFunc(summary, func(r rune) bool { return !unicode.IsLetter(r) })
+	word, rest, _ := strings.Cut(first, " ")
+	next, _, _ := strings.Cut(rest, " ")
+	lower := func(w string) string {
+		return strings.ToLower(strings.TrimRightFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }))
+	}
+	if !backReference(lower(word)) || documentNoun(lower(next)) {
+		return false
+	}
+	lead := sentences.Strings(summary)
+	opening := sentences.Strings(text)
+	return len(lead) == 0 || len(opening) == 0 || CollapseSpace(opening[0]) != CollapseSpace(lead[0])
+}
+
+// backReference reports the pronouns and connectives, in English and
+// German, that open a sentence pointing back at the one before it ("It",
+// "This", "They", "However", "Also", "Damit", "Jedoch"). Words as often
+// used otherwise ("Es gibt", "Auch wenn") are not among them.
+func backReference(w string) bool {
+	switch w {
+	case "it", "its", "they", "their", "them", "he", "she", "his", "her", "this", "these", "those", "such",
+		"however", "also", "moreover", "furthermore", "additionally", "therefore", "thus", "hence", "consequently",
+		"nevertheless", "nonetheless", "besides", "meanwhile", "similarly", "likewise", "but", "and", "so", "yet",
+		"er", "dies", "diese", "dieser", "dieses", "jedoch", "außerdem", "daher", "deshalb", "damit",
+		"dadurch", "dabei", "zudem", "allerdings":
+		return true
+	}
+	return false
+}
+
+// documentNoun reports the nouns with which a demonstrative names the
+// document itself ("This paper", "Dieser Beitrag") rather than pointing
+// back.
+func documentNoun(w string) bool {
+	switch w {
+	case "paper", "study", "report", "article", "work", "document", "chapter", "review", "thesis", "book",
+		"survey", "guide", "manual", "letter", "note", "section", "analysis", "testimony", "statement", "guidance",
+		"guidelines", "publication", "post", "page", "beitrag", "artikel", "bericht", "studie", "text", "seite":
+		return true
+	}
+	return false
+}
