@@ -23,7 +23,7 @@ import (
 // records. The version changes whenever the text produced for some PDF does.
 const (
 	ExtractorName    = "digestd-pdftext"
-	ExtractorVersion = "11"
+	ExtractorVersion = "12"
 )
 
 // Default caps used when a Limits field is zero.

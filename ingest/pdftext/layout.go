@@ -111,7 +111,7 @@ func layoutPage(glyphs []glyph) []*block {
 		if len(words) == 0 {
 			continue
 		}
-		lines := buildLines(words, gap)
+		lines := attachLabels(buildLines(words, gap))
 		blocks := buildBlocks(lines)
 		for _, b := range blocks {
 			b.dir = dir
@@ -958,6 +958,90 @@ func tableRows(groups [][]*block, size float64) []*block {
 		out = append(out, b)
 	}
 	return out
+}
+
+// labelGap is the widest gap, in font sizes, between a list label set on
+// a line of its own (a bullet glyph, "1.") and the item text it labels;
+// labelRise is how far, in font sizes, the label's baseline may sit from
+// the item's (a bullet from a symbol font is often raised or smaller).
+const (
+	labelGap  = 4.0
+	labelRise = 0.6
+)
+
+// attachLabels joins each line that is only a list label — a bullet or a
+// number glyph the layout set apart from its item by a wide gap or its own
+// baseline — to the line it labels: the nearest line that starts to its
+// right, at most labelGap font sizes away, on about the same baseline.
+// The label then starts its item instead of standing as a block of its
+// own. Lines are returned in their order, without the joined labels.
+func attachLabels(lines []*line) []*line {
+	joined := false
+	for i, l := range lines {
+		if len(l.words) != 1 || !labelText(l.text) {
+			continue
+		}
+		var best *line
+		bestD := math.Inf(1)
+		for _, m := range lines {
+			if m == nil || m == l || len(m.words) == 1 && labelText(m.text) {
+				continue
+			}
+			s := math.Max(l.size, m.size)
+			gap := m.x0 - l.x1
+			if gap < -0.1*s || gap > labelGap*s || math.Abs(m.y-l.y) > labelRise*s {
+				continue
+			}
+			if d := gap + math.Abs(m.y-l.y); d < bestD {
+				best, bestD = m, d
+			}
+		}
+		if best == nil {
+			continue
+		}
+		best.words = append([]*word{l.words[0]}, best.words...)
+		best.text = l.text + " " + best.text
+		best.x0 = math.Min(best.x0, l.x0)
+		best.size = math.Max(best.size, l.size)
+		lines[i] = nil
+		joined = true
+	}
+	if !joined {
+		return lines
+	}
+	out := lines[:0]
+	for _, l := range lines {
+		if l != nil {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// labelText reports a list label standing alone: a bullet, dash or other
+// symbol of at most two characters, or up to three digits or a single
+// letter followed by "." or ")" ("1.", "12)", "a.").
+func labelText(s string) bool {
+	n := utf8.RuneCountInString(s)
+	if n == 0 || n > 4 {
+		return false
+	}
+	letters, digits, marks := 0, 0, 0
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r):
+			letters++
+		case unicode.IsDigit(r):
+			digits++
+		case unicode.IsSymbol(r) || r == '•' || r == '·' || r == '‣' || r == '⁃' || r == '–' || r == '—' || r == '-' || r == '*':
+			marks++
+		}
+	}
+	if letters+digits == 0 {
+		return marks == n && n <= 2
+	}
+	last, _ := utf8.DecodeLastRuneInString(s)
+	return letters <= 1 && marks == 0 && (last == '.' || last == ')') && letters+digits == n-1
 }
 
 // hangs reports whether l continues a list item that prev starts: prev

@@ -75,6 +75,19 @@ func TestLayout(t *testing.T) {
 			append(run("alpha", 0, 188, 10, 0), run("12", 80, 188, 10, 0)...),
 			append(run("beta", 0, 176, 10, 0), run("7", 80, 176, 10, 0)...)...)...),
 			"Name Size\nalpha 12\nbeta 7"},
+		{"bullets set apart join their items", append(append(append(append(append(
+			run("•", 0, 200, 10, 0), run("First item of the list.", 20, 200, 10, 0)...),
+			run("•", 0, 188, 10, 0)...), run("Second item of the list.", 20, 188, 10, 0)...),
+			run("•", 0, 176, 10, 0)...), run("Third item of the list.", 20, 176, 10, 0)...),
+			"• First item of the list.\n• Second item of the list.\n• Third item of the list."},
+		{"raised smaller bullets join their items", append(append(append(
+			run("▪", 0, 203, 7, 0), run("Tea is grown on the hills.", 20, 200, 10, 0)...),
+			run("▪", 0, 191, 7, 0)...), run("Rice is grown in the valley.", 20, 188, 10, 0)...),
+			"▪ Tea is grown on the hills.\n▪ Rice is grown in the valley."},
+		{"numbers set apart join their items", append(append(append(
+			run("1.", 0, 200, 10, 0), run("Mix the flour and water.", 30, 200, 10, 0)...),
+			run("2.", 0, 188, 10, 0)...), run("Leave the dough to rise.", 30, 188, 10, 0)...),
+			"1. Mix the flour and water.\n2. Leave the dough to rise."},
 		{"list item continues under its text", append(run("1. first item that is long", 0, 200, 10, 0),
 			run("and wraps.", 15, 188, 10, 0)...), "1. first item that is long and wraps."},
 		{"accent over a letter composes", append(append(run("caf", 0, 100, 10, 0), glyph{s: "\u00b4", x: 16, y: 102, w: 3, size: 10}),
