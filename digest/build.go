@@ -14,7 +14,7 @@ import (
 
 // DigesterVersion names the digester's rules. It changes whenever Build's
 // output may change for some input, and is part of the digest cache key.
-const DigesterVersion = "digester/27"
+const DigesterVersion = "digester/28"
 
 // Warning is a non-fatal condition met while building a digest: Build
 // reports fault.QueryFallback when the query has no content terms (empty or
@@ -277,10 +277,11 @@ func CountDigestChars(p *Payload) int {
 }
 
 // Ratio returns what compression_ratio must be: digestChars /
-// originalChars, clamped to [0,1], and 0 for an empty text.
+// originalChars, and 0 for an empty text. It is never clamped: a digest
+// longer than its source (which Validate rejects) shows a ratio above 1.
 func Ratio(digestChars, originalChars int) float64 {
 	if originalChars <= 0 {
 		return 0
 	}
-	return math.Min(1, float64(digestChars)/float64(originalChars))
+	return float64(digestChars) / float64(originalChars)
 }

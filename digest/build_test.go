@@ -26,7 +26,7 @@ func checkPayload(t *testing.T, text, query string, opts Options, p *Payload) {
 	if len(p.EvidenceSnippets) > opts.MaxEvidence {
 		t.Errorf("%d snippets, max %d", len(p.EvidenceSnippets), opts.MaxEvidence)
 	}
-	if len(p.KeyPoints) > opts.MaxKeyPoints {
+	if len(p.KeyPoints) > max(0, opts.MaxKeyPoints) {
 		t.Errorf("%d key points, max %d", len(p.KeyPoints), opts.MaxKeyPoints)
 	}
 	if n := utf8.RuneCountInString(p.Summary); n > opts.SummaryMaxChars {

@@ -37,6 +37,20 @@ func boilerplate(d *document) []bool {
 			out[i] = true
 		}
 	}
+	// A short sentence the text repeats word for word is furniture: a
+	// button, a label or a notice the page shows more than once. (A long
+	// one is a statement an executive summary restates.)
+	seen := make(map[string]int)
+	for i := range d.sents {
+		if s := &d.sents[i]; s.words > 0 && s.words < shortBlockWords {
+			seen[d.text[s.start:s.end]]++
+		}
+	}
+	for i := range d.sents {
+		if s := &d.sents[i]; s.words < shortBlockWords && seen[d.text[s.start:s.end]] > 1 {
+			out[i] = true
+		}
+	}
 	// A title: the first block of a longer text, one short sentence
 	// without a full stop ("Is the Vaccine Safe?"). A news lead, one
 	// sentence too, ends with one.

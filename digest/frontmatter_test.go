@@ -77,7 +77,7 @@ func TestSummaryOpening(t *testing.T) {
 		"References",
 		"Roe, A. (2019). Dry farming. Journal of Fields, 12, 1-9.",
 	}, "\n")
-	p, _, err := Build(paper, "", Options{SummaryMaxChars: 200})
+	p, _, err := Build(paper, "", Options{SummaryMaxChars: 200, MaxKeyPoints: NoKeyPoints})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestSummaryOpening(t *testing.T) {
 		"However, the airport kept running on its own generators.",
 		"Residents were asked to stay indoors.",
 	}, "\n")
-	p, _, err = Build(news, "", Options{SummaryMaxChars: 160})
+	p, _, err = Build(news, "", Options{SummaryMaxChars: 160, MaxEvidence: 1, SnippetMaxChars: 50, MaxKeyPoints: NoKeyPoints})
 	if err != nil {
 		t.Fatal(err)
 	}

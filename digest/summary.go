@@ -29,6 +29,10 @@ const minSummaryWords = 3
 // sentences are labels and fragments more often than statements.
 const minKeyPointWords = 5
 
+// shortBlockWords: a text of fewer words, all capitalised, is a heading,
+// a byline or a label even when a stop ends it.
+const shortBlockWords = 8
+
 // keyPointParts is the number of equal parts of a text over which key
 // points are spread: each part gets its share before any gets more.
 const keyPointParts = 5
@@ -40,19 +44,40 @@ const duplicateShare = 0.8
 // summarize returns an extractive summary of at most SummaryMaxChars code
 // points (see pickSummary) and up to MaxKeyPoints key points: the
 // highest-scoring remaining sentences, at most one per block, in document
-// order. A key point is a complete sentence that repeats neither another
-// key point, nor the summary, nor an evidence snippet. A text with words
-// always gets a summary and, when MaxKeyPoints > 0, a key point: when no
-// sentence qualifies, the longest prefix of the lead that fits.
+// order. Evidence comes first: the summary and key points together take
+// at most the code points of the text the snippets leave, so that a
+// digest is never longer than its source. A text with room for every part
+// at its full bound beside the snippets gets a summary that may quote a
+// sentence a snippet holds; in a shorter one no summary sentence lies in a
+// snippet and the summary takes about half of what is left. A key point
+// repeats neither a snippet, nor another key point, nor the summary, and
+// is always a complete sentence; a text where none qualifies gets none.
+// The summary is "" when the snippets leave no sentence that qualifies.
 func summarize(d *document, scores []float64, opts Options, evidence []EvidenceSnippet) (string, []string) {
 	used := make([]bool, len(d.sents))
 	boiler := boilerplate(d)
+	covered, budget := uncovered(d, evidence)
+	long := budget >= opts.SummaryMaxChars+max(0, opts.MaxKeyPoints)*MaxKeyPointChars
+	if long {
+		// A text that holds every part at its full bound beside the
+		// snippets: the summary, which must stand on its own, may quote
+		// a sentence a snippet holds too (key points still may not).
+		clear(covered)
+	}
 	cased := hasUpper(d.text)
 	ok := make([]bool, len(d.sents))
 	for i := range d.sents {
-		ok[i] = !boiler[i] && summaryWorthy(d, &d.sents[i], cased)
+		ok[i] = !boiler[i] && !covered[i] && summaryWorthy(d, &d.sents[i], cased)
 	}
-	chosen := pickSummary(d, scores, opts.SummaryMaxChars, ok)
+	summaryMax := min(opts.SummaryMaxChars, budget)
+	chosen := pickOpenSummary(d, scores, summaryMax, ok)
+	if opts.MaxKeyPoints > 0 && !long && len(chosen) > 1 {
+		// A short text: the summary takes about half of what the
+		// snippets leave, the key points the rest.
+		if half := pickOpenSummary(d, scores, min(summaryMax, budget/2), ok); len(half) > 0 {
+			chosen = half
+		}
+	}
 	var b strings.Builder
 	for k, i := range chosen {
 		if k > 0 {
@@ -62,12 +87,17 @@ func summarize(d *document, scores []float64, opts Options, evidence []EvidenceS
 		used[i] = true
 	}
 	summary := b.String()
-	if summary == "" {
-		summary = leadPrefix(d, boiler, opts.SummaryMaxChars, false)
+	// A text where no sentence qualifies (no punctuation, headings only)
+	// gets its lead instead when it is long or has no snippet; a short
+	// one whose sentences the snippets hold gets no summary rather than
+	// its scraps.
+	if fallback := long || len(evidence) == 0; summary == "" && fallback {
+		summary = leadPrefix(d, boiler, summaryMax)
+		if summary == "" {
+			summary = leadPrefix(d, nil, summaryMax)
+		}
 	}
-	if summary == "" {
-		summary = leadPrefix(d, nil, opts.SummaryMaxChars, false)
-	}
+	budget -= utf8.RuneCountInString(summary)
 	if opts.MaxKeyPoints <= 0 {
 		return summary, []string{}
 	}
@@ -80,7 +110,9 @@ func summarize(d *document, scores []float64, opts Options, evidence []EvidenceS
 		said = append(said, words.contentTerms(sentenceText(d, i)))
 	}
 	if len(chosen) == 0 {
-		said = append(said, words.contentTerms(summary))
+		for _, sp := range sentences.Split(summary) {
+			said = append(said, words.contentTerms(summary[sp.Start:sp.End]))
+		}
 	}
 	// A snippet is compared sentence by sentence: a long one holds most
 	// words of many sentences it does not contain.
@@ -121,6 +153,10 @@ func summarize(d *document, scores []float64, opts Options, evidence []EvidenceS
 			if blocks[d.sents[i].block] || pass == 0 && perPart[part] >= share {
 				continue
 			}
+			l := utf8.RuneCountInString(sentenceText(d, i))
+			if l > budget {
+				continue
+			}
 			terms := words.contentTerms(sentenceText(d, i))
 			if words.repeats(terms, said) {
 				continue
@@ -129,6 +165,7 @@ func summarize(d *document, scores []float64, opts Options, evidence []EvidenceS
 			perPart[part]++
 			said = append(said, terms)
 			picked = append(picked, i)
+			budget -= l
 		}
 	}
 	sort.Ints(picked)
@@ -137,45 +174,46 @@ func summarize(d *document, scores []float64, opts Options, evidence []EvidenceS
 		kps = append(kps, sentenceText(d, i))
 	}
 	if len(kps) == 0 {
-		if kp := fallbackKeyPoint(d, scores, ok, used, boiler, chosen); kp != "" {
-			kps = append(kps, kp)
+		if i := fallbackKeyPoint(d, scores, ok, used); i >= 0 {
+			if kp := sentenceText(d, i); utf8.RuneCountInString(kp) <= budget && !words.repeats(words.contentTerms(kp), said) {
+				kps = append(kps, kp)
+			}
 		}
 	}
 	return summary, kps
 }
 
+// uncovered reports which sentences of d overlap an evidence snippet, and
+// how many code points of d the snippets leave.
+func uncovered(d *document, evidence []EvidenceSnippet) ([]bool, int) {
+	covered := make([]bool, len(d.sents))
+	left := utf8.RuneCountInString(d.text)
+	for _, e := range evidence {
+		l, err := ParseLocator(e.Locator)
+		if err != nil {
+			continue
+		}
+		left -= l.Len()
+		// Sentences are in text order: the first that may overlap.
+		k := sort.Search(len(d.sents), func(i int) bool { return d.sents[i].cend > l.Start })
+		for ; k < len(d.sents) && d.sents[k].cstart < l.End; k++ {
+			covered[k] = true
+		}
+	}
+	return covered, max(0, left)
+}
+
 // fallbackKeyPoint returns the key point of a text where none qualifies:
-// the best summary-worthy sentence outside the summary; else the first
-// sentence of at least minSummaryWords words outside the summary and the
-// boilerplate; else, when the summary holds every such sentence, its best
-// one; else the lead, or "" for a text without words. Each is cut to
-// MaxKeyPointChars.
-func fallbackKeyPoint(d *document, scores []float64, ok, used, boiler []bool, chosen []int) string {
+// the best summary-worthy sentence outside the summary, or -1 when there is
+// none (a key point is a sentence or nothing).
+func fallbackKeyPoint(d *document, scores []float64, ok, used []bool) int {
 	best := -1
 	for i := range d.sents {
-		if !used[i] && ok[i] && (best < 0 || scores[i] > scores[best]) {
+		if !used[i] && ok[i] && d.sents[i].chars() <= MaxKeyPointChars && (best < 0 || scores[i] > scores[best]) {
 			best = i
 		}
 	}
-	if best < 0 {
-		for i := range d.sents {
-			if !used[i] && !boiler[i] && d.sents[i].words >= minSummaryWords {
-				best = i
-				break
-			}
-		}
-	}
-	if best < 0 {
-		for _, i := range chosen {
-			if best < 0 || scores[i] > scores[best] {
-				best = i
-			}
-		}
-	}
-	if best < 0 {
-		return leadPrefix(d, nil, MaxKeyPointChars, true)
-	}
-	return clausePrefix(sentenceText(d, best), MaxKeyPointChars)
+	return best
 }
 
 // keyPointWorthy reports whether s, a summary-worthy sentence, can also
@@ -278,10 +316,10 @@ func (w *wordIDs) repeats(t []int32, said [][]int32) bool {
 // leadPrefix returns the text's opening that fits in max code points, for
 // when no sentence qualifies: from the first sentence not in skip (nil
 // skips none) that holds words, preferring one of at least minSummaryWords
-// words, whole sentences while they fit (only that one when one is set),
+// words, whole sentences while they fit,
 // else the longest prefix of that sentence ending at a clause or word
 // boundary. It returns "" only when no sentence outside skip has words.
-func leadPrefix(d *document, skip []bool, max int, one bool) string {
+func leadPrefix(d *document, skip []bool, max int) string {
 	first := -1
 	for i := range d.sents {
 		if skip != nil && skip[i] || d.sents[i].words == 0 {
@@ -314,9 +352,6 @@ func leadPrefix(d *document, skip []bool, max int, one bool) string {
 		}
 		b.WriteString(d.text[s.start:s.end])
 		total += sep + s.chars()
-		if one {
-			break
-		}
 	}
 	if b.Len() > 0 {
 		return b.String()
@@ -458,7 +493,7 @@ func pickSummary(d *document, scores []float64, max int, ok []bool) []int {
 		if slices.ContainsFunc(said, func(o []int32) bool { return slices.Equal(o, terms) }) {
 			continue
 		}
-		if prev := c.i - 1; connective(d.text[d.sents[c.i].start:d.sents[c.i].end]) && !in[prev] {
+		if prev := c.i - 1; leans(d, c.i) && !in[prev] {
 			// Take its antecedent along, or leave it.
 			if prev < 0 || !sameBlock(d, prev, c.i) || !ok[prev] || total+sep+d.sents[prev].chars()+1+l > max {
 				continue
@@ -473,6 +508,31 @@ func pickSummary(d *document, scores []float64, max int, ok []bool) []int {
 	}
 	sort.Ints(picked)
 	return picked
+}
+
+// pickOpenSummary is pickSummary whose summary opens with a sentence that
+// reads on its own (not anaphoric), unless the text itself opens with that
+// sentence: a sentence that would open it pointing back is left out and
+// the choice made again.
+func pickOpenSummary(d *document, scores []float64, max int, ok []bool) []int {
+	var own []bool
+	for {
+		picked := pickSummary(d, scores, max, ok)
+		if len(picked) == 0 || picked[0] == 0 || !anaphoric(d.text[d.sents[picked[0]].start:d.sents[picked[0]].end]) {
+			return picked
+		}
+		if own == nil {
+			own = slices.Clone(ok)
+			ok = own
+		}
+		ok[picked[0]] = false
+	}
+}
+
+// leans reports whether sentence i of d points back at the one before it
+// (see connective), so that a summary takes it only with that one.
+func leans(d *document, i int) bool {
+	return connective(d.text[d.sents[i].start:d.sents[i].end])
 }
 
 // summaryWorthy reports whether s reads as a sentence: enough words, a
@@ -493,13 +553,23 @@ func summaryWorthy(d *document, s *sentence, cased bool) bool {
 	if cased && unicode.IsLower(r) {
 		return false
 	}
+	if cased && s.words < shortBlockWords && titleCased(str) {
+		// A heading, a byline or a name with a stop.
+		return false
+	}
 	// After a field label ("Text: response to …") the same holds.
 	if k := strings.IndexByte(str, ':'); cased && k > 0 && k < 16 && !strings.Contains(str[:k], " ") {
 		if r, _ := utf8.DecodeRuneInString(strings.TrimSpace(str[k+1:])); unicode.IsLower(r) {
 			return false
 		}
 	}
-	last, _ := utf8.DecodeLastRuneInString(strings.TrimRight(str, "\"'”’)]"))
+	end := strings.TrimRight(str, "\"'”’)]")
+	if s.words < shortBlockWords && (strings.HasSuffix(end, "..") || strings.HasSuffix(end, "…")) {
+		// A short line trailing off is a teaser or a control's state
+		// ("Loading..."), not a statement.
+		return false
+	}
+	last, _ := utf8.DecodeLastRuneInString(end)
 	return last == '.' || last == '!' || last == '?' || last == '。' || last == '！' || last == '？'
 }
 
@@ -518,9 +588,12 @@ func anaphoric(s string) bool {
 	case "however", "similarly", "likewise", "moreover", "furthermore", "additionally", "also", "thus", "hence",
 		"therefore", "consequently", "nevertheless", "nonetheless", "besides", "instead", "otherwise", "meanwhile",
 		"accordingly", "conversely", "still", "then", "yet", "but", "and", "or", "so", "it", "its", "they", "their",
-		"them", "he", "she", "his", "her", "such", "both", "second", "secondly", "third", "thirdly", "finally", "lastly":
+		"them", "he", "she", "his", "her", "such", "both", "second", "secondly", "third", "thirdly", "finally", "lastly",
+		// German connectives and pronouns that point back ("Damit …",
+		// "Er …").
+		"er", "jedoch", "außerdem", "daher", "deshalb", "damit", "dadurch", "dabei", "zudem", "allerdings":
 		return true
-	case "this", "these", "those", "that":
+	case "this", "these", "those", "that", "dies", "diese", "dieser", "dieses":
 		return !namesDocument(firstWords(s, 2))
 	case "in", "on", "as", "for", "by":
 		// "In addition, …", "On the other hand, …", "As a result, …",
@@ -551,7 +624,8 @@ func namesDocument(phrase string) bool {
 	}
 	switch strings.TrimRight(f[1], ",;:.") {
 	case "paper", "study", "report", "article", "work", "document", "chapter", "review", "thesis", "book",
-		"survey", "guide", "manual", "letter", "note", "section", "analysis", "testimony", "statement", "guidance", "guidelines", "publication":
+		"survey", "guide", "manual", "letter", "note", "section", "analysis", "testimony", "statement", "guidance", "guidelines", "publication",
+		"post", "page", "beitrag", "artikel", "bericht", "studie", "text", "seite":
 		return true
 	}
 	return false

@@ -1,15 +1,19 @@
 package digest
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
 )
 
-// TestSummaryNeverEmpty: a text with words always gets a summary and a key
-// point, within the bounds, whatever its punctuation.
-func TestSummaryNeverEmpty(t *testing.T) {
+// TestSummaryWithinSource: whatever its punctuation, a text with words gets
+// a digest that says something and is never longer than the text; a text
+// that holds the summary at its bound beside the snippets always gets a
+// summary of its own words.
+func TestSummaryWithinSource(t *testing.T) {
 	long := strings.Repeat("the storm moved north , officials said , and the roads stayed closed ", 40)
+	roomy := Options{MaxEvidence: 1, SnippetMaxChars: 50, SummaryMaxChars: 200, MaxKeyPoints: NoKeyPoints}
 	tests := []struct {
 		name string
 		text string
@@ -19,9 +23,11 @@ func TestSummaryNeverEmpty(t *testing.T) {
 		{"lines without stops", "cats sleep a lot\nthey like warm places\ndogs bark", Options{}},
 		{"two words", "hello cats", Options{}},
 		{"one long sentence", long, Options{}},
+		{"one long sentence, room for a summary", long, roomy},
 		{"a short summary bound", "The committee met on Tuesday to discuss the budget, and it approved the plan.", Options{SummaryMaxChars: 40}},
 		{"a bound shorter than the first word", "Extraordinarily long words come first here.", Options{SummaryMaxChars: 5}},
 		{"headings only", "Introduction\nMethods\nResults", Options{}},
+		{"headings only, room for a summary", strings.Repeat("Introduction\nMethods and materials of the survey\nResults\n", 20), roomy},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -30,19 +36,24 @@ func TestSummaryNeverEmpty(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkPayload(t, tt.text, "", tt.opts, p)
-			if strings.TrimSpace(p.Summary) == "" {
-				t.Fatalf("empty summary for %q", tt.text)
+			if p.DigestChars > p.OriginalChars || p.DigestChars == 0 {
+				t.Fatalf("digest of %d code points for a text of %d", p.DigestChars, p.OriginalChars)
 			}
-			if len(p.KeyPoints) == 0 {
-				t.Fatalf("no key point for %q", tt.text)
+			opts := tt.opts.WithDefaults()
+			room := p.OriginalChars
+			for _, e := range p.EvidenceSnippets {
+				room -= utf8.RuneCountInString(e.Text)
+			}
+			if room >= opts.SummaryMaxChars+max(0, opts.MaxKeyPoints)*MaxKeyPointChars && strings.TrimSpace(p.Summary) == "" {
+				t.Fatalf("empty summary for %q", tt.text)
 			}
 			// The summary is the text's own words: a prefix of some
 			// sentence run, cut at a word boundary.
 			if !strings.Contains(strings.Join(strings.Fields(tt.text), " "), strings.Join(strings.Fields(p.Summary), " ")) {
 				t.Errorf("summary %q is not text of the source", p.Summary)
 			}
-			if max := tt.opts.WithDefaults().SummaryMaxChars; utf8.RuneCountInString(p.Summary) > max {
-				t.Errorf("summary longer than %d", max)
+			if utf8.RuneCountInString(p.Summary) > opts.SummaryMaxChars {
+				t.Errorf("summary longer than %d", opts.SummaryMaxChars)
 			}
 		})
 	}
@@ -73,7 +84,7 @@ func TestSummaryTokenisedLead(t *testing.T) {
 	text := "-lrb- cnn -rrb- -- the city council approved the new budget on friday after a long debate . " +
 		"`` it is a fair budget , '' the mayor said after the vote . " +
 		strings.Repeat("members spent weeks reviewing the plan for roads and schools . ", 40)
-	p, _, err := Build(text, "", Options{SummaryMaxChars: 300})
+	p, _, err := Build(text, "", Options{SummaryMaxChars: 300, MaxKeyPoints: NoKeyPoints})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +128,7 @@ func TestKeyPointsDistinct(t *testing.T) {
 		"Insurance claims are expected to reach record levels this year.",
 		"Farmers upstream lost most of the wheat they had planted in the spring.",
 	}, "\n")
-	p, _, err := Build(text, "water treatment plant", Options{MaxEvidence: 1, SummaryMaxChars: 70})
+	p, _, err := Build(text, "water treatment plant", Options{MaxEvidence: 1, SnippetMaxChars: 80, SummaryMaxChars: 70})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,8 +212,9 @@ func TestKeyPointsSpread(t *testing.T) {
 	}
 }
 
-// TestFallbackKeyPointIsASentence: when the summary holds every sentence
-// that qualifies, the key point is one of them, not a byline scrap.
+// TestFallbackKeyPointIsASentence: when the summary and the snippets
+// hold every sentence that qualifies, the text gets no key point rather
+// than a byline scrap or a repeat.
 func TestFallbackKeyPointIsASentence(t *testing.T) {
 	text := "By . Ann Roe . PUBLISHED: . 10:42 EST, 2 June 2013 . | . " +
 		"A fire destroyed a row of shops in the town centre on Saturday night, police said. " +
@@ -211,10 +223,90 @@ func TestFallbackKeyPointIsASentence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(p.Summary, "A fire destroyed") {
-		t.Errorf("summary %q", p.Summary)
+	checkPayload(t, text, "", Options{}, p)
+	for _, k := range p.KeyPoints {
+		if !strings.HasSuffix(k, ".") || len(strings.Fields(k)) < minKeyPointWords || strings.Contains(p.Summary, k) {
+			t.Errorf("key point %q is not a sentence of its own (summary %q)", k, p.Summary)
+		}
 	}
-	if len(p.KeyPoints) != 1 || len(strings.Fields(p.KeyPoints[0])) < minSummaryWords {
-		t.Errorf("key points %q", p.KeyPoints)
+}
+
+// TestDigestWithinSource: the evidence snippets come first; the summary
+// and key points take only sentences no snippet holds, never repeat one
+// another, and together with the snippets never outgrow the text.
+func TestDigestWithinSource(t *testing.T) {
+	text := strings.Join([]string{
+		"How the river flooded",
+		"The river flooded the lower town after three days of heavy rain.",
+		"Emergency crews moved two hundred families to the school on the hill.",
+		"What happens next",
+		"The mayor said the water treatment plant would stay closed for a week.",
+		"Insurance claims are expected to reach record levels this year.",
+	}, "\n")
+	for _, opts := range []Options{{}, {MaxEvidence: 1, SnippetMaxChars: 80}, {MaxEvidence: 2, SnippetMaxChars: 140}} {
+		p, _, err := Build(text, "water treatment plant", opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkPayload(t, text, "water treatment plant", opts, p)
+		if p.DigestChars > p.OriginalChars {
+			t.Errorf("%+v: digest of %d code points for a text of %d", opts, p.DigestChars, p.OriginalChars)
+		}
+		var parts []string
+		for _, e := range p.EvidenceSnippets {
+			parts = append(parts, e.Text)
+		}
+		for _, k := range append([]string{p.Summary}, p.KeyPoints...) {
+			for _, part := range parts {
+				if k != "" && (strings.Contains(part, k) || strings.Contains(k, part)) {
+					t.Errorf("%+v: %q repeats %q", opts, k, part)
+				}
+			}
+			if k != "" {
+				parts = append(parts, k)
+			}
+		}
+		for _, k := range p.KeyPoints {
+			if k == "What happens next" || k == "How the river flooded" {
+				t.Errorf("%+v: heading %q as a key point", opts, k)
+			}
+		}
+	}
+}
+
+// TestSummaryOpensOnItsOwn: a summary never opens with a sentence that
+// points back at one it left out, unless the text opens with it.
+func TestSummaryOpensOnItsOwn(t *testing.T) {
+	body := strings.Repeat("Farmers in the valley planted wheat and barley on the terraces. ", 30)
+	tests := []struct {
+		name, text, wantPrefix string
+	}{
+		{"pronoun after a left-out sentence", "Release 5.2 on 5.11.2019, 10:00 UTC.\nIt is the first release that reads the new format. " + body, "Farmers"},
+		{"German connective", "Stand: 4. 2. 2022.\nDamit profitieren die Kunden von einer neuen Schnittstelle. " + body, "Farmers"},
+		{"the text opens with it", "It rained for three days in the valley before the river rose. " + body, "It rained"},
+	}
+	for _, tt := range tests {
+		p, _, err := Build(tt.text, "", Options{MaxEvidence: 1, SnippetMaxChars: 50, SummaryMaxChars: 300, MaxKeyPoints: NoKeyPoints})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(p.Summary, tt.wantPrefix) {
+			t.Errorf("%s: summary %q", tt.name, p.Summary)
+		}
+	}
+}
+
+// TestRepeatedLinesStayOut: a short line a page shows more than once (a
+// button, a notice) is neither summary nor key point, even with a stop.
+func TestRepeatedLinesStayOut(t *testing.T) {
+	notice := "You added an item to your cart."
+	body := strings.Repeat("The blend is roasted slowly in small batches to keep its sweet aroma. ", 30)
+	text := notice + "\n" + body + "\n" + notice + "\nEach batch is tasted by two roasters before it is packed and shipped."
+	p, _, err := Build(text, "", Options{MaxEvidence: 1, SnippetMaxChars: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(p.Summary, notice) || slices.Contains(p.KeyPoints, notice) {
+		t.Errorf("repeated notice in summary %q or key points %q", p.Summary, p.KeyPoints)
 	}
 }

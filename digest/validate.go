@@ -106,13 +106,16 @@ func Validate(p *Payload) error {
 	if p.DigestChars < 0 {
 		bad("digest_chars: must be ≥ 0")
 	}
+	if p.DigestChars > p.OriginalChars && p.OriginalChars >= 0 {
+		bad("digest_chars: must not exceed original_chars (%d > %d): a digest is never longer than its source", p.DigestChars, p.OriginalChars)
+	}
 	unit("compression_ratio", p.CompressionRatio)
 	// The derived numbers must agree with what they derive from.
 	if n := CountDigestChars(p); p.DigestChars != n {
 		bad("digest_chars: must be %d, the code points of the summary, key points and snippets (is %d)", n, p.DigestChars)
 	}
 	if r := Ratio(p.DigestChars, p.OriginalChars); math.Abs(p.CompressionRatio-r) > 1e-9 {
-		bad("compression_ratio: must be %v, digest_chars / original_chars clamped to [0,1] (is %v)", r, p.CompressionRatio)
+		bad("compression_ratio: must be %v, digest_chars / original_chars (is %v)", r, p.CompressionRatio)
 	}
 	if len(probs) > 0 {
 		return &ValidationError{Problems: probs}

@@ -56,6 +56,10 @@ func TestValidate(t *testing.T) {
 		{"ratio", func(p *Payload) { p.CompressionRatio = 1.01 }, "compression_ratio: must be in [0, 1]"},
 		{"digest chars not the count", func(p *Payload) { p.DigestChars = 18 }, "digest_chars: must be 19"},
 		{"ratio not derived", func(p *Payload) { p.CompressionRatio = 0.5 }, "compression_ratio: must be 0.19"},
+		{"digest longer than its source", func(p *Payload) { p.OriginalChars = 10; p.CompressionRatio = 1 }, "digest_chars: must not exceed original_chars"},
+		// The ratio is never clamped: a clamped one hides a digest longer
+		// than its source.
+		{"clamped ratio", func(p *Payload) { p.OriginalChars = 10; p.CompressionRatio = 1 }, "compression_ratio: must be 1.9"},
 	}
 	for _, tc := range tests {
 		if tc.mutate == nil {
