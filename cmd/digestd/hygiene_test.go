@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/digestd/digestd/evaluate"
+	"github.com/digestd/digestd/internal/testenv"
+)
+
+// hygieneSets are the sets `digestd eval hygiene` is held on, with the
+// bars of issue 33: on every set no digest longer than its source, no
+// summary opening with a word that points back, no key point repeating
+// the summary; on the web and PDF extraction sets at most maxShare of key
+// points that are not sentences and of boilerplate lines. The
+// robustness set is held to no boilerplate bar: it typesets the same
+// sample text with many producers, so its blocks repeat across its
+// documents by construction.
+var hygieneSets = []struct {
+	set               string
+	shares, boilerBar bool
+}{
+	{"extract-html-trafilatura", true, true},
+	{"extract-html-wcxb-dev", true, true},
+	{"extract-html-aeb-dev", false, false},
+	{"extract-pdf-pdfbox", true, true},
+	{"extract-pdf-robustness", true, false},
+	{"evidence-covidqa", false, false},
+	{"evidence-squad", false, false},
+	{"evidence-qasper-train", false, false},
+	{"summary-govreport", false, false},
+	{"summary-abstracts", false, false},
+}
+
+// maxShare is the largest share of key points that are not sentences, and
+// of key points and summary sentences that are boilerplate, a set may have.
+const maxShare = 0.01
+
+// TestHygieneBars runs `digestd eval hygiene` on every set of
+// hygieneSets and holds its counts to the bars.
+func TestHygieneBars(t *testing.T) {
+	testenv.FullSuite(t, "digests every document of ten dev sets with the digestd binary")
+	data := sharedData(t)
+	bin := buildDigestd(t)
+	args := []string{"eval", "hygiene", "--json"}
+	for _, s := range hygieneSets {
+		args = append(args, filepath.Join(data, s.set))
+	}
+	cmd := exec.Command(bin, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("digestd eval hygiene: %v\n%s", err, stderr.Bytes())
+	}
+	reports := map[string]evaluate.Report{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 16<<20)
+	for sc.Scan() {
+		var rep evaluate.Report
+		if err := json.Unmarshal(sc.Bytes(), &rep); err != nil {
+			t.Fatalf("report %q: %v", sc.Bytes(), err)
+		}
+		reports[rep.Set] = rep
+	}
+	for _, s := range hygieneSets {
+		rep, ok := reports[s.set]
+		if !ok || rep.Metrics["hygiene_documents"] == 0 {
+			t.Errorf("%s: no report", s.set)
+			continue
+		}
+		t.Logf("%s: %v", s.set, rep.Metrics)
+		for _, name := range []string{"digests_longer_than_source", "dangling_summary_openers", "key_points_repeating_summary"} {
+			if v := rep.Metrics[name]; v != 0 {
+				t.Errorf("%s: %s = %v, want 0", s.set, name, v)
+			}
+		}
+		if v := rep.Metrics["key_points_not_sentences_share"]; s.shares && v > maxShare {
+			t.Errorf("%s: key_points_not_sentences_share = %.4f, above %.2f", s.set, v, maxShare)
+		}
+		if v := rep.Metrics["boilerplate_share"]; s.boilerBar && v > maxShare {
+			t.Errorf("%s: boilerplate_share = %.4f, above %.2f", s.set, v, maxShare)
+		}
+	}
+}
