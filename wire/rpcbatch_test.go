@@ -1,6 +1,8 @@
 package wire
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -41,4 +43,30 @@ func TestBatchEntries(t *testing.T) {
 	if _, err := BatchEntries([]byte(at(MaxBatchEntries + 1))); fault.As(err).Details["max_batch_entries"] != MaxBatchEntries {
 		t.Errorf("the refusal's details: %v", fmt.Sprint(fault.As(err).Details))
 	}
+}
+
+// FuzzBatchEntries holds BatchEntries to its contract on any body: no
+// panic; a batch is at most MaxBatchEntries messages, each a single JSON
+// value taken from the body as it is; a refusal is TOO_LARGE.
+func FuzzBatchEntries(f *testing.F) {
+	for _, s := range []string{`{"jsonrpc":"2.0","id":1,"method":"ping"}`, `[{"id":1},{"id":2}]`, ` [ 1 , "a", [2], {"b":null} ] `, `[`, `[,]`, `[1 2]`, `["\u00ff\xff"]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		entries, err := BatchEntries(body)
+		if err != nil {
+			if fault.As(err).Code != fault.TooLarge {
+				t.Fatalf("refused with %v", err)
+			}
+			return
+		}
+		if len(entries) > MaxBatchEntries {
+			t.Fatalf("%d entries", len(entries))
+		}
+		for _, e := range entries {
+			if !json.Valid(e) || !bytes.Contains(body, e) {
+				t.Fatalf("entry %q is not one JSON value of the body", e)
+			}
+		}
+	})
 }
