@@ -217,13 +217,18 @@ func fallbackKeyPoint(d *document, scores []float64, ok, used []bool) int {
 }
 
 // keyPointWorthy reports whether s, a summary-worthy sentence, can also
-// stand as a key point: at least minKeyPointWords words, not leaning on the
-// sentence before it, not a title-cased label.
+// stand as a key point: at least minKeyPointWords words, a statement
+// rather than a question, not leaning on the sentence before it, not a
+// title-cased label.
 func keyPointWorthy(d *document, s *sentence) bool {
 	if s.words < minKeyPointWords || s.chars() > MaxKeyPointChars {
 		return false
 	}
 	str := d.text[s.start:s.end]
+	// A question asks rather than states: an FAQ's heading, a prompt.
+	if q, _ := utf8.DecodeLastRuneInString(strings.TrimRight(str, "\"'”’)]")); q == '?' || q == '？' {
+		return false
+	}
 	return !anaphoric(str) && !titleCased(str)
 }
 
@@ -555,6 +560,11 @@ func summaryWorthy(d *document, s *sentence, cased bool) bool {
 	}
 	if cased && s.words < shortBlockWords && titleCased(str) {
 		// A heading, a byline or a name with a stop.
+		return false
+	}
+	if _, value, ok := strings.Cut(str, ":"); ok && cased && s.words < shortBlockWords && titleCased(value) {
+		// A field and its names: a credit or a byline ("Photo by:
+		// Ann Roe.", "Autor: Max Muster.").
 		return false
 	}
 	// After a field label ("Text: response to …") the same holds.

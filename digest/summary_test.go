@@ -310,3 +310,29 @@ func TestRepeatedLinesStayOut(t *testing.T) {
 		t.Errorf("repeated notice in summary %q or key points %q", p.Summary, p.KeyPoints)
 	}
 }
+
+// TestKeyPointsAreStatements: a question (an FAQ's heading) is no key
+// point, and a credit or byline set as a field and names ("Photo by: Ann
+// Roe.") enters neither the summary nor the key points.
+func TestKeyPointsAreStatements(t *testing.T) {
+	tests := []struct {
+		sentence        string
+		summary, keyPnt bool
+	}{
+		{"Can I import my data from other accounting apps?", true, false},
+		{"Photo by: 'Ann Roe'.", false, false},
+		{"Autor: Max Muster.", false, false},
+		{"Von Deutscher Tennis Bund 4. 2. 2022.", false, false},
+		{"Our servers are protected physically and electronically.", true, true},
+		{"Note: The servers are protected physically and electronically.", true, true},
+	}
+	for _, tt := range tests {
+		d := analyze("A first line of the page.\n" + tt.sentence)
+		s := &d.sents[len(d.sents)-1]
+		sum := summaryWorthy(d, s, true)
+		kp := sum && keyPointWorthy(d, s)
+		if sum != tt.summary || kp != tt.keyPnt {
+			t.Errorf("%q: summary %v, key point %v; want %v, %v", tt.sentence, sum, kp, tt.summary, tt.keyPnt)
+		}
+	}
+}
