@@ -14,7 +14,7 @@ import (
 
 // DigesterVersion names the digester's rules. It changes whenever Build's
 // output may change for some input, and is part of the digest cache key.
-const DigesterVersion = "digester/29"
+const DigesterVersion = "digester/30"
 
 // Warning is a non-fatal condition met while building a digest: Build
 // reports fault.QueryFallback when the query has no content terms (empty or
@@ -100,6 +100,7 @@ func build(text, query string, opts Options) (built, error) {
 		fallback = true
 	}
 
+	q = q.forEvidence(d)
 	if !fallback {
 		// Soft matches count toward evidence only, after the literal
 		// terms decided whether the query matches the text at all.

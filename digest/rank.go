@@ -17,12 +17,42 @@ func idf(df, n int) float64 {
 	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
 }
 
+// Query term weights for evidence. A term weighs its idf over the document's sentences
+// to the power termIDFPower, which lets the rare terms of a question (names,
+// acronyms, numbers, technical words) outweigh its common ones more than
+// BM25's idf alone does, and a word that frames a question rather than
+// naming its subject (see framingWords) weighs framingWeight of that: it
+// still breaks ties between windows that hold the subject, but never
+// outweighs the subject. Chosen with the passage weights (see
+// rank_passages.go and docs/evidence.md).
+const (
+	termIDFPower  = 1.25
+	framingWeight = 0.3
+)
+
+// framingWords are the stems of English words with which questions refer
+// to the text they are asked of or frame what they ask ("according to the
+// paper", "what is described", "which method is used"), rather than
+// naming what they are about.
+var framingWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range []string{"according", "following", "mention", "mentioned", "describe", "described", "discuss",
+		"discussed", "paper", "article", "text", "passage", "author", "authors", "study", "work", "use", "used", "using",
+		"propose", "proposed", "present", "presented", "show", "shown", "report", "reported", "find", "found",
+		"example", "name", "named", "called", "known", "refer", "main", "different", "exist", "existing", "give",
+		"given", "consider", "considered"} {
+		m[stem(w)] = true
+	}
+	return m
+}()
+
 // queryModel is a query analysed against one document.
 type queryModel struct {
-	terms  []int32   // ids in the document vocabulary (≥ 0)
-	weight []float64 // idf of each term
-	mass   float64   // summed idf of every query term, absent ones included
-	asked  int       // terms[:asked] are the query's own; the rest expand it
+	terms   []int32   // ids in the document vocabulary (≥ 0)
+	weight  []float64 // weight of each term (see termIDFPower)
+	mass    float64   // summed idf of every query term, absent ones included
+	asked   int       // terms[:asked] are the query's own; the rest expand it
+	missing int       // the query's terms the text lacks
 }
 
 // newQueryModel weighs the query's terms by idf over d's sentences. Terms the
@@ -34,6 +64,7 @@ func newQueryModel(d *document, ids []int32) queryModel {
 	for _, id := range ids {
 		if id < 0 {
 			q.mass += idf(0, n)
+			q.missing++
 			continue
 		}
 		w := idf(int(d.df[id]), n)
@@ -42,6 +73,24 @@ func newQueryModel(d *document, ids []int32) queryModel {
 		q.mass += w
 	}
 	q.asked = len(q.terms)
+	return q
+}
+
+// forEvidence returns q with the query's own terms weighed for evidence
+// selection (see termIDFPower and framingWords); expansions keep their
+// weights. q is unchanged.
+func (q queryModel) forEvidence(d *document) queryModel {
+	n := len(d.sents)
+	q.weight = slices.Clone(q.weight)
+	q.mass = float64(q.missing) * math.Pow(idf(0, n), termIDFPower)
+	for k, id := range q.terms[:q.asked] {
+		w := math.Pow(idf(int(d.df[id]), n), termIDFPower)
+		if framingWords[d.stems[id]] {
+			w *= framingWeight
+		}
+		q.weight[k] = w
+		q.mass += w
+	}
 	return q
 }
 
