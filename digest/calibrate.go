@@ -161,12 +161,42 @@ const (
 	sourceFeatures
 )
 
+// Source ranking's document evidence: the power of a term's specificity
+// (see specificity) its weight takes, and the least length, as a share of
+// the sources' mean, a source counts as in BM25's length normalisation.
+// Chosen on the three evidence dev sets pooled, with the rule that a
+// source matching only common words never ranks above one that holds the
+// question's rare terms (TestRareTermsRankSources); docs/evidence.md has
+// the figures.
+const (
+	sourceSpecificityPower = 2
+	sourceShortLength      = 0.5
+)
+
+// specificity returns how specific stem st is in general English, in
+// (0, 1]: log(2+r)/log(2+N) for the frequency rank r of its most frequent
+// word among the N stems of the word-vector table (ordered by frequency),
+// and 1 for a stem the table lacks (a rare word, a name, an acronym, a
+// number) or when the table cannot be read.
+func specificity(st string) float64 {
+	t, err := loadedWordVectors()
+	if err != nil {
+		return 1
+	}
+	r, ok := t.index[st]
+	if !ok {
+		return 1
+	}
+	return math.Log(2+float64(r)) / math.Log(2+float64(len(t.index)))
+}
+
 // RankSources scores documents ranked together for one query: the
 // calibrated chance that each answers it, from its best snippet's
 // relevance_score (tops[i]), that score relative to the best source's, and
 // document-level evidence from its match (BM25 over the whole documents
 // relative to the best source's, and query-term coverage, with idf taken
-// over these documents). A nil match counts as a document without query
+// over these documents and weighed by each term's specificity in general
+// English). A nil match counts as a document without query
 // terms. Scores are in [0,1]; a higher score ranks first.
 func RankSources(matches []*Match, tops []float64) []float64 {
 	out := make([]float64, len(matches))
@@ -198,9 +228,14 @@ func sourceFeaturesOf(matches []*Match, tops []float64) [][sourceFeatures]float6
 		}
 	}
 	avgdl := math.Max(float64(length)/math.Max(float64(n), 1), 1)
+	// A term's weight is its idf over the sources times its specificity
+	// in general English: over a handful of sources a common word that
+	// one of them holds looks as rare as the question's subject.
+	weight := make(map[string]float64, len(terms))
 	var mass float64
 	for _, t := range terms {
-		mass += idf(df[t], n)
+		weight[t] = idf(df[t], n) * math.Pow(specificity(t), sourceSpecificityPower)
+		mass += weight[t]
 	}
 	xs := make([][sourceFeatures]float64, n)
 	bm := make([]float64, n)
@@ -216,14 +251,17 @@ func sourceFeaturesOf(matches []*Match, tops []float64) [][sourceFeatures]float6
 		if m == nil {
 			continue
 		}
-		norm := bm25K1 * (1 - bm25B + bm25B*float64(m.Length)/avgdl)
+		// A source shorter than sourceShortLength of the mean counts as
+		// that long: a line that holds one query word is not the most
+		// focused source.
+		norm := bm25K1 * (1 - bm25B + bm25B*math.Max(float64(m.Length), sourceShortLength*avgdl)/avgdl)
 		var cov float64
 		for k, t := range m.Terms {
 			f := float64(m.Counts[k])
 			if f == 0 {
 				continue
 			}
-			w := idf(df[t], n)
+			w := weight[t]
 			bm[i] += w * f * (bm25K1 + 1) / (f + norm)
 			cov += w
 		}

@@ -17,102 +17,122 @@ import (
 )
 
 // TestFitCalibration re-fits the calibration models on the evidence dev
-// set evidence-covidqa and rewrites calibration_model.go. It runs only with
+// sets (calibrationSets) pooled and rewrites calibration_model.go. It runs only with
 // DIGESTD_FIT=1 (go test -run TestFitCalibration ./digest), since it
 // digests every question twice and every second one ten times.
 //
 // Snippet model: every snippet Build chooses for each question, on the
 // question's own document and on another document of the set (drawn by
-// the question's position), labelled 1 when its SQuAD-normalised text holds
-// a gold answer (evaluate.AnswerRank). Source model: every second
+// the question's position), labelled 1 when it answers the question (see
+// answers) on the question's own document. Source model: every second
 // question's document and nine others (drawn by position), each labelled 1
 // for the question's own document. Both are logistic regressions fitted
-// by Newton's method with a small L2 penalty on the weights. Both are
-// also cross-validated in two folds by document (evaluate.DocHalf: questions of
-// one document stay together), each half scored by the model fitted on
-// the other; those held-out figures are written beside the coefficients
-// fitted on the whole set, which are the ones used.
+// by Newton's method with a small L2 penalty on the weights. Each set is
+// scored by the pooled model and by the model fitted on the other sets
+// (left out: the estimate for a genre the fit has not seen); those figures,
+// with each set's reliability in five bins, are written beside the
+// coefficients fitted on all sets, which are the ones used.
 func TestFitCalibration(t *testing.T) {
 	if os.Getenv("DIGESTD_FIT") != "1" {
 		t.Skip("set DIGESTD_FIT=1 to re-fit the calibration models")
 	}
-	dir := filepath.Join(sharedData(t), "evidence-covidqa")
-	cases, docs, names := readEvidenceSet(t, dir)
+	type set struct {
+		name  string
+		cases []evaluate.EvidenceCase
+		docs  map[string]string
+		names []string
+	}
+	var sets []set
+	for _, name := range calibrationSets {
+		cases, docs, names := readEvidenceSet(t, filepath.Join(sharedData(t), name))
+		sets = append(sets, set{name, cases, docs, names})
+	}
 
 	var snips []calibrationRow
-	for i, c := range cases {
-		for k, doc := range []string{c.Doc, names[(i*7+3)%len(names)]} {
-			ss, xs, fallback, err := digest.SnippetFeatures(docs[doc], c.Question)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for r, s := range ss {
-				y := 0.0
-				if evaluate.AnswerRank([]string{s.Text}, c.Answers) == 1 {
-					y = 1
+	group := 0
+	for f, s := range sets {
+		for i, c := range s.cases {
+			for k, doc := range []string{c.Doc, s.names[(i*7+3)%len(s.names)]} {
+				ss, xs, fallback, err := digest.SnippetFeatures(s.docs[doc], c.Question)
+				if err != nil {
+					t.Fatal(err)
 				}
-				snips = append(snips, calibrationRow{x: xs[r], y: y, fold: evaluate.DocHalf(c.Doc), group: 2*i + k, rank: r, other: k == 1, fallback: fallback})
+				for r, sn := range ss {
+					y := 0.0
+					if k == 0 && answers(c, sn.Text) {
+						y = 1
+					}
+					snips = append(snips, calibrationRow{x: xs[r], y: y, fold: f, group: group, rank: r, other: k == 1, fallback: fallback})
+				}
+				group++
 			}
 		}
 	}
 	snippet := fitLogit(snips, -1)
-	snippetCV := [2]snippetFigures{}
-	for f := range snippetCV {
-		snippetCV[f] = scoreSnippets(fitLogit(snips, 1-f), snips, f)
-		t.Logf("snippet model, half %d held out: %+v", f, snippetCV[f])
+	snippetCV := make([]snippetFigures, len(sets))
+	snippetIn := make([]snippetFigures, len(sets))
+	for f := range sets {
+		snippetCV[f] = scoreSnippets(fitLogit(snips, f), snips, f)
+		snippetIn[f] = scoreSnippets(snippet, snips, f)
+		t.Logf("snippet model, %s: pooled %v; held out %v", sets[f].name, snippetIn[f], snippetCV[f])
 	}
-	t.Logf("snippet model %+v on %d snippets (in-sample %+v)", snippet, len(snips), scoreSnippets(snippet, snips, -1))
 
 	// The source model scores with the fitted snippet model's tops, so
 	// it is fitted after the snippet model is written; run the fit twice
 	// when the snippet features change.
 	var sources []calibrationRow
-	for i := 0; i < len(cases); i += 2 {
-		c := cases[i]
-		draw := []string{c.Doc}
-		for k := 1; len(draw) < 10 && k < len(names); k++ {
-			if n := names[(i*13+k*31)%len(names)]; n != c.Doc && !contains(draw, n) {
-				draw = append(draw, n)
+	for f, s := range sets {
+		cases, docs, names := s.cases, s.docs, s.names
+		for i := 0; i < len(cases); i += 2 {
+			c := cases[i]
+			draw := []string{c.Doc}
+			for k := 1; len(draw) < 10 && k < len(names); k++ {
+				if n := names[(i*13+k*31)%len(names)]; n != c.Doc && !contains(draw, n) {
+					draw = append(draw, n)
+				}
 			}
-		}
-		var matches []*digest.Match
-		var tops []float64
-		for _, doc := range draw {
-			p, m, _, err := digest.BuildMatch(docs[doc], c.Question, digest.Options{})
-			if err != nil {
-				t.Fatal(err)
+			var matches []*digest.Match
+			var tops []float64
+			for _, doc := range draw {
+				p, m, _, err := digest.BuildMatch(docs[doc], c.Question, digest.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				matches = append(matches, m)
+				top := 0.0
+				if len(p.EvidenceSnippets) > 0 {
+					top = p.EvidenceSnippets[0].RelevanceScore
+				}
+				tops = append(tops, top)
 			}
-			matches = append(matches, m)
-			top := 0.0
-			if len(p.EvidenceSnippets) > 0 {
-				top = p.EvidenceSnippets[0].RelevanceScore
+			for k, x := range digest.SourceFeatures(matches, tops) {
+				sources = append(sources, calibrationRow{x: x, y: map[bool]float64{true: 1, false: 0}[k == 0], fold: f, group: f<<20 | i, rank: k})
 			}
-			tops = append(tops, top)
-		}
-		for k, x := range digest.SourceFeatures(matches, tops) {
-			sources = append(sources, calibrationRow{x: x, y: map[bool]float64{true: 1, false: 0}[k == 0], fold: evaluate.DocHalf(c.Doc), group: i, rank: k})
 		}
 	}
 	source := fitLogit(sources, -1)
-	var sourceCV [2]sourceFigures
-	for f := range sourceCV {
-		sourceCV[f] = scoreSources(fitLogit(sources, 1-f), sources, f)
-		t.Logf("source model, half %d held out: %+v", f, sourceCV[f])
+	sourceCV := make([]sourceFigures, len(sets))
+	sourceIn := make([]sourceFigures, len(sets))
+	for f := range sets {
+		sourceCV[f] = scoreSources(fitLogit(sources, f), sources, f)
+		sourceIn[f] = scoreSources(source, sources, f)
+		t.Logf("source model, %s: pooled %v; held out %v", sets[f].name, sourceIn[f], sourceCV[f])
 	}
 	t.Logf("source model %+v on %d sources", source, len(sources))
 
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// Code generated by TestFitCalibration with DIGESTD_FIT=1; DO NOT EDIT.\n\npackage digest\n\n")
-	fmt.Fprintf(&b, "// snippetModel scores a snippet (features: see featSaturated), fitted on\n// %d snippets of evidence-covidqa (%d answer the question).\n", len(snips), int(positives(snips)))
-	fmt.Fprintf(&b, "//\n// Two-fold cross-validation by document (halves by the parity of the\n// FNV-1a hash of the document's path), each half scored by the model\n// fitted on the other:\n")
+	fmt.Fprintf(&b, "// snippetModel scores a snippet (features: see featSaturated), fitted on\n// %d snippets of the evidence sets %s pooled\n// (%d answer the question).\n", len(snips), strings.Join(calibrationSets, ", "), int(positives(snips)))
+	fmt.Fprintf(&b, "//\n// Each set scored by the pooled model, then by the model fitted on the\n// other sets (left out); reliability is mean score vs answer rate in five\n// bins of score:\n")
+	fmt.Fprintf(&b, "// all sets: %s\n", scoreSnippets(snippet, snips, -1))
 	for f, m := range snippetCV {
-		fmt.Fprintf(&b, "// half %d: %s\n", f, m)
+		fmt.Fprintf(&b, "// %s pooled: %s\n// %s left out: %s\n", sets[f].name, snippetIn[f], sets[f].name, m)
 	}
 	fmt.Fprintf(&b, "var snippetModel = logit{bias: %s, w: []float64{%s}}\n\n", num(snippet.Bias), nums(snippet.W))
-	fmt.Fprintf(&b, "// sourceModel scores a source ranked with others (features: see srcTop),\n// fitted on %d sources of evidence-covidqa draws (%d answer the question).\n", len(sources), int(positives(sources)))
-	fmt.Fprintf(&b, "//\n// The same two-fold cross-validation, each half's draws ranked by the\n// model fitted on the other half's (BM25 over whole documents beside):\n")
+	fmt.Fprintf(&b, "// sourceModel scores a source ranked with others (features: see srcTop),\n// fitted on %d sources of draws of the same sets (%d answer the question).\n", len(sources), int(positives(sources)))
+	fmt.Fprintf(&b, "//\n// Each set's draws ranked by the pooled model, then by the model fitted\n// on the other sets (BM25 over whole documents beside):\n")
 	for f, m := range sourceCV {
-		fmt.Fprintf(&b, "// half %d: %s\n", f, m)
+		fmt.Fprintf(&b, "// %s pooled: %s\n// %s left out: %s\n", sets[f].name, sourceIn[f], sets[f].name, m)
 	}
 	fmt.Fprintf(&b, "var sourceModel = logit{bias: %s, w: []float64{%s}}\n", num(source.Bias), nums(source.W))
 	src, err := format.Source(b.Bytes())
@@ -124,11 +144,25 @@ func TestFitCalibration(t *testing.T) {
 	}
 }
 
+// calibrationSets are the evidence sets the calibration models are fitted
+// on, pooled: each is one fold, left out in turn.
+var calibrationSets = []string{"evidence-covidqa", "evidence-squad", "evidence-qasper-train"}
+
+// answers reports whether snippet text answers case c: it holds a gold
+// answer (evaluate.AnswerRank) or, for a case with gold evidence
+// paragraphs, hits one (evaluate.EvidenceRank).
+func answers(c evaluate.EvidenceCase, text string) bool {
+	if len(c.Answers) > 0 {
+		return evaluate.AnswerRank([]string{text}, c.Answers) == 1
+	}
+	return evaluate.EvidenceRank([]string{text}, c.Evidence) == 1
+}
+
 // calibrationRow is one labelled example of a calibration fit.
 type calibrationRow struct {
 	x        []float64
 	y        float64
-	fold     int  // evaluate.DocHalf of the question's document
+	fold     int  // the evidence set (index in calibrationSets)
 	group    int  // the digest (snippets) or draw (sources) it belongs to
 	rank     int  // its rank in the digest, or its place in the draw (0: the question's own document)
 	other    bool // a snippet of a document the question was not asked of
@@ -138,18 +172,24 @@ type calibrationRow struct {
 // snippetFigures are a snippet model's figures on some of the rows.
 type snippetFigures struct {
 	Snippets   int
-	LogLoss    float64 // mean negative log-likelihood
-	Brier      float64 // mean squared error of the probability
-	ECE        float64 // expected calibration error over ten equal-width bins
-	Mean, Rate float64 // mean score and share of snippets that answer
-	OtherHigh  float64 // share of other documents' digests whose top score is ≥ 0.5
-	OwnHigh    float64 // the same for the question's own document
-	FallbackMx float64 // highest score of a fallback digest's snippet
+	LogLoss    float64       // mean negative log-likelihood
+	Brier      float64       // mean squared error of the probability
+	ECE        float64       // expected calibration error over ten equal-width bins
+	Bins       [5][3]float64 // per fifth of the score range: snippets, mean score, answer rate
+	WorstBin   float64       // the largest |mean score − answer rate| of a bin of 30 or more snippets
+	Mean, Rate float64       // mean score and share of snippets that answer
+	OtherHigh  float64       // share of other documents' digests whose top score is ≥ 0.5
+	OwnHigh    float64       // the same for the question's own document
+	FallbackMx float64       // highest score of a fallback digest's snippet
 }
 
 func (f snippetFigures) String() string {
-	return fmt.Sprintf("%d snippets, log loss %.4f, Brier %.4f, calibration error %.4f, mean score %.3f vs answer rate %.3f, top ≥ 0.5 for %.1f%% of other documents' digests (%.1f%% of own), fallback max %.2f",
-		f.Snippets, f.LogLoss, f.Brier, f.ECE, f.Mean, f.Rate, 100*f.OtherHigh, 100*f.OwnHigh, f.FallbackMx)
+	var bins []string
+	for _, b := range f.Bins {
+		bins = append(bins, fmt.Sprintf("%.0f: %.2f/%.2f", b[0], b[1], b[2]))
+	}
+	return fmt.Sprintf("%d snippets, log loss %.4f, Brier %.4f, calibration error %.4f, mean score %.3f vs answer rate %.3f, reliability [%s] worst %.3f, top ≥ 0.5 for %.1f%% of other documents' digests (%.1f%% of own), fallback max %.2f",
+		f.Snippets, f.LogLoss, f.Brier, f.ECE, f.Mean, f.Rate, strings.Join(bins, "; "), f.WorstBin, 100*f.OtherHigh, 100*f.OwnHigh, f.FallbackMx)
 }
 
 // scoreSnippets scores the rows of fold (every row when fold < 0) with m as
@@ -182,6 +222,10 @@ func scoreSnippets(m digest.Model, rows []calibrationRow, fold int) snippetFigur
 		b.n++
 		b.p += p
 		b.y += r.y
+		b5 := &f.Bins[min(int(p*5), 4)]
+		b5[0]++
+		b5[1] += p
+		b5[2] += r.y
 		if r.fallback {
 			f.FallbackMx = math.Max(f.FallbackMx, p)
 		}
@@ -199,6 +243,16 @@ func scoreSnippets(m digest.Model, rows []calibrationRow, fold int) snippetFigur
 	n := float64(f.Snippets)
 	for _, b := range bins {
 		f.ECE += math.Abs(b.p-b.y) / n
+	}
+	for i := range f.Bins {
+		b := &f.Bins[i]
+		if b[0] > 0 {
+			b[1] /= b[0]
+			b[2] /= b[0]
+		}
+		if b[0] >= 30 {
+			f.WorstBin = math.Max(f.WorstBin, math.Abs(b[1]-b[2]))
+		}
 	}
 	f.LogLoss /= n
 	f.Brier /= n
@@ -318,13 +372,14 @@ func readEvidenceSet(t *testing.T, dir string) ([]evaluate.EvidenceCase, map[str
 	return cases, docs, names
 }
 
-// fitLogit fits p(y=1|x) = σ(b + w·x) on the rows of fold (every row when
-// fold < 0) by Newton's method, with an L2 penalty of 1e-3 per example on w.
-func fitLogit(rows []calibrationRow, fold int) digest.Model {
+// fitLogit fits p(y=1|x) = σ(b + w·x) on the rows of every fold but
+// leave (every row when leave < 0) by Newton's method, with an L2 penalty
+// of 1e-3 per example on w.
+func fitLogit(rows []calibrationRow, leave int) digest.Model {
 	var xs [][]float64
 	var ys []float64
 	for _, r := range rows {
-		if fold < 0 || r.fold == fold {
+		if r.fold != leave {
 			xs = append(xs, r.x)
 			ys = append(ys, r.y)
 		}

@@ -3,20 +3,30 @@
 package digest
 
 // snippetModel scores a snippet (features: see featSaturated), fitted on
-// 24057 snippets of evidence-covidqa (1583 answer the question).
+// 62743 snippets of the evidence sets evidence-covidqa, evidence-squad, evidence-qasper-train pooled
+// (4651 answer the question).
 //
-// Two-fold cross-validation by document (halves by the parity of the
-// FNV-1a hash of the document's path), each half scored by the model
-// fitted on the other:
-// half 0: 9164 snippets, log loss 0.1707, Brier 0.0430, calibration error 0.0178, mean score 0.058 vs answer rate 0.069, top ≥ 0.5 for 1.9% of other documents' digests (44.1% of own), fallback max 0.20
-// half 1: 14893 snippets, log loss 0.1518, Brier 0.0385, calibration error 0.0209, mean score 0.068 vs answer rate 0.064, top ≥ 0.5 for 2.1% of other documents' digests (51.5% of own), fallback max 0.20
-var snippetModel = logit{bias: -4.6608, w: []float64{1.0191, 2.1694, 0.6421, -0.7039, 0.1672, -0.1746, 1.1677}}
+// Each set scored by the pooled model, then by the model fitted on the
+// other sets (left out); reliability is mean score vs answer rate in five
+// bins of score:
+// all sets: 62743 snippets, log loss 0.2042, Brier 0.0545, calibration error 0.0127, mean score 0.072 vs answer rate 0.074, reliability [57913: 0.05/0.04; 2675: 0.27/0.31; 2155: 0.48/0.62; 0: 0.00/0.00; 0: 0.00/0.00] worst 0.136, top ≥ 0.5 for 1.6% of other documents' digests (30.3% of own), fallback max 0.20
+// evidence-covidqa pooled: 24134 snippets, log loss 0.1547, Brier 0.0394, calibration error 0.0349, mean score 0.074 vs answer rate 0.061, reliability [22223: 0.05/0.02; 1026: 0.26/0.28; 885: 0.49/0.73; 0: 0.00/0.00; 0: 0.00/0.00] worst 0.241, top ≥ 0.5 for 1.2% of other documents' digests (35.9% of own), fallback max 0.20
+// evidence-covidqa left out: 24134 snippets, log loss 0.1634, Brier 0.0412, calibration error 0.0479, mean score 0.085 vs answer rate 0.061, reliability [22213: 0.06/0.02; 1104: 0.27/0.30; 817: 0.46/0.74; 0: 0.00/0.00; 0: 0.00/0.00] worst 0.282, top ≥ 0.5 for 0.0% of other documents' digests (0.0% of own), fallback max 0.20
+// evidence-squad pooled: 19961 snippets, log loss 0.2056, Brier 0.0563, calibration error 0.0272, mean score 0.066 vs answer rate 0.088, reliability [18542: 0.04/0.04; 789: 0.28/0.54; 630: 0.48/0.88; 0: 0.00/0.00; 0: 0.00/0.00] worst 0.396, top ≥ 0.5 for 0.3% of other documents' digests (26.6% of own), fallback max 0.20
+// evidence-squad left out: 19961 snippets, log loss 0.2159, Brier 0.0610, calibration error 0.0308, mean score 0.058 vs answer rate 0.088, reliability [18734: 0.04/0.05; 949: 0.29/0.67; 278: 0.41/0.93; 0: 0.00/0.00; 0: 0.00/0.00] worst 0.526, top ≥ 0.5 for 0.0% of other documents' digests (0.0% of own), fallback max 0.20
+// evidence-qasper-train pooled: 18648 snippets, log loss 0.2667, Brier 0.0719, calibration error 0.0379, mean score 0.076 vs answer rate 0.076, reliability [17148: 0.05/0.07; 860: 0.27/0.13; 640: 0.48/0.22; 0: 0.00/0.00; 0: 0.00/0.00] worst 0.264, top ≥ 0.5 for 3.5% of other documents' digests (26.9% of own), fallback max 0.20
+// evidence-qasper-train left out: 18648 snippets, log loss 0.2855, Brier 0.0768, calibration error 0.0549, mean score 0.076 vs answer rate 0.076, reliability [16891: 0.04/0.07; 907: 0.26/0.13; 422: 0.50/0.18; 428: 0.65/0.22; 0: 0.00/0.00] worst 0.425, top ≥ 0.5 for 10.7% of other documents' digests (52.8% of own), fallback max 0.20
+var snippetModel = logit{bias: -3.9584, w: []float64{1.7532, 1.1884, 0.5180, -0.5441, -0.4066, -0.3344, 1.0229}}
 
 // sourceModel scores a source ranked with others (features: see srcTop),
-// fitted on 6900 sources of evidence-covidqa draws (690 answer the question).
+// fitted on 17780 sources of draws of the same sets (1778 answer the question).
 //
-// The same two-fold cross-validation, each half's draws ranked by the
-// model fitted on the other half's (BM25 over whole documents beside):
-// half 0: 267 draws, P@1 0.895 (BM25 0.865), MRR 0.939 (BM25 0.917), log loss 0.0844
-// half 1: 423 draws, P@1 0.863 (BM25 0.832), MRR 0.912 (BM25 0.896), log loss 0.1049
-var sourceModel = logit{bias: -7.7058, w: []float64{1.2334, 3.7399, 0.5017, 3.9560}}
+// Each set's draws ranked by the pooled model, then by the model fitted
+// on the other sets (BM25 over whole documents beside):
+// evidence-covidqa pooled: 690 draws, P@1 0.878 (BM25 0.851), MRR 0.923 (BM25 0.908), log loss 0.1024
+// evidence-covidqa left out: 690 draws, P@1 0.877 (BM25 0.851), MRR 0.923 (BM25 0.908), log loss 0.1047
+// evidence-squad pooled: 588 draws, P@1 0.974 (BM25 0.952), MRR 0.983 (BM25 0.971), log loss 0.0595
+// evidence-squad left out: 588 draws, P@1 0.974 (BM25 0.952), MRR 0.983 (BM25 0.971), log loss 0.0713
+// evidence-qasper-train pooled: 500 draws, P@1 0.686 (BM25 0.688), MRR 0.781 (BM25 0.777), log loss 0.2138
+// evidence-qasper-train left out: 500 draws, P@1 0.688 (BM25 0.688), MRR 0.782 (BM25 0.777), log loss 0.2533
+var sourceModel = logit{bias: -7.3891, w: []float64{0.7664, 4.0044, 0.0848, 3.6544}}
