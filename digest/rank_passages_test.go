@@ -329,10 +329,7 @@ func TestCutWindowKeepsHead(t *testing.T) {
 // sentence of running text or a line that ends in a colon.
 func TestHeadings(t *testing.T) {
 	d := analyze("Intro text here. More intro.\nDatasets\nWe use two corpora. Both are public.\nSee the list:\nResults and discussion\nIt works.")
-	var got []int
-	for _, h := range headings(d) {
-		got = append(got, h)
-	}
+	got := headings(d)
 	// Sentences: 0 "Intro text here." 1 "More intro." 2 "Datasets" 3 "We
 	// use…" 4 "Both…" 5 "See the list:" 6 "Results and discussion" 7 "It
 	// works."
