@@ -256,7 +256,7 @@ func TestConformance(t *testing.T) {
 		sources = append(sources, map[string]string{"id": fmt.Sprintf("s%d", i), "text": fmt.Sprintf("Note %d. %s %s", i, conformanceText, strings.Repeat("Other words fill this note. ", 40))})
 	}
 	sources = append(sources, map[string]string{"id": "gone", "archive": "sha256:" + strings.Repeat("ab", 32)})
-	a = s.do("POST", "/v1/digests", "application/json", jsonBody(map[string]any{"query": "what causes MTCT?", "sources": sources, "budget": map[string]int{"max_chars": 4000}}), "digest_sources")
+	a = s.do("POST", "/v1/digests", "application/json", jsonBody(map[string]any{"query": "what causes MTCT?", "sources": sources, "budget": map[string]int{"max_chars": 1500}}), "digest_sources")
 	var many struct {
 		Digests []json.RawMessage `json:"digests"`
 		Failed  []struct {
@@ -269,8 +269,8 @@ func TestConformance(t *testing.T) {
 	for _, d := range many.Digests {
 		sent += utf8.RuneCount(d)
 	}
-	if a.status != 200 || sent > 4000 || len(many.Failed) != 1 || many.Failed[0].ID != "gone" {
-		t.Errorf("digests: %d, %d chars of items for 4000, failed %+v", a.status, sent, many.Failed)
+	if a.status != 200 || sent > 1500 || len(many.Failed) != 1 || many.Failed[0].ID != "gone" {
+		t.Errorf("digests: %d, %d chars of items for 1500, failed %+v", a.status, sent, many.Failed)
 	}
 	codes := map[string]string{}
 	for _, wd := range a.env.Meta.WarningDetails {
