@@ -107,7 +107,16 @@ func summarize(d *document, scores []float64, opts Options, evidence []EvidenceS
 	words := newWordIDs()
 	var said [][]int32
 	for _, i := range chosen {
-		said = append(said, words.contentTerms(sentenceText(d, i)))
+		text := sentenceText(d, i)
+		said = append(said, words.contentTerms(text))
+		if strings.Contains(text, "\n") {
+			// A sentence that runs over lines (the items of a list
+			// without stops) shows each line too: a key point that
+			// holds one of them repeats the summary.
+			for _, line := range strings.Split(text, "\n") {
+				said = append(said, words.contentTerms(line))
+			}
+		}
 	}
 	if len(chosen) == 0 {
 		for _, sp := range sentences.Split(summary) {
@@ -593,6 +602,9 @@ func sentenceText(d *document, i int) string {
 // before it ("However, …", "Similarly, …", "These results …", "It …"),
 // so that it does not read on its own.
 func anaphoric(s string) bool {
+	// A quotation or a bracket opens with its mark: the first word
+	// follows it.
+	s = strings.TrimLeftFunc(s, func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSpace(r) })
 	var buf [32]byte
 	switch string(lowerInto(buf[:], strings.TrimRight(firstWords(s, 1), ",;:"))) {
 	case "however", "similarly", "likewise", "moreover", "furthermore", "additionally", "also", "thus", "hence",

@@ -1,10 +1,13 @@
 package digest
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/digestd/digestd/digest/sentences"
 )
 
 // TestSummaryWithinSource: whatever its punctuation, a text with words gets
@@ -172,6 +175,10 @@ func TestAnaphoric(t *testing.T) {
 		{"Here we show a new result.", false},
 		{"As previously discussed, the act changed.", true},
 		{"As a rule, costs fall.", false},
+		// A quotation opens with its quotation mark.
+		{"“However, the threat could grow.”", true},
+		{"\"It works,\" she said.", true},
+		{"“The agency reported a loss.”", false},
 	}
 	for _, tt := range tests {
 		if got := anaphoric(tt.s); got != tt.want {
@@ -333,6 +340,51 @@ func TestKeyPointsAreStatements(t *testing.T) {
 		kp := sum && keyPointWorthy(d, s)
 		if sum != tt.summary || kp != tt.keyPnt {
 			t.Errorf("%q: summary %v, key point %v; want %v, %v", tt.sentence, sum, kp, tt.summary, tt.keyPnt)
+		}
+	}
+}
+
+// TestKeyPointRepeatsNoSummaryLine: a summary sentence that runs over the
+// lines of a list shows each line, so a key point holding one of those
+// lines repeats the summary and is left out.
+func TestKeyPointRepeatsNoSummaryLine(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("Snacks for Monday: 2 satsumas or easy peelers\n1 apple\na small handful of unsalted peanuts\n1 pot of plain yogurt.\n")
+	for i, food := range []string{"lentil soup", "jacket potato", "bean chilli", "vegetable curry", "fish pie", "chicken traybake", "mushroom frittata", "barley risotto"} {
+		fmt.Fprintf(&b, "Dinner on day %d is %s with peas, a portion of peanuts on the side and fruit for dessert.\n", i+1, food)
+	}
+	b.WriteString("Snacks for Friday: 1 carrot cut into sticks\na small handful of unsalted peanuts\n2 satsumas.\n")
+	text := b.String()
+	d := analyze(text)
+	// The Monday list scores best and makes the summary; the Friday
+	// list, which holds one of its lines, scores next.
+	scores := make([]float64, len(d.sents))
+	for i := range d.sents {
+		switch {
+		case strings.Contains(d.text[d.sents[i].start:d.sents[i].end], "Monday"):
+			scores[i] = 3
+		case strings.Contains(d.text[d.sents[i].start:d.sents[i].end], "Friday"):
+			scores[i] = 2
+		default:
+			scores[i] = 1
+		}
+	}
+	summary, kps := summarize(d, scores, Options{SummaryMaxChars: 130, MaxKeyPoints: 3}.WithDefaults(), nil)
+	if !strings.Contains(summary, "Monday") {
+		t.Fatalf("summary %q, want the Monday list", summary)
+	}
+	p := &Payload{Summary: summary, KeyPoints: kps}
+	lines := map[string]bool{}
+	for _, s := range sentences.Strings(p.Summary) {
+		for _, l := range strings.Split(s, "\n") {
+			lines[strings.TrimSpace(l)] = true
+		}
+	}
+	for _, k := range p.KeyPoints {
+		for _, l := range strings.Split(k, "\n") {
+			if len(strings.Fields(l)) >= 4 && lines[strings.TrimSpace(l)] {
+				t.Errorf("key point %q repeats the summary's line %q (summary %q)", k, l, p.Summary)
+			}
 		}
 	}
 }
