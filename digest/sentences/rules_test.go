@@ -36,6 +36,10 @@ func TestRuleCategories(t *testing.T) {
 		{"U.S. before lower case", "She has worked in the U.S. since 2010.", []string{"She has worked in the U.S. since 2010."}},
 		{"times", "At 7 a.m. Dr. Reed opened the lab. She closed it at 9 P.M. Dr. Reed then drove home.",
 			[]string{"At 7 a.m. Dr. Reed opened the lab.", "She closed it at 9 P.M.", "Dr. Reed then drove home."}},
+		// A quotation in the opening phrase is one of its words, not a
+		// verb of the sentence.
+		{"time after a quoted phrase", "On the \"day they all left\" at 8 a.m. Dr. Reed drove home. He said “we left” at 9 a.m. Dr. Reed agreed.",
+			[]string{"On the \"day they all left\" at 8 a.m. Dr. Reed drove home.", "He said “we left” at 9 a.m.", "Dr. Reed agreed."}},
 		{"money inside", "The ticket cost $12.50 at the door.", []string{"The ticket cost $12.50 at the door."}},
 		{"money at the end", "The ticket cost $12.50. We paid cash.", []string{"The ticket cost $12.50.", "We paid cash."}},
 		{"parenthesis", "She studied law (She had wanted to be a doctor.) at the state college.", []string{"She studied law (She had wanted to be a doctor.) at the state college."}},

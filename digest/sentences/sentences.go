@@ -916,7 +916,7 @@ func endsSentences(word string) bool {
 // short phrase opened by a preposition ("In 44 B.C", "On Jan. 5, at 6
 // a.m"): not yet a sentence, so a stop after it does not end one.
 func isPrepositionalPhrase(s string) bool {
-	words := strings.Fields(s)
+	words := strings.Fields(quotesAsWords(s))
 	if len(words) == 0 || len(words) > 7 {
 		return false
 	}
@@ -925,6 +925,30 @@ func isPrepositionalPhrase(s string) bool {
 		return true
 	}
 	return false
+}
+
+// quotesAsWords returns s with each quotation in double quotes ("…",
+// “…”) made one word: a quotation inside a phrase ("On the day "they all
+// left" at 6 a.m.") stands for one thing, a title or a saying, and its
+// words are not the phrase's.
+func quotesAsWords(s string) string {
+	if !strings.ContainsAny(s, "\"“”") {
+		return s
+	}
+	var b strings.Builder
+	in := false
+	for _, r := range s {
+		switch {
+		case !in && (r == '"' || r == '“'):
+			in = true
+			b.WriteString("Q")
+		case in && (r == '"' || r == '”'):
+			in = false
+		case !in:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // isNumberAbbrev reports abbreviations that usually precede a number.
