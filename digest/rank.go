@@ -17,8 +17,8 @@ func idf(df, n int) float64 {
 	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
 }
 
-// Query term weights for evidence. A term weighs its idf over the document's sentences
-// to the power termIDFPower, which lets the rare terms of a question (names,
+// Query term weights for evidence. A term weighs its idf over the
+// document's sentences to the power termIDFPower, which lets the rare terms of a question (names,
 // acronyms, numbers, technical words) outweigh its common ones more than
 // BM25's idf alone does, and a word that frames a question rather than
 // naming its subject (see framingWords) weighs framingWeight of that: it
@@ -50,7 +50,7 @@ var framingWords = func() map[string]bool {
 type queryModel struct {
 	terms   []int32   // ids in the document vocabulary (≥ 0)
 	weight  []float64 // weight of each term (see termIDFPower)
-	mass    float64   // summed idf of every query term, absent ones included
+	mass    float64   // summed weight of every query term, absent ones included
 	asked   int       // terms[:asked] are the query's own; the rest expand it
 	missing int       // the query's terms the text lacks
 }

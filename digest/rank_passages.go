@@ -71,8 +71,8 @@ type candidate struct {
 // windowCandidates returns the scored candidate windows, best first. Every
 // sentence from which a query term is within reach starts a window of the
 // whole following sentences of its page (blocks included) that fit in max
-// code points, at most windowSentences, or its own text clipped at a word boundary when even that is
-// longer; a sentence with a query term that does not fill its window alone
+// code points, at most windowSentences, or its own text clipped at a word
+// boundary when even that is longer; a sentence with a query term that does not fill its window alone
 // also gives a one-sentence fill candidate, and a sentence longer than max
 // starts more windows at its clause boundaries. The score is BM25 over the
 // window's terms plus the evidence scores of its first two sentences and of
@@ -262,7 +262,7 @@ type windowScorer struct {
 	avgw      float64   // mean candidate length in terms
 }
 
-// score sets c's score, anchors and lead factor from c.tf and c.length.
+// score sets c's score and anchors from c.tf and c.length.
 func (sc *windowScorer) score(c *candidate) {
 	q := sc.q
 	c.score = 0
