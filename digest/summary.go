@@ -602,9 +602,6 @@ func sentenceText(d *document, i int) string {
 // before it ("However, …", "Similarly, …", "These results …", "It …"),
 // so that it does not read on its own.
 func anaphoric(s string) bool {
-	// A quotation or a bracket opens with its mark: the first word
-	// follows it.
-	s = strings.TrimLeftFunc(s, func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSpace(r) })
 	var buf [32]byte
 	switch string(lowerInto(buf[:], strings.TrimRight(firstWords(s, 1), ",;:"))) {
 	case "however", "similarly", "likewise", "moreover", "furthermore", "additionally", "also", "thus", "hence",
@@ -670,8 +667,10 @@ func connective(s string) bool {
 }
 
 // firstWords returns the first n space-separated words of s, joined by
-// single spaces.
+// single spaces. Punctuation before the first word (the mark that opens a
+// quotation or a bracket: "“However", "(It") is not part of it.
 func firstWords(s string, n int) string {
+	s = strings.TrimLeftFunc(s, func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSpace(r) })
 	// Most texts separate their first words by single spaces: then the
 	// words are a slice of s.
 	t := s

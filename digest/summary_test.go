@@ -181,6 +181,11 @@ func TestAnaphoric(t *testing.T) {
 		{"“The agency reported a loss.”", false},
 	}
 	for _, tt := range tests {
+		// A quotation's pronoun is as free as a bare one, and its
+		// connective as bound.
+		if got, bare := connective(tt.s), connective(strings.Trim(tt.s, "“”\"")); got != bare {
+			t.Errorf("connective(%q) = %v, but %v without the quotation marks", tt.s, got, bare)
+		}
 		if got := anaphoric(tt.s); got != tt.want {
 			t.Errorf("anaphoric(%q) = %v, want %v", tt.s, got, tt.want)
 		}
