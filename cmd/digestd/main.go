@@ -72,7 +72,7 @@ Usage:
   digestd gc      [flags]           remove unreferenced archive blobs past a grace period
   digestd verify  [flags]           re-hash every archived blob and list the corrupt ones
   digestd hash-key [KEY]            print the hash of an API key (read from stdin without KEY)
-  digestd eval    KIND [flags] DIR  measure quality on evaluation sets (extract, evidence, summary, sbd)
+  digestd eval    KIND [flags] DIR  measure quality on evaluation sets (the kinds: digestd eval --help)
 
 Run "digestd COMMAND --help" for the flags of a command. Every flag can also be
 set by an environment variable: --max-body-bytes is DIGESTD_MAX_BODY_BYTES.
