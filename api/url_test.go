@@ -43,7 +43,7 @@ func TestURLSource(t *testing.T) {
 	defer srv.Close()
 	h, pipe := newTestServer(t, api.Config{})
 	// Tests only: the guard lets this one loopback server through.
-	pipe.Ingester.Fetcher = fetch.New(fetch.Config{TotalTimeout: 5 * time.Second, AllowLoopbackForTests: []string{srv.Listener.Addr().String()}})
+	pipe.Ingester.Fetcher = fetch.New(fetch.Config{TotalTimeout: 5 * time.Second, AllowLoopback: []string{srv.Listener.Addr().String()}})
 	c := loadContract(t)
 
 	body := `{"query":"why are there two high tides a day?","source":{"url":"` + srv.URL + `/old"}}`
@@ -101,7 +101,7 @@ func TestFetchFailedSaysWhy(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close() // nothing listens there: the connection is refused
 	h, pipe := newTestServer(t, api.Config{})
-	pipe.Ingester.Fetcher = fetch.New(fetch.Config{TotalTimeout: 5 * time.Second, AllowLoopbackForTests: []string{addr}})
+	pipe.Ingester.Fetcher = fetch.New(fetch.Config{TotalTimeout: 5 * time.Second, AllowLoopback: []string{addr}})
 	c := loadContract(t)
 	resp, b := c.do(t, h, "POST", "/v1/digest", "application/json", []byte(`{"query":"q","source":{"url":"http://`+addr+`/paper"}}`))
 	ed := errorOf(t, b) // holds every detail the remediation names

@@ -31,6 +31,8 @@ type config struct {
 	pdfMaxPages  int
 	fetchMax     int64
 	fetchTimeout time.Duration
+	// fetchAllowLoopback is --fetch-allow-loopback as given.
+	fetchAllowLoopback string
 }
 
 // register adds the shared flags to fs.
@@ -46,6 +48,7 @@ func (c *config) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.pdfMaxPages, "pdf-max-pages", 2000, "most pages read from one PDF")
 	fs.Int64Var(&c.fetchMax, "fetch-max-bytes", 20<<20, "largest decoded body fetched for a URL source")
 	fs.DurationVar(&c.fetchTimeout, "fetch-timeout", 20*time.Second, "time limit for fetching a URL source")
+	fs.StringVar(&c.fetchAllowLoopback, "fetch-allow-loopback", "", "comma-separated exact loopback `IP:PORT` pairs (127.0.0.1:8081,[::1]:9000) that URL sources may reach, for end-to-end checks; anything else is refused at start-up, and a server started with it logs a warning (empty: no loopback address is reachable)")
 }
 
 // parseFlags parses args, after first applying DIGESTD_* environment

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/prometheus/client_golang/prometheus"
@@ -39,10 +40,18 @@ func runWorker(stdin io.Reader, stdout io.Writer) error {
 
 // wireIngest gives the ingester its guarded fetcher and PDF worker pool.
 func (a *app) wireIngest(c *config, in *ingest.Ingester) error {
+	allow, err := fetch.ParseAllowLoopback(c.fetchAllowLoopback)
+	if err != nil {
+		return fmt.Errorf("--fetch-allow-loopback: %w", err)
+	}
+	if len(allow) > 0 {
+		a.logger.Warn("URL sources may reach these loopback addresses (--fetch-allow-loopback); never set this on a server that others use", "fetch_allow_loopback", strings.Join(allow, ","))
+	}
 	in.Fetcher = fetch.New(fetch.Config{
-		MaxBytes:     c.fetchMax,
-		TotalTimeout: c.fetchTimeout,
-		UserAgent:    "digestd/" + digestd.Version,
+		MaxBytes:      c.fetchMax,
+		TotalTimeout:  c.fetchTimeout,
+		UserAgent:     "digestd/" + digestd.Version,
+		AllowLoopback: allow,
 	})
 	exe, err := os.Executable()
 	if err != nil {

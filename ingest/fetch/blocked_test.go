@@ -181,7 +181,7 @@ func newBlockedEnv(t *testing.T, allowLoopback bool) *blockedEnv {
 	}}
 	var cfg Config
 	if allowLoopback {
-		cfg.AllowLoopbackForTests = []string{allowedAddr}
+		cfg.AllowLoopback = []string{allowedAddr}
 	}
 	env.client = newClient(cfg, env.dns.resolver())
 	env.client.dialTripwire = func(network, address string) error {

@@ -50,7 +50,7 @@ func TestFailureCauses(t *testing.T) {
 		{"status", status.URL, CauseUpstreamStatus},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newClient(Config{MaxRedirects: -1, AllowLoopbackForTests: []string{
+			c := newClient(Config{MaxRedirects: -1, AllowLoopback: []string{
 				closedAddr, tlsSrv.Listener.Addr().String(), hangup.Listener.Addr().String(), status.Listener.Addr().String(),
 			}}, dns.resolver())
 			t.Cleanup(c.CloseIdleConnections)

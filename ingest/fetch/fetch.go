@@ -58,13 +58,15 @@ type Config struct {
 	TotalTimeout time.Duration
 	// UserAgent is sent as the User-Agent header.
 	UserAgent string
-	// AllowLoopbackForTests lists exact loopback "IP:port" addresses
-	// (such as an httptest server's Listener.Addr().String()) that the
-	// guard lets through. It exists for tests only and must be empty in
-	// production. Entries that are not loopback IP:port literals are
-	// ignored; every other address, including another port on the same
-	// loopback IP, stays blocked.
-	AllowLoopbackForTests []string
+	// AllowLoopback lists exact loopback "IP:port" addresses (such as an
+	// httptest server's Listener.Addr().String(), or the entries of
+	// digestd's --fetch-allow-loopback) that the guard lets through, so
+	// that tests and end-to-end checks can serve pages from this machine.
+	// It is empty in production. Entries that are not loopback IP:port
+	// literals are ignored (ParseAllowLoopback refuses them up front);
+	// every other address, including another port on the same loopback
+	// IP, stays blocked.
+	AllowLoopback []string
 }
 
 // Client fetches URLs under one Config. It is safe for concurrent use and
@@ -129,7 +131,7 @@ func newClient(cfg Config, resolver *net.Resolver) *Client {
 	if cfg.UserAgent == "" {
 		cfg.UserAgent = DefaultUserAgent
 	}
-	c := &Client{cfg: cfg, guard: newGuard(cfg.AllowLoopbackForTests)}
+	c := &Client{cfg: cfg, guard: newGuard(cfg.AllowLoopback)}
 	dialer := &net.Dialer{
 		Timeout:   cfg.ConnectTimeout,
 		KeepAlive: 30 * time.Second,

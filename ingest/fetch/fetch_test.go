@@ -24,7 +24,7 @@ func newServer(t *testing.T, cfg fetch.Config, h http.Handler) (*httptest.Server
 	t.Helper()
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	cfg.AllowLoopbackForTests = []string{srv.Listener.Addr().String()}
+	cfg.AllowLoopback = []string{srv.Listener.Addr().String()}
 	c := fetch.New(cfg)
 	t.Cleanup(c.CloseIdleConnections)
 	return srv, c

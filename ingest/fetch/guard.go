@@ -3,6 +3,7 @@ package fetch
 import (
 	"fmt"
 	"net/netip"
+	"strings"
 	"syscall"
 
 	"code.dny.dev/ssrf"
@@ -35,13 +36,45 @@ func newGuard(allowLoopback []string) *guard {
 		allowed: make(map[netip.AddrPort]bool, len(allowLoopback)),
 	}
 	for _, s := range allowLoopback {
-		ap, err := netip.ParseAddrPort(s)
-		if err != nil || !ap.Addr().IsLoopback() || ap.Addr().Zone() != "" || ap.Port() == 0 {
-			continue
+		if ap, err := loopbackAddrPort(s); err == nil {
+			g.allowed[ap] = true
 		}
-		g.allowed[ap] = true
 	}
 	return g
+}
+
+// ParseAllowLoopback reads a comma-separated list of exact loopback
+// addresses ("127.0.0.1:8081,[::1]:9000") for Config.AllowLoopback. It
+// refuses, naming the entry, anything else: a host name, a non-loopback
+// IP, a missing or zero port, a zone, a range. An empty list is none.
+func ParseAllowLoopback(list string) ([]string, error) {
+	var out []string
+	for _, s := range strings.Split(list, ",") {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			continue
+		}
+		ap, err := loopbackAddrPort(s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ap.String())
+	}
+	return out, nil
+}
+
+// loopbackAddrPort parses one exact loopback IP:port literal.
+func loopbackAddrPort(s string) (netip.AddrPort, error) {
+	ap, err := netip.ParseAddrPort(s)
+	switch {
+	case err != nil:
+		return ap, fmt.Errorf("%q is not an IP:port pair (want e.g. 127.0.0.1:8081)", s)
+	case !ap.Addr().IsLoopback():
+		return ap, fmt.Errorf("%q is not a loopback address (only 127.0.0.0/8 and ::1 may be allowed)", s)
+	case ap.Addr().Zone() != "" || ap.Port() == 0 || ap.Addr().Is4In6():
+		return ap, fmt.Errorf("%q needs a port, no zone and a plain IPv4 or IPv6 address", s)
+	}
+	return ap, nil
 }
 
 // checkAddrPort reports a *Error with CodeBlocked when ap may not be dialed.

@@ -158,3 +158,39 @@ func FuzzValidateURL(f *testing.F) {
 		}
 	})
 }
+
+func TestParseAllowLoopback(t *testing.T) {
+	tests := []struct {
+		list string
+		want string // the accepted entries joined by ","; "error" when refused
+	}{
+		{"", ""},
+		{"127.0.0.1:8081", "127.0.0.1:8081"},
+		{" 127.0.0.1:8081 , [::1]:9000 ", "127.0.0.1:8081,[::1]:9000"},
+		{"127.0.0.2:80", "127.0.0.2:80"},
+		{"localhost:8081", "error"},
+		{"127.0.0.1", "error"},
+		{"127.0.0.1:0", "error"},
+		{"10.0.0.1:80", "error"},
+		{"169.254.169.254:80", "error"},
+		{"0.0.0.0:80", "error"},
+		{"[::ffff:127.0.0.1]:80", "error"},
+		{"[fe80::1%lo]:80", "error"},
+		{"127.0.0.1:80,192.168.1.1:80", "error"},
+		{"127.0.0.0/8:80", "error"},
+		{"127.0.0.1:*", "error"},
+	}
+	for _, tt := range tests {
+		got, err := ParseAllowLoopback(tt.list)
+		s := strings.Join(got, ",")
+		if err != nil {
+			s = "error"
+			if !strings.Contains(err.Error(), "\"") {
+				t.Errorf("ParseAllowLoopback(%q): error %q does not name the entry", tt.list, err)
+			}
+		}
+		if s != tt.want {
+			t.Errorf("ParseAllowLoopback(%q) = %q (%v), want %q", tt.list, s, err, tt.want)
+		}
+	}
+}
