@@ -11,6 +11,7 @@
 package fsstore
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -158,12 +159,42 @@ func (s *Store) createTemp() (*os.File, error) {
 // file with the new, verified copy (repairing a corrupted one) and refreshes
 // its modification time. A full disk (ENOSPC, EDQUOT) is archive.ErrUnavailable.
 func (s *Store) Put(ctx context.Context, want archive.Hash, r io.Reader) (archive.Hash, error) {
-	if err := ctx.Err(); err != nil {
+	// The input is checked on the way in by the archive's one hashing
+	// reader: a mismatch fails the copy at EOF, before anything commits.
+	hr := archive.NewHashingReader(r, want)
+	err := s.write(ctx, hr, blobMode, func() string { return s.BlobPath(hr.Sum()) })
+	got := hr.Sum()
+	switch {
+	case err != nil && got.Valid():
+		return archive.Hash{}, fmt.Errorf("fsstore: put %s: %w", got, err)
+	case err != nil:
 		return archive.Hash{}, fmt.Errorf("fsstore: put: %w", err)
+	}
+	return got, nil
+}
+
+// The permissions of committed files: blobs are immutable, references are
+// replaced by renaming a new file over them.
+const (
+	blobMode fs.FileMode = 0o444
+	refMode  fs.FileMode = 0o600
+)
+
+// write is the one commit sequence of every Put and SetRef: the bytes of r
+// go to a temporary file, which is given mode, fsynced, closed, renamed to
+// the path dst returns (asked once r is read to EOF, so a blob can be named
+// by its hash) and followed by an fsync of that directory, so the file is
+// wholly present or absent after a crash. Nothing commits when r fails, the
+// write fails or ctx is done; the temporary file is then removed. Errors of
+// the file system are classified (see Store.classify); r's are returned
+// wrapped as they are.
+func (s *Store) write(ctx context.Context, r io.Reader, mode fs.FileMode, dst func() string) error {
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	f, err := s.createTemp()
 	if err != nil {
-		return archive.Hash{}, fmt.Errorf("fsstore: put: create temporary file: %w", s.classify(err))
+		return fmt.Errorf("create temporary file: %w", s.classify(err))
 	}
 	tmp := f.Name()
 	committed := false
@@ -173,35 +204,30 @@ func (s *Store) Put(ctx context.Context, want archive.Hash, r io.Reader) (archiv
 			os.Remove(tmp)
 		}
 	}()
-
 	var w io.Writer = f
 	if s.wrapTemp != nil {
 		w = s.wrapTemp(f)
 	}
-	// The input is checked on the way in by the archive's one hashing
-	// reader: a mismatch fails the copy at EOF, before anything commits.
-	hr := archive.NewHashingReader(r, want)
-	if err := copyCtx(ctx, w, hr); err != nil {
-		return archive.Hash{}, fmt.Errorf("fsstore: put: %w", err)
+	if err := copyCtx(ctx, w, r); err != nil {
+		return err
 	}
-	got := hr.Sum()
-	if err := f.Chmod(0o444); err != nil {
-		return archive.Hash{}, fmt.Errorf("fsstore: put %s: %w", got, classify(err))
+	if err := f.Chmod(mode); err != nil {
+		return s.classify(err)
 	}
 	if err := f.Sync(); err != nil {
-		return archive.Hash{}, fmt.Errorf("fsstore: put %s: sync: %w", got, classify(err))
+		return fmt.Errorf("sync: %w", s.classify(err))
 	}
 	if err := f.Close(); err != nil {
-		return archive.Hash{}, fmt.Errorf("fsstore: put %s: close: %w", got, classify(err))
+		return fmt.Errorf("close: %w", s.classify(err))
 	}
 	if err := ctx.Err(); err != nil {
-		return archive.Hash{}, fmt.Errorf("fsstore: put %s: %w", got, err)
+		return err
 	}
-	if err := s.commit(tmp, s.BlobPath(got)); err != nil {
-		return archive.Hash{}, fmt.Errorf("fsstore: put %s: %w", got, err)
+	if err := s.commit(tmp, dst()); err != nil {
+		return err
 	}
 	committed = true
-	return got, nil
+	return nil
 }
 
 // commit renames the synced temporary file tmp to dst and makes the rename
@@ -212,13 +238,13 @@ func (s *Store) commit(tmp, dst string) error {
 		if errors.Is(err, syscall.ENOTDIR) {
 			return errors.New("a parent of the name is a file (a reference cannot also be a prefix of another)")
 		}
-		return classify(err)
+		return s.classify(err)
 	}
 	if err := os.Rename(tmp, dst); err != nil {
-		return classify(err)
+		return s.classify(err)
 	}
 	if err := syncDir(dir); err != nil {
-		return fmt.Errorf("sync directory: %w", classify(err))
+		return fmt.Errorf("sync directory: %w", s.classify(err))
 	}
 	return nil
 }
@@ -352,41 +378,10 @@ func (s *Store) SetRef(ctx context.Context, name string, d archive.Hash) error {
 	if !archive.ValidRefName(name) {
 		return fmt.Errorf("fsstore: set ref: invalid name %q", name)
 	}
-	if err := ctx.Err(); err != nil {
+	path := s.refPath(name)
+	if err := s.write(ctx, bytes.NewReader(archive.RefBody(d)), refMode, func() string { return path }); err != nil {
 		return fmt.Errorf("fsstore: set ref %s: %w", name, err)
 	}
-	f, err := s.createTemp()
-	if err != nil {
-		return fmt.Errorf("fsstore: set ref %s: %w", name, classify(err))
-	}
-	tmp := f.Name()
-	committed := false
-	defer func() {
-		if !committed {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	var w io.Writer = f
-	if s.wrapTemp != nil {
-		w = s.wrapTemp(f)
-	}
-	if _, err := w.Write(archive.RefBody(d)); err != nil {
-		return fmt.Errorf("fsstore: set ref %s: write: %w", name, classify(err))
-	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("fsstore: set ref %s: sync: %w", name, classify(err))
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("fsstore: set ref %s: close: %w", name, classify(err))
-	}
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("fsstore: set ref %s: %w", name, err)
-	}
-	if err := s.commit(tmp, s.refPath(name)); err != nil {
-		return fmt.Errorf("fsstore: set ref %s: %w", name, err)
-	}
-	committed = true
 	return nil
 }
 

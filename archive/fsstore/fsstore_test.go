@@ -359,3 +359,32 @@ func TestGetReadsVerified(t *testing.T) {
 		t.Errorf("after re-Put: %d bytes, %v", len(b), err)
 	}
 }
+
+// Put and SetRef commit through one sequence with one classification: when
+// the archive's directory is gone (deleted, or a volume unmounted), both are
+// archive.ErrUnavailable, not a missing blob or name, and neither leaves a
+// file behind.
+func TestWritesClassifyALostArchiveAlike(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "v1")); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	_, perr := archive.PutBytes(ctx, s, []byte("a blob"))
+	rerr := s.SetRef(ctx, "r", archive.SumString("a blob"))
+	for op, err := range map[string]error{"Put": perr, "SetRef": rerr} {
+		if !errors.Is(err, archive.ErrUnavailable) || errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s into a lost archive: err = %v, want ErrUnavailable", op, err)
+		}
+		if err != nil && strings.Contains(err.Error(), dir) {
+			t.Errorf("%s: error leaks a path: %v", op, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "v1")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a failed write recreated the archive's directories: %v", err)
+	}
+}
