@@ -334,6 +334,11 @@ type cleaner struct {
 	appeal map[*html.Node]bool
 	// article is set when the page declares itself an article.
 	article bool
+	// rules is the table the cleaner asks (see decide); nil means
+	// cleanRules, the whole of it.
+	rules []rule
+	// trace, when not nil, records the table's decisions.
+	trace *Trace
 }
 
 // isDisclosure reports whether n is a hidden panel of text that a control
@@ -437,17 +442,18 @@ const maxControlsLen = 1024
 func (cl cleaner) clean(n *html.Node, depth int, inList bool) {
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
-		kept := cl.keep[c]
-		list := c.Type == html.ElementNode && (c.Data == "ul" || c.Data == "ol")
-		if cl.reviews && !kept && isProductFurniture(c) {
+		v := visit{n: c, depth: depth, inList: inList, kept: cl.keep[c]}
+		v.list = c.Type == html.ElementNode && (c.Data == "ul" || c.Data == "ol")
+		kept, list := v.kept, v.list
+		r := cl.decide(&v)
+		if r != nil && r.action == dropUnmarked {
 			// Stickers and fine print sit beside the product's name and
 			// description: no mark is left, so no title goes with them.
 			n.RemoveChild(c)
 			c = next
 			continue
 		}
-		if cl.posts && c.Type == html.ElementNode && c.Data == "dl" && isShortPairs(c) || !(kept && c.Data == "form") && removable(c, cl.byHints && !kept, !kept && !cl.shown && !cl.isDisclosure(c), cl.posts, cl.author) && !(cl.article && isHeadedStandfirst(c)) || cl.reviews && !kept && isReviews(c) || cl.cards && !kept && isCardRun(c) || depth > maxDepth ||
-			list && !inList && !kept && (isTableOfContents(c) || isCitationList(c)) {
+		if r != nil && r.action == drop {
 			if cl.appeal != nil && c.Type == html.ElementNode && c.Data == "form" && holdsEmailField(c, 0) {
 				markAppeal(n, cl.appeal)
 			}
@@ -533,83 +539,6 @@ func isReviews(n *html.Node) bool {
 			// A rating's stars and counts, not "operating" or "decorating".
 			return true
 		}
-	}
-	return false
-}
-
-// removable reports whether n is furniture clean removes: by its class
-// and id too when byHints (reading names of comments as posts when posts),
-// and when it is hidden by markup only if byHidden.
-func removable(n *html.Node, byHints, byHidden, posts bool, author string) bool {
-	switch n.Type {
-	case html.CommentNode, html.DoctypeNode:
-		return true
-	case html.ElementNode:
-	default:
-		return false
-	}
-	if n.Data == "button" && opensPanel(n) {
-		// An accordion's question: its label stays with the answer.
-		return false
-	}
-	if dropTags[n.Data] || byHidden && isHidden(n) && !isTabPanel(n) {
-		return true
-	}
-	if byHints && !posts && isDateline(n) {
-		// On a thread, each post's date is part of the post.
-		return true
-	}
-	if byHints && !posts && n.Data == "p" && strings.Contains(hintText(n), "byline") && visibleChars(n, datelineChars, 0) < datelineChars {
-		// A short paragraph named as a byline: the author's name and
-		// role (on a thread, the poster's line is part of the post).
-		return true
-	}
-	switch n.Data {
-	case "nav", "aside", "footer":
-		return true
-	case "figcaption":
-		// Credits and photos' captions; a caption of several paragraphs
-		// or a long one (an item of a gallery told in full) is a text of
-		// its own.
-		return visibleChars(n, figcaptionTextChars, 0) < figcaptionTextChars && countParagraphs(n, 2, 0) < 2
-	case "header":
-		// Article headers hold the standfirst: keep those with prose.
-		return countParagraphs(n, 3, 0) < 3 && !hasProse(n, 0) && !isWholeEntry(n) && !isSectionHead(n)
-	case "label":
-		return labelsControl(n)
-	case "form", "noscript":
-		// Some pages wrap everything in a form; keep those that hold
-		// several paragraphs. A form holding paragraphs and no field to
-		// fill in or press is a wrapper of text, whatever its length (a
-		// link aggregator wraps each comment in one, for editing in
-		// place).
-		paras := countParagraphs(n, 3, 0)
-		return paras < 3 && !(n.Data == "form" && paras > 0 && !hasField(n, 0))
-	case "body", "html", "article", "main", "a", "p", "table", "tbody", "tr", "td", "th", "pre", "code":
-		return false
-	}
-	if isModal(n) {
-		// Declared by its markup, not guessed from a name: every reading
-		// removes it, the lenient one too.
-		return true
-	}
-	if !byHints {
-		return false
-	}
-	if strings.EqualFold(attr(n, "itemprop"), "articleBody") {
-		return false
-	}
-	if isAuthorBox(n, author, posts) {
-		return true
-	}
-	if h := hintText(n); (strings.Contains(h, "caption") || strings.Contains(h, "credit")) && visibleChars(n, figcaptionKeepChars, 0) < figcaptionKeepChars {
-		return true
-	}
-	switch furnitureHint(n, posts) {
-	case 2:
-		return true
-	case 1:
-		return weakParagraphs(n, posts) < 3 && !(isBuilderBlock(n) && hasRunningText(n, 0)) && !isHeadline(n) && !isHeadedSection(n) && !(posts && holdsPost(n)) && !isSectionHead(n)
 	}
 	return false
 }

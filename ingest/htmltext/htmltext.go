@@ -87,6 +87,22 @@ type Result struct {
 // would exceed the node budget of limits (DefaultMaxNodes when none is
 // given) fails with ErrTooManyNodes before any tree is built.
 func Extract(raw []byte, contentType string, pageURL string, limits ...Limits) (*Result, error) {
+	var opt Options
+	if len(limits) > 0 {
+		opt.Limits = limits[0]
+	}
+	return ExtractWith(raw, contentType, pageURL, opt)
+}
+
+// ExtractWith is Extract with options: rules turned off (an ablation) and a
+// trace of the rule table's decisions. A name in opt.Off that names no rule
+// fails with ErrUnknownRule. With the zero Options it is Extract.
+func ExtractWith(raw []byte, contentType string, pageURL string, opt Options) (*Result, error) {
+	rules, err := activeRules(opt.Off)
+	if err != nil {
+		return nil, err
+	}
+	limits := []Limits{opt.Limits}
 	if len(raw) > MaxInputBytes {
 		return nil, fmt.Errorf("extract html: %d bytes (limit %d): %w", len(raw), MaxInputBytes, ErrTooLarge)
 	}
@@ -135,6 +151,7 @@ func Extract(raw []byte, contentType string, pageURL string, limits ...Limits) (
 	}
 	page := cleaner{reviews: product, cards: product && (desc != "" || declaredProducts(lds) == 1), posts: isThreadPage(doc, lds) || hasPostRun(doc) || !article && isCommentThread(doc), controlled: controlledIDs(doc)}
 	page.article = article
+	page.rules, page.trace = rules, opt.Trace
 	if article && !page.posts {
 		// A box naming the article's author is about them (isAuthorBox);
 		// on a thread, one naming the first poster is a post.

@@ -1,0 +1,456 @@
+package htmltext
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"golang.org/x/net/html"
+)
+
+// The cleaner's keep and drop decisions are one declared table, cleanRules:
+// each rule names what it recognises, the page kinds it applies to, the
+// thresholds it reads and what it does. The cleaner asks the table about
+// every node it visits (see cleaner.decide): the first rule that applies
+// and matches decides; when none does, the node stays and its children
+// are visited. Options.Off turns rules off (an ablation) and Options.Trace
+// records every decision.
+
+// pageKind is a set of the kinds a page declares itself to be or shows
+// itself to be (see Extract): a rule applies on some of them.
+type pageKind uint8
+
+const (
+	// kindArticle: the page declares an article (JSON-LD, Open Graph).
+	kindArticle pageKind = 1 << iota
+	// kindThread: the page is a discussion thread (see isThreadPage,
+	// hasPostRun, isCommentThread).
+	kindThread
+	// kindProduct: the page describes a product (see isProductPage).
+	kindProduct
+)
+
+// kindNames names each page kind in the table's documentation and trace.
+var kindNames = []struct {
+	kind pageKind
+	name string
+}{{kindArticle, "article"}, {kindThread, "thread"}, {kindProduct, "product"}}
+
+// String lists the kinds of k, or "any" for none.
+func (k pageKind) String() string {
+	var names []string
+	for _, kn := range kindNames {
+		if k&kn.kind != 0 {
+			names = append(names, kn.name)
+		}
+	}
+	if len(names) == 0 {
+		return "any"
+	}
+	return strings.Join(names, ",")
+}
+
+// action is what a rule does with the node it matches.
+type action uint8
+
+const (
+	// keep: the node stays and its children are visited; later rules are
+	// not asked about it.
+	keep action = iota
+	// drop: the node goes, leaving a mark where it was (see removedMark),
+	// so that a title introducing it can go too.
+	drop
+	// dropUnmarked: the node goes without a mark.
+	dropUnmarked
+)
+
+func (a action) String() string {
+	switch a {
+	case drop:
+		return "drop"
+	case dropUnmarked:
+		return "drop-unmarked"
+	}
+	return "keep"
+}
+
+// limit is a named threshold a rule's predicate reads.
+type limit struct {
+	name  string
+	value int
+}
+
+// visit is one node the cleaner asks the table about, with where it is.
+type visit struct {
+	n      *html.Node
+	depth  int
+	inList bool // under a list already tested (see the toc rule)
+	list   bool // n is a <ul> or <ol>
+	kept   bool // n wraps most of the page's text (see wrappersOfMostText)
+}
+
+// rule is one keep or drop decision of the cleaner.
+type rule struct {
+	// name identifies the rule in the trace, the ablation and the docs.
+	name string
+	// doc says in one line what the rule recognises.
+	doc string
+	// on, when not empty, holds the page kinds the rule applies on; the
+	// rule does not apply on a page of a kind in notOn.
+	on, notOn pageKind
+	// hints: the rule reads class and id names, so it applies only in a
+	// reading that trusts them (the strict one) and not to a node that
+	// wraps most of the page's text.
+	hints bool
+	// routine: a keep rule that only says the later rules do not concern
+	// the node (text, structural markup); the trace leaves it out.
+	routine bool
+	action  action
+	limits  []limit
+	match   func(cl *cleaner, v *visit) bool
+}
+
+// cleanRules is the cleaner's table, in the order it is asked.
+var cleanRules = []rule{
+	{
+		name: "product-furniture", on: kindProduct, action: dropUnmarked,
+		doc: "a badge, sticker or fine print beside a product (class or id: productFurnitureWords)",
+		match: func(cl *cleaner, v *visit) bool {
+			return !v.kept && isProductFurniture(v.n)
+		},
+	},
+	{
+		name: "thread-user-panel", on: kindThread, action: drop,
+		doc:    "a poster's panel of short terms and values (<dl> of \"Posts: 9179\", \"Joined: 2015\")",
+		limits: []limit{{"shortPairChars", shortPairChars}},
+		match: func(cl *cleaner, v *visit) bool {
+			return v.n.Type == html.ElementNode && v.n.Data == "dl" && isShortPairs(v.n)
+		},
+	},
+	{
+		name: "product-reviews", on: kindProduct, action: drop,
+		doc: "customer reviews and ratings on a product page (class or id: review, rating)",
+		match: func(cl *cleaner, v *visit) bool {
+			return !v.kept && isReviews(v.n)
+		},
+	},
+	{
+		name: "product-card-run", on: kindProduct, action: drop,
+		doc: "a run of cards for other products on a page describing one product",
+		match: func(cl *cleaner, v *visit) bool {
+			return cl.cards && !v.kept && isCardRun(v.n)
+		},
+	},
+	{
+		name: "too-deep", action: drop,
+		doc:    "a node nested deeper than the extractor reads",
+		limits: []limit{{"maxDepth", maxDepth}},
+		match: func(cl *cleaner, v *visit) bool {
+			return v.depth > maxDepth
+		},
+	},
+	{
+		name: "table-of-contents", action: drop,
+		doc:    "an outermost list of links to places in the page itself",
+		limits: []limit{{"tocMinLinks", tocMinLinks}, {"tocLinkedShare", tocLinkedShare}},
+		match: func(cl *cleaner, v *visit) bool {
+			return v.list && !v.inList && !v.kept && isTableOfContents(v.n)
+		},
+	},
+	{
+		name: "citation-list", action: drop,
+		doc:    "an outermost list of citations (see isCitationList)",
+		limits: []limit{{"citationListMin", citationListMin}},
+		match: func(cl *cleaner, v *visit) bool {
+			return v.list && !v.inList && !v.kept && isCitationList(v.n)
+		},
+	},
+	{
+		name: "markup-comment", action: drop,
+		doc: "an HTML comment or doctype",
+		match: func(cl *cleaner, v *visit) bool {
+			return v.n.Type == html.CommentNode || v.n.Type == html.DoctypeNode
+		},
+	},
+	{
+		name: "text", action: keep, routine: true,
+		doc: "text and other nodes that are not elements",
+		match: func(cl *cleaner, v *visit) bool {
+			return v.n.Type != html.ElementNode
+		},
+	},
+	{
+		name: "kept-form", action: keep,
+		doc: "a form that wraps most of the page's text",
+		match: func(cl *cleaner, v *visit) bool {
+			return v.kept && v.n.Data == "form"
+		},
+	},
+	{
+		name: "headed-standfirst", on: kindArticle, action: keep,
+		doc:    "an article's <header> holding a summary line (see isHeadedStandfirst)",
+		limits: []limit{{"proseChars", proseChars}},
+		match: func(cl *cleaner, v *visit) bool {
+			return isHeadedStandfirst(v.n)
+		},
+	},
+	{
+		name: "panel-button", action: keep,
+		doc: "a button that opens a panel: an accordion's question stays with its answer",
+		match: func(cl *cleaner, v *visit) bool {
+			return v.n.Data == "button" && opensPanel(v.n)
+		},
+	},
+	{
+		name: "non-content-element", action: drop,
+		doc: "scripts, styles, media, controls and other elements without text of the page (dropTags)",
+		match: func(cl *cleaner, v *visit) bool {
+			return dropTags[v.n.Data]
+		},
+	},
+	{
+		name: "hidden", action: drop,
+		doc: "an element hidden by markup (hidden, aria-hidden, inline display:none), unless a tab panel or a disclosed panel of text",
+		match: func(cl *cleaner, v *visit) bool {
+			return !v.kept && !cl.shown && isHidden(v.n) && !isTabPanel(v.n) && !cl.isDisclosure(v.n)
+		},
+	},
+	{
+		name: "dateline", notOn: kindThread, hints: true, action: drop,
+		doc:    "a short line whose text is mostly a <time>",
+		limits: []limit{{"datelineChars", datelineChars}, {"datelineNodes", datelineNodes}},
+		match: func(cl *cleaner, v *visit) bool {
+			return isDateline(v.n)
+		},
+	},
+	{
+		name: "byline", notOn: kindThread, hints: true, action: drop,
+		doc:    "a short paragraph whose class or id names a byline",
+		limits: []limit{{"datelineChars", datelineChars}},
+		match: func(cl *cleaner, v *visit) bool {
+			return v.n.Data == "p" && strings.Contains(hintText(v.n), "byline") && visibleChars(v.n, datelineChars, 0) < datelineChars
+		},
+	},
+	{
+		name: "nav-aside-footer", action: drop,
+		doc: "the semantic elements of page furniture: <nav>, <aside>, <footer>",
+		match: func(cl *cleaner, v *visit) bool {
+			switch v.n.Data {
+			case "nav", "aside", "footer":
+				return true
+			}
+			return false
+		},
+	},
+	{
+		name: "figcaption-credit", action: drop,
+		doc:    "a short <figcaption>: a photo's caption or credit",
+		limits: []limit{{"figcaptionTextChars", figcaptionTextChars}},
+		match: func(cl *cleaner, v *visit) bool {
+			return v.n.Data == "figcaption" && visibleChars(v.n, figcaptionTextChars, 0) < figcaptionTextChars && countParagraphs(v.n, 2, 0) < 2
+		},
+	},
+	{
+		name: "page-header", action: drop,
+		doc: "a <header> without prose: the site's banner, not a standfirst, a teaser or a section's head",
+		match: func(cl *cleaner, v *visit) bool {
+			return v.n.Data == "header" && countParagraphs(v.n, 3, 0) < 3 && !hasProse(v.n, 0) && !isWholeEntry(v.n) && !isSectionHead(v.n)
+		},
+	},
+	{
+		name: "control-label", action: drop,
+		doc:    "a <label> of a form control",
+		limits: []limit{{"labelNodes", labelNodes}},
+		match: func(cl *cleaner, v *visit) bool {
+			return v.n.Data == "label" && labelsControl(v.n)
+		},
+	},
+	{
+		name: "form-noscript", action: drop,
+		doc: "a <form> or <noscript> of fewer than three paragraphs, unless a form of text without fields",
+		match: func(cl *cleaner, v *visit) bool {
+			if v.n.Data != "form" && v.n.Data != "noscript" {
+				return false
+			}
+			paras := countParagraphs(v.n, 3, 0)
+			return paras < 3 && !(v.n.Data == "form" && paras > 0 && !hasField(v.n, 0))
+		},
+	},
+	{
+		name: "structural", action: keep, routine: true,
+		doc: "document structure, paragraphs, links, tables, code, and the elements the rules above decided by tag",
+		match: func(cl *cleaner, v *visit) bool {
+			return structuralTags[v.n.Data]
+		},
+	},
+	{
+		name: "modal", action: drop,
+		doc: "a modal dialog (role dialog or alertdialog, aria-modal=\"true\")",
+		match: func(cl *cleaner, v *visit) bool {
+			return isModal(v.n)
+		},
+	},
+	{
+		name: "article-body", hints: true, action: keep,
+		doc: "an element declared the article's body (itemprop=\"articleBody\")",
+		match: func(cl *cleaner, v *visit) bool {
+			return strings.EqualFold(attr(v.n, "itemprop"), "articleBody")
+		},
+	},
+	{
+		name: "author-box", hints: true, action: drop,
+		doc:    "a box about the article's author (see isAuthorBox)",
+		limits: []limit{{"authorBoxChars", authorBoxChars}, {"minAuthorName", minAuthorName}},
+		match: func(cl *cleaner, v *visit) bool {
+			return isAuthorBox(v.n, cl.author, cl.posts)
+		},
+	},
+	{
+		name: "caption-credit-hint", hints: true, action: drop,
+		doc:    "a short block whose class or id names a caption or credit",
+		limits: []limit{{"figcaptionKeepChars", figcaptionKeepChars}},
+		match: func(cl *cleaner, v *visit) bool {
+			h := hintText(v.n)
+			return (strings.Contains(h, "caption") || strings.Contains(h, "credit")) && visibleChars(v.n, figcaptionKeepChars, 0) < figcaptionKeepChars
+		},
+	},
+	{
+		name: "furniture-strong", hints: true, action: drop,
+		doc: "a block whose class, id or role names page furniture outright (see furnitureHint)",
+		match: func(cl *cleaner, v *visit) bool {
+			return furnitureHint(v.n, cl.posts) == 2
+		},
+	},
+	{
+		name: "furniture-weak", hints: true, action: drop,
+		doc: "a block of fewer than three paragraphs whose class or id names furniture weakly, unless a builder's text block, a headline, a headed section, a post or a section's head",
+		match: func(cl *cleaner, v *visit) bool {
+			n, posts := v.n, cl.posts
+			return furnitureHint(n, posts) == 1 && weakParagraphs(n, posts) < 3 && !(isBuilderBlock(n) && hasRunningText(n, 0)) && !isHeadline(n) && !isHeadedSection(n) && !(posts && holdsPost(n)) && !isSectionHead(n)
+		},
+	},
+}
+
+// structuralTags are the elements the hint and modal rules never remove,
+// with those an earlier rule decided by their tag alone.
+var structuralTags = setOf("body", "html", "article", "main", "a", "p", "table", "tbody", "tr", "td", "th", "pre", "code",
+	"figcaption", "header", "label", "form", "noscript")
+
+// kinds returns the page kinds the cleaner reads the page as.
+func (cl *cleaner) kinds() pageKind {
+	var k pageKind
+	if cl.article {
+		k |= kindArticle
+	}
+	if cl.posts {
+		k |= kindThread
+	}
+	if cl.reviews {
+		k |= kindProduct
+	}
+	return k
+}
+
+// decide asks the table about v and returns the rule that decides it, or
+// nil when none does (v stays).
+func (cl *cleaner) decide(v *visit) *rule {
+	kinds := cl.kinds()
+	hints := cl.byHints && !v.kept
+	rules := cl.rules
+	if rules == nil {
+		rules = cleanRules
+	}
+	for i := range rules {
+		r := &rules[i]
+		if r.on != 0 && kinds&r.on == 0 || kinds&r.notOn != 0 || r.hints && !hints {
+			continue
+		}
+		if r.match(cl, v) {
+			if cl.trace != nil && !r.routine {
+				cl.trace.record(cl, r, v.n)
+			}
+			return r
+		}
+	}
+	return nil
+}
+
+// Options change how ExtractWith reads a page. The zero value is Extract's
+// reading.
+type Options struct {
+	Limits
+	// Off names rules (see Rules) the cleaner does not ask: the extraction
+	// without them, to measure what each one does.
+	Off []string
+	// Trace, when not nil, receives every decision of the rule table, in
+	// every reading of the page.
+	Trace *Trace
+}
+
+// ErrUnknownRule is returned (wrapped) for an Options.Off name that names
+// no rule.
+var ErrUnknownRule = errors.New("no such extraction rule")
+
+// activeRules returns the table without the rules named in off: cleanRules
+// itself when off is empty.
+func activeRules(off []string) ([]rule, error) {
+	if len(off) == 0 {
+		return cleanRules, nil
+	}
+	drop := map[string]bool{}
+	for _, name := range off {
+		drop[name] = true
+	}
+	var rules []rule
+	for _, r := range cleanRules {
+		if drop[r.name] {
+			delete(drop, r.name)
+			continue
+		}
+		rules = append(rules, r)
+	}
+	for _, name := range off {
+		if drop[name] {
+			return nil, fmt.Errorf("extract html: rule %q: %w", name, ErrUnknownRule)
+		}
+	}
+	return rules, nil
+}
+
+// Rule describes one rule of the extractor's table.
+type Rule struct {
+	// Name identifies the rule; Doc says in one line what it recognises.
+	Name, Doc string
+	// Kinds lists the page kinds the rule applies on ("any", or names
+	// such as "article,product"); NotOn those it does not apply on.
+	Kinds, NotOn string
+	// Hints is set for a rule that reads class and id names (it applies
+	// only in the strict reading).
+	Hints bool
+	// Action is "keep", "drop" or "drop-unmarked".
+	Action string
+	// Limits are the thresholds the rule reads, by name.
+	Limits map[string]int
+	// Routine is set for a keep rule that only passes over nodes no later
+	// rule concerns (text, structural markup); the trace leaves it out.
+	Routine bool
+}
+
+// Rules lists the rule table in the order it is asked.
+func Rules() []Rule {
+	out := make([]Rule, 0, len(cleanRules))
+	for _, r := range cleanRules {
+		d := Rule{Name: r.name, Doc: r.doc, Kinds: r.on.String(), Hints: r.hints, Action: r.action.String(), Routine: r.routine}
+		if r.notOn != 0 {
+			d.NotOn = r.notOn.String()
+		}
+		if len(r.limits) > 0 {
+			d.Limits = map[string]int{}
+			for _, l := range r.limits {
+				d.Limits[l.name] = l.value
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}

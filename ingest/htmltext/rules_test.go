@@ -1,0 +1,100 @@
+package htmltext
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestRuleTable holds the table to its form: unique names, a line of doc
+// each, and named thresholds.
+func TestRuleTable(t *testing.T) {
+	seen := map[string]bool{}
+	for _, r := range Rules() {
+		if r.Name == "" || seen[r.Name] {
+			t.Errorf("rule %q: empty or repeated name", r.Name)
+		}
+		seen[r.Name] = true
+		if r.Doc == "" || strings.Contains(r.Doc, "\n") {
+			t.Errorf("rule %s: doc must be one line, got %q", r.Name, r.Doc)
+		}
+		for name := range r.Limits {
+			if name == "" {
+				t.Errorf("rule %s: a threshold without a name", r.Name)
+			}
+		}
+		if r.Routine && r.Action != "keep" {
+			t.Errorf("rule %s: a routine rule must keep, it does %s", r.Name, r.Action)
+		}
+	}
+}
+
+const tracedPage = `<html><body>
+<nav><a href="/">Home</a> <a href="/news">News</a></nav>
+<!-- a comment -->
+<article>
+<h1>The harbour reopens</h1>
+<p>The old harbour reopened on Monday after two years of repairs to its walls, which the storms of the last winters had broken in three places.</p>
+<div hidden><p>Subscribe to read more of the harbour's news every morning in your mailbox.</p></div>
+<p>Fishing boats were the first to come back, followed by the ferry to the islands, which runs twice a day until the autumn.</p>
+</article>
+<footer>Copyright the harbour gazette</footer>
+</body></html>`
+
+// TestTrace shows that a trace names the rule of every block the cleaner
+// removes, with its numbers, and that taking one changes nothing.
+func TestTrace(t *testing.T) {
+	plain, err := Extract([]byte(tracedPage), "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tr Trace
+	traced, err := ExtractWith([]byte(tracedPage), "", "", Options{Trace: &tr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if traced.Text != plain.Text {
+		t.Errorf("a trace changed the text:\n%s\nwithout one:\n%s", traced.Text, plain.Text)
+	}
+	want := map[string]string{"nav": "nav-aside-footer", "#comment": "markup-comment", "div": "hidden", "footer": "nav-aside-footer"}
+	for _, d := range tr.Decisions {
+		if d.Reading != "strict" {
+			continue
+		}
+		if rule, ok := want[d.Element]; ok && rule == d.Rule && d.Action == "drop" {
+			delete(want, d.Element)
+		}
+		if d.Rule == "hidden" && (d.Chars == 0 || !strings.HasPrefix(d.Text, "Subscribe")) {
+			t.Errorf("hidden block traced without its numbers or text: %+v", d)
+		}
+	}
+	for el, rule := range want {
+		t.Errorf("no %s decision of rule %s on %s in the trace:\n%+v", "drop", rule, el, tr.Decisions)
+	}
+	var b strings.Builder
+	if err := tr.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "drop          nav-aside-footer     footer chars=") {
+		t.Errorf("text trace lacks the footer's line:\n%s", b.String())
+	}
+}
+
+// TestRuleOff shows that turning a rule off changes what it decided, and
+// that an unknown name is refused.
+func TestRuleOff(t *testing.T) {
+	res, err := ExtractWith([]byte(tracedPage), "", "", Options{Off: []string{"hidden"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Text, "Subscribe to read more") {
+		t.Errorf("with the hidden rule off, the hidden paragraph is still left out:\n%s", res.Text)
+	}
+	plain, _ := Extract([]byte(tracedPage), "", "")
+	if strings.Contains(plain.Text, "Subscribe to read more") {
+		t.Errorf("the hidden paragraph is kept with every rule on:\n%s", plain.Text)
+	}
+	if _, err := ExtractWith([]byte(tracedPage), "", "", Options{Off: []string{"no-such-rule"}}); !errors.Is(err, ErrUnknownRule) {
+		t.Errorf("unknown rule: err = %v, want ErrUnknownRule", err)
+	}
+}
