@@ -40,6 +40,8 @@ type Source struct {
 	// ContentType is the declared media type of HTML bytes (it may carry a
 	// charset parameter).
 	ContentType string
+	// Explain asks for the HTML extractor's decisions (Document.Trace).
+	Explain bool
 }
 
 // Record describes where a canonical text came from. It is archived as a
@@ -78,6 +80,9 @@ type Document struct {
 	Text     string
 	Record   Record
 	Warnings []Warning
+	// Trace holds the HTML extractor's decisions on the page when the
+	// source asked for them (Source.Explain); nil otherwise.
+	Trace *htmltext.Trace
 }
 
 // Warning is a non-fatal remark about an ingested source.
@@ -111,11 +116,11 @@ func (in *Ingester) Ingest(ctx context.Context, src Source) (*Document, error) {
 	case src.Text != "":
 		return in.text(src.Text)
 	case len(src.HTML) > 0:
-		return in.html(src.HTML, src.ContentType, "", Record{Kind: KindHTML, ContentType: src.ContentType})
+		return in.html(src.HTML, src.ContentType, "", Record{Kind: KindHTML, ContentType: src.ContentType}, src.Explain)
 	case len(src.PDF) > 0:
 		return in.pdf(ctx, src.PDF, Record{Kind: KindPDF, ContentType: "application/pdf"})
 	case src.URL != "":
-		return in.url(ctx, src.URL)
+		return in.url(ctx, src.URL, src.Explain)
 	}
 	return nil, fault.E(fault.MissingRequired, "source: one of url, html, pdf_base64, text or archive is required")
 }
@@ -133,9 +138,14 @@ func (in *Ingester) text(raw string) (*Document, error) {
 	return in.finish(text, []byte(raw), rec, nil)
 }
 
-// html extracts a page's main content.
-func (in *Ingester) html(raw []byte, contentType, pageURL string, rec Record) (*Document, error) {
-	res, err := htmltext.Extract(raw, contentType, pageURL, htmltext.Limits{MaxNodes: in.MaxHTMLNodes})
+// html extracts a page's main content, with a trace of the extractor's
+// decisions when explain is set.
+func (in *Ingester) html(raw []byte, contentType, pageURL string, rec Record, explain bool) (*Document, error) {
+	opt := htmltext.Options{Limits: htmltext.Limits{MaxNodes: in.MaxHTMLNodes}}
+	if explain {
+		opt.Trace = &htmltext.Trace{}
+	}
+	res, err := htmltext.ExtractWith(raw, contentType, pageURL, opt)
 	switch {
 	case errors.Is(err, htmltext.ErrTooManyNodes):
 		return nil, fault.Wrap(fault.TooLarge, "the HTML page has more elements and text runs than the server extracts", err).
@@ -163,12 +173,17 @@ func (in *Ingester) html(raw []byte, contentType, pageURL string, rec Record) (*
 		// enable them.
 		return nil, fault.E(fault.NoExtractableText, "the HTML page shows no main text (one its scripts fill?)")
 	}
-	return in.finish(res.Text, raw, rec, nil)
+	doc, err := in.finish(res.Text, raw, rec, nil)
+	if err != nil {
+		return nil, err
+	}
+	doc.Trace = opt.Trace
+	return doc, nil
 }
 
 // url fetches a URL through the guarded client and ingests what it
 // returned by its kind.
-func (in *Ingester) url(ctx context.Context, rawURL string) (*Document, error) {
+func (in *Ingester) url(ctx context.Context, rawURL string, explain bool) (*Document, error) {
 	if in.Fetcher == nil {
 		return nil, fault.E(fault.FeatureDisabled, "URL sources are not enabled on this server")
 	}
@@ -186,7 +201,7 @@ func (in *Ingester) url(ctx context.Context, rawURL string) (*Document, error) {
 	switch resp.Kind {
 	case fetch.KindHTML:
 		rec.Kind = KindHTML
-		return in.html(resp.Body, resp.ContentType, resp.FinalURL, rec)
+		return in.html(resp.Body, resp.ContentType, resp.FinalURL, rec, explain)
 	case fetch.KindPDF:
 		rec.Kind = KindPDF
 		return in.pdf(ctx, resp.Body, rec)

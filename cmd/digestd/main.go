@@ -6,6 +6,7 @@
 //
 //	digestd serve   [flags]          run the HTTP API
 //	digestd digest  [flags] [FILE]   digest one file or stdin, print the envelope
+//	digestd extract [flags] [FILE]   print a source's canonical text (--explain: the rules' decisions)
 //	digestd batch   [flags]          digest every source of a JSONL manifest
 //	digestd mcp     [flags]          serve the MCP tools over stdio
 //	digestd gc      [flags]          remove unreferenced archive blobs
@@ -67,6 +68,7 @@ const usage = `digestd turns sources into small, verifiable digests for a resear
 Usage:
   digestd serve   [flags]           run the HTTP API (default :8080, archive ./digestd-data)
   digestd digest  [flags] [FILE]    digest one file (or stdin) for --query and print the envelope
+  digestd extract [flags] [FILE]    print a source's canonical text; --explain adds why each block stayed or went
   digestd batch   [flags]           digest every source of a JSONL manifest (or a directory)
   digestd mcp     [flags]           serve the MCP tools over stdio
   digestd gc      [flags]           remove unreferenced archive blobs past a grace period
@@ -89,6 +91,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runServe(ctx, args[1:], stdout, stderr)
 	case "digest":
 		return runDigest(ctx, args[1:], stdin, stdout, stderr)
+	case "extract":
+		return runExtract(ctx, args[1:], stdin, stdout, stderr)
 	case "eval":
 		return runEval(ctx, args[1:], stdout, stderr)
 	case "batch":

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/digestd/digestd/ingest"
+	"github.com/digestd/digestd/ingest/htmltext"
+)
+
+const extractUsage = `Usage: digestd extract [--explain] [--json] [FILE | URL]
+
+Extracts one source (a file, a URL, or stdin when FILE is omitted or -) and prints its
+canonical text, as the service archives it. With --explain, an HTML page's text is
+preceded by the extractor's decisions: one line for each block a rule of its table
+kept or removed, with the reading it was taken in (strict, lenient, shown), the
+action, the rule's name, the block (tag#id.classes), its characters and characters
+in links, the rule's thresholds and the start of its text. --json prints one object
+{"text", "record", "decisions"} instead. Nothing is archived.`
+
+func runExtract(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("extract", extractUsage, stderr)
+	var c config
+	c.register(fs)
+	explain := fs.Bool("explain", false, "print the rule of every block the HTML extractor kept or removed")
+	asJSON := fs.Bool("json", false, "print one JSON object: the text, the source record and the decisions")
+	kind := fs.String("kind", "", "source kind: text, html or pdf (default: from the file name or its first bytes)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	// Nothing is archived: the app's archive is a scratch directory.
+	scratch, err := os.MkdirTemp("", "digestd-extract-*")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(scratch)
+	c.archive = scratch
+	a, err := openApp(ctx, &c, slog.New(slog.NewJSONHandler(stderr, nil)))
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+
+	var src ingest.Source
+	name := fs.Arg(0)
+	if strings.HasPrefix(name, "http://") || strings.HasPrefix(name, "https://") {
+		src.URL = name
+	} else {
+		raw, err := readSource(name, stdin)
+		if err != nil {
+			return err
+		}
+		src = sourceFromBytes(raw, name, *kind)
+	}
+	src.Explain = *explain || *asJSON
+	doc, err := a.pipe.Ingester.Ingest(ctx, src)
+	if err != nil {
+		return &exitError{code: 2, err: fmt.Errorf("extract: %w", err)}
+	}
+	if *asJSON {
+		out := struct {
+			Text      string              `json:"text"`
+			Record    ingest.Record       `json:"record"`
+			Decisions []htmltext.Decision `json:"decisions"`
+		}{Text: doc.Text, Record: doc.Record, Decisions: []htmltext.Decision{}}
+		if doc.Trace != nil {
+			out.Decisions = doc.Trace.Decisions
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	if *explain {
+		if doc.Trace == nil {
+			return &exitError{code: 2, err: errors.New("extract: --explain traces HTML pages only")}
+		}
+		if err := doc.Trace.WriteText(stdout); err != nil {
+			return err
+		}
+		if _, err := fmt.Fprintln(stdout, "--- text"); err != nil {
+			return err
+		}
+	}
+	_, err = fmt.Fprintln(stdout, doc.Text)
+	return err
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const explainPage = `<html><body>
+<nav><a href="/">Home</a> <a href="/news">News</a> <a href="/about">About us</a></nav>
+<article><h1>The harbour reopens</h1>
+<p>The old harbour reopened on Monday after two years of repairs to its walls, which the storms of the last winters had broken in three places.</p>
+<p>Fishing boats were the first to come back, followed by the ferry to the islands, which runs twice a day until the autumn.</p>
+</article>
+<footer>Copyright the harbour gazette</footer>
+</body></html>`
+
+// TestExtractExplain runs digestd extract --explain and --json on a page and
+// holds the trace to the blocks removed and the text to what stays.
+func TestExtractExplain(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "page.html")
+	if err := os.WriteFile(file, []byte(explainPage), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, stderr bytes.Buffer
+	if err := run(context.Background(), []string{"extract", "--explain", file}, strings.NewReader(""), &out, &stderr); err != nil {
+		t.Fatalf("extract --explain: %v (%s)", err, stderr.String())
+	}
+	trace, text, ok := strings.Cut(out.String(), "--- text\n")
+	if !ok {
+		t.Fatalf("no text after the trace:\n%s", out.String())
+	}
+	for _, want := range []string{"drop          nav-aside-footer     nav chars=15 links=15", "nav-aside-footer     footer chars=", `"Copyright the harbour gazette"`} {
+		if !strings.Contains(trace, want) {
+			t.Errorf("trace lacks %q:\n%s", want, trace)
+		}
+	}
+	if !strings.Contains(text, "The old harbour reopened") || strings.Contains(text, "Copyright") {
+		t.Errorf("text:\n%s", text)
+	}
+
+	out.Reset()
+	if err := run(context.Background(), []string{"extract", "--json", file}, strings.NewReader(""), &out, &stderr); err != nil {
+		t.Fatalf("extract --json: %v (%s)", err, stderr.String())
+	}
+	var got struct {
+		Text      string `json:"text"`
+		Decisions []struct {
+			Rule, Action, Element string
+		} `json:"decisions"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Text+"\n" != text {
+		t.Errorf("--json text %q differs from the plain output %q", got.Text, text)
+	}
+	found := false
+	for _, d := range got.Decisions {
+		found = found || d.Rule == "nav-aside-footer" && d.Action == "drop" && d.Element == "footer"
+	}
+	if !found {
+		t.Errorf("--json decisions lack the footer's: %+v", got.Decisions)
+	}
+}
