@@ -3,6 +3,8 @@ package digest
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/digestd/digestd/normalize"
 )
 
 // abbreviation is a short form defined in the text as "long form (SF)".
@@ -39,7 +41,7 @@ func abbreviations(d *document) []abbreviation {
 		// the same line and after any earlier parenthesis.
 		from := max(0, open-160)
 		lf := text[from:open]
-		if i := strings.LastIndexAny(lf, "\n\f()[];:."); i >= 0 {
+		if i := strings.LastIndexAny(lf, "\n"+normalize.PageBreak+"()[];:."); i >= 0 {
 			lf = lf[i+1:]
 		}
 		for len(lf) > 0 && !utf8.ValidString(lf[:1]) {

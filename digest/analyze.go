@@ -8,6 +8,7 @@ import (
 
 	"github.com/digestd/digestd/digest/porter"
 	"github.com/digestd/digestd/digest/sentences"
+	"github.com/digestd/digestd/normalize"
 )
 
 // sentence is one sentence of a canonical text with its position.
@@ -28,7 +29,7 @@ func (s *sentence) chars() int { return s.cend - s.cstart }
 // vocabulary and sentence-level document frequencies.
 type document struct {
 	text  string
-	paged bool
+	pages normalize.PageIndex
 	sents []sentence
 	vocab map[string]int32 // stemmed term → id
 	forms map[string]int32 // surface token → id of its stem
@@ -52,9 +53,11 @@ func analyze(text string) *document {
 	flow := unwrap(text)
 	spans := sentences.Split(flow)
 	d.sents = make([]sentence, len(spans))
+	d.pages = normalize.IndexPages(text)
 	// One walk over the text converts byte offsets to code points and counts
-	// pages and blocks. Sentences start and end on character boundaries.
-	cp, page, block := 0, 1, 0
+	// line breaks. Sentences start and end on character boundaries. A page
+	// break also ends a block.
+	cp, lines := 0, 0
 	b := 0
 	advance := func(to int) {
 		if to <= b {
@@ -62,12 +65,7 @@ func analyze(text string) *document {
 		}
 		seg := flow[b:to]
 		cp += utf8.RuneCountInString(seg)
-		block += strings.Count(seg, "\n")
-		if n := strings.Count(seg, "\f"); n > 0 {
-			page += n
-			block += n
-			d.paged = true
-		}
+		lines += strings.Count(seg, "\n")
 		b = to
 	}
 	var buf []byte
@@ -84,7 +82,8 @@ func analyze(text string) *document {
 	for i, sp := range spans {
 		advance(sp.Start)
 		s := &d.sents[i]
-		s.start, s.cstart, s.page, s.block = sp.Start, cp, page, block
+		s.start, s.cstart, s.page = sp.Start, cp, d.pages.PageOf(cp)
+		s.block = lines + s.page - 1
 		advance(sp.End)
 		s.end, s.cend = sp.End, cp
 		buf = tokenize(text[sp.Start:sp.End], buf, func(tok []byte, stop bool, end int) {
@@ -119,15 +118,6 @@ func analyze(text string) *document {
 	}
 	if len(d.sents) > 0 {
 		d.avgdl = float64(total) / float64(len(d.sents))
-	}
-	if !d.paged {
-		for b < len(text) {
-			if text[b] == '\f' {
-				d.paged = true
-				break
-			}
-			b++
-		}
 	}
 	return d
 }
@@ -511,10 +501,10 @@ func softBreak(text string, i int) bool {
 	}
 	prev, next := text[i-1], text[i+1]
 	switch prev {
-	case '\n', '\f', '\r', ' ', '\t', '.', '!', '?', ':', ';':
+	case '\n', normalize.PageSeparator, '\r', ' ', '\t', '.', '!', '?', ':', ';':
 		return false
 	case '-', ',':
-		return next != '\n' && next != '\f' && next != ' ' && next != '\t'
+		return next != '\n' && next != normalize.PageSeparator && next != ' ' && next != '\t'
 	}
 	return 'a' <= next && next <= 'z' || '0' <= next && next <= '9'
 }

@@ -164,7 +164,7 @@ func selectEvidence(d *document, q queryModel, question string, opts Options, fa
 // locatorFor returns w's locator: page form for paginated texts.
 func locatorFor(d *document, w window) Locator {
 	l := Locator{Start: w.cstart, End: w.cend}
-	if d.paged {
+	if d.pages.Paged() {
 		l.Page = w.page
 	}
 	return l

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/digestd/digestd/normalize"
 )
 
 // Locator addresses a span of a canonical text in Unicode code points:
@@ -94,22 +96,15 @@ func (l Locator) Slice(text string) (string, error) {
 	if l.Start < 0 || l.Start > l.End {
 		return "", fmt.Errorf("%w %s: bad span", ErrLocator, l)
 	}
-	page := 1
 	i := 0 // code point index
 	startByte, endByte := -1, -1
-	for b, r := range text {
+	for b := range text {
 		if i == l.Start {
 			startByte = b
 		}
 		if i == l.End {
 			endByte = b
 			break
-		}
-		if i >= l.Start && r == '\f' && l.Page > 0 {
-			return "", fmt.Errorf("%w %s: span crosses a page boundary", ErrLocator, l)
-		}
-		if i < l.Start && r == '\f' {
-			page++
 		}
 		i++
 	}
@@ -119,10 +114,17 @@ func (l Locator) Slice(text string) (string, error) {
 	if endByte < 0 && i == l.End {
 		endByte = len(text)
 	}
+	var pages normalize.PageIndex
+	if l.Page > 0 {
+		pages = normalize.IndexPages(text)
+		if startByte >= 0 && pages.HasBreak(l.Start, l.End) {
+			return "", fmt.Errorf("%w %s: span crosses a page boundary", ErrLocator, l)
+		}
+	}
 	if startByte < 0 || endByte < 0 {
 		return "", fmt.Errorf("%w %s: out of range for a text of %d code points", ErrLocator, l, utf8.RuneCountInString(text))
 	}
-	if l.Page > 0 && page != l.Page {
+	if page := pages.PageOf(l.Start); l.Page > 0 && page != l.Page {
 		return "", fmt.Errorf("%w %s: span is on page %d", ErrLocator, l, page)
 	}
 	return text[startByte:endByte], nil
@@ -149,30 +151,15 @@ func PaginateLocators(p *Payload, text string) error {
 	if len(p.EvidenceSnippets) == 0 {
 		return nil
 	}
-	// Page starts in code points, in one pass over the text.
-	starts := []int{0}
-	i := 0
-	for _, r := range text {
-		i++
-		if r == '\f' {
-			starts = append(starts, i)
-		}
-	}
-	pageAt := func(off int) int {
-		n := 1
-		for n < len(starts) && starts[n] <= off {
-			n++
-		}
-		return n
-	}
+	pages := normalize.IndexPages(text)
 	for k := range p.EvidenceSnippets {
 		s := &p.EvidenceSnippets[k]
 		loc, err := ParseLocator(s.Locator)
 		if err != nil {
 			return err
 		}
-		page := pageAt(loc.Start)
-		if loc.End > loc.Start && pageAt(loc.End-1) != page {
+		page, onePage := pages.Span(loc.Start, loc.End)
+		if !onePage {
 			return fmt.Errorf("%w %s: span crosses a page boundary", ErrLocator, loc)
 		}
 		if loc.Page != 0 && loc.Page != page {

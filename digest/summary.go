@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/digestd/digestd/digest/sentences"
+	"github.com/digestd/digestd/normalize"
 )
 
 // Weights of summary sentence selection: a lead prior exp(-k/decay) over
@@ -696,11 +697,11 @@ func firstWords(s string, n int) string {
 func joinFirstWords(s string, n int) string {
 	var b strings.Builder
 	for k := 0; k < n; k++ {
-		s = strings.TrimLeft(s, " \t\n\f")
+		s = strings.TrimLeft(s, " \t\n"+normalize.PageBreak)
 		if s == "" {
 			break
 		}
-		end := strings.IndexAny(s, " \t\n\f")
+		end := strings.IndexAny(s, " \t\n"+normalize.PageBreak)
 		if end < 0 {
 			end = len(s)
 		}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/digestd/digestd/normalize"
 )
 
 // Allocation-free forms of the string functions the summary and
@@ -61,9 +63,9 @@ func nextField(s string) (field, rest string) {
 }
 
 // asciiSpace marks the ASCII bytes unicode.IsSpace reports.
-var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, normalize.PageSeparator: true, '\r': true, ' ': true}
 
 // wordSep reports the bytes firstWords splits words at.
 func wordSep(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\f'
+	return c == ' ' || c == '\t' || c == '\n' || c == normalize.PageSeparator
 }

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/digestd/digestd/digest/sentences"
+	"github.com/digestd/digestd/normalize"
 )
 
 // hygieneCase is one line of an extract, evidence or summary set's
@@ -222,7 +223,7 @@ func containsAny(s string, subs []string) bool {
 // split too), each with white space collapsed, without empty ones.
 func textBlocks(text string) []string {
 	var out []string
-	for _, b := range strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == '\f' }) {
+	for _, b := range strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == normalize.PageSeparator }) {
 		if b = CollapseSpace(b); b != "" {
 			out = append(out, b)
 		}

@@ -50,7 +50,7 @@ func (in *Ingester) finishPDF(raw []byte, rec Record, res *PDFText) (*Document, 
 	rec.PageCount = len(res.Pages)
 	rec.EmptyPages = res.EmptyPages
 	rec.UnmappedPages = res.UnmappedPages
-	rec.PageOffsets = pageOffsets(text)
+	rec.PageOffsets = normalize.IndexPages(text).Starts()
 	var warns []Warning
 	if len(res.UnmappedPages) > 0 {
 		warns = append(warns, Warning{
@@ -59,20 +59,6 @@ func (in *Ingester) finishPDF(raw []byte, rec Record, res *PDFText) (*Document, 
 		})
 	}
 	return in.finish(text, raw, rec, warns)
-}
-
-// pageOffsets returns the code point offset at which each page of a
-// paginated canonical text starts.
-func pageOffsets(text string) []int {
-	offs := []int{0}
-	i := 0
-	for _, r := range text {
-		i++
-		if r == normalize.PageSeparator {
-			offs = append(offs, i)
-		}
-	}
-	return offs
 }
 
 // PoolExtractor extracts PDFs in the isolated worker processes of a

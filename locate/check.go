@@ -273,10 +273,6 @@ func (ix *Index) supportScore(sentence string, start, end int) float64 {
 }
 
 func (ix *Index) crossesPage(start, end int) bool {
-	for _, p := range ix.pageStarts[1:] {
-		if int(p) > start && int(p) < end {
-			return true
-		}
-	}
-	return false
+	_, onePage := ix.pages.Span(start, end)
+	return !onePage
 }

@@ -5,6 +5,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/digestd/digestd/normalize"
 )
 
 // folded is a text after the normalized folding, with a map from each
@@ -70,7 +72,7 @@ func foldRune(r rune, dst []rune) []rune {
 		switch {
 		case r >= 'A' && r <= 'Z':
 			return append(dst, r+'a'-'A')
-		case r == ' ' || r == '\n' || r == '\t' || r == '\r' || r == '\f' || r == '\v':
+		case r == ' ' || r == '\n' || r == '\t' || r == '\r' || r == normalize.PageSeparator || r == '\v':
 			return append(dst, ' ')
 		case r == '`':
 			return append(dst, '\'')

@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/digestd/digestd/digest"
+	"github.com/digestd/digestd/normalize"
 )
 
 // Kind says how a quote was found.
@@ -79,7 +80,7 @@ type Index struct {
 	vocab        map[string]int32 // ids from 1
 	words        []string         // words[id]: the word's key
 	postings     [][]int32        // postings[id]: token positions
-	pageStarts   []int32          // code point offset where each page begins
+	pages        normalize.PageIndex
 
 	sentOnce sync.Once
 	sents    *sentenceIndex
@@ -89,15 +90,10 @@ type Index struct {
 func NewIndex(text string) *Index {
 	ix := &Index{text: text, vocab: map[string]int32{}}
 	ix.runeByte = make([]int32, 0, len(text)+1)
-	ix.pageStarts = []int32{0}
-	cp := int32(0)
-	for b, r := range text {
+	for b := range text {
 		ix.runeByte = append(ix.runeByte, int32(b))
-		cp++
-		if r == '\f' {
-			ix.pageStarts = append(ix.pageStarts, cp)
-		}
 	}
+	ix.pages = normalize.IndexPages(text)
 	ix.runeByte = append(ix.runeByte, int32(len(text)))
 
 	f := fold(text)
@@ -192,9 +188,7 @@ func (ix *Index) Locator(start, end int, paginated bool) digest.Locator {
 	if !paginated {
 		return loc
 	}
-	page := sort.Search(len(ix.pageStarts), func(i int) bool { return int(ix.pageStarts[i]) > start })
-	last := sort.Search(len(ix.pageStarts), func(i int) bool { return int(ix.pageStarts[i]) > max(start, end-1) })
-	if page == last {
+	if page, onePage := ix.pages.Span(start, end); onePage {
 		loc.Page = page
 	}
 	return loc

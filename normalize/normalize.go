@@ -187,20 +187,3 @@ func sanitizeUTF8(s string) string {
 	}
 	return strings.ToValidUTF8(s, "\uFFFD")
 }
-
-// PageOf returns the 1-based page of a paginated canonical text that holds
-// code point offset off, counting form feeds before it.
-func PageOf(text string, off int) int {
-	page := 1
-	i := 0
-	for _, r := range text {
-		if i >= off {
-			break
-		}
-		if r == PageSeparator {
-			page++
-		}
-		i++
-	}
-	return page
-}

@@ -45,15 +45,6 @@ func TestPages(t *testing.T) {
 	}
 }
 
-func TestPageOf(t *testing.T) {
-	text := "ab\fcd\fé🎉"
-	for _, tc := range []struct{ off, page int }{{0, 1}, {2, 1}, {3, 2}, {5, 2}, {6, 3}, {8, 3}} {
-		if got := PageOf(text, tc.off); got != tc.page {
-			t.Errorf("PageOf(%d) = %d, want %d", tc.off, got, tc.page)
-		}
-	}
-}
-
 // checkCanonical asserts every rule of canonical text on s.
 func checkCanonical(t *testing.T, in, s string) {
 	t.Helper()

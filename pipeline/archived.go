@@ -157,8 +157,8 @@ func (p *Pipeline) SliceText(ctx context.Context, d archive.Hash, loc digest.Loc
 		return nil, fault.Wrap(fault.ValidationError, "locator: the span is not on the page it names", err).With("text_chars", n)
 	}
 	s := &Slice{ArchiveHash: d, Locator: loc.String(), Start: loc.Start, End: loc.End, Page: loc.Page, Text: span, TextChars: n}
-	if strings.ContainsRune(text, normalize.PageSeparator) && s.Page == 0 {
-		s.Page = normalize.PageOf(text, loc.Start)
+	if pages := normalize.IndexPages(text); pages.Paged() && s.Page == 0 {
+		s.Page = pages.PageOf(loc.Start)
 	}
 	if context > 0 {
 		before := digest.Locator{Start: max(0, loc.Start-context), End: loc.Start}

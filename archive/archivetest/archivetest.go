@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/digestd/digestd/archive"
+	"github.com/digestd/digestd/normalize"
 )
 
 // Options tunes the suite for one backend. The zero value runs every test
@@ -148,7 +149,7 @@ func testRoundTrip(t *testing.T, s archive.Store) {
 		{"empty", []byte{}},
 		{"one byte", []byte{'x'}},
 		{"text", []byte("canonical text\nwith two blocks")},
-		{"not UTF-8", []byte{0xff, 0xfe, 0x00, 0x80, 0xc3, 0x28, '\n', 0x0c}},
+		{"not UTF-8", []byte{0xff, 0xfe, 0x00, 0x80, 0xc3, 0x28, '\n', normalize.PageSeparator}},
 		{"1 MiB", Blob(1, 1<<20)},
 	}
 	for _, tc := range cases {

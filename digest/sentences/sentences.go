@@ -12,11 +12,13 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/digestd/digestd/normalize"
 )
 
 // Span is a sentence as byte offsets into the text given to Split:
 // text[Start:End]. A span never starts or ends with white space and never
-// contains "\n" or "\f".
+// contains "\n" or a page separator.
 type Span struct {
 	Start, End int
 }
@@ -38,7 +40,7 @@ func Split(text string) []Span {
 // where an enclosure may open or close, and bytes outside ASCII (which
 // start the runes each test decodes).
 var (
-	blockEnd     = stopBytes("\n\f\r\v", false)
+	blockEnd     = stopBytes("\n"+normalize.PageBreak+"\r\v", false)
 	terminalByte = stopBytes(".!?", true)
 	enclosing    = stopBytes("()[]{}\"", true)
 	nonASCII     = stopBytes("", true)
