@@ -9,6 +9,12 @@
 // the bytes through HashingReader, the one place they are checked, and a
 // mismatch is ErrCorrupt, never stored or served; a store that cannot be reached is
 // ErrUnavailable. Callers close the readers they are given.
+//
+// Content is hashed once: a Blob carries the hash it was made with (or
+// verified against, when read), and a HashingReader over a Blob's reader
+// takes that hash instead of computing it again, so a text is hashed once
+// on its way in however many stages store, digest and verify it. Reads from
+// storage are always hashed: the stored bytes are what can change.
 package archive
 
 import (
@@ -21,6 +27,7 @@ import (
 	"hash"
 	"io"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -54,7 +61,11 @@ func MustParseHash(s string) Hash {
 }
 
 // Sum returns the Hash of b.
-func Sum(b []byte) Hash { return Hash(sha256.Sum256(b)) }
+func Sum(b []byte) Hash {
+	h := sha256.New()
+	h.Write(b)
+	return finish(h)
+}
 
 // SumString returns the Hash of s's bytes, hashed through a small buffer so
 // that a long text is not copied whole.
@@ -66,9 +77,30 @@ func SumString(s string) Hash {
 		h.Write(buf[:n])
 		s = s[n:]
 	}
+	return finish(h)
+}
+
+// finish ends every hash the archive computes (Sum, SumString, a
+// HashingReader at EOF): the one place a content address is made from
+// bytes, and where an observer (ObserveHashes) sees it.
+func finish(h hash.Hash) Hash {
 	var d Hash
 	h.Sum(d[:0])
+	if fn := hashObserver.Load(); fn != nil {
+		(*fn)(d)
+	}
 	return d
+}
+
+var hashObserver atomic.Pointer[func(Hash)]
+
+// ObserveHashes calls fn with every content address the archive computes
+// from bytes from now until stop is called, so that a test or a profile can
+// count how often the same content is hashed. fn may be called from several
+// goroutines at once. One observer at a time: a second replaces the first.
+func ObserveHashes(fn func(Hash)) (stop func()) {
+	hashObserver.Store(&fn)
+	return func() { hashObserver.CompareAndSwap(&fn, nil) }
 }
 
 // String returns "sha256:<hex>", the one spelling of a content address in
@@ -283,13 +315,25 @@ type HashingReader struct {
 	r    io.Reader
 	want Hash
 	h    hash.Hash
-	sum  Hash
-	err  error // sticky: the EOF or error Read returned
+	// sealed is the Blob r reads, when r is a Blob's Reader: its bytes
+	// are known to hash to its Hash, and are not hashed again; read counts
+	// them, so that at EOF all of them are known to have passed.
+	sealed *Blob
+	read   int
+	sum    Hash
+	err    error // sticky: the EOF or error Read returned
 }
 
 // NewHashingReader returns a HashingReader over r expecting want; a zero
-// want expects nothing (the bytes name themselves).
+// want expects nothing (the bytes name themselves). When r is a Blob's
+// Reader not yet read from, the bytes are not hashed again: the Blob's hash,
+// made from those same immutable bytes, is their sum once every one of them
+// has been read through the HashingReader (any other count at EOF is
+// ErrCorrupt).
 func NewHashingReader(r io.Reader, want Hash) *HashingReader {
+	if br, ok := r.(*blobReader); ok && br.blob.h.Valid() && br.r.Len() == len(br.blob.s) {
+		return &HashingReader{r: r, want: want, sealed: &br.blob}
+	}
 	return &HashingReader{r: r, want: want, h: sha256.New()}
 }
 
@@ -299,10 +343,21 @@ func (v *HashingReader) Read(p []byte) (int, error) {
 		return 0, v.err
 	}
 	n, err := v.r.Read(p)
-	v.h.Write(p[:n])
+	if v.sealed != nil {
+		v.read += n
+	} else {
+		v.h.Write(p[:n])
+	}
 	if err == io.EOF {
-		v.h.Sum(v.sum[:0])
-		if v.want.Valid() && v.sum != v.want {
+		switch {
+		case v.sealed == nil:
+			v.sum = finish(v.h)
+		case v.read != len(v.sealed.s):
+			err = fmt.Errorf("%w: %d of the blob's %d bytes were read", ErrCorrupt, v.read, len(v.sealed.s))
+		default:
+			v.sum = v.sealed.h
+		}
+		if err == io.EOF && v.want.Valid() && v.sum != v.want {
 			err = fmt.Errorf("%w: the bytes hash to %s, not %s", ErrCorrupt, v.sum, v.want)
 		}
 	}
@@ -350,6 +405,56 @@ func ReadAll(ctx context.Context, g Getter, d Hash, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %s exceeds %d bytes", ErrTooLarge, d, max)
 	}
 	return b, nil
+}
+
+// Blob is immutable content with its content address, hashed once: when it
+// is made from bytes (NewBlob) or as it is read from a store and verified
+// (ReadBlob). The hash travels with the bytes, so no later stage hashes them
+// again: a Putter given its Reader takes the hash as it is (see
+// NewHashingReader), and a digest names its text by Hash. The zero Blob is
+// the empty content with no hash; make Blobs with NewBlob or ReadBlob.
+type Blob struct {
+	s string
+	h Hash
+}
+
+// NewBlob returns s as a Blob, hashing it.
+func NewBlob(s string) Blob { return Blob{s: s, h: SumString(s)} }
+
+// Hash returns the blob's content address.
+func (b Blob) Hash() Hash { return b.h }
+
+// String returns the blob's bytes.
+func (b Blob) String() string { return b.s }
+
+// Len returns the blob's size in bytes.
+func (b Blob) Len() int { return len(b.s) }
+
+// Reader returns a reader of the blob's bytes that a HashingReader
+// recognizes, so that storing it does not hash it again.
+func (b Blob) Reader() io.Reader { return &blobReader{blob: b, r: strings.NewReader(b.s)} }
+
+type blobReader struct {
+	blob Blob
+	r    *strings.Reader
+}
+
+func (br *blobReader) Read(p []byte) (int, error) { return br.r.Read(p) }
+
+// PutBlob stores b and returns its hash, which the store does not compute
+// again.
+func PutBlob(ctx context.Context, p Putter, b Blob) (Hash, error) {
+	return p.Put(ctx, b.h, b.Reader())
+}
+
+// ReadBlob reads a whole blob as ReadAll does, verified against d as it is
+// read, and returns it as a Blob named by d.
+func ReadBlob(ctx context.Context, g Getter, d Hash, max int64) (Blob, error) {
+	b, err := ReadAll(ctx, g, d, max)
+	if err != nil {
+		return Blob{}, err
+	}
+	return Blob{s: string(b), h: d}, nil
 }
 
 // PutBytes stores b and returns its digest.

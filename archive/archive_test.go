@@ -301,3 +301,64 @@ func TestKeyLayout(t *testing.T) {
 		t.Errorf("ParseRefBody of junk: %v, want ErrCorrupt", err)
 	}
 }
+
+// A HashingReader over a Blob's reader takes the Blob's hash without
+// hashing, but only for all of the Blob's bytes read through it: a byte read
+// behind its back is ErrCorrupt at EOF, whatever hash was expected.
+func TestHashingReaderOverABlob(t *testing.T) {
+	b := archive.NewBlob(strings.Repeat("canonical text\n", 1000))
+	other := archive.SumString("other")
+	hashed := 0
+	stop := archive.ObserveHashes(func(archive.Hash) { hashed++ })
+	defer stop()
+
+	hr := archive.NewHashingReader(b.Reader(), b.Hash())
+	got, err := io.ReadAll(hr)
+	if err != nil || string(got) != b.String() || hr.Sum() != b.Hash() {
+		t.Fatalf("reading a Blob through a HashingReader: %v, sum %s, want %s", err, hr.Sum(), b.Hash())
+	}
+	if hashed != 0 {
+		t.Errorf("the Blob was hashed %d times again", hashed)
+	}
+	if _, err := io.ReadAll(archive.NewHashingReader(b.Reader(), other)); !errors.Is(err, archive.ErrCorrupt) {
+		t.Errorf("a Blob read against another hash: err = %v, want ErrCorrupt", err)
+	}
+
+	for _, want := range []archive.Hash{b.Hash(), {}} {
+		r := b.Reader()
+		hr = archive.NewHashingReader(r, want)
+		buf := make([]byte, 100)
+		if _, err := hr.Read(buf); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.Read(buf); err != nil { // behind its back
+			t.Fatal(err)
+		}
+		if _, err := io.ReadAll(hr); !errors.Is(err, archive.ErrCorrupt) || hr.Sum().Valid() {
+			t.Errorf("a Blob read partly behind the HashingReader (want %s): err = %v, sum %s; want ErrCorrupt and no sum", want, err, hr.Sum())
+		}
+	}
+	if hashed != 0 {
+		t.Errorf("the Blob was hashed %d times again", hashed)
+	}
+	stop()
+	if archive.NewBlob("x"); hashed != 0 {
+		t.Errorf("a stopped observer saw %d hashes", hashed)
+	}
+}
+
+// Every hash the archive computes from bytes is observed, once.
+func TestObserveHashes(t *testing.T) {
+	var seen []archive.Hash
+	stop := archive.ObserveHashes(func(d archive.Hash) { seen = append(seen, d) })
+	a := archive.Sum([]byte("a"))
+	b := archive.SumString("b")
+	c := archive.NewBlob("c").Hash()
+	hr := archive.NewHashingReader(strings.NewReader("d"), archive.Hash{})
+	io.ReadAll(hr)
+	stop()
+	want := []archive.Hash{a, b, c, archive.SumString("d")}
+	if len(seen) != 4 || seen[0] != want[0] || seen[1] != want[1] || seen[2] != want[2] || seen[3] != want[3] {
+		t.Errorf("observed %v, want %v", seen, want)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/fault"
 )
 
@@ -31,19 +32,21 @@ type Warning struct {
 // code points. The same text, query and options always give an identical
 // payload. Every payload Build returns passes Validate, and its locators
 // verify against text. Options are completed with WithDefaults; invalid
-// options are an error.
+// options are an error. It hashes text for the payload's source_text_hash;
+// BuildMatch takes the hash that travels with the text.
 func Build(text, query string, opts Options) (*Payload, []Warning, error) {
-	b, err := build(text, query, opts)
+	b, err := build(archive.NewBlob(text), query, opts)
 	if err != nil {
 		return nil, b.warns, err
 	}
 	return b.payload, b.warns, nil
 }
 
-// BuildMatch is Build that also returns how the whole document matches the
-// query, the document-level evidence RankSources weighs beside the
-// snippets' scores.
-func BuildMatch(text, query string, opts Options) (*Payload, *Match, []Warning, error) {
+// BuildMatch is Build of a text whose hash is known (the flow's: hashed once
+// on the way in, or verified as read from the archive) that also returns how
+// the whole document matches the query, the document-level evidence
+// RankSources weighs beside the snippets' scores.
+func BuildMatch(text archive.Blob, query string, opts Options) (*Payload, *Match, []Warning, error) {
 	b, err := build(text, query, opts)
 	if err != nil {
 		return nil, nil, b.warns, err
@@ -60,7 +63,8 @@ type built struct {
 	features [][snippetFeatures]float64
 }
 
-func build(text, query string, opts Options) (built, error) {
+func build(blob archive.Blob, query string, opts Options) (built, error) {
+	text := blob.String()
 	opts = opts.WithDefaults()
 	if err := opts.Validate(); err != nil {
 		return built{}, fmt.Errorf("digest options: %w", err)
@@ -75,7 +79,7 @@ func build(text, query string, opts Options) (built, error) {
 		KeyPoints:        []string{},
 		EvidenceSnippets: []EvidenceSnippet{},
 		OriginalChars:    utf8.RuneCountInString(text),
-		SourceTextHash:   SourceTextHash(text),
+		SourceTextHash:   blob.Hash().String(),
 	}
 	var warns []Warning
 	d := analyze(text)

@@ -9,13 +9,14 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/fault"
 )
 
 // checkPayload asserts the contract every payload Build returns must meet.
 func checkPayload(t *testing.T, text, query string, opts Options, p *Payload) {
 	t.Helper()
-	if _, err := Verify(p, text); err != nil {
+	if _, err := Verify(p, archive.NewBlob(text)); err != nil {
 		var ve *ValidationError
 		if errors.As(err, &ve) {
 			t.Fatalf("payload invalid: %v", ve.Problems)

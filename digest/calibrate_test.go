@@ -3,6 +3,8 @@ package digest
 import (
 	"strings"
 	"testing"
+
+	"github.com/digestd/digestd/archive"
 )
 
 // TestFallbackScoresLow checks that digests that fall back to describing
@@ -44,7 +46,7 @@ func TestRankSources(t *testing.T) {
 	var matches []*Match
 	var tops []float64
 	for _, d := range docs {
-		p, m, _, err := BuildMatch(d, q, Options{})
+		p, m, _, err := BuildMatch(archive.NewBlob(d), q, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/evaluate"
 	"github.com/digestd/digestd/normalize"
@@ -94,7 +95,7 @@ func TestFitCalibration(t *testing.T) {
 			var matches []*digest.Match
 			var tops []float64
 			for _, doc := range draw {
-				p, m, _, err := digest.BuildMatch(docs[doc], c.Question, digest.Options{})
+				p, m, _, err := digest.BuildMatch(archive.NewBlob(docs[doc]), c.Question, digest.Options{})
 				if err != nil {
 					t.Fatal(err)
 				}

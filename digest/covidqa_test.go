@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/normalize"
 )
@@ -39,7 +40,7 @@ func TestCovidQAPayloadsVerify(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", c.Doc, err)
 			}
-			if _, err := digest.Verify(p, tx); err != nil {
+			if _, err := digest.Verify(p, archive.NewBlob(tx)); err != nil {
 				t.Fatalf("%s %q: %v", c.Doc, c.Question, err)
 			}
 			if len(p.EvidenceSnippets) == 0 {

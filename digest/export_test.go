@@ -1,13 +1,16 @@
 package digest
 
-import "github.com/digestd/digestd/fault"
+import (
+	"github.com/digestd/digestd/archive"
+	"github.com/digestd/digestd/fault"
+)
 
 // SnippetFeatures returns the snippets Build chooses for text and query,
 // the calibration features of each (see featSaturated), and whether the
 // digest falls back to describing the whole document (its scores are then
 // capped at fallbackScore).
 func SnippetFeatures(text, query string) ([]EvidenceSnippet, [][]float64, bool, error) {
-	b, err := build(text, query, Options{})
+	b, err := build(archive.NewBlob(text), query, Options{})
 	if err != nil {
 		return nil, nil, false, err
 	}

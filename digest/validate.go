@@ -7,6 +7,8 @@ import (
 	"math"
 	"regexp"
 	"unicode/utf8"
+
+	"github.com/digestd/digestd/archive"
 )
 
 var (
@@ -137,13 +139,15 @@ type SnippetCheck struct {
 var ErrNotVerified = errors.New("evidence locators do not verify")
 
 // Verify validates p and checks every snippet's locator by slicing text,
-// which must be the canonical text p.SourceTextHash names. It returns the
-// per-snippet outcome and an error if anything fails.
-func Verify(p *Payload, text string) ([]SnippetCheck, error) {
+// which must be the canonical text p.SourceTextHash names: the hash text
+// carries (made once, when the text came in or was read from the archive)
+// is compared, not computed again. It returns the per-snippet outcome and
+// an error if anything fails.
+func Verify(p *Payload, text archive.Blob) ([]SnippetCheck, error) {
 	if err := Validate(p); err != nil {
 		return nil, err
 	}
-	if SourceTextHash(text) != p.SourceTextHash {
+	if text.Hash().String() != p.SourceTextHash {
 		return nil, fmt.Errorf("source_text_hash: does not match the text")
 	}
 	checks := make([]SnippetCheck, len(p.EvidenceSnippets))
@@ -153,7 +157,7 @@ func Verify(p *Payload, text string) ([]SnippetCheck, error) {
 		locs[i], _ = ParseLocator(s.Locator) // Validate parsed it
 		snips[i] = s.Text
 	}
-	errs, _ := VerifySpans(context.Background(), text, locs, snips)
+	errs, _ := VerifySpans(context.Background(), text.String(), locs, snips)
 	var failed error
 	for i, s := range p.EvidenceSnippets {
 		checks[i] = SnippetCheck{Index: i, Locator: s.Locator, Verified: errs[i] == nil}

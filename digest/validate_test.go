@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/digestd/digestd/archive"
 )
 
 func validPayload() *Payload {
@@ -97,15 +99,15 @@ func TestVerify(t *testing.T) {
 	text := "abcde and more"
 	p := validPayload()
 	p.SourceTextHash = SourceTextHash(text)
-	if _, err := Verify(p, text); err != nil {
+	if _, err := Verify(p, archive.NewBlob(text)); err != nil {
 		t.Fatalf("Verify: %v", err)
 	}
 	p.EvidenceSnippets[1].Text = "xy"
-	checks, err := Verify(p, text)
+	checks, err := Verify(p, archive.NewBlob(text))
 	if !errors.Is(err, ErrNotVerified) || checks[0].Verified != true || checks[1].Verified {
 		t.Errorf("tampered snippet: %v %+v", err, checks)
 	}
-	if _, err := Verify(validPayload(), text); err == nil {
+	if _, err := Verify(validPayload(), archive.NewBlob(text)); err == nil {
 		t.Error("a payload for another text verified")
 	}
 }

@@ -74,10 +74,11 @@ type Record struct {
 	TextChars     int   `json:"text_chars"`
 }
 
-// Document is an ingested source: its canonical text, its record, and any
-// warnings about what could not be extracted.
+// Document is an ingested source: its canonical text (with its hash, made
+// once as the text came in), its record, and any warnings about what could
+// not be extracted.
 type Document struct {
-	Text     string
+	Text     archive.Blob
 	Record   Record
 	Warnings []Warning
 	// Trace holds the HTML extractor's decisions on the page when the
@@ -114,7 +115,7 @@ const textExtractor = "plain-text"
 func (in *Ingester) Ingest(ctx context.Context, src Source) (*Document, error) {
 	switch {
 	case src.Text != "":
-		return in.text(src.Text)
+		return in.text(src.Text, Record{})
 	case len(src.HTML) > 0:
 		return in.html(src.HTML, src.ContentType, "", Record{Kind: KindHTML, ContentType: src.ContentType}, src.Explain)
 	case len(src.PDF) > 0:
@@ -125,16 +126,12 @@ func (in *Ingester) Ingest(ctx context.Context, src Source) (*Document, error) {
 	return nil, fault.E(fault.MissingRequired, "source: one of url, html, pdf_base64, text or archive is required")
 }
 
-func (in *Ingester) text(raw string) (*Document, error) {
+func (in *Ingester) text(raw string, rec Record) (*Document, error) {
 	if !utf8.ValidString(raw) {
 		return nil, fault.E(fault.InvalidFormat, "source.text: must be valid UTF-8")
 	}
 	text := normalize.Canonical(raw)
-	rec := Record{
-		Kind:             KindText,
-		Extractor:        textExtractor,
-		ExtractorVersion: "1",
-	}
+	rec.Kind, rec.Extractor, rec.ExtractorVersion = KindText, textExtractor, "1"
 	return in.finish(text, []byte(raw), rec, nil)
 }
 
@@ -206,12 +203,7 @@ func (in *Ingester) url(ctx context.Context, rawURL string, explain bool) (*Docu
 		rec.Kind = KindPDF
 		return in.pdf(ctx, resp.Body, rec)
 	}
-	doc, err := in.text(string(resp.Body))
-	if err != nil {
-		return nil, err
-	}
-	rec.Kind, rec.Extractor, rec.ExtractorVersion = KindText, doc.Record.Extractor, doc.Record.ExtractorVersion
-	return in.finish(doc.Text, resp.Body, rec, nil)
+	return in.text(string(resp.Body), rec)
 }
 
 // fetchFault carries a fetch error's stable code into a client error.
@@ -240,10 +232,18 @@ func (in *Ingester) finish(text string, raw []byte, rec Record, warns []Warning)
 	if n == 0 {
 		return nil, fault.E(fault.NoExtractableText, "the source has no extractable text")
 	}
-	rec.RawSHA256 = archive.Sum(raw)
+	// The canonical text is hashed here, once on its way in; its hash
+	// travels with it (archive.Blob) to the archive and the digest. A raw
+	// source that was canonical already has the same hash.
+	blob := archive.NewBlob(text)
+	if string(raw) == text {
+		rec.RawSHA256 = blob.Hash()
+	} else {
+		rec.RawSHA256 = archive.Sum(raw)
+	}
 	rec.RawBytes = len(raw)
 	rec.Canonicalizer = normalize.Version
 	rec.TextChars = n
 	rec.capMetadata()
-	return &Document{Text: text, Record: rec, Warnings: warns}, nil
+	return &Document{Text: blob, Record: rec, Warnings: warns}, nil
 }

@@ -44,7 +44,7 @@ func (p *Pipeline) Verify(ctx context.Context, pl *digest.Payload) (*VerifyRepor
 		rep.Snippets = uncheckedSnippets(pl, rep.Problems, "not checked: the payload is invalid (see problems)")
 		return rep, nil
 	}
-	b, err := p.readBlob(ctx, d, p.MaxTextBytes())
+	blob, err := p.readText(ctx, d)
 	if errors.Is(err, fs.ErrNotExist) {
 		rep.Problems = append(rep.Problems, "source_text_hash: no archived text has that hash")
 		rep.Snippets = uncheckedSnippets(pl, rep.Problems, "not checked: no archived text has the payload's source_text_hash")
@@ -53,9 +53,11 @@ func (p *Pipeline) Verify(ctx context.Context, pl *digest.Payload) (*VerifyRepor
 	if err != nil {
 		return nil, archiveFault("read the archived text", err)
 	}
-	text := string(b)
+	text := blob.String()
 	rep.TextFound = true
-	rep.HashMatches = digest.SourceTextHash(text) == pl.SourceTextHash
+	// The text was verified against d as it was read: its hash is d, named
+	// here as the payload must name it.
+	rep.HashMatches = blob.Hash().String() == pl.SourceTextHash
 	if n := utf8.RuneCountInString(text); rep.HashMatches && n != pl.OriginalChars {
 		rep.Problems = append(rep.Problems, fmt.Sprintf("original_chars: must be %d, the code points of the archived text (is %d)", n, pl.OriginalChars))
 		rep.Valid = false

@@ -143,7 +143,7 @@ func (p *Pipeline) loadSources(ctx context.Context, reqs []Request, known []Fail
 // returns it with its index (built once per text hash and cached).
 func (p *Pipeline) loadSource(ctx context.Context, r Request) (*LocateSource, error) {
 	var (
-		text string
+		text archive.Blob
 		hash archive.Hash
 		rec  *ingest.Record
 	)
@@ -169,7 +169,7 @@ func (p *Pipeline) loadSource(ctx context.Context, r Request) (*LocateSource, er
 		src.Kind, src.Title = rec.Kind, rec.Title
 	}
 	src.paginated = src.Kind == ingest.KindPDF
-	src.ix = p.indexes.Get(hash.String(), func() *locate.Index { return locate.NewIndex(text) })
+	src.ix = p.indexes.Get(hash.String(), func() *locate.Index { return locate.NewIndex(text.String()) })
 	return src, nil
 }
 

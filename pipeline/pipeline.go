@@ -58,9 +58,18 @@ type Pipeline struct {
 func (p *Pipeline) readBlob(ctx context.Context, d archive.Hash, limit int64) ([]byte, error) {
 	b, err := archive.ReadAll(ctx, p.Store, d, limit)
 	if errors.Is(err, archive.ErrCorrupt) {
-		if _, known := p.corrupt.LoadOrStore(d, struct{}{}); !known {
-			p.corruptSeen.Add(1)
-		}
+		p.noteCorrupt(d)
+	}
+	return b, err
+}
+
+// readText reads an archived text as readBlob does, up to MaxTextBytes. It
+// is verified against d as it is read, so it carries d as its hash and is
+// not hashed again.
+func (p *Pipeline) readText(ctx context.Context, d archive.Hash) (archive.Blob, error) {
+	b, err := archive.ReadBlob(ctx, p.Store, d, p.MaxTextBytes())
+	if errors.Is(err, archive.ErrCorrupt) {
+		p.noteCorrupt(d)
 	}
 	return b, err
 }
@@ -127,7 +136,7 @@ func (p *Pipeline) Digest(ctx context.Context, req Request) (*Result, error) {
 		return nil, fault.E(fault.ValidationError, fmt.Sprintf("query: exceeds maximum length of %d characters", digest.MaxQueryChars))
 	}
 	var (
-		text  string
+		text  archive.Blob
 		info  SourceInfo
 		warns []Warning
 	)
@@ -155,7 +164,7 @@ func (p *Pipeline) Digest(ctx context.Context, req Request) (*Result, error) {
 	}
 	// A PDF's text is paged: its locators take the page form even when it
 	// has a single page.
-	res, err := p.digest(ctx, text, info.ArchiveHash, req.Query, req.Options, info.Kind == ingest.KindPDF)
+	res, err := p.digest(ctx, text, req.Query, req.Options, info.Kind == ingest.KindPDF)
 	if err != nil {
 		return nil, err
 	}
@@ -186,7 +195,7 @@ func sourceInfo(id string, textHash, recHash archive.Hash, rec *ingest.Record) S
 // stored is not written again, so a repeated request costs reads, not
 // fsyncs.
 func (p *Pipeline) store(ctx context.Context, doc *ingest.Document) (text, record archive.Hash, err error) {
-	text, textBefore, err := p.putOnce(ctx, []byte(doc.Text))
+	text, textBefore, err := p.putOnce(ctx, doc.Text)
 	if err != nil {
 		return archive.Hash{}, archive.Hash{}, archiveFault("store the canonical text", err)
 	}
@@ -197,7 +206,7 @@ func (p *Pipeline) store(ctx context.Context, doc *ingest.Document) (text, recor
 	if err != nil {
 		return archive.Hash{}, archive.Hash{}, fault.Wrap(fault.Internal, "encode the source record", err)
 	}
-	record, _, err = p.putOnce(ctx, rec)
+	record, _, err = p.putOnce(ctx, archive.NewBlob(string(rec)))
 	if err != nil {
 		return archive.Hash{}, archive.Hash{}, archiveFault("store the source record", err)
 	}
@@ -263,49 +272,50 @@ func (p *Pipeline) keepRecord(ctx context.Context, prev archive.Hash, size int64
 }
 
 // putOnce stores b unless a blob with its hash was stored whole a moment ago: a
-// stored blob of another size, or one found corrupt, is replaced (put
-// verifies what it writes), which repairs it. It also reports whether the
-// blob was stored before.
-func (p *Pipeline) putOnce(ctx context.Context, b []byte) (archive.Hash, bool, error) {
-	d := archive.Sum(b)
+// stored blob of another size, or one found corrupt, is replaced (the store
+// takes the hash b carries and writes exactly b's bytes), which repairs it.
+// It also reports whether the blob was stored before.
+func (p *Pipeline) putOnce(ctx context.Context, b archive.Blob) (archive.Hash, bool, error) {
+	d := b.Hash()
 	// A blob written a moment ago is reused as it is. An older one is written
 	// again, which renews its time: it may be an orphan that garbage
 	// collection is about to take, and is about to be referenced again.
 	bi, serr := p.Store.Stat(ctx, d)
-	before := serr == nil && bi.Size == int64(len(b))
+	before := serr == nil && bi.Size == int64(b.Len())
 	if before && p.now().Sub(bi.ModTime) < MinGCGrace/2 {
 		if _, bad := p.corrupt.Load(d); !bad {
 			return d, true, nil
 		}
 	}
-	got, err := archive.PutBytes(ctx, p.Store, b)
+	got, err := archive.PutBlob(ctx, p.Store, b)
 	if err == nil {
 		p.corrupt.Delete(d)
 		switch {
 		case errors.Is(serr, fs.ErrNotExist):
-			p.size.add(1, int64(len(b)))
+			p.size.add(1, int64(b.Len()))
 		case serr == nil:
-			p.size.add(0, int64(len(b))-bi.Size)
+			p.size.add(0, int64(b.Len())-bi.Size)
 		}
 	}
 	return got, before, err
 }
 
-// Archived returns an archived canonical text and, when known, its source
-// record and the record's hash.
-func (p *Pipeline) Archived(ctx context.Context, d archive.Hash) (string, *ingest.Record, archive.Hash, error) {
-	b, err := p.Blob(ctx, d)
+// Archived returns an archived canonical text (carrying d, which it was
+// verified against as it was read) and, when known, its source record and
+// the record's hash.
+func (p *Pipeline) Archived(ctx context.Context, d archive.Hash) (archive.Blob, *ingest.Record, archive.Hash, error) {
+	text, err := p.readText(ctx, d)
 	if err != nil {
-		return "", nil, archive.Hash{}, err
+		return archive.Blob{}, nil, archive.Hash{}, archiveFault("read the archive", err)
 	}
-	if !utf8.Valid(b) {
-		return "", nil, archive.Hash{}, fault.E(fault.InvalidFormat, "the archived blob is not a canonical text")
+	if !utf8.ValidString(text.String()) {
+		return archive.Blob{}, nil, archive.Hash{}, fault.E(fault.InvalidFormat, "the archived blob is not a canonical text")
 	}
 	rec, recHash, err := p.Record(ctx, d)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return "", nil, archive.Hash{}, err
+		return archive.Blob{}, nil, archive.Hash{}, err
 	}
-	return string(b), rec, recHash, nil
+	return text, rec, recHash, nil
 }
 
 // Record returns the source record of an archived canonical text and the
@@ -355,9 +365,10 @@ func cacheKey(textHash archive.Hash, query string, opts digest.Options, paginate
 }
 
 // digest returns the cached digest of text for query and options, or builds,
-// verifies and caches it.
-// textHash is the text's source_text_hash, known from archiving it.
-func (p *Pipeline) digest(ctx context.Context, text string, textHash archive.Hash, query string, opts digest.Options, paginated bool) (*Result, error) {
+// verifies and caches it. The text's hash, its source_text_hash, is the one
+// it carries from archiving it or reading it from the archive.
+func (p *Pipeline) digest(ctx context.Context, text archive.Blob, query string, opts digest.Options, paginated bool) (*Result, error) {
+	textHash := text.Hash()
 	opts = opts.WithDefaults()
 	key := cacheKey(textHash, query, opts, paginated)
 	if res, ok := p.cached(ctx, key, textHash); ok {
@@ -370,7 +381,7 @@ func (p *Pipeline) digest(ctx context.Context, text string, textHash archive.Has
 		return nil, fault.Wrap(fault.Internal, "build the digest", err)
 	}
 	if paginated {
-		if err := digest.PaginateLocators(payload, text); err != nil {
+		if err := digest.PaginateLocators(payload, text.String()); err != nil {
 			return nil, fault.Wrap(fault.Internal, "page the digest's locators", err)
 		}
 	}
@@ -383,7 +394,7 @@ func (p *Pipeline) digest(ctx context.Context, text string, textHash archive.Has
 	if err != nil {
 		return nil, fault.Wrap(fault.Internal, "encode the digest", err)
 	}
-	d, _, err := p.putOnce(ctx, b)
+	d, _, err := p.putOnce(ctx, archive.NewBlob(string(b)))
 	if err != nil {
 		return nil, archiveFault("store the digest", err)
 	}

@@ -49,6 +49,7 @@ func Test(t *testing.T, newStore func(t *testing.T) archive.Store, opts ...Optio
 	t.Run("PutWrongDigest", func(t *testing.T) { testPutWrongDigest(t, newStore(t)) })
 	t.Run("PutIdempotent", func(t *testing.T) { testPutIdempotent(t, newStore(t)) })
 	t.Run("PutReaderError", func(t *testing.T) { testPutReaderError(t, newStore(t)) })
+	t.Run("PutBlob", func(t *testing.T) { testPutBlob(t, newStore(t)) })
 	t.Run("Missing", func(t *testing.T) { testMissing(t, newStore(t)) })
 	t.Run("List", func(t *testing.T) { testList(t, newStore(t)) })
 	t.Run("Delete", func(t *testing.T) { testDelete(t, newStore(t)) })
@@ -227,6 +228,76 @@ func testPutWrongDigest(t *testing.T, s archive.Store) {
 	if n := len(listAll(t, s)); n != 0 {
 		t.Errorf("List after rejected Puts saw %d blobs, want 0", n)
 	}
+}
+
+// A Blob carries its hash: storing it hashes nothing again, and what it
+// stores reads back verified. A Blob's reader read partway before Put, or
+// read around the store's back, is refused: the store cannot have seen all of
+// the bytes the hash names.
+func testPutBlob(t *testing.T, s archive.Store) {
+	b := archive.NewBlob(string(Blob(11, 300_000)))
+	var mu sync.Mutex
+	again := 0
+	stop := archive.ObserveHashes(func(d archive.Hash) {
+		if d == b.Hash() {
+			mu.Lock()
+			again++
+			mu.Unlock()
+		}
+	})
+	d, err := archive.PutBlob(ctxFor(t), s, b)
+	stop()
+	if err != nil || d != b.Hash() {
+		t.Fatalf("PutBlob = %s, %v; want %s", d, err, b.Hash())
+	}
+	if again != 0 {
+		t.Errorf("storing a Blob hashed its bytes %d more times", again)
+	}
+	if got, err := archive.ReadBlob(ctxFor(t), s, d, 1<<20); err != nil || got != b {
+		t.Fatalf("ReadBlob after PutBlob: %v (same blob: %t)", err, got == b)
+	}
+
+	short := archive.NewBlob(string(Blob(12, 50_000)))
+	for _, tc := range []struct {
+		name string
+		put  func(r io.Reader) error
+	}{
+		{"read partway before", func(r io.Reader) error {
+			if _, err := io.ReadFull(r, make([]byte, 10)); err != nil {
+				return err
+			}
+			_, err := s.Put(ctxFor(t), short.Hash(), r)
+			return err
+		}},
+		{"read around the store", func(r io.Reader) error {
+			_, err := s.Put(ctxFor(t), short.Hash(), &stealing{r: r})
+			return err
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := tc.put(short.Reader()); !errors.Is(err, archive.ErrCorrupt) {
+				t.Errorf("Put of a Blob not wholly read through the store: err = %v, want ErrCorrupt", err)
+			}
+		})
+	}
+	if _, err := s.Stat(ctxFor(t), short.Hash()); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Stat after refused Puts: err = %v, want fs.ErrNotExist", err)
+	}
+	if n := len(listAll(t, s)); n != 1 {
+		t.Errorf("List after one Put and refused ones saw %d blobs, want 1", n)
+	}
+}
+
+// stealing reads a byte of r for itself before each read it passes on, as
+// a caller reading a Blob's reader behind the store's back would.
+type stealing struct{ r io.Reader }
+
+func (s *stealing) Read(p []byte) (int, error) {
+	var one [1]byte
+	if _, err := s.r.Read(one[:]); err != nil {
+		return 0, err
+	}
+	return s.r.Read(p)
 }
 
 func testPutIdempotent(t *testing.T, s archive.Store) {

@@ -375,7 +375,7 @@ func checkOutput(t *testing.T, out, arch string, want map[string]expected) {
 				t.Errorf("%s: archived text: %v", l.ID, err)
 				continue
 			}
-			if _, err := digest.Verify(d.Digest, string(text)); err != nil {
+			if _, err := digest.Verify(d.Digest, archive.NewBlob(string(text))); err != nil {
 				t.Errorf("%s: locators do not verify against the archived text: %v", l.ID, err)
 			}
 			continue

@@ -119,7 +119,7 @@ func extractFunc(in *ingest.Ingester) evaluate.ExtractFunc {
 		if err != nil {
 			return "", err
 		}
-		return doc.Text, nil
+		return doc.Text.String(), nil
 	}
 }
 

@@ -19,7 +19,7 @@ func locateFuncs(p *pipeline.Pipeline) evaluate.LocateFuncs {
 			if err != nil {
 				return "", err
 			}
-			return d.Text, nil
+			return d.Text.String(), nil
 		},
 		Locate: func(ctx context.Context, doc string, quotes []string) ([]evaluate.LocatedSpan, error) {
 			out := make([]evaluate.LocatedSpan, 0, len(quotes))

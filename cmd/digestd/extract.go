@@ -68,7 +68,7 @@ func runExtract(ctx context.Context, args []string, stdin io.Reader, stdout, std
 			Text      string              `json:"text"`
 			Record    ingest.Record       `json:"record"`
 			Decisions []htmltext.Decision `json:"decisions"`
-		}{Text: doc.Text, Record: doc.Record, Decisions: []htmltext.Decision{}}
+		}{Text: doc.Text.String(), Record: doc.Record, Decisions: []htmltext.Decision{}}
 		if doc.Trace != nil {
 			out.Decisions = doc.Trace.Decisions
 		}
@@ -87,6 +87,6 @@ func runExtract(ctx context.Context, args []string, stdin io.Reader, stdout, std
 			return err
 		}
 	}
-	_, err = fmt.Fprintln(stdout, doc.Text)
+	_, err = fmt.Fprintln(stdout, doc.Text.String())
 	return err
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/ingest/pdftext/pdfgen"
 )
@@ -43,12 +44,12 @@ type cliEnvelope struct {
 
 func TestDigestCommand(t *testing.T) {
 	dir := t.TempDir()
-	archive := filepath.Join(dir, "archive")
+	archiveDir := filepath.Join(dir, "archive")
 	text := "Glaciers retreat when summer melt exceeds winter snowfall.\nThe Rhône glacier lost 40% of its volume since 1850."
 	file := filepath.Join(dir, "note.txt")
 	os.WriteFile(file, []byte(text), 0o644)
 
-	out, stderr, code := runCLI(t, "", "digest", "--archive", archive, "--query", "why do glaciers retreat", file)
+	out, stderr, code := runCLI(t, "", "digest", "--archive", archiveDir, "--query", "why do glaciers retreat", file)
 	if code != 0 {
 		t.Fatalf("exit %d: %s %s", code, out, stderr)
 	}
@@ -59,11 +60,11 @@ func TestDigestCommand(t *testing.T) {
 	if err := digest.Validate(env.Data.Digest); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := digest.Verify(env.Data.Digest, text); err != nil {
+	if _, err := digest.Verify(env.Data.Digest, archive.NewBlob(text)); err != nil {
 		t.Errorf("locators do not verify against the text: %v", err)
 	}
 	// Stdin, and the archive from the environment.
-	t.Setenv("DIGESTD_ARCHIVE", archive)
+	t.Setenv("DIGESTD_ARCHIVE", archiveDir)
 	out, _, code = runCLI(t, text, "digest", "--query", "glacier volume")
 	if code != 0 || !strings.Contains(out, env.Data.Source.ArchiveHash) {
 		t.Errorf("stdin: exit %d %s", code, out)
