@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -33,7 +34,55 @@ type hygieneCase struct {
 const (
 	notSentenceWords = 8
 	boilerplatePages = 3
+	// copyShare is the share of its characters a document shares, in
+	// whole blocks, with a larger one when it is a copy of it.
+	copyShare = 0.8
 )
+
+// copies returns, for each document given as its blocks, the first
+// document it is a copy of (itself when none): one whose distinct blocks
+// hold at least copyShare of the characters of both. A set that holds one
+// text several times (a sample document from many producers) shows that
+// text's sentences on several pages without their being boilerplate.
+func copies(docs [][]string) []int {
+	size := make([]int, len(docs))
+	holders := map[string][]int{}
+	for i, bs := range docs {
+		once := map[string]bool{}
+		for _, b := range bs {
+			if !once[b] {
+				once[b] = true
+				size[i] += len(b)
+				holders[b] = append(holders[b], i)
+			}
+		}
+	}
+	out := make([]int, len(docs))
+	for i, bs := range docs {
+		out[i] = i
+		shared := map[int]int{}
+		once := map[string]bool{}
+		for _, b := range bs {
+			if once[b] {
+				continue
+			}
+			once[b] = true
+			for _, j := range holders[b] {
+				if j < i {
+					shared[j] += len(b)
+				}
+			}
+		}
+		for j := range i {
+			n := shared[j]
+			if n > 0 && float64(n) >= copyShare*float64(max(size[i], size[j])) {
+				out[i] = out[j]
+				break
+			}
+		}
+	}
+	return out
+}
 
 // repeats reports whether one of a and b holds the other and the held one
 // has at least half the other's words: a scrap of a few words ("1.", "We
@@ -53,7 +102,9 @@ func repeats(a, b string) bool {
 // hygiene_summary_sentences; key_points_not_sentences (a key point that is
 // a whole block of the canonical text of fewer than 8 words without
 // sentence-final punctuation); boilerplate_lines (a key point or summary
-// sentence inside a block found on 3 or more documents of the set);
+// sentence inside a block found on 3 or more documents of the set, a
+// copy of another document — one that shares 80% of its text with it in
+// whole blocks — not counted);
 // dangling_summary_openers (a summary whose first word points back — a
 // pronoun or connective — while the text does not open with that
 // sentence); key_points_repeating_summary (a key point that holds or is
@@ -113,14 +164,22 @@ func Hygiene(ctx context.Context, dir string, extract ExtractFunc, digestFn Evid
 		}
 		docs = append(docs, digested{blocks: textBlocks(d.Canonical), d: d})
 	}
-	// How many documents hold each block.
+	// How many documents hold each block, copies of one document (the
+	// same text from several producers) counted once.
+	blocks := make([][]string, len(docs))
+	for i := range docs {
+		blocks[i] = docs[i].blocks
+	}
+	copyOf := copies(blocks)
 	pages := map[string]int{}
-	for _, doc := range docs {
+	for i, doc := range docs {
 		once := map[string]bool{}
 		for _, b := range doc.blocks {
 			if !once[b] {
 				once[b] = true
-				pages[b]++
+				if copyOf[i] == i || !slices.Contains(docs[copyOf[i]].blocks, b) {
+					pages[b]++
+				}
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -173,5 +174,23 @@ func TestRepeats(t *testing.T) {
 		if got := repeats(tt.b, tt.a); got != tt.want {
 			t.Errorf("repeats(%q, %q) = %v, want %v", tt.b, tt.a, got, tt.want)
 		}
+	}
+}
+
+func TestCopies(t *testing.T) {
+	nav := "Home About Contact"
+	article := "A long paragraph that carries the article's own statements about one thing."
+	other := "Another paragraph with statements about something else entirely, at some length."
+	docs := [][]string{
+		{nav, article, "Posted in March."},     // 0
+		{nav, other},                           // 1: shares only the menu with 0
+		{article, nav, "Posted in March."},     // 2: 0 from another producer
+		{nav, "A third page's own paragraph."}, // 3
+		{article, "An added closing paragraph, as long as the article's own one is."}, // 4: half of it is 0's
+	}
+	got := copies(docs)
+	want := []int{0, 1, 0, 3, 4}
+	if !slices.Equal(got, want) {
+		t.Errorf("copies = %v, want %v", got, want)
 	}
 }
