@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/digestd/digestd/fault"
 )
 
 // ExtractFunc turns one source (kind "html" or "pdf", its raw bytes and its
@@ -136,11 +138,21 @@ func scoreExtract(dir string, run *ExtractRun) error {
 	var pageWords []typedPRF
 	var snippets SnippetCounts
 	hasSnippets := false
+	verdicts, falseVerdicts, html := 0, 0, false
 	for _, o := range run.Outputs {
 		if o.Err != nil {
 			run.Report.Errors++
 		}
 		c := o.Case
+		html = html || c.Kind == "html"
+		if isVerdict(o.Err) {
+			verdicts++
+			if hasContent, err := caseHasContent(dir, c); err != nil {
+				return err
+			} else if hasContent {
+				falseVerdicts++
+			}
+		}
 		if len(c.MustContain) > 0 || len(c.MustNotContain) > 0 {
 			hasSnippets = true
 			snippets.Add(o.Text, c.MustContain, c.MustNotContain)
@@ -163,6 +175,10 @@ func scoreExtract(dir string, run *ExtractRun) error {
 		}
 	}
 	metrics := run.Report.Metrics
+	if html {
+		metrics["verdicts"] = float64(verdicts)
+		metrics["false_verdicts"] = float64(falseVerdicts)
+	}
 	if len(shingleMatches) > 0 {
 		s := ShingleScore(shingleMatches)
 		metrics["shingle_precision"] = s.Precision
@@ -185,6 +201,37 @@ func scoreExtract(dir string, run *ExtractRun) error {
 	}
 	addPageTypeWords(metrics, pageWords)
 	return nil
+}
+
+// isVerdict reports whether err is a page's verdict: a challenge, consent,
+// login or paywall page (CONTENT_BLOCKED), a page that needs its scripts
+// (JS_REQUIRED), or a soft 404 or empty page (NOT_CONTENT).
+func isVerdict(err error) bool {
+	if err == nil {
+		return false
+	}
+	switch fault.CodeOf(err) {
+	case fault.ContentBlocked, fault.JSRequired, fault.NotContent:
+		return true
+	}
+	return false
+}
+
+// caseHasContent reports whether a case says its page has content: text
+// it must contain, or a reference with a word in it. A verdict on such a
+// page is a false verdict.
+func caseHasContent(dir string, c ExtractCase) (bool, error) {
+	if len(c.MustContain) > 0 {
+		return true, nil
+	}
+	if c.ReferenceFile == "" {
+		return false, nil
+	}
+	ref, err := ReadCaseFile(dir, c.ReferenceFile)
+	if err != nil {
+		return false, fmt.Errorf("case %s: reference: %w", c.ID, err)
+	}
+	return strings.IndexFunc(string(ref), isWordRune) >= 0, nil
 }
 
 // typedPRF is one page's WCXB word metric with its page type.

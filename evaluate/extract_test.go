@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/digestd/digestd/fault"
 )
 
 func writeFile(t *testing.T, path string, b []byte) {
@@ -72,6 +74,8 @@ func TestExtract(t *testing.T) {
 		// tp 1 (a), fn 2 (b errored, d unreadable), fp 0.
 		"snippet_precision": 1, "snippet_recall": 1.0 / 3, "snippet_f1": 0.5,
 		"word_f1": 0.5, "word_shingle_f1": 0,
+		// The set has HTML cases, none answered with a verdict.
+		"verdicts": 0, "false_verdicts": 0,
 	}
 	if len(r.Metrics) != len(want) {
 		t.Errorf("metrics = %v", r.Metrics)
@@ -144,5 +148,38 @@ func TestExtractPageTypeWords(t *testing.T) {
 	}
 	if _, ok := r.Metrics["word_f1_lc_"]; ok {
 		t.Error("a case without page_type got a type of its own")
+	}
+}
+
+// An extract run counts the pages answered with a verdict, and as false
+// those whose case says they have content (text they must contain, or a
+// reference with words).
+func TestExtractCountsVerdicts(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "cases.jsonl"), []byte(
+		`{"id":"article","kind":"html","file":"a.html","must_contain":["rivers"]}`+"\n"+
+			`{"id":"wall","kind":"html","file":"b.html","reference_file":"b.txt"}`+"\n"+
+			`{"id":"gone","kind":"html","file":"c.html","reference_file":"c.txt"}`+"\n"+
+			`{"id":"fine","kind":"html","file":"d.html"}`+"\n"))
+	for _, f := range []string{"a.html", "b.html", "c.html", "d.html"} {
+		writeFile(t, filepath.Join(dir, f), []byte("<p>x</p>"))
+	}
+	writeFile(t, filepath.Join(dir, "b.txt"), []byte("Rivers freeze."))
+	writeFile(t, filepath.Join(dir, "c.txt"), []byte(" \n"))
+	answers := []error{fault.E(fault.ContentBlocked, "challenge"), fault.E(fault.JSRequired, "scripts"), fault.E(fault.NotContent, "soft 404"), nil}
+	i := 0
+	r, err := Extract(context.Background(), dir, func(context.Context, string, []byte, string) (string, error) {
+		err := answers[i]
+		i++
+		if err != nil {
+			return "", err
+		}
+		return "Rivers freeze in winter.", nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Metrics["verdicts"] != 3 || r.Metrics["false_verdicts"] != 2 || r.Errors != 3 {
+		t.Errorf("verdicts %v, false %v, errors %d; want 3, 2, 3", r.Metrics["verdicts"], r.Metrics["false_verdicts"], r.Errors)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/ingest/fetch"
 	"github.com/digestd/digestd/ingest/htmltext"
+	"github.com/digestd/digestd/ingest/verdict"
 	"github.com/digestd/digestd/normalize"
 )
 
@@ -72,6 +73,12 @@ type Record struct {
 	EmptyPages    []int `json:"empty_pages,omitempty"`
 	UnmappedPages []int `json:"unmapped_pages,omitempty"`
 	TextChars     int   `json:"text_chars"`
+	// Verdict is what the page was judged to be (verdict.Content for every
+	// HTML page that is digested; pages judged otherwise are refused).
+	Verdict string `json:"verdict,omitempty"`
+	// ExtractionConfidence estimates, in [0, 1], how surely an HTML
+	// page's extracted text is its content (see verdict.Verdict).
+	ExtractionConfidence float64 `json:"extraction_confidence,omitempty"`
 }
 
 // Document is an ingested source: its canonical text (with its hash, made
@@ -164,12 +171,16 @@ func (in *Ingester) html(raw []byte, contentType, pageURL string, rec Record, ex
 	rec.CanonicalURL = res.Meta.CanonicalURL
 	rec.SiteName = res.Meta.SiteName
 	rec.Charset = res.Charset
+	v := verdict.Judge(verdict.Page{Raw: raw, Title: res.Meta.Title, Text: res.Text})
+	if err := verdictFault(v); err != nil {
+		return nil, err
+	}
 	if res.Text == "" {
 		// Most often an application shell: the page's text arrives only
-		// when its scripts run, or it holds no more than a notice to
-		// enable them.
+		// when its scripts run.
 		return nil, fault.E(fault.NoExtractableText, "the HTML page shows no main text (one its scripts fill?)")
 	}
+	rec.Verdict, rec.ExtractionConfidence = string(v.Class), v.Confidence
 	doc, err := in.finish(res.Text, raw, rec, nil)
 	if err != nil {
 		return nil, err
@@ -206,11 +217,31 @@ func (in *Ingester) url(ctx context.Context, rawURL string, explain bool) (*Docu
 	return in.text(string(resp.Body), rec)
 }
 
+// verdictFault is the error a page judged not to be content answers, or
+// nil for content.
+func verdictFault(v verdict.Verdict) error {
+	var f *fault.Error
+	switch v.Class {
+	case verdict.Content:
+		return nil
+	case verdict.Blocked:
+		f = fault.E(fault.ContentBlocked, "the page is a "+v.Reason+" page, not the content").With("reason", v.Reason)
+	case verdict.JSRequired:
+		f = fault.E(fault.JSRequired, "the page shows its content only when its scripts run")
+	default:
+		f = fault.E(fault.NotContent, "the page holds no content ("+v.Reason+")").With("reason", v.Reason)
+	}
+	return f.With("rule", v.Rule)
+}
+
 // fetchFault carries a fetch error's stable code into a client error.
 func fetchFault(err error) error {
 	var fe *fetch.Error
 	if !errors.As(err, &fe) {
 		return fault.Wrap(fault.FetchFailed, "the URL could not be fetched", err).With("cause", fetch.CauseNetwork)
+	}
+	if fe.Cause == fetch.CauseRedirectLoop {
+		return fault.Wrap(fault.NotContent, fe.Msg, err).With("reason", verdict.ReasonRedirectLoop).With("rule", verdict.ReasonRedirectLoop)
 	}
 	f := fault.Wrap(fe.Code, fe.Msg, err)
 	if fe.Cause != "" {

@@ -3,27 +3,83 @@ package ingest
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
-	"strings"
+	"path/filepath"
 	"testing"
 
 	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/ingest/fetch"
+	"github.com/digestd/digestd/ingest/verdict"
 )
 
-// TestApplicationShellHasNoText: a page whose text only its scripts would
-// write is refused with NO_EXTRACTABLE_TEXT and a message that says so, not
+// TestApplicationShellNeedsScripts: a page whose text only its scripts
+// would write, and which says so, is refused with JS_REQUIRED, not
 // digested as a notice.
-func TestApplicationShellHasNoText(t *testing.T) {
+func TestApplicationShellNeedsScripts(t *testing.T) {
 	raw, err := os.ReadFile("htmltext/testdata/app-shell.html")
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = (&Ingester{}).Ingest(context.Background(), Source{HTML: raw})
 	var f *fault.Error
-	if !errors.As(err, &f) || f.Code != fault.NoExtractableText {
-		t.Fatalf("application shell: err %v, want %s", err, fault.NoExtractableText)
+	if !errors.As(err, &f) || f.Code != fault.JSRequired || f.Details["rule"] != "js_notice" {
+		t.Fatalf("application shell: err %v, want %s by js_notice", err, fault.JSRequired)
 	}
-	if !strings.Contains(err.Error(), "scripts") {
-		t.Errorf("application shell: message %q does not name the scripts", err)
+}
+
+// A page judged not to be content answers its verdict's code with the
+// reason and rule in the details; a page of content keeps its verdict and
+// extraction confidence in the record.
+func TestVerdictFaults(t *testing.T) {
+	tests := []struct {
+		file   string
+		code   fault.Code
+		reason string
+	}{
+		{"challenge.html", fault.ContentBlocked, verdict.ReasonChallenge},
+		{"consent.html", fault.ContentBlocked, verdict.ReasonConsent},
+		{"login.html", fault.ContentBlocked, verdict.ReasonLogin},
+		{"paywall.html", fault.ContentBlocked, verdict.ReasonPaywall},
+		{"js_shell.html", fault.JSRequired, ""},
+		{"soft404.html", fault.NotContent, verdict.ReasonSoft404},
+		{"empty.html", fault.NotContent, verdict.ReasonEmpty},
+		{"ok_teaser.html", "", ""},
+	}
+	for _, tt := range tests {
+		raw, err := os.ReadFile(filepath.Join("verdict/testdata", tt.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := (&Ingester{}).Ingest(context.Background(), Source{HTML: raw})
+		if tt.code == "" {
+			if err != nil || doc.Record.Verdict != string(verdict.Content) || doc.Record.ExtractionConfidence <= 0 || doc.Record.ExtractionConfidence > 1 {
+				t.Errorf("%s: err %v, record verdict %q confidence %v", tt.file, err, doc.Record.Verdict, doc.Record.ExtractionConfidence)
+			}
+			continue
+		}
+		var f *fault.Error
+		if !errors.As(err, &f) || f.Code != tt.code || f.Details["rule"] == nil {
+			t.Errorf("%s: err %v, want %s with a rule", tt.file, err, tt.code)
+			continue
+		}
+		if got, _ := f.Details["reason"].(string); got != tt.reason {
+			t.Errorf("%s: reason %q, want %q", tt.file, got, tt.reason)
+		}
+	}
+}
+
+// A URL that redirects in a loop is a page that is not content.
+func TestRedirectLoopIsNotContent(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, map[string]string{"/a": "/b", "/b": "/a"}[r.URL.Path], http.StatusFound)
+	}))
+	defer srv.Close()
+	in := &Ingester{Fetcher: fetch.New(fetch.Config{AllowLoopback: []string{srv.Listener.Addr().String()}})}
+	_, err := in.Ingest(context.Background(), Source{URL: srv.URL + "/a"})
+	var f *fault.Error
+	if !errors.As(err, &f) || f.Code != fault.NotContent || f.Details["reason"] != verdict.ReasonRedirectLoop {
+		t.Fatalf("redirect loop: %v, want %s with reason %s", err, fault.NotContent, verdict.ReasonRedirectLoop)
 	}
 }

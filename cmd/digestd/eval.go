@@ -20,7 +20,9 @@ const evalUsage = `Usage: digestd eval KIND [--json] DIR...
 Measures quality on evaluation sets (folders with cases.jsonl, see the README):
   extract    main-content extraction of HTML and PDF cases (shingle, snippet and
              word F1; WCXB's word_f1_lc overall and per page type where
-             cases carry page_type)
+             cases carry page_type); verdicts counts the pages answered
+             CONTENT_BLOCKED, JS_REQUIRED or NOT_CONTENT, and false_verdicts
+             those of them whose case says the page has content
   evidence   evidence selection (answer_recall_at_10, hit_at_1, mrr_at_10;
              snippet shape, calibration with no_query_match_max_score, and
              a BM25 sentence-window baseline beside them;

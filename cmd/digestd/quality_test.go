@@ -32,19 +32,26 @@ var qualityFloors = []struct {
 	kind, set string
 	measured  map[string]float64
 	maxErrors int
+	// ceilings bound counts from above: false_verdicts is a verdict
+	// (CONTENT_BLOCKED, JS_REQUIRED, NOT_CONTENT) on a page whose case
+	// says it has content, and none is allowed on any page set.
+	ceilings map[string]float64
 }{
-	{"extract", "extract-html-wcxb-dev", map[string]float64{"word_f1_lc": 0.8777, "shingle_f1": 0.8596, "snippet_f1": 0.8766}, 16},
-	{"extract", "extract-html-trafilatura", map[string]float64{"snippet_f1": 0.9336}, 0},
-	{"extract", "extract-html-aeb-dev", map[string]float64{"shingle_f1": 0.9849}, 0},
-	{"extract", "extract-pdf-pdfbox", map[string]float64{"word_f1": 0.9952, "shingle_f1": 0.9346, "word_shingle_f1": 0.9342}, 0},
-	{"extract", "extract-pdf-robustness", map[string]float64{}, 8},
-	{"summary", "summary-govreport", map[string]float64{"rouge1": 0.5454, "rouge2": 0.2768, "rougeL": 0.2884}, 0},
-	{"summary", "summary-abstracts", map[string]float64{"rouge1": 0.4164, "rouge2": 0.1249, "rougeL": 0.1932}, 0},
-	{"sbd", "sbd-sentencex", map[string]float64{"sbd_accuracy": 0.9576}, 0},
-	{"evidence", "evidence-covidqa", map[string]float64{"bm25_window_answer_recall_at_10": 0.8847, "bm25_window_hit_at_1": 0.6478, "bm25_window_mrr_at_10": 0.7293}, 0},
-	{"evidence", "evidence-squad", map[string]float64{"bm25_window_answer_recall_at_10": 0.9727, "bm25_window_hit_at_1": 0.8221, "bm25_window_mrr_at_10": 0.8811}, 0},
-	{"evidence", "evidence-qasper-train", map[string]float64{"bm25_window_evidence_hit_at_10": 0.808}, 0},
+	{"extract", "extract-html-wcxb-dev", map[string]float64{"word_f1_lc": 0.8777, "shingle_f1": 0.8596, "snippet_f1": 0.8766}, 16, noFalseVerdicts},
+	{"extract", "extract-html-trafilatura", map[string]float64{"snippet_f1": 0.9336}, 0, noFalseVerdicts},
+	{"extract", "extract-html-aeb-dev", map[string]float64{"shingle_f1": 0.9849}, 0, noFalseVerdicts},
+	{"extract", "extract-pdf-pdfbox", map[string]float64{"word_f1": 0.9952, "shingle_f1": 0.9346, "word_shingle_f1": 0.9342}, 0, nil},
+	{"extract", "extract-pdf-robustness", map[string]float64{}, 8, nil},
+	{"summary", "summary-govreport", map[string]float64{"rouge1": 0.5454, "rouge2": 0.2768, "rougeL": 0.2884}, 0, nil},
+	{"summary", "summary-abstracts", map[string]float64{"rouge1": 0.4164, "rouge2": 0.1249, "rougeL": 0.1932}, 0, nil},
+	{"sbd", "sbd-sentencex", map[string]float64{"sbd_accuracy": 0.9576}, 0, nil},
+	{"evidence", "evidence-covidqa", map[string]float64{"bm25_window_answer_recall_at_10": 0.8847, "bm25_window_hit_at_1": 0.6478, "bm25_window_mrr_at_10": 0.7293}, 0, nil},
+	{"evidence", "evidence-squad", map[string]float64{"bm25_window_answer_recall_at_10": 0.9727, "bm25_window_hit_at_1": 0.8221, "bm25_window_mrr_at_10": 0.8811}, 0, nil},
+	{"evidence", "evidence-qasper-train", map[string]float64{"bm25_window_evidence_hit_at_10": 0.808}, 0, nil},
 }
+
+// noFalseVerdicts is the ceiling of every page set.
+var noFalseVerdicts = map[string]float64{"false_verdicts": 0}
 
 // TestQualityFloors runs `digestd eval` (built without the race detector,
 // as users run it) on every dev set and holds each headline figure to its
@@ -80,6 +87,11 @@ func TestQualityFloors(t *testing.T) {
 				}
 				if got < measured-floorMargin {
 					t.Errorf("%s = %.4f, below its floor %.4f (measured %.4f)", name, got, measured-floorMargin, measured)
+				}
+			}
+			for name, ceiling := range f.ceilings {
+				if got, ok := rep.Metrics[name]; !ok || got > ceiling {
+					t.Errorf("%s = %v (reported: %v), above its ceiling %v", name, got, ok, ceiling)
 				}
 			}
 			if n, ok := rep.Metrics["empty_summaries"]; ok && n != 0 {

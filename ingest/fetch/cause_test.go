@@ -3,6 +3,7 @@ package fetch
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log"
 	"net"
@@ -66,5 +67,32 @@ func TestFailureCauses(t *testing.T) {
 				t.Errorf("status %d for cause %s", fe.Status, fe.Cause)
 			}
 		})
+	}
+}
+
+// A redirect back to an address already visited is a loop, told apart from
+// a chain that is merely long.
+func TestRedirectLoop(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/a":
+			http.Redirect(w, r, "/b", http.StatusFound)
+		case "/b":
+			http.Redirect(w, r, "/a", http.StatusFound)
+		default:
+			var n int
+			fmt.Sscanf(r.URL.Path, "/chain/%d", &n)
+			http.Redirect(w, r, fmt.Sprintf("/chain/%d", n+1), http.StatusFound)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	c := newClient(Config{AllowLoopback: []string{srv.Listener.Addr().String()}}, nil)
+	t.Cleanup(c.CloseIdleConnections)
+	for path, cause := range map[string]string{"/a": CauseRedirectLoop, "/chain/0": CauseRedirects} {
+		_, err := c.Fetch(context.Background(), srv.URL+path)
+		var fe *Error
+		if !errors.As(err, &fe) || fe.Code != CodeFailed || fe.Cause != cause {
+			t.Errorf("%s: %v, want %s with cause %s", path, err, CodeFailed, cause)
+		}
 	}
 }

@@ -49,6 +49,10 @@ const (
 	// CauseRedirects: the server redirected more than Config.MaxRedirects
 	// times.
 	CauseRedirects = "redirects"
+	// CauseRedirectLoop: a redirect led back to an address already
+	// visited by this fetch. Package ingest answers it as a page that is
+	// not content (NOT_CONTENT, reason redirect_loop), not as a failure.
+	CauseRedirectLoop = "redirect_loop"
 	// CauseCanceled: the request was canceled before the answer came.
 	CauseCanceled = "canceled"
 	// CauseNetwork: any other network failure.

@@ -194,6 +194,13 @@ func (c *Client) Fetch(ctx context.Context, rawURL string) (*Response, error) {
 	hc := &http.Client{
 		Transport: c.transport,
 		CheckRedirect: func(next *http.Request, via []*http.Request) error {
+			for _, prev := range via {
+				if prev.URL.String() == next.URL.String() {
+					// No number of further hops reaches a page; the
+					// server most often wants a cookie the fetch does not keep.
+					return failed(CauseRedirectLoop, "the page redirects in a loop", fmt.Errorf("redirect %d returns to an earlier address", len(via)))
+				}
+			}
 			if len(via) > c.cfg.MaxRedirects {
 				return failed(CauseRedirects, "too many redirects", fmt.Errorf("more than %d redirects", c.cfg.MaxRedirects))
 			}
