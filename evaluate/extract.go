@@ -8,15 +8,17 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/ingest/format"
 )
 
-// ExtractFunc turns one source (kind "html" or "pdf", its raw bytes and its
-// URL, which may be empty or not a real URL) into canonical text. An error
-// makes the case count as empty output.
+// ExtractFunc turns one source (its kind, one of format.Kinds, its raw
+// bytes and its URL, which may be empty or not a real URL) into canonical
+// text. An error makes the case count as empty output.
 type ExtractFunc func(ctx context.Context, kind string, raw []byte, pageURL string) (string, error)
 
 // ExtractCase is one line of an extract set's cases.jsonl.
@@ -135,6 +137,7 @@ func RunExtract(ctx context.Context, dir string, fn ExtractFunc) (ExtractRun, er
 func scoreExtract(dir string, run *ExtractRun) error {
 	var shingleMatches, pdfMatches []Match
 	var wordF1Sum float64
+	docWordF1 := map[string][]float64{} // by document kind
 	var pageWords []typedPRF
 	var snippets SnippetCounts
 	hasSnippets := false
@@ -173,6 +176,9 @@ func scoreExtract(dir string, run *ExtractRun) error {
 			pdfMatches = append(pdfMatches, m)
 			wordF1Sum += WordF1(o.Text, string(ref))
 		}
+		if slices.Contains(format.Documents, c.Kind) {
+			docWordF1[c.Kind] = append(docWordF1[c.Kind], WordF1(o.Text, string(ref)))
+		}
 	}
 	metrics := run.Report.Metrics
 	if html {
@@ -200,6 +206,13 @@ func scoreExtract(dir string, run *ExtractRun) error {
 		metrics["word_shingle_f1"] = sum / float64(len(pdfMatches))
 	}
 	addPageTypeWords(metrics, pageWords)
+	for kind, scores := range docWordF1 {
+		var sum float64
+		for _, s := range scores {
+			sum += s
+		}
+		metrics["word_f1_"+kind] = sum / float64(len(scores))
+	}
 	return nil
 }
 

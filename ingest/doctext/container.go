@@ -1,0 +1,277 @@
+package doctext
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"strings"
+)
+
+// container is a zip archive read under the conversion's caps.
+type container struct {
+	c     *conv
+	files map[string]*zip.File
+}
+
+// openZip reads a zip archive's directory, refusing one with more entries
+// than the cap or whose declared sizes already pass the unpacked cap.
+func (c *conv) openZip(raw []byte) (*container, error) {
+	if bytes.HasPrefix(raw, oleMagic) {
+		if bytes.Contains(raw, encryptedPackage) {
+			return nil, ErrEncrypted
+		}
+		return nil, fmt.Errorf("a legacy (OLE) Office file: %w", ErrUnsupported)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(raw), int64(len(raw)))
+	if err != nil {
+		return nil, fmt.Errorf("zip: %v: %w", err, ErrUnreadable)
+	}
+	if len(zr.File) > c.lim.MaxEntries {
+		return nil, fmt.Errorf("%d entries (limit %d): %w", len(zr.File), c.lim.MaxEntries, ErrTooLarge)
+	}
+	z := &container{c: c, files: make(map[string]*zip.File, len(zr.File))}
+	for _, f := range zr.File {
+		z.files[strings.TrimPrefix(f.Name, "/")] = f
+	}
+	return z, nil
+}
+
+var (
+	oleMagic         = []byte{0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1}
+	encryptedPackage = []byte("E\x00n\x00c\x00r\x00y\x00p\x00t\x00e\x00d\x00P\x00a\x00c\x00k\x00a\x00g\x00e\x00")
+)
+
+// has reports whether the archive holds an entry.
+func (z *container) has(name string) bool { return z.files[name] != nil }
+
+// read returns an entry's bytes, counting them against the unpacked cap
+// whatever its header claims (a zip bomb's headers lie).
+func (z *container) read(name string) ([]byte, error) {
+	f := z.files[name]
+	if f == nil {
+		return nil, fmt.Errorf("no part %q: %w", name, ErrUnreadable)
+	}
+	room := z.c.lim.MaxUnpackedBytes - z.c.unpacked
+	if int64(f.UncompressedSize64) > room || f.UncompressedSize64 > 1<<62 {
+		return nil, fmt.Errorf("part %q unpacks past %d bytes: %w", name, z.c.lim.MaxUnpackedBytes, ErrTooLarge)
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return nil, fmt.Errorf("part %q: %v: %w", name, err, ErrUnreadable)
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(io.LimitReader(rc, room+1))
+	z.c.unpacked += int64(len(b))
+	if int64(len(b)) > room {
+		return nil, fmt.Errorf("part %q unpacks past %d bytes: %w", name, z.c.lim.MaxUnpackedBytes, ErrTooLarge)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("part %q: %v: %w", name, err, ErrUnreadable)
+	}
+	return b, nil
+}
+
+// xmlHandler receives a part's tokens: start and end elements with the
+// depth of the element, and character data.
+type xmlHandler struct {
+	start func(e xml.StartElement) error
+	end   func(e xml.EndElement) error
+	text  func(s string) error
+}
+
+// walkXML streams an XML document through h under the depth and token
+// caps. A DTD's entities are never expanded: encoding/xml refuses any
+// entity it does not know, so a "billion laughs" is a malformed part.
+func (c *conv) walkXML(data []byte, h xmlHandler) error {
+	d := xml.NewDecoder(bytes.NewReader(data))
+	d.Strict = true
+	d.CharsetReader = func(label string, input io.Reader) (io.Reader, error) {
+		if strings.EqualFold(label, "utf-8") || strings.EqualFold(label, "utf8") {
+			return input, nil
+		}
+		return nil, fmt.Errorf("charset %q: %w", label, ErrUnsupported)
+	}
+	depth := 0
+	for {
+		tok, err := d.RawToken()
+		if errors.Is(err, io.EOF) {
+			if depth != 0 {
+				return fmt.Errorf("xml ends inside an element: %w", ErrUnreadable)
+			}
+			return nil
+		}
+		if err != nil {
+			if errors.Is(err, ErrUnsupported) {
+				return err
+			}
+			return fmt.Errorf("xml: %v: %w", err, ErrUnreadable)
+		}
+		c.tokens++
+		if c.tokens > c.lim.MaxXMLTokens {
+			return fmt.Errorf("over %d XML tokens: %w", c.lim.MaxXMLTokens, ErrTooLarge)
+		}
+		if err := c.tick(); err != nil {
+			return err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			depth++
+			if depth > c.lim.MaxXMLDepth {
+				return fmt.Errorf("XML nested over %d levels: %w", c.lim.MaxXMLDepth, ErrTooLarge)
+			}
+			if h.start != nil {
+				if err := h.start(t); err != nil {
+					return err
+				}
+			}
+		case xml.EndElement:
+			depth--
+			if depth < 0 {
+				return fmt.Errorf("xml: unbalanced end element: %w", ErrUnreadable)
+			}
+			if h.end != nil {
+				if err := h.end(t); err != nil {
+					return err
+				}
+			}
+		case xml.CharData:
+			if h.text != nil {
+				if err := h.text(string(t)); err != nil {
+					return err
+				}
+			}
+		case xml.Directive:
+			if bytes.Contains(bytes.ToUpper(t), []byte("<!ENTITY")) {
+				return fmt.Errorf("xml declares entities: %w", ErrUnreadable)
+			}
+		}
+	}
+}
+
+// attr returns the value of an element's attribute by local name.
+func attr(e xml.StartElement, local string) string {
+	for _, a := range e.Attr {
+		if a.Name.Local == local {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+// attrNS returns the value of an attribute by prefix and local name (raw
+// tokens keep the prefix in Space).
+func attrNS(e xml.StartElement, space, local string) string {
+	for _, a := range e.Attr {
+		if a.Name.Local == local && a.Name.Space == space {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+// relationships reads an OPC relationships part: id → target, resolved
+// against the directory of the part they belong to.
+func (c *conv) relationships(z *container, relsPath, baseDir string) (map[string]string, error) {
+	rels := map[string]string{}
+	if !z.has(relsPath) {
+		return rels, nil
+	}
+	data, err := z.read(relsPath)
+	if err != nil {
+		return nil, err
+	}
+	err = c.walkXML(data, xmlHandler{start: func(e xml.StartElement) error {
+		if e.Name.Local == "Relationship" && attr(e, "TargetMode") != "External" {
+			rels[attr(e, "Id")] = resolve(baseDir, attr(e, "Target"))
+		}
+		return nil
+	}})
+	return rels, err
+}
+
+// resolve joins a relative part name to a base directory inside a package.
+func resolve(baseDir, target string) string {
+	if strings.HasPrefix(target, "/") {
+		return strings.TrimPrefix(path.Clean(target), "/")
+	}
+	return strings.TrimPrefix(path.Clean(path.Join("/", baseDir, target)), "/")
+}
+
+// coreProperties reads title and creator from an OOXML docProps/core.xml or
+// the like (any dc:title and dc:creator).
+func (c *conv) coreProperties(z *container, name string) error {
+	if !z.has(name) {
+		return nil
+	}
+	data, err := z.read(name)
+	if err != nil {
+		return err
+	}
+	var field *string
+	var b strings.Builder
+	return c.walkXML(data, xmlHandler{
+		start: func(e xml.StartElement) error {
+			switch e.Name.Local {
+			case "title":
+				if c.res.Title == "" {
+					field = &c.res.Title
+				}
+			case "creator":
+				if c.res.Author == "" {
+					field = &c.res.Author
+				}
+			}
+			b.Reset()
+			return nil
+		},
+		text: func(s string) error {
+			if field != nil && b.Len() < 4096 {
+				b.WriteString(s)
+			}
+			return nil
+		},
+		end: func(xml.EndElement) error {
+			if field != nil {
+				*field = strings.Join(strings.Fields(b.String()), " ")
+				field = nil
+			}
+			return nil
+		},
+	})
+}
+
+// verifySizes inflates every entry under the unpacked cap and checks that
+// each holds exactly the size its header declares, for readers that trust
+// the headers.
+func (z *container) verifySizes() error {
+	var total int64
+	for name, f := range z.files {
+		if err := z.c.tick(); err != nil {
+			return err
+		}
+		room := z.c.lim.MaxUnpackedBytes - total
+		if f.UncompressedSize64 > uint64(room) {
+			return fmt.Errorf("part %q unpacks past %d bytes: %w", name, z.c.lim.MaxUnpackedBytes, ErrTooLarge)
+		}
+		rc, err := f.Open()
+		if err != nil {
+			return fmt.Errorf("part %q: %v: %w", name, err, ErrUnreadable)
+		}
+		n, err := io.Copy(io.Discard, io.LimitReader(rc, room+1))
+		rc.Close()
+		total += n
+		switch {
+		case n > room:
+			return fmt.Errorf("part %q unpacks past %d bytes: %w", name, z.c.lim.MaxUnpackedBytes, ErrTooLarge)
+		case err != nil:
+			return fmt.Errorf("part %q: %v: %w", name, err, ErrUnreadable)
+		case uint64(n) != f.UncompressedSize64:
+			return fmt.Errorf("part %q holds %d bytes, declares %d: %w", name, n, f.UncompressedSize64, ErrUnreadable)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,227 @@
+package doctext
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/text"
+)
+
+// markdownParser reads CommonMark with GitHub's tables and strikethrough
+// and footnotes.
+var markdownParser = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.Footnote)).Parser()
+
+// maxMarkdownBytes bounds a Markdown source: goldmark builds its whole tree
+// in memory, a few times the input's size.
+const maxMarkdownBytes = 16 << 20
+
+// markdown converts a Markdown document through goldmark's syntax tree:
+// headings, paragraphs, list items, code lines, table rows, then footnotes.
+// A YAML front matter block gives the title and author and is no text.
+func (c *conv) markdown(raw []byte) error {
+	if !utf8.Valid(raw) {
+		return fmt.Errorf("not UTF-8: %w", ErrUnreadable)
+	}
+	if len(raw) > maxMarkdownBytes {
+		return fmt.Errorf("%d bytes (limit %d): %w", len(raw), maxMarkdownBytes, ErrTooLarge)
+	}
+	raw = c.frontMatter(raw)
+	// The title and author a front matter gives open the text, as a
+	// converted document shows them.
+	for _, s := range []string{c.res.Title, c.res.Author} {
+		if err := c.text(s); err != nil {
+			return err
+		}
+		c.flush()
+	}
+	doc := markdownParser.Parse(text.NewReader(raw))
+	m := &mdWalker{c: c, src: raw}
+	if err := m.blocks(doc, 0); err != nil {
+		return err
+	}
+	c.addNotes()
+	return nil
+}
+
+// frontMatter reads a leading YAML block (between "---" lines) for its
+// title and author fields, and returns the document after it.
+func (c *conv) frontMatter(raw []byte) []byte {
+	if bytes.HasPrefix(raw, []byte("% ")) {
+		return c.titleBlock(raw)
+	}
+	rest, ok := bytes.CutPrefix(raw, []byte("---\n"))
+	if !ok {
+		return raw
+	}
+	var body []byte
+	var after []byte
+	for _, end := range []string{"\n---\n", "\n...\n"} {
+		if i := bytes.Index(rest, []byte(end)); i >= 0 && (body == nil || i < len(body)) {
+			body, after = rest[:i], rest[i+len(end):]
+		}
+	}
+	if body == nil {
+		return raw
+	}
+	for _, line := range strings.Split(string(body), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		v = strings.Trim(strings.TrimSpace(v), `"'`)
+		switch strings.TrimSpace(strings.ToLower(k)) {
+		case "title":
+			c.res.Title = v
+		case "author":
+			c.res.Author = v
+		}
+	}
+	return after
+}
+
+// titleBlock reads a Pandoc title block ("% title", "% author", "% date"
+// lines opening the document) and returns the document after it.
+func (c *conv) titleBlock(raw []byte) []byte {
+	for i := 0; i < 3 && bytes.HasPrefix(raw, []byte("% ")); i++ {
+		line, rest, _ := bytes.Cut(raw, []byte("\n"))
+		v := strings.TrimSpace(string(line[2:]))
+		switch i {
+		case 0:
+			c.res.Title = v
+		case 1:
+			c.res.Author = v
+		}
+		raw = rest
+	}
+	return raw
+}
+
+// mdWalker walks goldmark's tree.
+type mdWalker struct {
+	c   *conv
+	src []byte
+}
+
+// maxMarkdownDepth bounds block nesting (quotes in lists in quotes…).
+const maxMarkdownDepth = 200
+
+func (m *mdWalker) blocks(n ast.Node, depth int) error {
+	if depth > maxMarkdownDepth {
+		return fmt.Errorf("blocks nested over %d levels: %w", maxMarkdownDepth, ErrTooLarge)
+	}
+	for b := n.FirstChild(); b != nil; b = b.NextSibling() {
+		if err := m.c.tick(); err != nil {
+			return err
+		}
+		var err error
+		switch b := b.(type) {
+		case *ast.Heading, *ast.Paragraph, *ast.TextBlock:
+			err = m.inline(b)
+			m.c.flush()
+		case *ast.FencedCodeBlock, *ast.CodeBlock:
+			lines := b.Lines()
+			for i := 0; i < lines.Len() && err == nil; i++ {
+				seg := lines.At(i)
+				err = m.c.text(string(seg.Value(m.src)))
+				m.c.flush()
+			}
+		case *ast.HTMLBlock, *ast.ThematicBreak:
+			// Markup, not text.
+		case *east.Table:
+			err = m.table(b)
+		case *east.FootnoteList:
+			err = m.footnotes(b)
+		default:
+			err = m.blocks(b, depth+1)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *mdWalker) table(t *east.Table) error {
+	for r := t.FirstChild(); r != nil; r = r.NextSibling() {
+		var cells []string
+		for cell := r.FirstChild(); cell != nil; cell = cell.NextSibling() {
+			var b strings.Builder
+			m.inlineTo(&b, cell, 0)
+			cells = append(cells, b.String())
+		}
+		if err := m.c.row(cells); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *mdWalker) footnotes(list *east.FootnoteList) error {
+	for f := list.FirstChild(); f != nil; f = f.NextSibling() {
+		var b strings.Builder
+		if fn, ok := f.(*east.Footnote); ok {
+			b.WriteString(noteMark(fn.Index) + " ")
+		}
+		m.allText(&b, f, 0)
+		if b.Len() > m.c.lim.MaxChars {
+			return fmt.Errorf("footnote over %d bytes: %w", m.c.lim.MaxChars, ErrTooLarge)
+		}
+		m.c.notes = append(m.c.notes, b.String())
+	}
+	return nil
+}
+
+// allText writes the inline text of every block under n, blocks apart.
+func (m *mdWalker) allText(b *strings.Builder, n ast.Node, depth int) {
+	for k := n.FirstChild(); k != nil && depth < maxMarkdownDepth; k = k.NextSibling() {
+		if k.Type() == ast.TypeInline {
+			m.inlineNode(b, k, depth)
+			continue
+		}
+		m.allText(b, k, depth+1)
+		b.WriteByte(' ')
+	}
+}
+
+func (m *mdWalker) inline(n ast.Node) error {
+	var b strings.Builder
+	m.inlineTo(&b, n, 0)
+	return m.c.text(b.String())
+}
+
+// inlineTo writes the text of n's inline children: text, code, link text,
+// image descriptions; raw HTML and footnote marks are left out.
+func (m *mdWalker) inlineTo(b *strings.Builder, n ast.Node, depth int) {
+	if depth > maxMarkdownDepth {
+		return
+	}
+	for k := n.FirstChild(); k != nil; k = k.NextSibling() {
+		m.inlineNode(b, k, depth)
+	}
+}
+
+// inlineNode writes the text of one inline node.
+func (m *mdWalker) inlineNode(b *strings.Builder, k ast.Node, depth int) {
+	switch k := k.(type) {
+	case *ast.Text:
+		b.Write(k.Segment.Value(m.src))
+		if k.SoftLineBreak() || k.HardLineBreak() {
+			b.WriteByte(' ')
+		}
+	case *ast.String:
+		b.Write(k.Value)
+	case *ast.AutoLink:
+		b.Write(k.URL(m.src))
+	case *east.FootnoteLink:
+		b.WriteString(noteMark(k.Index))
+	case *ast.RawHTML, *east.FootnoteBacklink, *east.TaskCheckBox:
+	default:
+		m.inlineTo(b, k, depth+1)
+	}
+}

@@ -1,0 +1,285 @@
+package doctext
+
+import (
+	"encoding/xml"
+	"strconv"
+	"strings"
+
+	"github.com/digestd/digestd/ingest/format"
+)
+
+// maxRepeat bounds how often a repeated ODF cell or row with text is
+// written out (a sheet may declare a cell repeated a million times).
+const maxRepeat = 256
+
+// odf converts an OpenDocument text, presentation or spreadsheet from its
+// content.xml: an ODT's headings, paragraphs, list items and table rows,
+// then its notes; an ODP's slides (draw:page) as pages named by their
+// title frame, each followed by its speaker notes; an ODS's sheets as
+// pages that open with the sheet's name, one block per row.
+func (c *conv) odf(kind string, raw []byte) error {
+	z, err := c.openZip(raw)
+	if err != nil {
+		return err
+	}
+	if z.has("META-INF/manifest.xml") {
+		data, err := z.read("META-INF/manifest.xml")
+		if err != nil {
+			return err
+		}
+		encrypted := false
+		err = c.walkXML(data, xmlHandler{start: func(e xml.StartElement) error {
+			if e.Name.Local == "encryption-data" {
+				encrypted = true
+			}
+			return nil
+		}})
+		if err != nil {
+			return err
+		}
+		if encrypted {
+			return ErrEncrypted
+		}
+	}
+	if err := c.coreProperties(z, "meta.xml"); err != nil {
+		return err
+	}
+	data, err := z.read("content.xml")
+	if err != nil {
+		return err
+	}
+	w := &odfWalker{c: c, kind: kind}
+	if err := c.walkXML(data, w.handler()); err != nil {
+		return err
+	}
+	c.addNotes()
+	return nil
+}
+
+// odfWalker turns content.xml into blocks.
+type odfWalker struct {
+	c      *conv
+	kind   string
+	para   int // depth inside text:p / text:h
+	skip   int // depth inside text that is not content
+	note   int // depth inside a note body
+	noteB  strings.Builder
+	tables []*odfTable
+	title  int // depth inside an ODP title frame
+	titleB strings.Builder
+	frames []bool // open draw:frame elements: skipped or not
+	// citation is the depth inside a note's mark, citeB its text.
+	citation int
+	citeB    strings.Builder
+}
+
+type odfTable struct {
+	cells   []string
+	cell    strings.Builder
+	repeat  int // the open cell's number-columns-repeated
+	rowRep  int // the open row's number-rows-repeated
+	isSheet bool
+}
+
+func (w *odfWalker) handler() xmlHandler {
+	return xmlHandler{start: w.start, end: w.end, text: w.chars}
+}
+
+func (w *odfWalker) write(s string) error {
+	switch {
+	case w.note > 0:
+		if w.noteB.Len() < w.c.lim.MaxChars {
+			w.noteB.WriteString(s)
+		}
+	case len(w.tables) > 0:
+		t := w.tables[len(w.tables)-1]
+		if t.cell.Len() < w.c.lim.MaxChars {
+			t.cell.WriteString(s)
+		}
+	default:
+		if w.title > 0 && w.titleB.Len() < 1024 {
+			w.titleB.WriteString(s)
+		}
+		return w.c.text(s)
+	}
+	return nil
+}
+
+func repeatOf(e xml.StartElement, name string) int {
+	n, err := strconv.Atoi(attr(e, name))
+	if err != nil || n < 1 {
+		return 1
+	}
+	return n
+}
+
+func (w *odfWalker) start(e xml.StartElement) error {
+	if w.skip > 0 {
+		w.skip++
+		return nil
+	}
+	switch e.Name.Space + ":" + e.Name.Local {
+	case "office:annotation", "text:tracked-changes", "draw:page-thumbnail":
+		w.skip = 1
+	case "text:note-citation":
+		// The note's mark: "[n]" in the text, and again before the note.
+		w.citation++
+		w.citeB.Reset()
+	case "text:note":
+		w.note++
+		if w.note == 1 {
+			w.noteB.Reset()
+		}
+	case "text:p", "text:h":
+		w.para++
+	case "text:s":
+		n := min(repeatOf(e, "c"), 64)
+		return w.write(strings.Repeat(" ", n))
+	case "text:tab", "text:line-break":
+		return w.write(" ")
+	case "draw:page":
+		w.c.startPage(attr(e, "name"))
+	case "draw:frame":
+		class := attrNS(e, "presentation", "class")
+		skip := class == "page-number" || class == "date-time" || class == "footer" || class == "header"
+		w.frames = append(w.frames, skip)
+		if skip {
+			w.frames = w.frames[:len(w.frames)-1]
+			w.skip = 1
+			return nil
+		}
+		if class == "title" && w.kind == format.ODP {
+			w.title++
+		}
+	case "table:table":
+		sheet := w.kind == format.ODS && len(w.tables) == 0
+		if sheet {
+			name := attr(e, "name")
+			w.c.startPage(name)
+			w.c.emit(name)
+		} else if len(w.tables) == 0 {
+			w.c.flush()
+		}
+		w.tables = append(w.tables, &odfTable{isSheet: sheet})
+	case "table:table-row":
+		if t := w.top(); t != nil {
+			t.cells = t.cells[:0]
+			t.rowRep = repeatOf(e, "number-rows-repeated")
+		}
+	case "table:table-cell", "table:covered-table-cell":
+		if t := w.top(); t != nil {
+			t.cell.Reset()
+			t.repeat = repeatOf(e, "number-columns-repeated")
+		}
+	}
+	return nil
+}
+
+func (w *odfWalker) top() *odfTable {
+	if len(w.tables) == 0 {
+		return nil
+	}
+	return w.tables[len(w.tables)-1]
+}
+
+func (w *odfWalker) end(e xml.EndElement) error {
+	if w.skip > 0 {
+		w.skip--
+		return nil
+	}
+	switch e.Name.Space + ":" + e.Name.Local {
+	case "text:note-citation":
+		w.citation--
+		mark := "[" + strings.TrimSpace(w.citeB.String()) + "]"
+		w.noteB.WriteString(mark + " ")
+		w.note--
+		err := w.write(mark)
+		w.note++
+		return err
+	case "text:note":
+		w.note--
+		if w.note == 0 {
+			w.c.notes = append(w.c.notes, w.noteB.String())
+		}
+	case "text:p", "text:h":
+		w.para--
+		if w.note > 0 || len(w.tables) > 0 {
+			return w.write(" ")
+		}
+		if w.title > 0 {
+			w.titleB.WriteByte(' ')
+		}
+		w.c.flush()
+	case "draw:frame":
+		if n := len(w.frames); n > 0 {
+			w.frames = w.frames[:n-1]
+		}
+		if w.title > 0 {
+			w.title--
+			title := strings.Join(strings.Fields(w.titleB.String()), " ")
+			if w.title == 0 && len(w.c.res.PageNames) > 0 && title != "" {
+				// A slide's title names it better than draw:name, which
+				// is often "page1".
+				w.c.res.PageNames[len(w.c.res.PageNames)-1] = title
+			}
+			w.titleB.Reset()
+		}
+	case "draw:page":
+		w.c.endPage()
+	case "table:table-cell", "table:covered-table-cell":
+		if t := w.top(); t != nil {
+			s := t.cell.String()
+			for range min(t.repeat, maxRepeat) {
+				t.cells = append(t.cells, s)
+			}
+			t.cell.Reset()
+		}
+	case "table:table-row":
+		if n := len(w.tables); n > 0 {
+			t := w.tables[n-1]
+			if n > 1 {
+				return w.writeAbove(strings.Join(t.cells, " ") + " ")
+			}
+			rep := min(t.rowRep, maxRepeat)
+			for range rep {
+				if err := w.c.tick(); err != nil {
+					return err
+				}
+				if err := w.c.row(append([]string(nil), t.cells...)); err != nil {
+					return err
+				}
+			}
+		}
+	case "table:table":
+		if n := len(w.tables); n > 0 {
+			sheet := w.tables[n-1].isSheet
+			w.tables = w.tables[:n-1]
+			if sheet {
+				w.c.endPage()
+			}
+		}
+	}
+	return nil
+}
+
+// writeAbove writes a nested table's row into what encloses the table.
+func (w *odfWalker) writeAbove(s string) error {
+	inner := w.tables[len(w.tables)-1]
+	w.tables = w.tables[:len(w.tables)-1]
+	err := w.write(s)
+	w.tables = append(w.tables, inner)
+	return err
+}
+
+func (w *odfWalker) chars(s string) error {
+	if w.citation > 0 {
+		if w.citeB.Len() < 32 {
+			w.citeB.WriteString(s)
+		}
+		return nil
+	}
+	if w.skip > 0 || w.para == 0 {
+		return nil
+	}
+	return w.write(s)
+}

@@ -1,0 +1,302 @@
+// Package format decides what kind of source a body is — HTML, PDF, plain
+// text, an office document, an EPUB book, Markdown or CSV — from its
+// declared media type, its file name and its first bytes. It is the one
+// detection function of every entry point: uploads, raw bodies, URL
+// fetches, batch files and the command line.
+package format
+
+import (
+	"archive/zip"
+	"bytes"
+	"io"
+	"mime"
+	"net/http"
+	"path"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// The kinds of source, the values of a source record's kind.
+const (
+	Text     = "text"
+	HTML     = "html"
+	PDF      = "pdf"
+	DOCX     = "docx"
+	PPTX     = "pptx"
+	XLSX     = "xlsx"
+	ODT      = "odt"
+	ODP      = "odp"
+	ODS      = "ods"
+	EPUB     = "epub"
+	Markdown = "markdown"
+	CSV      = "csv"
+)
+
+// Kinds lists every kind, in the order the documentation gives them.
+var Kinds = []string{Text, HTML, PDF, DOCX, PPTX, XLSX, ODT, ODP, ODS, EPUB, Markdown, CSV}
+
+// Documents lists the kinds converted by ingest/doctext: the office
+// documents, EPUB, Markdown and CSV.
+var Documents = []string{DOCX, PPTX, XLSX, ODT, ODP, ODS, EPUB, Markdown, CSV}
+
+// Paginated reports whether a kind has pages in its canonical text: a
+// PDF's pages, a presentation's slides and a spreadsheet's sheets.
+func Paginated(kind string) bool {
+	switch kind {
+	case PDF, PPTX, ODP, XLSX, ODS:
+		return true
+	}
+	return false
+}
+
+// containers are the kinds held in a zip archive.
+var containers = []string{DOCX, PPTX, XLSX, ODT, ODP, ODS, EPUB}
+
+// ooxml are the kinds an encrypted Office file (an OLE compound file
+// holding an EncryptedPackage) may be.
+var ooxml = []string{DOCX, PPTX, XLSX}
+
+// mediaTypes maps each media type a kind is declared with to the kind.
+var mediaTypes = map[string]string{
+	"text/html":             HTML,
+	"application/xhtml+xml": HTML,
+	"application/pdf":       PDF,
+	"application/x-pdf":     PDF,
+	"text/plain":            Text,
+	"application/vnd.openxmlformats-officedocument.wordprocessingml.document":   DOCX,
+	"application/vnd.openxmlformats-officedocument.presentationml.presentation": PPTX,
+	"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet":         XLSX,
+	"application/vnd.oasis.opendocument.text":                                   ODT,
+	"application/vnd.oasis.opendocument.presentation":                           ODP,
+	"application/vnd.oasis.opendocument.spreadsheet":                            ODS,
+	"application/epub+zip": EPUB,
+	"text/markdown":        Markdown,
+	"text/x-markdown":      Markdown,
+	"text/csv":             CSV,
+}
+
+// genericTypes say nothing about the content: the body is sniffed.
+var genericTypes = map[string]bool{
+	"": true, "application/octet-stream": true, "binary/octet-stream": true, "application/unknown": true,
+	"unknown/unknown": true, "application/x-download": true, "application/force-download": true,
+	"application/zip": true, "application/x-zip-compressed": true,
+}
+
+// extensions maps a file name's extension (lower case) to a kind.
+var extensions = map[string]string{
+	".html": HTML, ".htm": HTML, ".xhtml": HTML,
+	".pdf": PDF,
+	".txt": Text, ".text": Text,
+	".docx": DOCX, ".pptx": PPTX, ".xlsx": XLSX,
+	".odt": ODT, ".odp": ODP, ".ods": ODS,
+	".epub": EPUB,
+	".md":   Markdown, ".markdown": Markdown,
+	".csv": CSV,
+}
+
+// MediaTypes returns every media type that declares a kind, sorted: the
+// raw request bodies the service takes.
+func MediaTypes() []string {
+	out := make([]string, 0, len(mediaTypes))
+	for mt := range mediaTypes {
+		out = append(out, mt)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Extensions returns every file name extension that names a kind, sorted
+// (with the dot): the files batch --dir picks up.
+func Extensions() []string {
+	out := make([]string, 0, len(extensions))
+	for e := range extensions {
+		out = append(out, e)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// KindOfName returns the kind a file name's extension names, or "".
+func KindOfName(name string) string {
+	return extensions[strings.ToLower(path.Ext(name))]
+}
+
+// MediaType returns the lowercased media type of a Content-Type value,
+// tolerating malformed parameters.
+func MediaType(contentType string) string {
+	if mt, _, err := mime.ParseMediaType(contentType); err == nil {
+		return mt
+	}
+	mt, _, _ := strings.Cut(contentType, ";")
+	return strings.ToLower(strings.TrimSpace(mt))
+}
+
+// Supported reports whether a declared Content-Type may label a source
+// digestd reads: a type of some kind, or one that says nothing (absent or
+// a catch-all binary type, resolved by sniffing). Image, JSON or XML
+// labels are not.
+func Supported(contentType string) bool {
+	mt := MediaType(contentType)
+	_, ok := mediaTypes[mt]
+	return ok || genericTypes[mt]
+}
+
+// sniffLen is how many leading bytes decide a sniffed type; PDF readers
+// likewise look for the %PDF- header within the first 1024 bytes.
+const sniffLen = 1024
+
+// Detect returns the kind of a body from its declared Content-Type, its
+// file name (either may be empty) and its bytes, or "" when digestd does
+// not read it (UNSUPPORTED_CONTENT_TYPE). The rules, in order:
+//   - a label no kind has (an image, JSON) is unsupported;
+//   - a %PDF- header within the first 1024 bytes makes a PDF;
+//   - a zip archive is the document its entries show (an ODF or EPUB
+//     mimetype entry, OOXML's word/, ppt/ or xl/ parts); a zip that
+//     cannot be read takes the container kind its label or name gives,
+//     so that its converter says why it is unreadable;
+//   - an OLE compound file holding an EncryptedPackage is an encrypted
+//     OOXML document (of the kind its label or name gives, else docx);
+//   - a Markdown or CSV label or name holds for valid UTF-8;
+//   - an HTML label holds unless the bytes sniff as a specific non-text
+//     format, a text label for text; a PDF label, a container label
+//     without a container, or a generic label is resolved by sniffing
+//     (a login page served as PDF is HTML).
+func Detect(contentType, name string, body []byte) string {
+	mt := MediaType(contentType)
+	declared, known := mediaTypes[mt]
+	if !known && !genericTypes[mt] {
+		return ""
+	}
+	named := KindOfName(name)
+	head := body[:min(len(body), sniffLen)]
+	if bytes.Contains(head, []byte("%PDF-")) {
+		return PDF
+	}
+	if bytes.HasPrefix(body, []byte("PK\x03\x04")) {
+		if k := zipKind(body); k != "" {
+			return k
+		}
+		for _, k := range []string{declared, named} {
+			if slices.Contains(containers, k) {
+				return k
+			}
+		}
+		return ""
+	}
+	if bytes.HasPrefix(body, oleMagic) {
+		for _, k := range []string{declared, named} {
+			if slices.Contains(ooxml, k) {
+				return k
+			}
+		}
+		if bytes.Contains(body, encryptedPackage) {
+			return DOCX
+		}
+		return ""
+	}
+	sniffed := MediaType(http.DetectContentType(head))
+	textual := strings.HasPrefix(sniffed, "text/")
+	switch declared {
+	case Markdown, CSV:
+		if utf8.Valid(body) {
+			return declared
+		}
+		return ""
+	case HTML:
+		if textual || sniffed == "application/octet-stream" {
+			// Unlabelled UTF-16 without a BOM sniffs as binary; trust the label.
+			return HTML
+		}
+		return ""
+	case Text:
+		if !textual {
+			return ""
+		}
+		if named == Markdown || named == CSV {
+			return named
+		}
+		return Text
+	}
+	if (named == Markdown || named == CSV) && utf8.Valid(body) {
+		return named
+	}
+	switch sniffed {
+	case "text/html":
+		return HTML
+	case "text/plain":
+		if named == HTML {
+			return HTML
+		}
+		return Text
+	case "text/xml":
+		if bytes.Contains(bytes.ToLower(head), []byte("<html")) {
+			return HTML
+		}
+	}
+	return ""
+}
+
+// oleMagic starts an OLE compound file: legacy Office formats, and the
+// wrapper of an encrypted OOXML document.
+var oleMagic = []byte{0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1}
+
+// encryptedPackage is the UTF-16LE name of an encrypted OOXML document's
+// stream in its OLE wrapper.
+var encryptedPackage = []byte("E\x00n\x00c\x00r\x00y\x00p\x00t\x00e\x00d\x00P\x00a\x00c\x00k\x00a\x00g\x00e\x00")
+
+// odfTypes maps an ODF or EPUB mimetype entry to its kind.
+var odfTypes = map[string]string{
+	"application/vnd.oasis.opendocument.text":         ODT,
+	"application/vnd.oasis.opendocument.presentation": ODP,
+	"application/vnd.oasis.opendocument.spreadsheet":  ODS,
+	"application/epub+zip":                            EPUB,
+}
+
+// zipKind reads a zip archive's directory (never its entries' data, except
+// a small mimetype entry) and names the document it holds, or "".
+func zipKind(body []byte) string {
+	zr, err := zip.NewReader(bytes.NewReader(body), int64(len(body)))
+	if err != nil {
+		return ""
+	}
+	var word, ppt, xl, types bool
+	for _, f := range zr.File {
+		switch {
+		case f.Name == "mimetype" && f.UncompressedSize64 < 256:
+			if k := odfTypes[readSmall(f)]; k != "" {
+				return k
+			}
+		case f.Name == "[Content_Types].xml":
+			types = true
+		case strings.HasPrefix(f.Name, "word/"):
+			word = true
+		case strings.HasPrefix(f.Name, "ppt/"):
+			ppt = true
+		case strings.HasPrefix(f.Name, "xl/"):
+			xl = true
+		}
+	}
+	switch {
+	case !types:
+		return ""
+	case word:
+		return DOCX
+	case ppt:
+		return PPTX
+	case xl:
+		return XLSX
+	}
+	return ""
+}
+
+// readSmall returns a small entry's trimmed contents, or "".
+func readSmall(f *zip.File) string {
+	rc, err := f.Open()
+	if err != nil {
+		return ""
+	}
+	defer rc.Close()
+	b, _ := io.ReadAll(io.LimitReader(rc, 256))
+	return strings.TrimSpace(string(b))
+}
