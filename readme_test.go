@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/ingest/format"
 	"github.com/digestd/digestd/wire"
 )
 
@@ -99,5 +100,56 @@ func TestDocumentedVersionsAndStatuses(t *testing.T) {
 	}
 	if checked < 25 {
 		t.Errorf("checked %d documented statuses; the error table alone has more", checked)
+	}
+}
+
+// TestReadmeSourceKinds: the README's table of source kinds has one row per
+// kind of ingest/format, with exactly the media types and file name
+// extensions that declare it, and pages where the kind has them.
+func TestReadmeSourceKinds(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := regexp.MustCompile("(?m)^\\| `([a-z]+)` \\| (.*) \\| (.*) \\| (.*) \\|$").FindAllSubmatch(readme, -1)
+	var kinds []string
+	code := regexp.MustCompile("`([^`]+)`")
+	cells := func(b []byte) []string {
+		var out []string
+		for _, m := range code.FindAllSubmatch(b, -1) {
+			out = append(out, string(m[1]))
+		}
+		slices.Sort(out)
+		return out
+	}
+	for _, r := range rows {
+		kind := string(r[1])
+		if !slices.Contains(format.Kinds, kind) {
+			continue // another table's row
+		}
+		kinds = append(kinds, kind)
+		var types, exts []string
+		for _, mt := range format.MediaTypes() {
+			if format.KindOfMediaType(mt) == kind {
+				types = append(types, mt)
+			}
+		}
+		for _, e := range format.Extensions() {
+			if format.KindOfName("x"+e) == kind {
+				exts = append(exts, e)
+			}
+		}
+		if got := cells(r[2]); !slices.Equal(got, types) {
+			t.Errorf("README %s media types %v, format has %v", kind, got, types)
+		}
+		if got := cells(r[3]); !slices.Equal(got, exts) {
+			t.Errorf("README %s file names %v, format has %v", kind, got, exts)
+		}
+		if paged := string(r[4]) != "—"; paged != format.Paginated(kind) {
+			t.Errorf("README %s pages %q, format.Paginated %v", kind, r[4], format.Paginated(kind))
+		}
+	}
+	if !slices.Equal(kinds, format.Kinds) {
+		t.Errorf("README lists kinds %v, format.Kinds is %v", kinds, format.Kinds)
 	}
 }

@@ -5,17 +5,14 @@
 package api
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"log/slog"
-	"mime"
 	"net/http"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/prometheus/client_golang/prometheus"
@@ -23,6 +20,7 @@ import (
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/ingest"
+	"github.com/digestd/digestd/ingest/format"
 	"github.com/digestd/digestd/pipeline"
 	"github.com/digestd/digestd/wire"
 )
@@ -256,7 +254,7 @@ func (s *Server) postDigest(w http.ResponseWriter, r *http.Request) {
 }
 
 // decodeDigest reads a digest request from JSON, a raw body (text/plain,
-// text/html, application/pdf with ?query=) or a multipart upload.
+// text/html, application/pdf, an office document, EPUB, Markdown or CSV, with ?query=) or a multipart upload.
 func (s *Server) decodeDigest(w http.ResponseWriter, r *http.Request) (pipeline.Request, error) {
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
 	mt, params, err := wire.CheckContentType(r.Header.Get("Content-Type"), digestContentTypes...)
@@ -291,7 +289,9 @@ func (s *Server) decodeDigest(w http.ResponseWriter, r *http.Request) (pipeline.
 		return pipeline.Request{}, err
 	}
 	switch mt {
-	case "text/plain", "text/html", "application/pdf", "application/xhtml+xml":
+	case "multipart/form-data":
+		return s.decodeMultipart(r, opts)
+	default:
 		raw, err := readBody(r.Body)
 		if err != nil {
 			return pipeline.Request{}, err
@@ -308,18 +308,23 @@ func (s *Server) decodeDigest(w http.ResponseWriter, r *http.Request) (pipeline.
 			req.Source.Text = string(raw)
 		case "application/pdf":
 			req.Source.PDF = raw
-		default:
+		case "text/html", "application/xhtml+xml":
 			req.Source.HTML = raw
+			req.Source.ContentType = r.Header.Get("Content-Type")
+		default:
+			// An office document, EPUB, Markdown or CSV, by its media
+			// type; ?name= may give its file name.
+			req.Source.File, req.Source.Name = raw, q.Get("name")
 			req.Source.ContentType = r.Header.Get("Content-Type")
 		}
 		return req, nil
 	}
-	return s.decodeMultipart(r, opts)
 }
 
-// digestContentTypes are the request bodies POST /v1/digest takes; the first
-// is assumed when a request declares none.
-var digestContentTypes = []string{wire.MediaJSON, "text/plain", "text/html", "application/xhtml+xml", "application/pdf", "multipart/form-data"}
+// digestContentTypes are the request bodies POST /v1/digest takes: JSON
+// (assumed when a request declares none), every media type of a source
+// kind (format.MediaTypes), and multipart uploads.
+var digestContentTypes = append(append([]string{wire.MediaJSON}, format.MediaTypes()...), "multipart/form-data")
 
 // decodeJSON decodes the JSON body of a route that takes only JSON into v,
 // refusing a body declared as anything else (415) before reading it.
@@ -340,7 +345,7 @@ func (s *Server) decodeMultipart(r *http.Request, opts digest.Options) (pipeline
 	}
 	req := pipeline.Request{ID: r.URL.Query().Get("id"), Query: r.URL.Query().Get("query"), Options: opts}
 	var file []byte
-	var fileType string
+	var fileType, fileName string
 	for {
 		part, err := mr.NextPart()
 		if err == io.EOF {
@@ -365,7 +370,7 @@ func (s *Server) decodeMultipart(r *http.Request, opts digest.Options) (pipeline
 			if err != nil {
 				return req, err
 			}
-			fileType = part.Header.Get("Content-Type")
+			fileType, fileName = part.Header.Get("Content-Type"), part.FileName()
 		default:
 			return req, fault.E(fault.ValidationError, fmt.Sprintf("unknown form field %q (want query, id, file)", part.FormName()))
 		}
@@ -376,18 +381,9 @@ func (s *Server) decodeMultipart(r *http.Request, opts digest.Options) (pipeline
 	if len(file) == 0 {
 		return req, errEmptySource
 	}
-	mt, _, _ := mime.ParseMediaType(fileType)
-	switch {
-	case mt == "application/pdf" || bytes.HasPrefix(file, []byte("%PDF-")):
-		req.Source.PDF = file
-	case mt == "text/html" || mt == "application/xhtml+xml":
-		req.Source.HTML = file
-		req.Source.ContentType = fileType
-	case mt == "text/plain" || (mt == "" || mt == "application/octet-stream") && utf8.Valid(file):
-		req.Source.Text = string(file)
-	default:
-		return req, fault.E(fault.UnsupportedContentType, fmt.Sprintf("unsupported file type %q", mt))
-	}
+	// The part's kind is format.Detect's, from its declared type, its file
+	// name and its bytes, as for every other entry point.
+	req.Source.File, req.Source.Name, req.Source.ContentType = file, fileName, fileType
 	return req, nil
 }
 

@@ -20,6 +20,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/digestd/digestd/ingest/format"
+
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/wire"
 )
@@ -139,12 +141,10 @@ func parseEntry(line []byte, baseDir string) (Entry, error) {
 	return e, nil
 }
 
-// dirExtensions are the file name extensions ScanDir picks up.
-var dirExtensions = map[string]bool{".html": true, ".htm": true, ".pdf": true, ".txt": true, ".md": true}
-
-// ScanDir returns an entry for every .html, .htm, .pdf, .txt and .md file
-// (and such a file compressed, .html.gz…, which digesting refuses with a
-// reason) under root (extensions compared case-insensitively), in lexical order,
+// ScanDir returns an entry for every file whose extension names a kind of
+// source (format.Extensions: .html, .pdf, .txt, .docx, .xlsx, .epub, .md,
+// .csv, …), and such a file compressed (.html.gz…, which digesting refuses
+// with a reason), under root (extensions compared case-insensitively), in lexical order,
 // with the file's slash-separated path relative to root as its id.
 // Directories reached through symbolic links are not followed.
 func ScanDir(root string) ([]Entry, error) {
@@ -159,7 +159,7 @@ func ScanDir(root string) ([]Entry, error) {
 			// says why it is refused, rather than being passed over.
 			ext = strings.ToLower(filepath.Ext(strings.TrimSuffix(path, filepath.Ext(path))))
 		}
-		if d.IsDir() || !dirExtensions[ext] {
+		if d.IsDir() || format.KindOfName(ext) == "" {
 			return nil
 		}
 		rel, err := filepath.Rel(root, path)

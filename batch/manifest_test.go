@@ -84,7 +84,7 @@ func TestDuplicateIDs(t *testing.T) {
 
 func TestScanDir(t *testing.T) {
 	root := t.TempDir()
-	for _, name := range []string{"a.txt", "b.HTML", "sub/c.pdf", "sub/deeper/d.md", "sub/e.htm", "skip.gz", "skip.json", "noext"} {
+	for _, name := range []string{"a.txt", "b.HTML", "sub/c.pdf", "sub/deeper/d.md", "sub/e.htm", "f.docx", "g.XLSX", "h.epub", "i.csv", "j.odp", "skip.gz", "skip.json", "skip.zip", "noext"} {
 		p := filepath.Join(root, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -107,7 +107,7 @@ func TestScanDir(t *testing.T) {
 			t.Errorf("entry %q has file %q", e.ID, e.File)
 		}
 	}
-	want := []string{"a.txt", "b.HTML", "sub/c.pdf", "sub/deeper/d.md", "sub/e.htm"}
+	want := []string{"a.txt", "b.HTML", "f.docx", "g.XLSX", "h.epub", "i.csv", "j.odp", "sub/c.pdf", "sub/deeper/d.md", "sub/e.htm"}
 	if !reflect.DeepEqual(ids, want) {
 		t.Fatalf("ids %q, want %q", ids, want)
 	}

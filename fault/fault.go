@@ -38,6 +38,8 @@ const (
 	PDFUnreadable          Code = "PDF_UNREADABLE"
 	PDFTimeout             Code = "PDF_TIMEOUT"
 	PDFEncrypted           Code = "PDF_ENCRYPTED"
+	DocumentEncrypted      Code = "DOCUMENT_ENCRYPTED"
+	DocumentUnreadable     Code = "DOCUMENT_UNREADABLE"
 	NoExtractableText      Code = "NO_EXTRACTABLE_TEXT"
 	ExtractionFailed       Code = "EXTRACTION_FAILED"
 	ContentBlocked         Code = "CONTENT_BLOCKED"

@@ -9,37 +9,47 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"slices"
 	"time"
 	"unicode/utf8"
 
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/ingest/fetch"
+	"github.com/digestd/digestd/ingest/format"
 	"github.com/digestd/digestd/ingest/htmltext"
 	"github.com/digestd/digestd/ingest/verdict"
 	"github.com/digestd/digestd/normalize"
 )
 
-// Kinds of source.
+// Kinds of source (format's kinds; format.Kinds lists them all).
 const (
-	KindText = "text"
-	KindHTML = "html"
-	KindPDF  = "pdf"
+	KindText = format.Text
+	KindHTML = format.HTML
+	KindPDF  = format.PDF
 )
 
 // DefaultMaxSourceBytes is the largest source digestd takes in by default,
 // in bytes: an HTTP request body, an MCP JSON-RPC message, a batch file.
 const DefaultMaxSourceBytes = 32 << 20
 
-// Source is one input to digest. Exactly one of URL, HTML, PDF and Text is
-// set (an archived source is resolved by the pipeline, not here).
+// Source is one input to digest. Exactly one of URL, HTML, PDF, File and
+// Text is set (an archived source is resolved by the pipeline, not here).
 type Source struct {
 	URL  string
 	HTML []byte
 	PDF  []byte
+	// File is a file of any kind: format.Detect decides which from
+	// ContentType, Name and its bytes.
+	File []byte
+	// Name is File's name (only its extension counts), if known.
+	Name string
+	// Kind, when set, is File's kind (one of format.Kinds), given by a
+	// caller that knows it; no detection is done.
+	Kind string
 	Text string
-	// ContentType is the declared media type of HTML bytes (it may carry a
-	// charset parameter).
+	// ContentType is the declared media type of HTML or File bytes (it may
+	// carry a charset parameter).
 	ContentType string
 	// Explain asks for the HTML extractor's decisions (Document.Trace).
 	Explain bool
@@ -69,10 +79,13 @@ type Record struct {
 	PageCount        int          `json:"page_count,omitempty"`
 	// PageOffsets[i] is the code point offset in the canonical text where
 	// page i+1 starts.
-	PageOffsets   []int `json:"page_offsets,omitempty"`
-	EmptyPages    []int `json:"empty_pages,omitempty"`
-	UnmappedPages []int `json:"unmapped_pages,omitempty"`
-	TextChars     int   `json:"text_chars"`
+	PageOffsets []int `json:"page_offsets,omitempty"`
+	// PageNames holds each page's slide title or sheet name ("" for a
+	// slide without a title), for presentations and spreadsheets.
+	PageNames     []string `json:"page_names,omitempty"`
+	EmptyPages    []int    `json:"empty_pages,omitempty"`
+	UnmappedPages []int    `json:"unmapped_pages,omitempty"`
+	TextChars     int      `json:"text_chars"`
 	// Verdict is what the page was judged to be (verdict.Content for every
 	// HTML page that is digested; pages judged otherwise are refused).
 	Verdict string `json:"verdict,omitempty"`
@@ -106,6 +119,9 @@ type Ingester struct {
 	Fetcher *fetch.Client
 	// PDF extracts PDF text in isolation; nil disables PDF sources.
 	PDF PDFExtractor
+	// Documents converts office documents, EPUB, Markdown and CSV; nil
+	// converts them in process under doctext's default limits.
+	Documents DocumentExtractor
 	// MaxTextChars caps the canonical text of any source (0: no cap).
 	MaxTextChars int
 	// MaxHTMLNodes bounds the nodes of an HTML page's tree, and with them
@@ -127,10 +143,31 @@ func (in *Ingester) Ingest(ctx context.Context, src Source) (*Document, error) {
 		return in.html(src.HTML, src.ContentType, "", Record{Kind: KindHTML, ContentType: src.ContentType}, src.Explain)
 	case len(src.PDF) > 0:
 		return in.pdf(ctx, src.PDF, Record{Kind: KindPDF, ContentType: "application/pdf"})
+	case len(src.File) > 0:
+		kind := src.Kind
+		if kind == "" {
+			kind = format.Detect(src.ContentType, src.Name, src.File)
+		}
+		return in.file(ctx, kind, src.File, src.ContentType, Record{ContentType: src.ContentType}, src.Explain)
 	case src.URL != "":
 		return in.url(ctx, src.URL, src.Explain)
 	}
-	return nil, fault.E(fault.MissingRequired, "source: one of url, html, pdf_base64, text or archive is required")
+	return nil, fault.E(fault.MissingRequired, "source: one of url, html, pdf_base64, file_base64, text or archive is required")
+}
+
+// file ingests bytes of any kind.
+func (in *Ingester) file(ctx context.Context, kind string, raw []byte, contentType string, rec Record, explain bool) (*Document, error) {
+	switch {
+	case !slices.Contains(format.Kinds, kind):
+		return nil, fault.E(fault.UnsupportedContentType, "the file is none of the kinds digestd reads")
+	case kind == KindPDF:
+		return in.pdf(ctx, raw, rec)
+	case kind == KindHTML:
+		return in.html(raw, contentType, "", rec, explain)
+	case kind == KindText:
+		return in.text(string(raw), rec)
+	}
+	return in.document(ctx, kind, raw, rec)
 }
 
 func (in *Ingester) text(raw string, rec Record) (*Document, error) {
@@ -213,6 +250,9 @@ func (in *Ingester) url(ctx context.Context, rawURL string, explain bool) (*Docu
 	case fetch.KindPDF:
 		rec.Kind = KindPDF
 		return in.pdf(ctx, resp.Body, rec)
+	case fetch.KindText:
+	default:
+		return in.document(ctx, resp.Kind, resp.Body, rec)
 	}
 	return in.text(string(resp.Body), rec)
 }

@@ -7,10 +7,13 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/ingest/doctext"
 	"github.com/digestd/digestd/ingest/fetch"
+	"github.com/digestd/digestd/ingest/format"
 	"github.com/digestd/digestd/ingest/verdict"
 )
 
@@ -81,5 +84,42 @@ func TestRedirectLoopIsNotContent(t *testing.T) {
 	var f *fault.Error
 	if !errors.As(err, &f) || f.Code != fault.NotContent || f.Details["reason"] != verdict.ReasonRedirectLoop {
 		t.Fatalf("redirect loop: %v, want %s with reason %s", err, fault.NotContent, verdict.ReasonRedirectLoop)
+	}
+}
+
+// A file source is read as the kind detection finds (or the kind given),
+// each document kind into its record with the converter's name, and a
+// presentation with its pages and their names.
+func TestFileSources(t *testing.T) {
+	in := &Ingester{}
+	dir := "doctext/testdata/devset"
+	for _, c := range []struct{ file, kind string }{
+		{"report.docx", "docx"}, {"slides.pptx", "pptx"}, {"sheets.xlsx", "xlsx"}, {"report.odt", "odt"},
+		{"slides.odp", "odp"}, {"sheets.ods", "ods"}, {"book.epub", "epub"}, {"report.md", "markdown"}, {"stations.csv", "csv"},
+	} {
+		raw, err := os.ReadFile(filepath.Join(dir, c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := in.Ingest(context.Background(), Source{File: raw, Name: c.file})
+		if err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		if doc.Record.Kind != c.kind || doc.Record.Extractor != doctext.ExtractorName {
+			t.Errorf("%s: record %+v", c.file, doc.Record)
+		}
+		pages := strings.Count(doc.Text.String(), "\f") + 1
+		if paged := format.Paginated(c.kind); paged != (doc.Record.PageCount > 0) || paged && (pages != doc.Record.PageCount || len(doc.Record.PageNames) != pages || len(doc.Record.PageOffsets) != pages) {
+			t.Errorf("%s: %d pages in the text, record %d pages, names %q, offsets %v", c.file, pages, doc.Record.PageCount, doc.Record.PageNames, doc.Record.PageOffsets)
+		}
+	}
+	if _, err := in.Ingest(context.Background(), Source{File: []byte("\x89PNG\r\n\x1a\n\x00\x00")}); fault.CodeOf(err) != fault.UnsupportedContentType {
+		t.Errorf("a PNG: %v", err)
+	}
+	if _, err := in.Ingest(context.Background(), Source{File: []byte("# Title\n\nSome words."), Kind: "markdown"}); err != nil {
+		t.Errorf("given kind: %v", err)
+	}
+	if _, err := in.Ingest(context.Background(), Source{File: []byte("x"), Kind: "doc"}); fault.CodeOf(err) != fault.UnsupportedContentType {
+		t.Errorf("unknown kind: %v", err)
 	}
 }

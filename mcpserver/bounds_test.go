@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/digestd/digestd/digest"
+	"github.com/digestd/digestd/ingest/format"
 	"github.com/digestd/digestd/locate"
 	"github.com/digestd/digestd/mcpserver"
 	"github.com/digestd/digestd/pipeline"
@@ -151,6 +152,16 @@ func TestDescriptionsStateTheBounds(t *testing.T) {
 		}
 		if got, ok := num(node, c.key); !ok || got != c.want {
 			t.Errorf("%s %s.%s = %v, want %v", c.tool, c.path, c.key, node[c.key], c.want)
+		}
+	}
+	// Every source kind is named where file_base64 is described, in both
+	// digest tools.
+	for _, node := range []map[string]any{property(schemas["digest_source"], "source"), property(schemas["digest_sources"], "sources")["items"].(map[string]any)} {
+		desc := fmt.Sprint(property(node, "file_base64")["description"])
+		for _, k := range format.Kinds {
+			if !strings.Contains(desc, k) {
+				t.Errorf("file_base64's description does not name the kind %s: %q", k, desc)
+			}
 		}
 	}
 	if !strings.Contains(fmt.Sprint(property(property(schemas["digest_sources"], "budget"), "max_tokens")["description"]),

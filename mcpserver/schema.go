@@ -9,6 +9,7 @@ import (
 
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/digest"
+	"github.com/digestd/digestd/ingest/format"
 	"github.com/digestd/digestd/pipeline"
 	"github.com/digestd/digestd/wire"
 )
@@ -117,6 +118,9 @@ func sourceBounds(s *jsonschema.Schema) {
 	maxLen(at(s, "id"), 200)
 	at(s, "pdf_base64").ContentEncoding = "base64"
 	at(s, "pdf_base64").ContentMediaType = "application/pdf"
+	at(s, "file_base64").ContentEncoding = "base64"
+	describe(at(s, "file_base64"), "A file of any source kind (%s) in standard base64; its kind comes from content_type, file_name and its first bytes. "+
+		"Slides and sheets are pages (page:N:char:S-E locators; record.page_names lists their titles and names).", strings.Join(format.Kinds, ", "))
 }
 
 func optionsBounds(s *jsonschema.Schema) {
@@ -149,7 +153,7 @@ func digestSourcesBounds(s *jsonschema.Schema) {
 	srcs := at(s, "sources")
 	one, most := 1, MaxSources
 	srcs.MinItems, srcs.MaxItems = &one, &most
-	describe(srcs, "The sources, %d-%d; each is exactly one of url, html, pdf_base64, text or archive. "+
+	describe(srcs, "The sources, %d-%d; each is exactly one of url, html, pdf_base64, file_base64, text or archive. "+
 		"Give each an id to recognise it in the answer (default source-1, source-2, ... in this order).", one, most)
 	srcs.Types, srcs.Type = nil, "array" // a nil slice is not an answer here
 	sourceBounds(at(s, "sources.[]"))

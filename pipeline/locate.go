@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"unicode/utf8"
 
+	"github.com/digestd/digestd/ingest/format"
+
 	"golang.org/x/sync/errgroup"
 
 	"github.com/digestd/digestd/archive"
@@ -168,7 +170,7 @@ func (p *Pipeline) loadSource(ctx context.Context, r Request) (*LocateSource, er
 	if rec != nil {
 		src.Kind, src.Title = rec.Kind, rec.Title
 	}
-	src.paginated = src.Kind == ingest.KindPDF
+	src.paginated = format.Paginated(src.Kind)
 	src.ix = p.indexes.Get(hash.String(), func() *locate.Index { return locate.NewIndex(text.String()) })
 	return src, nil
 }

@@ -17,6 +17,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/digestd/digestd/ingest/format"
+
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
@@ -162,9 +164,9 @@ func (p *Pipeline) Digest(ctx context.Context, req Request) (*Result, error) {
 			warns = append(warns, Warning(w))
 		}
 	}
-	// A PDF's text is paged: its locators take the page form even when it
-	// has a single page.
-	res, err := p.digest(ctx, text, req.Query, req.Options, info.Kind == ingest.KindPDF)
+	// A PDF's, a presentation's or a spreadsheet's text is paged: its
+	// locators take the page form even when it has a single page.
+	res, err := p.digest(ctx, text, req.Query, req.Options, format.Paginated(info.Kind))
 	if err != nil {
 		return nil, err
 	}

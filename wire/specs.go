@@ -18,12 +18,16 @@ import (
 )
 
 // SourceSpec is a source as a client sends it: exactly one of URL, HTML,
-// PDFBase64, Text and Archive.
+// PDFBase64, FileBase64, Text and Archive.
 type SourceSpec struct {
-	ID          string `json:"id,omitempty"`
-	URL         string `json:"url,omitempty"`
-	HTML        string `json:"html,omitempty"`
-	PDFBase64   string `json:"pdf_base64,omitempty"`
+	ID        string `json:"id,omitempty"`
+	URL       string `json:"url,omitempty"`
+	HTML      string `json:"html,omitempty"`
+	PDFBase64 string `json:"pdf_base64,omitempty"`
+	// FileBase64 is a file of any kind digestd reads, its kind detected
+	// from ContentType, FileName and its bytes.
+	FileBase64  string `json:"file_base64,omitempty"`
+	FileName    string `json:"file_name,omitempty"`
 	Text        string `json:"text,omitempty"`
 	Archive     string `json:"archive,omitempty"`
 	ContentType string `json:"content_type,omitempty"`
@@ -47,16 +51,18 @@ type DigestData struct {
 func (spec *SourceSpec) Request(query string, opts digest.Options) (pipeline.Request, error) {
 	req := pipeline.Request{ID: spec.ID, Query: query, Options: opts}
 	set := 0
-	for _, v := range []string{spec.URL, spec.HTML, spec.PDFBase64, spec.Text, spec.Archive} {
+	for _, v := range []string{spec.URL, spec.HTML, spec.PDFBase64, spec.FileBase64, spec.Text, spec.Archive} {
 		if v != "" {
 			set++
 		}
 	}
 	switch {
 	case set == 0:
-		return req, fault.E(fault.MissingRequired, "source: one of url, html, pdf_base64, text or archive is required")
+		return req, fault.E(fault.MissingRequired, "source: one of url, html, pdf_base64, file_base64, text or archive is required")
 	case set > 1:
-		return req, fault.E(fault.ValidationError, "source: give exactly one of url, html, pdf_base64, text or archive")
+		return req, fault.E(fault.ValidationError, "source: give exactly one of url, html, pdf_base64, file_base64, text or archive")
+	case spec.FileName != "" && spec.FileBase64 == "":
+		return req, fault.E(fault.ValidationError, "source.file_name: names the file of file_base64, which is missing")
 	}
 	switch {
 	case spec.Archive != "":
@@ -74,6 +80,17 @@ func (spec *SourceSpec) Request(query string, opts digest.Options) (pipeline.Req
 			return req, fault.E(fault.InvalidFormat, "source.pdf_base64: not valid base64")
 		}
 		req.Source.PDF = b
+	case spec.FileBase64 != "":
+		b, err := base64.StdEncoding.DecodeString(spec.FileBase64)
+		if err != nil {
+			return req, fault.E(fault.InvalidFormat, "source.file_base64: not valid base64")
+		}
+		if spec.ContentType != "" {
+			if _, _, err := mime.ParseMediaType(spec.ContentType); err != nil {
+				return req, fault.E(fault.InvalidFormat, "source.content_type: not a valid media type")
+			}
+		}
+		req.Source.File, req.Source.Name, req.Source.ContentType = b, spec.FileName, spec.ContentType
 	case spec.HTML != "":
 		if spec.ContentType != "" {
 			if _, _, err := mime.ParseMediaType(spec.ContentType); err != nil {

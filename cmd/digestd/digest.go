@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -9,13 +8,12 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/ingest"
+	"github.com/digestd/digestd/ingest/format"
 	"github.com/digestd/digestd/pipeline"
 	"github.com/digestd/digestd/wire"
 )
@@ -25,7 +23,7 @@ func runDigest(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	var c config
 	c.register(fs)
 	query := fs.String("query", "", "the research question the digest is for")
-	kind := fs.String("kind", "", "source kind: text, html or pdf (default: from the file name or its first bytes)")
+	kind := fs.String("kind", "", "source kind: "+strings.Join(format.Kinds, ", ")+" (default: from the file name or its first bytes)")
 	var opts digest.Options
 	registerOptions(fs, &opts)
 	if err := parseFlags(fs, args); err != nil {
@@ -69,40 +67,10 @@ func readSource(name string, stdin io.Reader) ([]byte, error) {
 	return os.ReadFile(name)
 }
 
-// sourceFromBytes decides a file's kind from kind, its name, or its first
-// bytes, and returns it as a source.
+// sourceFromBytes returns a file as a source of the given kind, or of the
+// kind format.Detect finds from its name and its bytes when kind is "".
 func sourceFromBytes(raw []byte, name, kind string) ingest.Source {
-	if kind == "" {
-		kind = sniffKind(raw, name)
-	}
-	switch kind {
-	case ingest.KindPDF:
-		return ingest.Source{PDF: raw}
-	case ingest.KindHTML:
-		return ingest.Source{HTML: raw}
-	}
-	return ingest.Source{Text: string(raw)}
-}
-
-func sniffKind(raw []byte, name string) string {
-	switch strings.ToLower(filepath.Ext(name)) {
-	case ".pdf":
-		return ingest.KindPDF
-	case ".html", ".htm", ".xhtml":
-		return ingest.KindHTML
-	case ".txt", ".md", ".text":
-		return ingest.KindText
-	}
-	head := bytes.ToLower(bytes.TrimSpace(raw[:min(len(raw), 512)]))
-	switch {
-	case bytes.HasPrefix(raw, []byte("%PDF-")):
-		return ingest.KindPDF
-	case bytes.HasPrefix(head, []byte("<!doctype html")), bytes.HasPrefix(head, []byte("<html")), bytes.Contains(head, []byte("<head")):
-		return ingest.KindHTML
-	case utf8.Valid(raw):
-		return ingest.KindText
-	}
-	return ingest.KindHTML
+	return ingest.Source{File: raw, Name: name, Kind: kind}
 }
 
 // registerOptions adds the digest's size flags; their ranges and defaults

@@ -18,9 +18,11 @@ import (
 const evalUsage = `Usage: digestd eval KIND [--json] DIR...
 
 Measures quality on evaluation sets (folders with cases.jsonl, see the README):
-  extract    main-content extraction of HTML and PDF cases (shingle, snippet and
-             word F1; WCXB's word_f1_lc overall and per page type where
-             cases carry page_type); verdicts counts the pages answered
+  extract    main-content extraction of cases of any source kind (html, pdf,
+             docx, pptx, xlsx, odt, odp, ods, epub, markdown, csv): shingle,
+             snippet and word F1 (word_f1 for PDFs, word_f1_<kind> for the
+             document kinds); WCXB's word_f1_lc overall and per page type
+             where cases carry page_type; verdicts counts the pages answered
              CONTENT_BLOCKED, JS_REQUIRED or NOT_CONTENT, and false_verdicts
              those of them whose case says the page has content
   evidence   evidence selection (answer_recall_at_10, hit_at_1, mrr_at_10;
@@ -48,8 +50,9 @@ Measures quality on evaluation sets (folders with cases.jsonl, see the README):
              (located_<kind>, match_<kind>, false_locator_rate)
 
 Sources go through the same code paths as the service: HTML through the
-extractor, PDFs through the isolated worker pool, documents through the text
-source path. A failing case counts as empty output and in "errors".
+extractor, PDFs through the isolated worker pool, office documents, EPUB,
+Markdown and CSV through the document converter, evaluation documents
+through the text source path. A failing case counts as empty output and in "errors".
 `
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -113,9 +116,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // extractFunc extracts through the service's ingester.
 func extractFunc(in *ingest.Ingester) evaluate.ExtractFunc {
 	return func(ctx context.Context, kind string, raw []byte, pageURL string) (string, error) {
-		src := ingest.Source{HTML: raw}
-		if kind == "pdf" {
-			src = ingest.Source{PDF: raw}
+		src := ingest.Source{File: raw, Kind: kind}
+		if kind == "" {
+			src.Kind = ingest.KindHTML
 		}
 		doc, err := in.Ingest(ctx, src)
 		if err != nil {

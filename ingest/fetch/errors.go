@@ -22,8 +22,9 @@ const (
 	// CodeTooLarge means the body (after content decoding) exceeds
 	// Config.MaxBytes, either by its declared Content-Length or while reading.
 	CodeTooLarge = fault.TooLarge
-	// CodeUnsupportedContentType means the response is neither HTML, PDF nor
-	// plain text, by its Content-Type header and by sniffing its first bytes.
+	// CodeUnsupportedContentType means the response is of no kind digestd
+	// reads (format.Detect: by its Content-Type header, its URL's file name
+	// and its first bytes).
 	CodeUnsupportedContentType = fault.UnsupportedContentType
 	// CodeInvalidURL means the URL is malformed or not fetchable: a scheme
 	// other than http or https, userinfo, no host, a bad port, or a host

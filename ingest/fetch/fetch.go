@@ -23,6 +23,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/digestd/digestd/ingest/format"
 )
 
 // Defaults applied by New to zero Config fields.
@@ -91,8 +93,8 @@ type Response struct {
 	// ContentType is the final response's Content-Type header value, as
 	// sent (possibly empty); its charset parameter is for the extractor.
 	ContentType string
-	// Kind is KindHTML, KindPDF or KindText, decided from ContentType and
-	// the body's leading bytes.
+	// Kind is one of format.Kinds, decided by format.Detect from
+	// ContentType, the final URL's path and the body's leading bytes.
 	Kind string
 	// Body is the decoded body, at most Config.MaxBytes long.
 	Body []byte
@@ -174,7 +176,7 @@ func (c *Client) CloseIdleConnections() { c.transport.CloseIdleConnections() }
 // public destination; CodeFailed for network errors, too many redirects or
 // a non-2xx status (Error.Status set); CodeTimeout when a Config timeout or
 // ctx's deadline passes; CodeTooLarge for a body over Config.MaxBytes; and
-// CodeUnsupportedContentType for anything but HTML, PDF or plain text.
+// CodeUnsupportedContentType for a body of no kind format.Detect knows.
 func (c *Client) Fetch(ctx context.Context, rawURL string) (*Response, error) {
 	u, err := c.guard.checkURL(rawURL)
 	if err != nil {
@@ -229,8 +231,7 @@ func (c *Client) Fetch(ctx context.Context, rawURL string) (*Response, error) {
 		return nil, newError(CodeUnsupportedContentType, "unsupported content encoding", nil)
 	}
 	contentType := resp.Header.Get("Content-Type")
-	class := classifyHeader(contentType)
-	if class == classUnsupported {
+	if !format.Supported(contentType) {
 		return nil, newError(CodeUnsupportedContentType, "unsupported content type", nil)
 	}
 	if resp.ContentLength > c.cfg.MaxBytes {
@@ -246,7 +247,7 @@ func (c *Client) Fetch(ctx context.Context, rawURL string) (*Response, error) {
 	if int64(len(body)) > c.cfg.MaxBytes {
 		return nil, newError(CodeTooLarge, "response too large", fmt.Errorf("body over cap %d", c.cfg.MaxBytes))
 	}
-	kind := detectKind(class, body)
+	kind := format.Detect(contentType, resp.Request.URL.Path, body)
 	if kind == "" {
 		return nil, newError(CodeUnsupportedContentType, "unsupported content type", nil)
 	}

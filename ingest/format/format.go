@@ -117,6 +117,9 @@ func Extensions() []string {
 	return out
 }
 
+// KindOfMediaType returns the kind a media type declares, or "".
+func KindOfMediaType(mediaType string) string { return mediaTypes[MediaType(mediaType)] }
+
 // KindOfName returns the kind a file name's extension names, or "".
 func KindOfName(name string) string {
 	return extensions[strings.ToLower(path.Ext(name))]

@@ -1,0 +1,90 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+
+	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/ingest/doctext"
+	"github.com/digestd/digestd/normalize"
+)
+
+// DocumentExtractor converts office documents, EPUB books, Markdown and CSV
+// (the kinds of format.Documents) into text, where a hostile file cannot
+// hurt the caller. Its errors are fault errors.
+type DocumentExtractor interface {
+	ExtractDocument(ctx context.Context, kind string, raw []byte) (*doctext.Result, error)
+}
+
+// InProcessDocuments converts documents in the calling process under
+// doctext's limits (decompressed bytes, entries, XML depth and tokens,
+// output characters and a deadline).
+type InProcessDocuments struct{ Limits doctext.Limits }
+
+// ExtractDocument implements DocumentExtractor.
+func (d InProcessDocuments) ExtractDocument(ctx context.Context, kind string, raw []byte) (*doctext.Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res, err := doctext.Extract(kind, raw, d.Limits)
+	if err != nil {
+		return nil, DocumentFault(err)
+	}
+	return res, nil
+}
+
+// DocumentFault maps a doctext error to the error clients see.
+func DocumentFault(err error) error {
+	switch {
+	case errors.Is(err, doctext.ErrEncrypted):
+		return fault.Wrap(fault.DocumentEncrypted, "the document is password-protected", err)
+	case errors.Is(err, doctext.ErrTooLarge):
+		return fault.Wrap(fault.TooLarge, "the document exceeds the extraction limits (decompressed size, entries, XML depth or size, or text)", err)
+	case errors.Is(err, doctext.ErrUnsupported):
+		return fault.Wrap(fault.UnsupportedContentType, "the document is in a format digestd does not read", err)
+	case errors.Is(err, doctext.ErrTimeout):
+		return fault.Wrap(fault.DocumentUnreadable, "the document took too long to convert", err)
+	}
+	return fault.Wrap(fault.DocumentUnreadable, "the document could not be read; check that the file is complete and valid", err)
+}
+
+// document converts an office document, EPUB, Markdown or CSV.
+func (in *Ingester) document(ctx context.Context, kind string, raw []byte, rec Record) (*Document, error) {
+	var ex DocumentExtractor = InProcessDocuments{}
+	if in.Documents != nil {
+		ex = in.Documents
+	}
+	res, err := ex.ExtractDocument(ctx, kind, raw)
+	if err != nil {
+		return nil, err
+	}
+	rec.Kind = kind
+	rec.Extractor = doctext.ExtractorName
+	rec.ExtractorVersion = doctext.ExtractorVersion
+	rec.Title = res.Title
+	rec.Author = res.Author
+	var text string
+	if res.Paginated {
+		text = normalize.Pages(res.Pages)
+		rec.PageCount = len(res.Pages)
+		rec.PageOffsets = normalize.IndexPages(text).Starts()
+		rec.PageNames = capNames(res.PageNames)
+	} else {
+		text = normalize.Canonical(res.Pages[0])
+	}
+	return in.finish(text, raw, rec, nil)
+}
+
+// maxPageNames bounds the slide titles and sheet names a record lists.
+const maxPageNames = 1000
+
+// capNames cuts each page name to the metadata cap and the list to
+// maxPageNames.
+func capNames(names []string) []string {
+	names = names[:min(len(names), maxPageNames)]
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = cut(n, MaxMetadataBytes/8)
+	}
+	return out
+}
