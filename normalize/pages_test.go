@@ -79,3 +79,29 @@ func TestPageIndexAgreesWithTheText(t *testing.T) {
 		t.Errorf("the end of the text is on page %d", x.PageOf(n))
 	}
 }
+
+// On any string, the index agrees with walking it rune by rune (as Go and
+// Python count code points) and counting separators.
+func FuzzPageIndex(f *testing.F) {
+	f.Add("ab" + PageBreak + "cd" + PageBreak + "é🎉")
+	f.Add(PageBreak + PageBreak)
+	f.Add("\xff" + PageBreak + "x")
+	f.Fuzz(func(t *testing.T, text string) {
+		x := IndexPages(text)
+		page, rel, off := 1, 0, 0
+		for _, r := range text {
+			if p, q := x.Relative(off); p != page || q != rel {
+				t.Fatalf("Relative(%d) = %d, %d; counting gives %d, %d", off, p, q, page, rel)
+			}
+			off++
+			rel++
+			if r == PageSeparator {
+				page++
+				rel = 0
+			}
+		}
+		if x.Count() != page || x.PageOf(off) != page || x.Paged() != (page > 1) {
+			t.Fatalf("%d pages, end on page %d; counting gives %d", x.Count(), x.PageOf(off), page)
+		}
+	})
+}
