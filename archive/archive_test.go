@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/iotest"
 
@@ -308,8 +309,8 @@ func TestKeyLayout(t *testing.T) {
 func TestHashingReaderOverABlob(t *testing.T) {
 	b := archive.NewBlob(strings.Repeat("canonical text\n", 1000))
 	other := archive.SumString("other")
-	hashed := 0
-	stop := archive.ObserveHashes(func(archive.Hash) { hashed++ })
+	var hashed atomic.Int64
+	stop := archive.ObserveHashes(func(archive.Hash) { hashed.Add(1) })
 	defer stop()
 
 	hr := archive.NewHashingReader(b.Reader(), b.Hash())
@@ -317,8 +318,8 @@ func TestHashingReaderOverABlob(t *testing.T) {
 	if err != nil || string(got) != b.String() || hr.Sum() != b.Hash() {
 		t.Fatalf("reading a Blob through a HashingReader: %v, sum %s, want %s", err, hr.Sum(), b.Hash())
 	}
-	if hashed != 0 {
-		t.Errorf("the Blob was hashed %d times again", hashed)
+	if n := hashed.Load(); n != 0 {
+		t.Errorf("the Blob was hashed %d times again", n)
 	}
 	if _, err := io.ReadAll(archive.NewHashingReader(b.Reader(), other)); !errors.Is(err, archive.ErrCorrupt) {
 		t.Errorf("a Blob read against another hash: err = %v, want ErrCorrupt", err)
@@ -338,12 +339,12 @@ func TestHashingReaderOverABlob(t *testing.T) {
 			t.Errorf("a Blob read partly behind the HashingReader (want %s): err = %v, sum %s; want ErrCorrupt and no sum", want, err, hr.Sum())
 		}
 	}
-	if hashed != 0 {
-		t.Errorf("the Blob was hashed %d times again", hashed)
+	if n := hashed.Load(); n != 0 {
+		t.Errorf("the Blob was hashed %d times again", n)
 	}
 	stop()
-	if archive.NewBlob("x"); hashed != 0 {
-		t.Errorf("a stopped observer saw %d hashes", hashed)
+	if archive.NewBlob("x"); hashed.Load() != 0 {
+		t.Errorf("a stopped observer saw %d hashes", hashed.Load())
 	}
 }
 
