@@ -104,14 +104,8 @@ func build(blob archive.Blob, query string, opts Options) (built, error) {
 		fallback = true
 	}
 
-	q = q.forEvidence(d)
-	if !fallback {
-		// Soft matches count toward evidence only, after the literal
-		// terms decided whether the query matches the text at all.
-		q.expandSemantic(d, query)
-	}
 	var feats [][snippetFeatures]float64
-	p.EvidenceSnippets, feats = selectEvidence(d, q, query, opts, fallback)
+	p.EvidenceSnippets, feats = evidenceFor(d, q, query, opts, fallback)
 	p.Summary, p.KeyPoints = summarize(d, scores, opts, p.EvidenceSnippets)
 
 	p.DigestChars = CountDigestChars(p)
@@ -121,6 +115,100 @@ func build(blob archive.Blob, query string, opts Options) (built, error) {
 		return built{warns: warns}, fmt.Errorf("digest: built payload is invalid: %w", err)
 	}
 	return b, nil
+}
+
+// evidenceFor selects the evidence snippets of d for the query model q
+// (as scoreSentences left it: the query's own terms, or the text's centroid
+// when fallback).
+func evidenceFor(d *document, q queryModel, query string, opts Options, fallback bool) ([]EvidenceSnippet, [][snippetFeatures]float64) {
+	q = q.forEvidence(d)
+	if !fallback {
+		// Soft matches count toward evidence only, after the literal
+		// terms decided whether the query matches the text at all.
+		q.expandSemantic(d, query)
+	}
+	return selectEvidence(d, q, query, opts, fallback)
+}
+
+// Evidence returns the evidence snippets Build would return for text and
+// query with the given options, and how the whole text matches the query,
+// without building a summary or key points: it is the digester's passage
+// scorer alone, for callers that rank passages of many texts (search). A
+// query with no content word, or none in the text, gives no snippets and no
+// error. Locators take the page form for a text with a page separator.
+func Evidence(text, query string, opts Options) ([]EvidenceSnippet, *Match, error) {
+	opts = opts.WithDefaults()
+	if err := opts.Validate(); err != nil {
+		return nil, nil, fmt.Errorf("digest options: %w", err)
+	}
+	if !utf8.ValidString(text) {
+		return nil, nil, fmt.Errorf("digest: text is not valid UTF-8")
+	}
+	d := analyze(text)
+	ids := d.queryTerms(query)
+	match := matchOf(d, query)
+	if len(ids) == 0 {
+		return []EvidenceSnippet{}, match, nil
+	}
+	q := newQueryModel(d, ids)
+	q.expandSpelling(d, query)
+	q.expandAbbreviations(d)
+	q.expandPrefixes(d)
+	if !slices.ContainsFunc(scoreSentences(d, q), func(v float64) bool { return v > 0 }) {
+		return []EvidenceSnippet{}, match, nil
+	}
+	snips, _ := evidenceFor(d, q, query, opts, false)
+	return snips, match, nil
+}
+
+// Passages returns the passages of canonical text that a search index
+// holds: the text's sentences as the digester segments them (Sentences),
+// grouped in order into windows of whole sentences of one page, each
+// window as many sentences as fit in MaxSnippetChars code points, at most
+// windowSentences (a sentence longer than that is a passage alone). The
+// passages do not overlap and cover every sentence; locators are in code
+// points, with the 1-based page for a text with a page separator and 0
+// otherwise.
+func Passages(text string) []Locator {
+	sents := Sentences(text)
+	if len(sents) == 0 {
+		return nil
+	}
+	// pageStarts are the code point offsets where pages begin.
+	pageStarts := []int{0}
+	paged := false
+	i := 0
+	for _, r := range text {
+		i++
+		if r == '\f' {
+			pageStarts = append(pageStarts, i)
+			paged = true
+		}
+	}
+	pageOf := func(off int) int {
+		n, _ := slices.BinarySearch(pageStarts, off+1)
+		return n
+	}
+	var out []Locator
+	cur := Locator{Page: pageOf(sents[0].Start), Start: sents[0].Start, End: sents[0].End}
+	n := 1
+	for _, s := range sents[1:] {
+		page := pageOf(s.Start)
+		if page == cur.Page && n < windowSentences && s.End-cur.Start <= MaxSnippetChars {
+			cur.End = s.End
+			n++
+			continue
+		}
+		out = append(out, cur)
+		cur, n = Locator{Page: page, Start: s.Start, End: s.End}, 1
+	}
+	out = append(out, cur)
+	if !paged {
+		for k := range out {
+			out[k].Page = 0
+		}
+	}
+	return out
 }
 
 // window is a candidate snippet: sentences [first, last] of one block, or a
