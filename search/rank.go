@@ -1,0 +1,209 @@
+package search
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/digestd/digestd/archive"
+	"github.com/digestd/digestd/digest"
+)
+
+// Re-ranking depth.
+const (
+	// CandidatePassages is how many passages the engine is asked for.
+	CandidatePassages = 200
+	// RerankSources is how many sources, in the order of their best
+	// candidate passage, the digester scores.
+	RerankSources = 10
+	// MaxResults is the deepest result a search reaches (pages of a
+	// cursor included): the digester gives at most digest.MaxEvidence
+	// passages of each source it scores.
+	MaxResults = 200
+)
+
+// TextFunc returns the canonical text of an archived source; a source no
+// longer archived is fs.ErrNotExist and is left out of the results.
+type TextFunc func(ctx context.Context, h archive.Hash) (string, error)
+
+// Request is one search.
+type Request struct {
+	Query  string
+	Filter Filter
+	// GroupBySource asks for the best passage of each source, the sources
+	// ranked by how likely each is to answer the query.
+	GroupBySource bool
+}
+
+// Hit is one ranked passage.
+type Hit struct {
+	Source archive.Hash
+	// Locator is verified against the source's canonical text; it has a
+	// page for a text with pages.
+	Locator digest.Locator
+	Text    string
+	// Score is the chance that the passage answers the query, on the
+	// scale of relevance_score: Relevance times SourceScore, each a
+	// calibrated chance (the passage answers if its source does; the
+	// source does), rounded to 4 places.
+	Score float64
+	// Relevance is the passage's relevance_score in a digest of its
+	// source for the query.
+	Relevance float64
+	// SourceScore is the calibrated chance that the passage's source
+	// answers the query (digest.RankSources over the sources scored).
+	SourceScore float64
+	// Rank is the 1-based rank in the whole answer.
+	Rank int
+	// MatchedTerms are the query's words the passage holds (as the
+	// digester stems them), in query order.
+	MatchedTerms []string
+}
+
+// Results is a search's answer: every hit up to MaxResults, best first.
+type Results struct {
+	Hits []Hit
+	// TotalEstimate is the engine's estimate of the passages that hold
+	// a query word.
+	TotalEstimate int
+}
+
+// Search runs req against idx: the engine's CandidatePassages best
+// passages name the sources; the first RerankSources of them are scored by
+// the digester (digest.Evidence over each whole canonical text, read with
+// text), and their passages ranked by score, the source's score breaking
+// ties.
+func Search(ctx context.Context, idx Index, text TextFunc, req Request) (Results, error) {
+	cands, total, err := idx.Candidates(ctx, req.Query, req.Filter, CandidatePassages)
+	if err != nil {
+		return Results{}, err
+	}
+	var order []archive.Hash
+	for _, c := range cands {
+		if !slices.Contains(order, c.Source) {
+			order = append(order, c.Source)
+			if len(order) == RerankSources {
+				break
+			}
+		}
+	}
+	type scored struct {
+		hash  archive.Hash
+		snips []digest.EvidenceSnippet
+		match *digest.Match
+		text  string
+	}
+	var srcs []scored
+	for _, h := range order {
+		if err := ctx.Err(); err != nil {
+			return Results{}, err
+		}
+		t, err := text(ctx, h)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return Results{}, fmt.Errorf("search: read %s: %w", h, err)
+		}
+		snips, match, err := digest.Evidence(t, req.Query, digest.Options{})
+		if err != nil {
+			return Results{}, fmt.Errorf("search: score %s: %w", h, err)
+		}
+		srcs = append(srcs, scored{h, snips, match, t})
+	}
+	matches := make([]*digest.Match, len(srcs))
+	tops := make([]float64, len(srcs))
+	for i, s := range srcs {
+		matches[i] = s.match
+		if len(s.snips) > 0 {
+			tops[i] = s.snips[0].RelevanceScore
+		}
+	}
+	srcScore := digest.RankSources(matches, tops)
+	words := queryWords(req.Query)
+	var hits []Hit
+	for i, s := range srcs {
+		for k, sn := range s.snips {
+			if req.GroupBySource && k > 0 {
+				break
+			}
+			loc, err := digest.ParseLocator(sn.Locator)
+			if err != nil {
+				return Results{}, fmt.Errorf("search: %s: %w", s.hash, err)
+			}
+			if err := loc.Verify(s.text, sn.Text); err != nil {
+				return Results{}, fmt.Errorf("search: %s: %w", s.hash, err)
+			}
+			hits = append(hits, Hit{
+				Source: s.hash, Locator: loc, Text: sn.Text,
+				Score:     math.Round(sn.RelevanceScore*srcScore[i]*1e4) / 1e4,
+				Relevance: sn.RelevanceScore, SourceScore: srcScore[i],
+				MatchedTerms: matchedTerms(words, s.match, sn.Text),
+			})
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b Hit) int {
+		if req.GroupBySource {
+			return cmp.Or(cmp.Compare(b.SourceScore, a.SourceScore), cmp.Compare(b.Relevance, a.Relevance))
+		}
+		return cmp.Or(cmp.Compare(b.Relevance*b.SourceScore, a.Relevance*a.SourceScore), cmp.Compare(b.SourceScore, a.SourceScore))
+	})
+	hits = hits[:min(len(hits), MaxResults)]
+	for i := range hits {
+		hits[i].Rank = i + 1
+	}
+	return Results{Hits: hits, TotalEstimate: max(total, len(hits))}, nil
+}
+
+// queryWords returns the query's words, lower-cased, without repeats.
+func queryWords(query string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(query), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// matchedTerms returns the words of words whose stem (a term of m, the
+// query's content terms as the digester stems them) starts a word of text.
+func matchedTerms(words []string, m *digest.Match, text string) []string {
+	out := []string{}
+	if m == nil {
+		return out
+	}
+	lower := strings.ToLower(text)
+	for _, w := range words {
+		for _, t := range m.Terms {
+			if t != "" && strings.HasPrefix(w, t) && holdsWordPrefix(lower, t) {
+				out = append(out, w)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// holdsWordPrefix reports whether p starts a word of s.
+func holdsWordPrefix(s, p string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], p)
+		if j < 0 {
+			return false
+		}
+		at := i + j
+		r, _ := utf8.DecodeLastRuneInString(s[:at])
+		if at == 0 || !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return true
+		}
+		i = at + 1
+	}
+}

@@ -1,0 +1,210 @@
+// Package searchtest is the conformance suite every search.Index engine
+// passes: the embedded one and the server one run the same cases.
+package searchtest
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/digestd/digestd/archive"
+	"github.com/digestd/digestd/search"
+)
+
+// Texts of the suite's sources.
+const (
+	mtct  = "Mother-to-child transmission (MTCT) is the main cause of HIV-1 infection in children. Placental DC-SIGNR plays a crucial role in MTCT.\nBreastfeeding adds to the risk of MTCT after birth."
+	paged = "Page one speaks of glaciers melting in the Alps.\fPage two speaks of volcanoes erupting in Iceland. Lava flows reached the sea."
+	cells = "Mitochondria are the powerhouse of the cell. They produce ATP through oxidative phosphorylation."
+)
+
+type fixture struct {
+	src  search.Source
+	text string
+}
+
+func fixtures() []fixture {
+	at := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+	mk := func(text, kind string, days int, labels ...string) fixture {
+		return fixture{search.Source{Hash: archive.SumString(text), Kind: kind, Added: at.AddDate(0, 0, days), Labels: labels}, text}
+	}
+	return []fixture{
+		mk(mtct, "text", 0, "hiv", "project-a"),
+		mk(paged, "pdf", 1, "geo"),
+		mk(cells, "html", 2),
+	}
+}
+
+// Test runs the suite against indexes made by open, a fresh empty index
+// each call; the suite closes them.
+func Test(t *testing.T, open func(t *testing.T) search.Index) {
+	ctx := context.Background()
+	load := func(t *testing.T) (search.Index, []fixture) {
+		t.Helper()
+		x := open(t)
+		fx := fixtures()
+		for _, f := range fx {
+			if err := x.Put(ctx, f.src, search.PassagesOf(f.text)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return x, fx
+	}
+	sourcesOf := func(t *testing.T, x search.Index, q string, f search.Filter) []archive.Hash {
+		t.Helper()
+		cands, total, err := x.Candidates(ctx, q, f, 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if total < len(cands) {
+			t.Errorf("%q: total estimate %d below the %d candidates", q, total, len(cands))
+		}
+		var out []archive.Hash
+		for _, c := range cands {
+			if !slices.Contains(out, c.Source) {
+				out = append(out, c.Source)
+			}
+		}
+		return out
+	}
+
+	t.Run("Candidates", func(t *testing.T) {
+		x, fx := load(t)
+		defer x.Close()
+		cands, _, err := x.Candidates(ctx, "volcanoes in Iceland", search.Filter{}, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cands) != 1 || cands[0].Source != fx[1].src.Hash {
+			t.Fatalf("candidates %+v, want the one passage of the paged source", cands)
+		}
+		c := cands[0]
+		if c.Page != 2 || []rune(paged)[c.Start:c.End][0] != 'P' || string([]rune(paged)[c.Start:c.End]) != "Page two speaks of volcanoes erupting in Iceland. Lava flows reached the sea." {
+			t.Errorf("candidate locator %+v does not name the second page's passage", c.Locator)
+		}
+		if got := sourcesOf(t, x, "zebra quagga", search.Filter{}); len(got) != 0 {
+			t.Errorf("a query of words no text holds found %v", got)
+		}
+		if got := sourcesOf(t, x, "MTCT cause", search.Filter{}); len(got) != 1 || got[0] != fx[0].src.Hash {
+			t.Errorf("MTCT: sources %v, want the MTCT text alone", got)
+		}
+	})
+
+	t.Run("Filters", func(t *testing.T) {
+		x, fx := load(t)
+		defer x.Close()
+		q := "MTCT glaciers mitochondria"
+		cases := []struct {
+			name string
+			f    search.Filter
+			want []int
+		}{
+			{"none", search.Filter{}, []int{0, 1, 2}},
+			{"kind", search.Filter{Kinds: []string{"pdf", "html"}}, []int{1, 2}},
+			{"source", search.Filter{Sources: []archive.Hash{fx[2].src.Hash}}, []int{2}},
+			{"label", search.Filter{Labels: []string{"geo", "hiv"}}, []int{0, 1}},
+			{"unknown label", search.Filter{Labels: []string{"nobody"}}, nil},
+			{"after", search.Filter{AddedAfter: fx[0].src.Added}, []int{1, 2}},
+			{"before", search.Filter{AddedBefore: fx[2].src.Added}, []int{0, 1}},
+			{"window", search.Filter{AddedAfter: fx[0].src.Added, AddedBefore: fx[2].src.Added}, []int{1}},
+			{"label and kind", search.Filter{Labels: []string{"hiv"}, Kinds: []string{"pdf"}}, nil},
+		}
+		for _, c := range cases {
+			got := sourcesOf(t, x, q, c.f)
+			var want []archive.Hash
+			for _, i := range c.want {
+				want = append(want, fx[i].src.Hash)
+			}
+			slices.SortFunc(got, func(a, b archive.Hash) int { return compare(a, b) })
+			slices.SortFunc(want, func(a, b archive.Hash) int { return compare(a, b) })
+			if !slices.Equal(got, want) {
+				t.Errorf("%s: sources %v, want %v", c.name, got, want)
+			}
+			for _, h := range got {
+				i := slices.IndexFunc(fx, func(f fixture) bool { return f.src.Hash == h })
+				if !c.f.Matches(fx[i].src) {
+					t.Errorf("%s: source %d found but Filter.Matches refuses it", c.name, i)
+				}
+			}
+		}
+	})
+
+	t.Run("PutTwiceRemoveLabels", func(t *testing.T) {
+		x, fx := load(t)
+		defer x.Close()
+		// Put again: no passage twice.
+		if err := x.Put(ctx, fx[0].src, search.PassagesOf(fx[0].text)); err != nil {
+			t.Fatal(err)
+		}
+		cands, _, err := x.Candidates(ctx, "MTCT", search.Filter{}, 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := len(search.PassagesOf(mtct)); len(cands) != want {
+			t.Errorf("after a second Put: %d candidates, want %d (one per passage)", len(cands), want)
+		}
+		got, err := x.Source(ctx, fx[0].src.Hash)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Kind != "text" || !got.Added.Equal(fx[0].src.Added) || !slices.Equal(got.Labels, []string{"hiv", "project-a"}) {
+			t.Errorf("Source = %+v, want %+v", got, fx[0].src)
+		}
+		if ok, err := x.HasLabel(ctx, "bio"); err != nil || ok {
+			t.Errorf("HasLabel(bio) before it is set = %v, %v", ok, err)
+		}
+		if err := x.SetLabels(ctx, fx[2].src.Hash, []string{"bio"}); err != nil {
+			t.Fatal(err)
+		}
+		if ok, err := x.HasLabel(ctx, "bio"); err != nil || !ok {
+			t.Errorf("HasLabel(bio) after SetLabels = %v, %v", ok, err)
+		}
+		if got := sourcesOf(t, x, "mitochondria", search.Filter{Labels: []string{"bio"}}); len(got) != 1 {
+			t.Errorf("after SetLabels, the label finds %v", got)
+		}
+		if err := x.SetLabels(ctx, archive.SumString("never indexed"), []string{"x"}); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("SetLabels of an unknown source: %v, want fs.ErrNotExist", err)
+		}
+		if err := x.Remove(ctx, fx[0].src.Hash); err != nil {
+			t.Fatal(err)
+		}
+		if err := x.Remove(ctx, fx[0].src.Hash); err != nil {
+			t.Errorf("removing twice: %v", err)
+		}
+		if got := sourcesOf(t, x, "MTCT", search.Filter{}); len(got) != 0 {
+			t.Errorf("a removed source is still found: %v", got)
+		}
+		if _, err := x.Source(ctx, fx[0].src.Hash); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("Source of a removed source: %v, want fs.ErrNotExist", err)
+		}
+		var listed []archive.Hash
+		if err := x.Sources(ctx, func(s search.Source) error { listed = append(listed, s.Hash); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if len(listed) != 2 || slices.Contains(listed, fx[0].src.Hash) {
+			t.Errorf("Sources lists %v, want the two sources left", listed)
+		}
+	})
+
+	t.Run("Closed", func(t *testing.T) {
+		x, _ := load(t)
+		if err := x.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := x.Candidates(ctx, "MTCT", search.Filter{}, 10); !errors.Is(err, search.ErrUnavailable) {
+			t.Errorf("Candidates on a closed index: %v, want search.ErrUnavailable", err)
+		}
+	})
+}
+
+func compare(a, b archive.Hash) int {
+	for i := range a {
+		if a[i] != b[i] {
+			return int(a[i]) - int(b[i])
+		}
+	}
+	return 0
+}
