@@ -301,7 +301,7 @@ func (j *Job) digest(ctx context.Context, gate *hostGate, e Entry) (*pipeline.Re
 	if e.Query != "" {
 		query = e.Query
 	}
-	req := pipeline.Request{ID: e.ID, Query: query, Options: j.Options}
+	req := pipeline.Request{ID: e.ID, Query: query, Options: j.Options, Labels: e.Labels}
 	switch {
 	case e.Archive != "":
 		d, err := archive.ParseHash(e.Archive)

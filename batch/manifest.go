@@ -35,6 +35,9 @@ type Entry struct {
 	Text    string `json:"text,omitempty"`
 	Archive string `json:"archive,omitempty"`
 	Query   string `json:"query,omitempty"`
+	// Labels are added to the source's labels (a project, a research
+	// session); see pipeline.CheckLabels.
+	Labels []string `json:"labels,omitempty"`
 	// Line is the 1-based manifest line the entry came from (0 for entries
 	// found by ScanDir).
 	Line int `json:"-"`

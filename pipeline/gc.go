@@ -88,6 +88,12 @@ func (p *Pipeline) CollectGarbage(ctx context.Context, grace time.Duration, dryR
 				return rep, err
 			}
 			p.size.add(-1, -bi.Size)
+			if p.Index != nil {
+				// A text that was indexed leaves the index with it.
+				if err := p.Index.Remove(ctx, bi.Hash); err != nil {
+					return rep, indexFault("remove a collected text from the search index", err)
+				}
+			}
 		}
 		rep.Removed++
 		rep.FreedBytes += bi.Size

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -79,6 +80,7 @@ type ListedSource struct {
 	TextChars   int          `json:"text_chars"`
 	PageCount   int          `json:"page_count,omitempty"`
 	FetchedAt   string       `json:"fetched_at,omitempty"`
+	Labels      []string     `json:"labels"`
 }
 
 // SourcePage is a page of the listing.
@@ -98,6 +100,24 @@ type SourcePage struct {
 // that lists names in order (archive.RefPager); on any other store it reads
 // every name of the index.
 func (p *Pipeline) ListSources(ctx context.Context, after string, limit int) (*SourcePage, error) {
+	return p.ListSourcesWhere(ctx, ListFilter{}, after, limit)
+}
+
+// ListFilter narrows a listing: a source passes with the label (when set)
+// among its labels and of the kind (when set).
+type ListFilter struct {
+	Label string
+	Kind  string
+}
+
+// ListSourcesWhere is ListSources with only the sources that pass f; a
+// page then reads entries until it is full or the listing ends.
+func (p *Pipeline) ListSourcesWhere(ctx context.Context, f ListFilter, after string, limit int) (*SourcePage, error) {
+	if f.Label != "" {
+		if _, err := CheckLabels("label", []string{f.Label}); err != nil {
+			return nil, err
+		}
+	}
 	if limit == 0 {
 		limit = DefaultListLimit
 	}
@@ -137,15 +157,22 @@ func (p *Pipeline) ListSources(ctx context.Context, after string, limit int) (*S
 		if err != nil {
 			return nil, err
 		}
-		page.Sources = append(page.Sources, e)
 		page.Next = pos
+		if f.Kind != "" && e.Kind != f.Kind || f.Label != "" && !slices.Contains(e.Labels, f.Label) {
+			continue
+		}
+		page.Sources = append(page.Sources, e)
 	}
 }
 
 // listedSource reads what the listing shows of the source at pos.
 func (p *Pipeline) listedSource(ctx context.Context, prefix, pos string) (ListedSource, error) {
 	text, _ := archive.ParseHash(pos[positionDigits+1:]) // validPosition checked it
-	e := ListedSource{ArchiveHash: text}
+	labels, err := p.Labels(ctx, text)
+	if err != nil {
+		return ListedSource{}, err
+	}
+	e := ListedSource{ArchiveHash: text, Labels: labels}
 	rec, recHash, err := p.Record(ctx, text)
 	if err == nil {
 		e.RecordHash = recHash

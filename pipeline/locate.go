@@ -160,7 +160,7 @@ func (p *Pipeline) loadSource(ctx context.Context, r Request) (*LocateSource, er
 		if err != nil {
 			return nil, err
 		}
-		h, _, err := p.store(ctx, doc)
+		h, _, err := p.store(ctx, doc, r.Labels)
 		if err != nil {
 			return nil, err
 		}

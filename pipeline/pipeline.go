@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -25,6 +26,7 @@ import (
 	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/locate"
 	"github.com/digestd/digestd/normalize"
+	"github.com/digestd/digestd/search"
 )
 
 // Limits bound what one digest may read.
@@ -40,6 +42,12 @@ type Pipeline struct {
 	Limits   Limits
 	// Now returns the current time; nil means time.Now.
 	Now func() time.Time
+	// Index is the search index every archived text enters; nil
+	// disables search.
+	Index search.Index
+	// Log receives what the pipeline notes but does not return (a text
+	// the search index failed to take); nil logs nothing.
+	Log *slog.Logger
 
 	cacheHits, cacheMisses atomic.Int64
 	// corrupt holds the blobs found corrupt since start (archive.Hash →
@@ -53,6 +61,9 @@ type Pipeline struct {
 	// size is the archive's size, counted once and kept by putOnce and
 	// CollectGarbage.
 	size archiveSize
+	// indexFailures counts texts the search index failed to take since
+	// start.
+	indexFailures atomic.Int64
 }
 
 // readBlob reads a blob of at most limit bytes, noting it when it is found
@@ -93,6 +104,8 @@ type Request struct {
 	Archive archive.Hash
 	Query   string
 	Options digest.Options
+	// Labels are added to the source's labels (checked by CheckLabels).
+	Labels []string
 }
 
 // SourceInfo describes the digested source (data.source in the API).
@@ -137,6 +150,11 @@ func (p *Pipeline) Digest(ctx context.Context, req Request) (*Result, error) {
 	if utf8.RuneCountInString(req.Query) > digest.MaxQueryChars {
 		return nil, fault.E(fault.ValidationError, fmt.Sprintf("query: exceeds maximum length of %d characters", digest.MaxQueryChars))
 	}
+	labels, err := CheckLabels("labels", req.Labels)
+	if err != nil {
+		return nil, err
+	}
+	req.Labels = labels
 	var (
 		text  archive.Blob
 		info  SourceInfo
@@ -149,12 +167,19 @@ func (p *Pipeline) Digest(ctx context.Context, req Request) (*Result, error) {
 		}
 		text = t
 		info = sourceInfo(req.ID, req.Archive, recHash, rec)
+		if len(req.Labels) > 0 {
+			labels, err := p.addLabels(ctx, req.Archive, req.Labels)
+			if err != nil {
+				return nil, err
+			}
+			p.indexText(ctx, req.Archive, text.String(), info.Kind, labels, p.now())
+		}
 	} else {
 		doc, err := p.Ingester.Ingest(ctx, req.Source)
 		if err != nil {
 			return nil, err
 		}
-		textHash, recHash, err := p.store(ctx, doc)
+		textHash, recHash, err := p.store(ctx, doc, req.Labels)
 		if err != nil {
 			return nil, err
 		}
@@ -175,6 +200,25 @@ func (p *Pipeline) Digest(ctx context.Context, req Request) (*Result, error) {
 	return res, nil
 }
 
+// Archive ingests and archives one source without digesting it, with
+// req.Labels added to its labels, and returns what is known of it; the
+// text enters the search index as every archived text does.
+func (p *Pipeline) Archive(ctx context.Context, req Request) (SourceInfo, error) {
+	labels, err := CheckLabels("labels", req.Labels)
+	if err != nil {
+		return SourceInfo{}, err
+	}
+	doc, err := p.Ingester.Ingest(ctx, req.Source)
+	if err != nil {
+		return SourceInfo{}, err
+	}
+	textHash, recHash, err := p.store(ctx, doc, labels)
+	if err != nil {
+		return SourceInfo{}, err
+	}
+	return sourceInfo(req.ID, textHash, recHash, &doc.Record), nil
+}
+
 func sourceInfo(id string, textHash, recHash archive.Hash, rec *ingest.Record) SourceInfo {
 	info := SourceInfo{ID: id, ArchiveHash: textHash, Canonicalizer: normalize.Version, Kind: ingest.KindText}
 	if id == "" {
@@ -192,11 +236,27 @@ func sourceInfo(id string, textHash, recHash archive.Hash, rec *ingest.Record) S
 	return info
 }
 
-// store archives a document's canonical text and record, and points the
-// source's reference at the record. It returns both hashes. What is already
+// store archives a document's canonical text and record, adds labels to the
+// source's, points the source's reference at the record, and then enters
+// the text into the search index: the one place where the archive accepts
+// a text, whichever edge sent it. It returns both hashes. What is already
 // stored is not written again, so a repeated request costs reads, not
 // fsyncs.
-func (p *Pipeline) store(ctx context.Context, doc *ingest.Document) (text, record archive.Hash, err error) {
+func (p *Pipeline) store(ctx context.Context, doc *ingest.Document, labels []string) (text, record archive.Hash, err error) {
+	text, record, err = p.storeText(ctx, doc)
+	if err != nil {
+		return text, record, err
+	}
+	all, err := p.addLabels(ctx, text, labels)
+	if err != nil {
+		return archive.Hash{}, archive.Hash{}, err
+	}
+	p.indexText(ctx, text, doc.Text.String(), doc.Record.Kind, all, p.now())
+	return text, record, nil
+}
+
+// storeText is store without labels and the index.
+func (p *Pipeline) storeText(ctx context.Context, doc *ingest.Document) (text, record archive.Hash, err error) {
 	text, textBefore, err := p.putOnce(ctx, doc.Text)
 	if err != nil {
 		return archive.Hash{}, archive.Hash{}, archiveFault("store the canonical text", err)

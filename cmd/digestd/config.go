@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -16,6 +17,8 @@ import (
 	"github.com/digestd/digestd/ingest/htmltext"
 	"github.com/digestd/digestd/ingest/pdfworker"
 	"github.com/digestd/digestd/pipeline"
+	"github.com/digestd/digestd/search"
+	"github.com/digestd/digestd/search/bleveindex"
 )
 
 // config is what every command that runs the pipeline shares.
@@ -33,6 +36,7 @@ type config struct {
 	fetchTimeout time.Duration
 	// fetchAllowLoopback is --fetch-allow-loopback as given.
 	fetchAllowLoopback string
+	index              string
 }
 
 // register adds the shared flags to fs.
@@ -49,6 +53,7 @@ func (c *config) register(fs *flag.FlagSet) {
 	fs.Int64Var(&c.fetchMax, "fetch-max-bytes", 20<<20, "largest decoded body fetched for a URL source")
 	fs.DurationVar(&c.fetchTimeout, "fetch-timeout", 20*time.Second, "time limit for fetching a URL source")
 	fs.StringVar(&c.fetchAllowLoopback, "fetch-allow-loopback", "", "comma-separated exact loopback `IP:PORT` pairs (127.0.0.1:8081,[::1]:9000) that URL sources may reach, for end-to-end checks; anything else is refused at start-up, and a server started with it logs a warning (empty: no loopback address is reachable)")
+	fs.StringVar(&c.index, "index", "", "search index: a directory for the embedded engine (default: search-index inside a directory archive; none for an S3 archive), or off")
 }
 
 // parseFlags parses args, after first applying DIGESTD_* environment
@@ -95,9 +100,14 @@ type app struct {
 	logger *slog.Logger
 }
 
-// Close releases what the app holds. Worker processes end with their
-// requests, so there is nothing to stop today.
-func (a *app) Close() error { return nil }
+// Close releases what the app holds: the search index. Worker processes
+// end with their requests.
+func (a *app) Close() error {
+	if a.pipe.Index != nil {
+		return a.pipe.Index.Close()
+	}
+	return nil
+}
 
 // openApp wires the store, the ingester and the pipeline from c.
 func openApp(ctx context.Context, c *config, logger *slog.Logger) (*app, error) {
@@ -114,5 +124,61 @@ func openApp(ctx context.Context, c *config, logger *slog.Logger) (*app, error) 
 	if err := a.wireIngest(c, in); err != nil {
 		return nil, err
 	}
+	a.pipe.Log = logger
+	idx, err := openIndex(c)
+	if err != nil {
+		// The archive serves without search: digests never wait on the
+		// index, and the next start reconciles it.
+		logger.Warn("search index not opened; search is unavailable", "err", err)
+		idx = unavailableIndex{err}
+	}
+	a.pipe.Index = idx
 	return a, nil
 }
+
+// indexLocation returns where the search index of c lives: --index, or
+// search-index inside a directory archive; "" for none.
+func indexLocation(c *config) string {
+	switch {
+	case c.index == "off":
+		return ""
+	case c.index != "":
+		return c.index
+	case strings.Contains(c.archive, "://"):
+		return ""
+	}
+	return filepath.Join(c.archive, "search-index")
+}
+
+// openIndex opens the search index of c, or returns nil when there is none.
+func openIndex(c *config) (search.Index, error) {
+	loc := indexLocation(c)
+	if loc == "" {
+		return nil, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(loc), 0o755); err != nil {
+		return nil, err
+	}
+	return bleveindex.Open(loc)
+}
+
+// unavailableIndex stands for an index that could not be opened: every
+// call is search.ErrUnavailable, so search answers 503 and health is
+// degraded while digests are served.
+type unavailableIndex struct{ err error }
+
+func (u unavailableIndex) fail() error { return fmt.Errorf("%w: %w", search.ErrUnavailable, u.err) }
+func (u unavailableIndex) Put(context.Context, search.Source, []search.Passage) error {
+	return u.fail()
+}
+func (u unavailableIndex) SetLabels(context.Context, archive.Hash, []string) error { return u.fail() }
+func (u unavailableIndex) HasLabel(context.Context, string) (bool, error)          { return false, u.fail() }
+func (u unavailableIndex) Remove(context.Context, archive.Hash) error              { return u.fail() }
+func (u unavailableIndex) Source(context.Context, archive.Hash) (search.Source, error) {
+	return search.Source{}, u.fail()
+}
+func (u unavailableIndex) Sources(context.Context, func(search.Source) error) error { return u.fail() }
+func (u unavailableIndex) Candidates(context.Context, string, search.Filter, int) ([]search.Candidate, int, error) {
+	return nil, 0, u.fail()
+}
+func (u unavailableIndex) Close() error { return nil }

@@ -7,12 +7,14 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strconv"
 
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/evaluate"
 	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/pipeline"
+	"github.com/digestd/digestd/search/bleveindex"
 )
 
 const evalUsage = `Usage: digestd eval KIND [--json] DIR...
@@ -45,6 +47,12 @@ Measures quality on evaluation sets (folders with cases.jsonl, see the README):
              set; boilerplate_share), dangling_summary_openers,
              key_points_repeating_summary, repeated_sentences,
              digests_longer_than_source, empty_summaries
+  search     search across a whole evidence set: every document put into a fresh
+             index, each question asked across all of them (answer_recall_at_10,
+             hit_at_1, mrr_at_10, evidence_* where cases have gold evidence,
+             source_in_top_3 and source_mrr_at_10 for the question's own
+             document; the same for BM25 over the same passages, prefixed bm25_;
+             half0_/half1_ figures per half; index_bytes against text_bytes)
   locate     quote location on evidence sets: gold answers and evidence sentences
              exact and perturbed, sentences of other documents as negatives
              (located_<kind>, match_<kind>, false_locator_rate)
@@ -93,6 +101,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		switch kind {
 		case "extract":
 			rep, err = evaluate.Extract(ctx, dir, extractFunc(a.pipe.Ingester))
+		case "search":
+			rep, err = evalSearch(ctx, dir, a.pipe, scratch)
 		case "hygiene":
 			rep, err = evaluate.Hygiene(ctx, dir, extractFunc(a.pipe.Ingester), evidenceFunc(a.pipe))
 		default:
@@ -111,6 +121,59 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	return nil
+}
+
+// evalSearch runs evaluate.Search on a fresh embedded index in scratch,
+// documents archived through the pipeline's text path and questions asked
+// through its search, and adds the index's size on disk against the
+// canonical text's (index_bytes, text_bytes).
+func evalSearch(ctx context.Context, dir string, p *pipeline.Pipeline, scratch string) (evaluate.Report, error) {
+	loc, err := os.MkdirTemp(scratch, "search-*")
+	if err != nil {
+		return evaluate.Report{}, err
+	}
+	idx, err := bleveindex.Open(filepath.Join(loc, "index"))
+	if err != nil {
+		return evaluate.Report{}, err
+	}
+	prev := p.Index
+	p.Index = idx
+	defer func() { p.Index = prev; idx.Close() }()
+	var textBytes int64
+	add := func(ctx context.Context, text string) (string, string, error) {
+		info, err := p.Archive(ctx, pipeline.Request{Source: ingest.Source{Text: text}})
+		if err != nil {
+			return "", "", err
+		}
+		b, err := p.Blob(ctx, info.ArchiveHash)
+		if err != nil {
+			return "", "", err
+		}
+		textBytes += int64(len(b))
+		return info.ArchiveHash.String(), string(b), nil
+	}
+	ask := func(ctx context.Context, question string) ([]evaluate.SearchHit, error) {
+		page, err := p.Search(ctx, pipeline.SearchRequest{Query: question, Limit: evaluate.EvidenceK})
+		if err != nil {
+			return nil, err
+		}
+		hits := make([]evaluate.SearchHit, len(page.Hits))
+		for i, h := range page.Hits {
+			hits[i] = evaluate.SearchHit{Source: h.Source.String(), Text: h.Text}
+		}
+		return hits, nil
+	}
+	rep, err := evaluate.Search(ctx, dir, add, ask)
+	if err != nil {
+		return rep, err
+	}
+	size, err := bleveindex.Size(filepath.Join(loc, "index"))
+	if err != nil {
+		return rep, err
+	}
+	rep.Metrics["index_bytes"] = float64(size)
+	rep.Metrics["text_bytes"] = float64(textBytes)
+	return rep, nil
 }
 
 // extractFunc extracts through the service's ingester.

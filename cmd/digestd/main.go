@@ -11,6 +11,7 @@
 //	digestd mcp     [flags]          serve the MCP tools over stdio
 //	digestd gc      [flags]          remove unreferenced archive blobs
 //	digestd verify  [flags]          re-hash every archive blob, list the corrupt
+//	digestd reindex [flags]          bring the search index in line with the archive
 //	digestd eval    KIND DIR...      measure quality on evaluation sets
 //
 // Run "digestd COMMAND --help" for a command's flags.
@@ -73,6 +74,7 @@ Usage:
   digestd mcp     [flags]           serve the MCP tools over stdio
   digestd gc      [flags]           remove unreferenced archive blobs past a grace period
   digestd verify  [flags]           re-hash every archived blob and list the corrupt ones
+  digestd reindex [flags]           bring the search index in line with the archive (--all rebuilds it)
   digestd hash-key [KEY]            print the hash of an API key (read from stdin without KEY)
   digestd eval    KIND [flags] DIR  measure quality on evaluation sets (the kinds: digestd eval --help)
 
@@ -103,6 +105,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runGC(ctx, args[1:], stdout, stderr)
 	case "verify":
 		return runVerify(ctx, args[1:], stdout, stderr)
+	case "reindex":
+		return runReindex(ctx, args[1:], stdout, stderr)
 	case "hash-key":
 		return runHashKey(args[1:], stdin, stdout)
 	case workerCommand:

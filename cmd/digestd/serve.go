@@ -61,6 +61,19 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	defer a.Close()
 	go digest.Warm() // decode the word vectors before the first question needs them
+	if a.pipe.Index != nil {
+		// Reconcile the search index with the archive: a source
+		// acknowledged before a crash becomes searchable. The service
+		// answers meanwhile.
+		go func() {
+			rep, err := a.pipe.Reindex(ctx, false)
+			if err != nil {
+				logger.Warn("search index reconcile failed", "err", err)
+				return
+			}
+			logger.Info("search index reconciled", "sources", rep.Sources, "indexed", rep.Indexed, "removed", rep.Removed, "failed", rep.Failed)
+		}()
+	}
 
 	// One cursor key for the API and MCP, so their cursors are one format.
 	key := []byte(*cursorKey)

@@ -75,9 +75,14 @@ func (a *app) wireIngest(c *config, in *ingest.Ingester) error {
 	return nil
 }
 
-// probes report the PDF workers and the fetcher for GET /v1/health.
+// probes report the PDF workers, the fetcher and the search index for GET
+// /v1/health.
 func (a *app) probes() []pipeline.Probe {
-	return []pipeline.Probe{
+	var search []pipeline.Probe
+	if a.pipe.Index != nil {
+		search = append(search, pipeline.Probe{Name: "search_index", Check: a.pipe.IndexProbe})
+	}
+	return append(search, []pipeline.Probe{
 		{Name: "pdf_workers", Check: func(context.Context) (string, map[string]any) {
 			st := a.pool.Stats()
 			status := "healthy"
@@ -89,7 +94,7 @@ func (a *app) probes() []pipeline.Probe {
 		{Name: "fetcher", Check: func(context.Context) (string, map[string]any) {
 			return "healthy", nil
 		}},
-	}
+	}...)
 }
 
 // collectors export the PDF workers' outcomes to /metrics.
@@ -140,7 +145,7 @@ func evalKind(ctx context.Context, kind, dir string, p *pipeline.Pipeline, rep *
 	case "locate":
 		*rep, err = evaluate.Locate(ctx, dir, locateFuncs(p))
 	default:
-		err = fmt.Errorf("unknown evaluation kind %q (want extract, evidence, sources, summary, sbd, hygiene or locate)", kind)
+		err = fmt.Errorf("unknown evaluation kind %q (want extract, evidence, sources, search, summary, sbd, hygiene or locate)", kind)
 	}
 	return err
 }

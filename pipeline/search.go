@@ -1,0 +1,408 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/digestd/digestd/archive"
+	"github.com/digestd/digestd/digest"
+	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/ingest/format"
+	"github.com/digestd/digestd/search"
+)
+
+// Labels: a source may carry short labels (a project, a research session),
+// kept beside its record under labelRefPrefix+<text hex> as a JSON list
+// blob; they are never part of a content address. Every upload that names
+// labels adds them to the source's set.
+const (
+	labelRefPrefix = "source-labels/"
+	// MaxLabels is the most labels one source carries, and one request
+	// names.
+	MaxLabels = 20
+	// MaxLabelChars bounds one label, in code points.
+	MaxLabelChars = 64
+)
+
+// Search bounds.
+const (
+	// DefaultSearchLimit and MaxSearchLimit bound a page of Search.
+	DefaultSearchLimit = 10
+	MaxSearchLimit     = 50
+	// MaxSearchQueryChars bounds a search query, in code points.
+	MaxSearchQueryChars = digest.MaxQueryChars
+)
+
+// CheckLabels returns labels sorted without repeats, or a VALIDATION_ERROR
+// naming field when one is empty, too long, holds a control character or
+// there are more than MaxLabels.
+func CheckLabels(field string, labels []string) ([]string, error) {
+	if len(labels) > MaxLabels {
+		return nil, fault.E(fault.ValidationError, fmt.Sprintf("%s: at most %d labels", field, MaxLabels)).With("field", field)
+	}
+	out := slices.Clone(labels)
+	for _, l := range out {
+		n := utf8.RuneCountInString(l)
+		if n == 0 || n > MaxLabelChars || !utf8.ValidString(l) || strings.ContainsFunc(l, func(r rune) bool { return r < 0x20 || r == 0x7f }) || strings.TrimSpace(l) != l {
+			return nil, fault.E(fault.ValidationError, fmt.Sprintf("%s: a label is 1 to %d characters without control characters or surrounding spaces", field, MaxLabelChars)).With("field", field)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// Labels returns the labels of an archived source, sorted (none is an
+// empty list).
+func (p *Pipeline) Labels(ctx context.Context, text archive.Hash) ([]string, error) {
+	d, err := p.Store.Ref(ctx, labelRefPrefix+text.Hex())
+	if errors.Is(err, fs.ErrNotExist) {
+		return []string{}, nil
+	}
+	if err != nil {
+		return nil, archiveFault("read the source's labels", err)
+	}
+	b, err := p.readBlob(ctx, d, 64<<10)
+	if err != nil {
+		return nil, archiveFault("read the source's labels", err)
+	}
+	var labels []string
+	if err := json.Unmarshal(b, &labels); err != nil {
+		return nil, fault.Wrap(fault.Internal, "decode the source's labels", err)
+	}
+	return labels, nil
+}
+
+// addLabels adds labels (checked by CheckLabels) to the source's set and
+// returns the set; no change writes nothing.
+func (p *Pipeline) addLabels(ctx context.Context, text archive.Hash, labels []string) ([]string, error) {
+	have, err := p.Labels(ctx, text)
+	if err != nil {
+		return nil, err
+	}
+	if len(labels) == 0 {
+		return have, nil
+	}
+	all := append(slices.Clone(have), labels...)
+	slices.Sort(all)
+	all = slices.Compact(all)
+	if len(all) > MaxLabels {
+		return nil, fault.E(fault.ValidationError, fmt.Sprintf("labels: a source carries at most %d labels", MaxLabels)).With("field", "labels")
+	}
+	if slices.Equal(all, have) {
+		return have, nil
+	}
+	b, _ := json.Marshal(all)
+	d, _, err := p.putOnce(ctx, archive.NewBlob(string(b)))
+	if err != nil {
+		return nil, archiveFault("store the source's labels", err)
+	}
+	if err := p.Store.SetRef(ctx, labelRefPrefix+text.Hex(), d); err != nil {
+		return nil, archiveFault("store the source's labels", err)
+	}
+	return all, nil
+}
+
+// indexText puts an archived text into the search index, if there is one,
+// with its labels; added is when it was archived. A failure is logged and
+// counted, never returned: the text is archived, and the next reconcile
+// (at start, or digestd reindex) indexes it.
+func (p *Pipeline) indexText(ctx context.Context, text archive.Hash, body, kind string, labels []string, added time.Time) {
+	if p.Index == nil {
+		return
+	}
+	src := search.Source{Hash: text, Kind: kind, Added: added.UTC().Truncate(time.Second), Labels: labels}
+	if old, err := p.Index.Source(ctx, text); err == nil {
+		// Indexed before: keep its time, and rewrite only labels.
+		if slices.Equal(old.Labels, labels) {
+			return
+		}
+		if err := p.Index.SetLabels(ctx, text, labels); err == nil {
+			return
+		}
+	}
+	if err := p.Index.Put(ctx, src, search.PassagesOf(body)); err != nil {
+		p.indexFailures.Add(1)
+		if p.Log != nil {
+			p.Log.Warn("search index: a source was not indexed; reconcile will", "archive_hash", text.String(), "err", err)
+		}
+	}
+}
+
+// ReindexReport counts what Reindex did.
+type ReindexReport struct {
+	Sources int `json:"sources"`
+	Indexed int `json:"indexed"`
+	Removed int `json:"removed"`
+	Failed  int `json:"failed"`
+}
+
+// Reindex brings the search index in line with the archive: every archived
+// source (one with a source reference) that the index lacks is indexed —
+// every one when all is set (a rebuild) — and every indexed source that is
+// no longer archived is removed. Reindexing is what makes the index
+// derived data: a source acknowledged before a crash is searchable after
+// the reconcile at start.
+func (p *Pipeline) Reindex(ctx context.Context, all bool) (ReindexReport, error) {
+	var rep ReindexReport
+	if p.Index == nil {
+		return rep, fault.E(fault.FeatureDisabled, "search is not enabled")
+	}
+	indexed := map[archive.Hash]bool{}
+	if err := p.Index.Sources(ctx, func(s search.Source) error { indexed[s.Hash] = true; return nil }); err != nil {
+		return rep, indexFault("list the indexed sources", err)
+	}
+	archived := map[archive.Hash]bool{}
+	err := p.Store.ListRefs(ctx, sourceRefPrefix, func(name string, _ archive.Hash) error {
+		h, err := archive.ParseHash(strings.TrimPrefix(name, sourceRefPrefix))
+		if err != nil {
+			return nil
+		}
+		archived[h] = true
+		rep.Sources++
+		if indexed[h] && !all {
+			return nil
+		}
+		if err := p.reindexOne(ctx, h); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			rep.Failed++
+			return nil
+		}
+		rep.Indexed++
+		return nil
+	})
+	if err != nil {
+		return rep, archiveFault("list the archived sources", err)
+	}
+	for h := range indexed {
+		if archived[h] {
+			continue
+		}
+		if err := p.Index.Remove(ctx, h); err != nil {
+			return rep, indexFault("remove a source from the index", err)
+		}
+		rep.Removed++
+	}
+	return rep, nil
+}
+
+// reindexOne puts one archived source into the index, timed by its text
+// blob's time in the archive.
+func (p *Pipeline) reindexOne(ctx context.Context, h archive.Hash) error {
+	text, rec, _, err := p.Archived(ctx, h)
+	if err != nil {
+		return err
+	}
+	labels, err := p.Labels(ctx, h)
+	if err != nil {
+		return err
+	}
+	added := p.now()
+	if bi, err := p.Store.Stat(ctx, h); err == nil {
+		added = bi.ModTime
+	}
+	kind := ""
+	if rec != nil {
+		kind = rec.Kind
+	}
+	src := search.Source{Hash: h, Kind: kind, Added: added.UTC().Truncate(time.Second), Labels: labels}
+	return p.Index.Put(ctx, src, search.PassagesOf(text.String()))
+}
+
+// indexFault classifies a search engine's error.
+func indexFault(op string, err error) error {
+	if errors.Is(err, search.ErrUnavailable) || errors.Is(err, context.DeadlineExceeded) {
+		return fault.Wrap(fault.Unavailable, op+": the search index is unavailable", err)
+	}
+	return fault.Wrap(fault.Internal, op, err)
+}
+
+// SearchRequest is one search across the archive.
+type SearchRequest struct {
+	Query         string
+	Filter        search.Filter
+	GroupBySource bool
+	// Offset is where the page starts (0 for the first; a cursor carries
+	// it); Limit is 0 for DefaultSearchLimit.
+	Offset, Limit int
+}
+
+// SearchHit is one ranked passage with what is known of its source.
+type SearchHit struct {
+	search.Hit
+	Kind  string
+	Title string
+	URL   string
+	// Paged reports a text with pages: its locator takes the page form.
+	Paged bool
+}
+
+// LocatorString returns the hit's locator as the service writes it.
+func (h SearchHit) LocatorString() string {
+	l := h.Locator
+	if !h.Paged {
+		l.Page = 0
+	}
+	return l.String()
+}
+
+// SearchPage is a page of a search.
+type SearchPage struct {
+	Hits          []SearchHit
+	TotalEstimate int
+	// More reports whether hits follow; Next is the offset to continue
+	// at (the edges carry it in a signed cursor).
+	More bool
+	Next int
+}
+
+// Search answers a question across the archived sources that pass the
+// filter: ranked passages, each verified against its canonical text (see
+// search.Search). An empty or over-long query, a limit outside 1–
+// MaxSearchLimit or an offset past search.MaxResults is VALIDATION_ERROR;
+// no index is FEATURE_DISABLED; an engine that cannot be reached is
+// UNAVAILABLE.
+func (p *Pipeline) Search(ctx context.Context, req SearchRequest) (*SearchPage, error) {
+	if p.Index == nil {
+		return nil, fault.E(fault.FeatureDisabled, "search is not enabled on this service")
+	}
+	q := strings.TrimSpace(req.Query)
+	if q == "" {
+		return nil, fault.E(fault.MissingRequired, "query: required, a question or words to search for").With("field", "query")
+	}
+	if utf8.RuneCountInString(q) > MaxSearchQueryChars {
+		return nil, fault.E(fault.ValidationError, fmt.Sprintf("query: exceeds maximum length of %d characters", MaxSearchQueryChars)).With("field", "query")
+	}
+	if req.Limit == 0 {
+		req.Limit = DefaultSearchLimit
+	}
+	if req.Limit < 1 || req.Limit > MaxSearchLimit {
+		return nil, fault.E(fault.ValidationError, fmt.Sprintf("limit: must be an integer between 1 and %d", MaxSearchLimit)).With("field", "limit")
+	}
+	if req.Offset < 0 || req.Offset >= search.MaxResults {
+		return nil, fault.E(fault.InvalidCursor, "cursor: not a cursor this search issued").With("field", "cursor")
+	}
+	for _, l := range req.Filter.Labels {
+		ok, err := p.Index.HasLabel(ctx, l)
+		if err != nil {
+			return nil, indexFault("search", err)
+		}
+		if !ok {
+			return nil, fault.E(fault.NotFound, "filter.labels: no archived source carries the label "+strconv.Quote(l)).With("field", "filter.labels").With("label", l)
+		}
+	}
+	kinds := map[archive.Hash]*SearchHit{}
+	textOf := func(ctx context.Context, h archive.Hash) (string, error) {
+		t, rec, _, err := p.Archived(ctx, h)
+		if fault.CodeOf(err) == fault.NotFound {
+			return "", fs.ErrNotExist
+		}
+		if err != nil {
+			return "", err
+		}
+		info := &SearchHit{Kind: "text"}
+		if rec != nil {
+			info.Kind, info.Title, info.URL = rec.Kind, rec.Title, rec.FinalURL
+		}
+		info.Paged = format.Paginated(info.Kind)
+		kinds[h] = info
+		return t.String(), nil
+	}
+	res, err := search.Search(ctx, p.Index, textOf, search.Request{Query: q, Filter: req.Filter, GroupBySource: req.GroupBySource})
+	if err != nil {
+		var fe *fault.Error
+		if errors.As(err, &fe) {
+			return nil, err // reading a text failed: the archive's fault
+		}
+		return nil, indexFault("search", err)
+	}
+	page := &SearchPage{Hits: []SearchHit{}, TotalEstimate: res.TotalEstimate}
+	for i := req.Offset; i < len(res.Hits) && len(page.Hits) < req.Limit; i++ {
+		h := res.Hits[i]
+		info := kinds[h.Source]
+		page.Hits = append(page.Hits, SearchHit{Hit: h, Kind: info.Kind, Title: info.Title, URL: info.URL, Paged: info.Paged})
+	}
+	if next := req.Offset + len(page.Hits); next < len(res.Hits) {
+		page.More, page.Next = true, next
+	}
+	return page, nil
+}
+
+// IndexProbe is the search index's health probe: healthy when the engine
+// answers, degraded when it does not or sources wait for the reconcile.
+func (p *Pipeline) IndexProbe(ctx context.Context) (string, map[string]any) {
+	details := map[string]any{"failed_since_start": p.indexFailures.Load()}
+	if _, _, err := p.Index.Candidates(ctx, "probe", search.Filter{}, 1); err != nil {
+		details["error"] = "the search index does not answer"
+		return Degraded, details
+	}
+	if p.indexFailures.Load() > 0 {
+		return Degraded, details
+	}
+	return Healthy, details
+}
+
+// SearchDetailFields is the whitelist of a search hit's fields at each
+// disclosure level, the same levels as DetailFields: ids_only is the hit's
+// rank, score, source and locator; metadata adds what describes the source
+// and the ranking context; summary (preview) adds the passage's text; full
+// adds the source's labels.
+var SearchDetailFields = map[string][]string{
+	DetailIDsOnly:  {"rank", "score", "archive_hash", "locator"},
+	DetailMetadata: {"rank", "score", "archive_hash", "locator", "kind", "title", "url", "ranking"},
+	DetailSummary:  {"rank", "score", "archive_hash", "locator", "kind", "title", "url", "ranking", "text"},
+	DetailFull:     {"rank", "score", "archive_hash", "locator", "kind", "title", "url", "ranking", "text", "labels"},
+}
+
+// SearchRanking is a hit's ranking context: why it ranks where it does.
+type SearchRanking struct {
+	// MatchedTerms are the query's words the passage holds.
+	MatchedTerms []string `json:"matched_terms"`
+	// MatchedField is where they matched: "text" (the passage), or
+	// "source" when the passage holds none and ranks for its source's
+	// match.
+	MatchedField string `json:"matched_field"`
+	// RelevanceScore is the passage's relevance_score in a digest of its
+	// source; SourceScore the chance that the source answers the query.
+	RelevanceScore float64 `json:"relevance_score"`
+	SourceScore    float64 `json:"source_score"`
+}
+
+// Render returns the hit as it is sent, with only fields (every field of
+// the full level when fields is empty) and labels the source's labels.
+func (h SearchHit) Render(fields []string, labels []string) map[string]any {
+	field := "text"
+	if len(h.MatchedTerms) == 0 {
+		field = "source"
+	}
+	m := map[string]any{
+		"rank": h.Rank, "score": h.Score, "archive_hash": h.Source, "locator": h.LocatorString(),
+		"kind": h.Kind, "text": h.Text, "labels": labels,
+		"ranking": SearchRanking{MatchedTerms: h.MatchedTerms, MatchedField: field, RelevanceScore: h.Relevance, SourceScore: h.SourceScore},
+	}
+	if h.Title != "" {
+		m["title"] = h.Title
+	}
+	if h.URL != "" {
+		m["url"] = h.URL
+	}
+	if len(fields) == 0 {
+		return m
+	}
+	keep := map[string]any{}
+	for _, f := range fields {
+		if v, ok := m[f]; ok {
+			keep[f] = v
+		}
+	}
+	return keep
+}
