@@ -127,6 +127,7 @@ func (s *Server) Mount(r chi.Router) {
 	r.Post("/v1/verify", s.admit(bodyWeight, http.HandlerFunc(s.postVerify)))
 	r.Post("/v1/locate", s.admit(bodyWeight, http.HandlerFunc(s.postLocate)))
 	r.Post("/v1/check", s.admit(bodyWeight, http.HandlerFunc(s.postCheck)))
+	r.Post("/v1/search", s.admit(bodyWeight, http.HandlerFunc(s.postSearch)))
 	r.Get("/v1/sources", s.admit(lightWeight, http.HandlerFunc(s.listSources)))
 	r.Get("/v1/sources/{hash}", s.admit(lightWeight, http.HandlerFunc(s.getSource)))
 	r.Get("/v1/archive/{hash}", s.getArchive) // admitted inside: streaming holds no slot
@@ -151,7 +152,7 @@ var routeOps = map[string]routeOp{
 	"POST /v1/digest":              {wire.ToolDigestSource, append([]string{"query", "id"}, optionParams...)},
 	"POST /v1/digests":             {wire.ToolDigestSources, nil},
 	"POST /v1/verify":              {wire.ToolVerifyDigest, nil},
-	"GET /v1/sources":              {wire.ToolListSources, []string{"limit", "cursor"}},
+	"GET /v1/sources":              {wire.ToolListSources, []string{"limit", "cursor", "label", "kind"}},
 	"GET /v1/sources/{hash}":       {wire.ToolGetSource, nil},
 	"GET /v1/archive/{hash}":       {wire.ToolGetArchiveBlob, nil},
 	"HEAD /v1/archive/{hash}":      {wire.ToolGetArchiveBlob, nil},
@@ -160,6 +161,7 @@ var routeOps = map[string]routeOp{
 	"GET /v1/stats":                {wire.ToolCacheStats, nil},
 	"POST /v1/locate":              {wire.ToolLocateQuotes, nil},
 	"POST /v1/check":               {wire.ToolCheckCitations, nil},
+	"POST /v1/search":              {wire.ToolSearchArchive, nil},
 }
 
 // identify sets the request's tool id from the route it will take, before

@@ -34,7 +34,7 @@ func (s *Server) listSources(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	page, err := s.pipe.ListSources(r.Context(), after, limit)
+	page, err := s.pipe.ListSourcesWhere(r.Context(), pipeline.ListFilter{Label: q.Get("label"), Kind: q.Get("kind")}, after, limit)
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -42,6 +42,7 @@ const (
 	ToolCacheStats      = "get_cache_stats"
 	ToolLocateQuotes    = "locate_quotes"
 	ToolCheckCitations  = "check_citations"
+	ToolSearchArchive   = "search_archive"
 	// ToolService is the tool id of answers that belong to no operation
 	// (an unknown route, a liveness probe, a request refused before routing).
 	ToolService = "digestd"

@@ -31,6 +31,8 @@ type SourceSpec struct {
 	Text        string `json:"text,omitempty"`
 	Archive     string `json:"archive,omitempty"`
 	ContentType string `json:"content_type,omitempty"`
+	// Labels are added to the source's labels; never part of its hash.
+	Labels []string `json:"labels,omitempty"`
 }
 
 // DigestRequest is the body of POST /v1/digest.
@@ -49,7 +51,7 @@ type DigestData struct {
 
 // Request converts a source spec into a pipeline request.
 func (spec *SourceSpec) Request(query string, opts digest.Options) (pipeline.Request, error) {
-	req := pipeline.Request{ID: spec.ID, Query: query, Options: opts}
+	req := pipeline.Request{ID: spec.ID, Query: query, Options: opts, Labels: spec.Labels}
 	set := 0
 	for _, v := range []string{spec.URL, spec.HTML, spec.PDFBase64, spec.FileBase64, spec.Text, spec.Archive} {
 		if v != "" {

@@ -1,0 +1,196 @@
+package wire
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/digestd/digestd/archive"
+	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/ingest"
+	"github.com/digestd/digestd/pipeline"
+)
+
+// ListingSearch names the pages of a search (POST /v1/search and the MCP
+// tool search_archive share its cursors).
+const ListingSearch = "search"
+
+// GroupBySource is the one accepted value of a search's group_by.
+const GroupBySource = "source"
+
+// SearchKinds are the source kinds a search filter may name.
+var SearchKinds = []string{ingest.KindText, ingest.KindHTML, ingest.KindPDF}
+
+// SearchRequest is the body of POST /v1/search and the arguments of the
+// MCP tool search_archive.
+type SearchRequest struct {
+	Query   string        `json:"query"`
+	Limit   int           `json:"limit,omitempty"`
+	Cursor  string        `json:"cursor,omitempty"`
+	Detail  string        `json:"detail,omitempty"`
+	Fields  []string      `json:"fields,omitempty"`
+	Filter  *SearchFilter `json:"filter,omitempty"`
+	GroupBy string        `json:"group_by,omitempty"`
+}
+
+// SearchFilter narrows a search: kinds, archive hashes and labels (a
+// source passes with one of each list given), and the time the source was
+// first archived (RFC 3339, exclusive bounds).
+type SearchFilter struct {
+	Kinds       []string `json:"kinds,omitempty"`
+	Sources     []string `json:"sources,omitempty"`
+	Labels      []string `json:"labels,omitempty"`
+	AddedAfter  string   `json:"added_after,omitempty"`
+	AddedBefore string   `json:"added_before,omitempty"`
+}
+
+// SearchData is data of a successful search.
+type SearchData struct {
+	Query         string           `json:"query"`
+	Results       []map[string]any `json:"results"`
+	TotalEstimate int              `json:"total_estimate"`
+	GroupBy       string           `json:"group_by,omitempty"`
+}
+
+// MaxSearchFilterSources bounds the archive hashes of one filter.
+const MaxSearchFilterSources = 100
+
+// PipelineRequest checks a search request (limit, detail, fields, filter,
+// group_by, cursor) and converts it; it also returns the hit fields the
+// client selected. The cursor must come from a search of the same
+// request: its position is bound to the rest of the body.
+func (b *SearchRequest) PipelineRequest(cursors *Cursors) (pipeline.SearchRequest, []string, error) {
+	req := pipeline.SearchRequest{Query: b.Query, Limit: b.Limit}
+	if b.Limit < 0 || b.Limit > pipeline.MaxSearchLimit {
+		return req, nil, fault.E(fault.ValidationError, fmt.Sprintf("limit: must be an integer between 1 and %d", pipeline.MaxSearchLimit)).With("field", "limit")
+	}
+	level, ok := detailNames[b.Detail]
+	if !ok {
+		return req, nil, fault.E(fault.ValidationError, "detail: must be one of ids_only, metadata, summary (or preview), full").With("field", "detail")
+	}
+	allowed := pipeline.SearchDetailFields[level]
+	var bad []string
+	for _, f := range b.Fields {
+		if !slices.Contains(allowed, f) {
+			bad = append(bad, f)
+		}
+	}
+	if len(bad) > 0 {
+		return req, nil, fault.E(fault.InvalidFields, fmt.Sprintf("fields: %s not available at detail %q", strings.Join(bad, ", "), level)).
+			With("invalid_fields", bad).With("allowed_fields", allowed).With("detail", level)
+	}
+	fields := b.Fields
+	if len(fields) == 0 {
+		fields = allowed
+	}
+	switch b.GroupBy {
+	case "":
+	case GroupBySource:
+		req.GroupBySource = true
+	default:
+		return req, nil, fault.E(fault.ValidationError, `group_by: must be "source" or left out`).With("field", "group_by")
+	}
+	if f := b.Filter; f != nil {
+		for _, k := range f.Kinds {
+			if !slices.Contains(SearchKinds, k) {
+				return req, nil, fault.E(fault.ValidationError, "filter.kinds: each must be one of "+strings.Join(SearchKinds, ", ")).With("field", "filter.kinds")
+			}
+		}
+		req.Filter.Kinds = f.Kinds
+		if len(f.Sources) > MaxSearchFilterSources {
+			return req, nil, fault.E(fault.ValidationError, fmt.Sprintf("filter.sources: at most %d archive hashes", MaxSearchFilterSources)).With("field", "filter.sources")
+		}
+		for _, s := range f.Sources {
+			h, err := archive.ParseHash(s)
+			if err != nil {
+				return req, nil, fault.E(fault.ValidationError, "filter.sources: each must be sha256:<64 hex digits>").With("field", "filter.sources")
+			}
+			req.Filter.Sources = append(req.Filter.Sources, h)
+		}
+		labels, err := pipeline.CheckLabels("filter.labels", f.Labels)
+		if err != nil {
+			return req, nil, err
+		}
+		req.Filter.Labels = labels
+		for _, t := range []struct {
+			name string
+			raw  string
+			dst  *time.Time
+		}{{"filter.added_after", f.AddedAfter, &req.Filter.AddedAfter}, {"filter.added_before", f.AddedBefore, &req.Filter.AddedBefore}} {
+			if t.raw == "" {
+				continue
+			}
+			v, err := time.Parse(time.RFC3339, t.raw)
+			if err != nil {
+				return req, nil, fault.E(fault.ValidationError, t.name+": must be an RFC 3339 time such as 2026-11-28T12:00:00Z").With("field", t.name)
+			}
+			*t.dst = v
+		}
+	}
+	if b.Cursor != "" {
+		pos, err := cursors.Decode(ListingSearch, b.Cursor)
+		if err != nil {
+			return req, nil, err
+		}
+		off, key, ok := strings.Cut(pos, ":")
+		n, err := strconv.Atoi(off)
+		if !ok || err != nil || key != b.key() {
+			return req, nil, fault.E(fault.InvalidCursor, "cursor: not a cursor of this search (the query, filter, detail, fields and group_by must be the same)").With("field", "cursor")
+		}
+		req.Offset = n
+	}
+	return req, fields, nil
+}
+
+// key binds a cursor to the request it continues: a hash of the body
+// without the cursor and the limit.
+func (b *SearchRequest) key() string {
+	c := *b
+	c.Cursor, c.Limit = "", 0
+	raw, _ := json.Marshal(c)
+	sum := sha256.Sum256(raw)
+	return hex.EncodeToString(sum[:8])
+}
+
+// SearchEnvelope returns the success envelope of a search page: the hits
+// rendered with fields, each source's labels read with labels, the
+// pagination with a signed cursor for the next page.
+func SearchEnvelope(ctx context.Context, body *SearchRequest, fields []string, page *pipeline.SearchPage, labels func(context.Context, archive.Hash) ([]string, error), cursors *Cursors, meta Meta, requestID string, start time.Time) (Envelope, error) {
+	if meta.ToolID == "" {
+		meta.ToolID = ToolSearchArchive
+	}
+	data := SearchData{Query: body.Query, Results: []map[string]any{}, TotalEstimate: page.TotalEstimate, GroupBy: body.GroupBy}
+	known := map[archive.Hash][]string{}
+	chars := 0
+	for _, h := range page.Hits {
+		var ls []string
+		if slices.Contains(fields, "labels") {
+			var ok bool
+			if ls, ok = known[h.Source]; !ok {
+				var err error
+				if ls, err = labels(ctx, h.Source); err != nil {
+					return Envelope{}, err
+				}
+				known[h.Source] = ls
+			}
+		}
+		item := h.Render(fields, ls)
+		data.Results = append(data.Results, item)
+		raw, _ := json.Marshal(item)
+		chars += len(raw)
+	}
+	meta.Pagination = &Pagination{HasMore: page.More, PageSize: len(page.Hits)}
+	if page.More {
+		c := cursors.Encode(ListingSearch, strconv.Itoa(page.Next)+":"+body.key())
+		meta.Pagination.Cursor = &c
+	}
+	tokens := (chars + pipeline.CharsPerToken - 1) / pipeline.CharsPerToken
+	meta.Telemetry.TokensEstimated = &tokens
+	return Success(data, meta, requestID, start), nil
+}
