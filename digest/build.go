@@ -11,6 +11,7 @@ import (
 
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/normalize"
 )
 
 // DigesterVersion names the digester's rules. It changes whenever Build's
@@ -180,7 +181,7 @@ func Passages(text string) []Locator {
 	i := 0
 	for _, r := range text {
 		i++
-		if r == '\f' {
+		if r == normalize.PageSeparator {
 			pageStarts = append(pageStarts, i)
 			paged = true
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/digestd/digestd/digest"
+	"github.com/digestd/digestd/normalize"
 )
 
 // Passages group the digester's sentences in order, each sentence in one
@@ -14,7 +15,7 @@ import (
 func TestPassages(t *testing.T) {
 	long := strings.Repeat("word ", 150) + "end."
 	text := "First sentence here. Second one follows. Third is short. Fourth too. Fifth starts a new passage.\n" +
-		long + "\fPage two opens. It closes."
+		long + normalize.PageBreak + "Page two opens. It closes."
 	sents := digest.Sentences(text)
 	ps := digest.Passages(text)
 	if len(ps) == 0 {
@@ -36,7 +37,7 @@ func TestPassages(t *testing.T) {
 		if p.End-p.Start > digest.MaxSnippetChars && n > 1 {
 			t.Errorf("passage %d is %d code points over %d sentences", i, p.End-p.Start, n)
 		}
-		if p.Page < 1 || strings.Contains(string([]rune(text)[p.Start:p.End]), "\f") {
+		if p.Page < 1 || strings.Contains(string([]rune(text)[p.Start:p.End]), normalize.PageBreak) {
 			t.Errorf("passage %d: page %d, or it crosses a page", i, p.Page)
 		}
 	}

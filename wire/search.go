@@ -13,7 +13,7 @@ import (
 
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/fault"
-	"github.com/digestd/digestd/ingest"
+	"github.com/digestd/digestd/ingest/format"
 	"github.com/digestd/digestd/pipeline"
 )
 
@@ -23,9 +23,6 @@ const ListingSearch = "search"
 
 // GroupBySource is the one accepted value of a search's group_by.
 const GroupBySource = "source"
-
-// SearchKinds are the source kinds a search filter may name.
-var SearchKinds = []string{ingest.KindText, ingest.KindHTML, ingest.KindPDF}
 
 // SearchRequest is the body of POST /v1/search and the arguments of the
 // MCP tool search_archive.
@@ -98,8 +95,8 @@ func (b *SearchRequest) PipelineRequest(cursors *Cursors) (pipeline.SearchReques
 	}
 	if f := b.Filter; f != nil {
 		for _, k := range f.Kinds {
-			if !slices.Contains(SearchKinds, k) {
-				return req, nil, fault.E(fault.ValidationError, "filter.kinds: each must be one of "+strings.Join(SearchKinds, ", ")).With("field", "filter.kinds")
+			if !slices.Contains(format.Kinds, k) {
+				return req, nil, fault.E(fault.ValidationError, "filter.kinds: each must be one of "+strings.Join(format.Kinds, ", ")).With("field", "filter.kinds")
 			}
 		}
 		req.Filter.Kinds = f.Kinds

@@ -11,13 +11,14 @@ import (
 	"time"
 
 	"github.com/digestd/digestd/archive"
+	"github.com/digestd/digestd/normalize"
 	"github.com/digestd/digestd/search"
 )
 
 // Texts of the suite's sources.
 const (
 	mtct  = "Mother-to-child transmission (MTCT) is the main cause of HIV-1 infection in children. Placental DC-SIGNR plays a crucial role in MTCT.\nBreastfeeding adds to the risk of MTCT after birth."
-	paged = "Page one speaks of glaciers melting in the Alps.\fPage two speaks of volcanoes erupting in Iceland. Lava flows reached the sea."
+	paged = "Page one speaks of glaciers melting in the Alps." + normalize.PageBreak + "Page two speaks of volcanoes erupting in Iceland. Lava flows reached the sea."
 	cells = "Mitochondria are the powerhouse of the cell. They produce ATP through oxidative phosphorylation."
 )
 
