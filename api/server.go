@@ -149,7 +149,7 @@ var optionParams = []string{"max_evidence", "max_key_points", "snippet_max_chars
 
 // routeOps describes each route, by method and chi pattern.
 var routeOps = map[string]routeOp{
-	"POST /v1/digest":              {wire.ToolDigestSource, append([]string{"query", "id"}, optionParams...)},
+	"POST /v1/digest":              {wire.ToolDigestSource, append([]string{"query", "id", "name"}, optionParams...)},
 	"POST /v1/digests":             {wire.ToolDigestSources, nil},
 	"POST /v1/verify":              {wire.ToolVerifyDigest, nil},
 	"GET /v1/sources":              {wire.ToolListSources, []string{"limit", "cursor", "label", "kind"}},

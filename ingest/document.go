@@ -3,9 +3,11 @@ package ingest
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/ingest/doctext"
+	"github.com/digestd/digestd/ingest/pdfworker"
 	"github.com/digestd/digestd/normalize"
 )
 
@@ -87,4 +89,27 @@ func capNames(names []string) []string {
 		out[i] = cut(n, MaxMetadataBytes/8)
 	}
 	return out
+}
+
+// PoolDocuments converts documents in the isolated worker processes of a
+// pdfworker.Pool, where a hostile file that exhausts memory or time kills
+// one worker, never the service. Its failures are fault errors with the
+// pool's codes; a busy pool's error carries retry_after.
+type PoolDocuments struct{ Pool *pdfworker.Pool }
+
+// ExtractDocument implements DocumentExtractor.
+func (p PoolDocuments) ExtractDocument(ctx context.Context, kind string, raw []byte) (*doctext.Result, error) {
+	res, err := p.Pool.ExtractDocument(ctx, kind, raw)
+	if err != nil {
+		var we *pdfworker.Error
+		if !errors.As(err, &we) {
+			return nil, fault.Wrap(fault.DocumentUnreadable, "the document could not be read", err)
+		}
+		f := fault.Wrap(we.Code, we.Msg, err)
+		if we.RetryAfter > 0 {
+			f.With("retry_after", int((we.RetryAfter+time.Second-1)/time.Second))
+		}
+		return nil, f
+	}
+	return res, nil
 }

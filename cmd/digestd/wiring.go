@@ -38,7 +38,8 @@ func runWorker(stdin io.Reader, stdout io.Writer) error {
 	return nil
 }
 
-// wireIngest gives the ingester its guarded fetcher and PDF worker pool.
+// wireIngest gives the ingester its guarded fetcher and its worker pool,
+// which extracts PDFs and converts office documents, EPUB, Markdown and CSV.
 func (a *app) wireIngest(c *config, in *ingest.Ingester) error {
 	allow, err := fetch.ParseAllowLoopback(c.fetchAllowLoopback)
 	if err != nil {
@@ -72,6 +73,7 @@ func (a *app) wireIngest(c *config, in *ingest.Ingester) error {
 	}
 	a.pool = pool
 	in.PDF = ingest.PoolExtractor{Pool: pool}
+	in.Documents = ingest.PoolDocuments{Pool: pool}
 	return nil
 }
 

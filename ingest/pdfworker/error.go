@@ -17,6 +17,14 @@ const (
 	CodeUnavailable   = fault.Unavailable       // every worker busy for the whole queue wait
 )
 
+// Error codes a document conversion fails with, besides CodeTooLarge and
+// CodeUnavailable.
+const (
+	CodeDocumentUnreadable = fault.DocumentUnreadable     // damaged, truncated, crashed, killed or too slow
+	CodeDocumentEncrypted  = fault.DocumentEncrypted      // password protected
+	CodeUnsupported        = fault.UnsupportedContentType // a format inside the container digestd does not read
+)
+
 // Error is a typed extraction failure. Msg is safe to show to clients: it
 // never holds document content, paths or worker output.
 type Error struct {

@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"log/slog"
 	"os/exec"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/ingest/doctext"
 	"github.com/digestd/digestd/ingest/pdftext"
 )
 
@@ -150,10 +152,69 @@ func (p *Pool) extract(ctx context.Context, pdf []byte) (*pdftext.Result, error)
 	if !bytes.Contains(pdf[:min(len(pdf), 1024)], []byte("%PDF-")) {
 		return nil, &Error{Code: CodeInvalidFormat, Msg: "the input is not a PDF"}
 	}
+	release, err := p.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	ans, err := p.run(ctx, pdf, pdfJob)
+	if err != nil {
+		return nil, err
+	}
+	if ans.Result == nil {
+		return nil, &Error{Code: CodeUnreadable, Msg: "the PDF could not be parsed"}
+	}
+	if n := len(ans.Result.Pages); n == 0 {
+		return nil, &Error{Code: CodeNoText, Msg: "the PDF has no extractable text"}
+	}
+	return ans.Result, nil
+}
+
+// ExtractDocument converts a document of kind (one of format.Documents)
+// with ingest/doctext in a fresh worker process, under the same memory,
+// CPU, wall-clock and output limits as a PDF. Failures are *Error values:
+// CodeDocumentUnreadable (damaged, crashed, killed or too slow),
+// CodeDocumentEncrypted, CodeTooLarge, CodeUnsupported, or ErrBusy.
+func (p *Pool) ExtractDocument(ctx context.Context, kind string, raw []byte) (*doctext.Result, error) {
+	res, err := p.extractDocument(ctx, kind, raw)
+	var e *Error
+	switch {
+	case err == nil:
+		p.count(OutcomeOK)
+	case errors.As(err, &e):
+		p.count(e.Code)
+	}
+	return res, err
+}
+
+func (p *Pool) extractDocument(ctx context.Context, kind string, raw []byte) (*doctext.Result, error) {
+	if int64(len(raw)) > p.cfg.MaxInputBytes {
+		return nil, &Error{Code: CodeTooLarge, Msg: fmt.Sprintf("the document is larger than %d bytes", p.cfg.MaxInputBytes)}
+	}
+	release, err := p.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	job := documentJob
+	job.env = KindEnv + "=" + kind
+	ans, err := p.run(ctx, raw, job)
+	if err != nil {
+		return nil, err
+	}
+	if ans.Document == nil || len(ans.Document.Pages) == 0 {
+		return nil, &Error{Code: CodeDocumentUnreadable, Msg: "the document could not be read"}
+	}
+	return ans.Document, nil
+}
+
+// acquire waits for a free worker slot, at most QueueWait.
+func (p *Pool) acquire(ctx context.Context) (release func(), err error) {
 	wait := time.NewTimer(p.cfg.QueueWait)
 	defer wait.Stop()
 	select {
 	case p.sem <- struct{}{}:
+		return func() { <-p.sem }, nil
 	case <-ctx.Done():
 		return nil, fmt.Errorf("pdfworker: waiting for a worker: %w", ctx.Err())
 	case <-wait.C:
@@ -161,15 +222,32 @@ func (p *Pool) extract(ctx context.Context, pdf []byte) (*pdftext.Result, error)
 		busy.RetryAfter = p.cfg.Deadline / 2
 		return nil, &busy
 	}
-	defer func() { <-p.sem }()
-	return p.run(ctx, pdf)
 }
 
+// job is what one worker run does and how its failures read.
+type job struct {
+	what       string // "PDF" or "document", for messages
+	env        string // an extra environment entry
+	unreadable fault.Code
+	timeout    fault.Code
+	known      []fault.Code // the codes a worker's answer may carry
+}
+
+var (
+	pdfJob = job{what: "PDF", unreadable: CodeUnreadable, timeout: CodeTimeout,
+		known: []fault.Code{CodeUnreadable, CodeTimeout, CodeEncrypted, CodeNoText, CodeInvalidFormat, CodeTooLarge}}
+	documentJob = job{what: "document", unreadable: CodeDocumentUnreadable, timeout: CodeDocumentUnreadable,
+		known: []fault.Code{CodeDocumentUnreadable, CodeDocumentEncrypted, CodeTooLarge, CodeUnsupported}}
+)
+
 // run starts one worker, waits for its answer or kills it.
-func (p *Pool) run(ctx context.Context, pdf []byte) (*pdftext.Result, error) {
+func (p *Pool) run(ctx context.Context, input []byte, j job) (*answer, error) {
 	cmd := exec.Command(p.cfg.Command[0], p.cfg.Command[1:]...)
 	cmd.Env = append(append([]string(nil), p.cfg.Env...), LimitsEnv+"="+string(p.limits))
-	cmd.Stdin = bytes.NewReader(pdf)
+	if j.env != "" {
+		cmd.Env = append(cmd.Env, j.env)
+	}
+	cmd.Stdin = bytes.NewReader(input)
 	// Text is at most MaxChars code points of up to 4 bytes, JSON-escaped.
 	maxOut := int64(6*max(p.cfg.MaxChars, pdftext.DefaultMaxChars)) + 1<<20
 	stdout := &cappedBuffer{max: maxOut}
@@ -180,7 +258,7 @@ func (p *Pool) run(ctx context.Context, pdf []byte) (*pdftext.Result, error) {
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		p.cfg.Logger.Error("pdf worker did not start", "err", err)
-		return nil, &Error{Code: CodeUnreadable, Msg: "the PDF could not be processed"}
+		return nil, &Error{Code: j.unreadable, Msg: "the " + j.what + " could not be processed"}
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -192,8 +270,8 @@ func (p *Pool) run(ctx context.Context, pdf []byte) (*pdftext.Result, error) {
 	case <-deadline.C:
 		killGroup(cmd)
 		<-done
-		p.logFailure(CodeTimeout, start, stderr, nil)
-		return nil, &Error{Code: CodeTimeout, Msg: fmt.Sprintf("the PDF took longer than %s to parse", p.cfg.Deadline)}
+		p.logFailure(j.timeout, start, stderr, nil)
+		return nil, &Error{Code: j.timeout, Msg: fmt.Sprintf("the %s took longer than %s to parse", j.what, p.cfg.Deadline)}
 	case <-ctx.Done():
 		killGroup(cmd)
 		<-done
@@ -203,34 +281,23 @@ func (p *Pool) run(ctx context.Context, pdf []byte) (*pdftext.Result, error) {
 	killGroup(cmd)
 	if stdout.overflow {
 		p.logFailure(CodeTooLarge, start, stderr, waitErr)
-		return nil, &Error{Code: CodeTooLarge, Msg: "the PDF's text exceeds the output limit"}
+		return nil, &Error{Code: CodeTooLarge, Msg: "the " + j.what + "'s text exceeds the output limit"}
 	}
 	var ans answer
-	if waitErr != nil || json.Unmarshal(stdout.Bytes(), &ans) != nil || ans.Result == nil && ans.Error == nil {
+	if waitErr != nil || json.Unmarshal(stdout.Bytes(), &ans) != nil || ans.Result == nil && ans.Document == nil && ans.Error == nil {
 		// Crashed: out of memory, stack overflow, killed by RLIMIT_CPU.
-		p.logFailure(CodeUnreadable, start, stderr, waitErr)
-		return nil, &Error{Code: CodeUnreadable, Msg: "the PDF could not be parsed"}
+		p.logFailure(j.unreadable, start, stderr, waitErr)
+		return nil, &Error{Code: j.unreadable, Msg: "the " + j.what + " could not be parsed"}
 	}
 	if ans.Error != nil {
 		e := &Error{Code: ans.Error.Code, Msg: ans.Error.Msg}
-		if !knownCode(e.Code) {
-			e = &Error{Code: CodeUnreadable, Msg: "the PDF could not be parsed"}
+		if !slices.Contains(j.known, e.Code) {
+			e = &Error{Code: j.unreadable, Msg: "the " + j.what + " could not be parsed"}
 		}
 		p.logFailure(e.Code, start, stderr, nil)
 		return nil, e
 	}
-	if n := len(ans.Result.Pages); n == 0 {
-		return nil, &Error{Code: CodeNoText, Msg: "the PDF has no extractable text"}
-	}
-	return ans.Result, nil
-}
-
-func knownCode(c fault.Code) bool {
-	switch c {
-	case CodeUnreadable, CodeTimeout, CodeEncrypted, CodeNoText, CodeInvalidFormat, CodeTooLarge:
-		return true
-	}
-	return false
+	return &ans, nil
 }
 
 func (p *Pool) logFailure(code fault.Code, start time.Time, stderr *cappedBuffer, waitErr error) {

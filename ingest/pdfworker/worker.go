@@ -19,13 +19,20 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
+	"github.com/digestd/digestd/ingest/doctext"
 	"github.com/digestd/digestd/ingest/pdftext"
 )
 
 // LimitsEnv names the environment variable through which a Pool passes the
 // worker its limits (JSON of workerLimits).
 const LimitsEnv = "DIGESTD_PDF_WORKER_LIMITS"
+
+// KindEnv names the environment variable through which a Pool asks the
+// worker to convert a document of that kind (one of format.Documents)
+// with ingest/doctext instead of extracting a PDF.
+const KindEnv = "DIGESTD_WORKER_DOCUMENT_KIND"
 
 // Defaults for limits a caller leaves zero.
 const (
@@ -58,8 +65,9 @@ func (l *workerLimits) fill() {
 
 // answer is the worker's one JSON line on stdout.
 type answer struct {
-	Result *pdftext.Result `json:"result,omitempty"`
-	Error  *Error          `json:"error,omitempty"`
+	Result   *pdftext.Result `json:"result,omitempty"`
+	Document *doctext.Result `json:"document,omitempty"`
+	Error    *Error          `json:"error,omitempty"`
 }
 
 // Main is the worker entry point: it limits its own process (address space,
@@ -81,6 +89,14 @@ func Main(stdin io.Reader, stdout io.Writer) int {
 	}
 	raw, err := io.ReadAll(io.LimitReader(stdin, lim.MaxInputBytes+1))
 	var ans answer
+	if kind := os.Getenv(KindEnv); kind != "" {
+		ans = convert(kind, raw, err, lim)
+		if err := json.NewEncoder(stdout).Encode(ans); err != nil {
+			fmt.Fprintf(os.Stderr, "document worker: write answer: %v\n", err)
+			return 2
+		}
+		return 0
+	}
 	switch {
 	case err != nil:
 		ans.Error = &Error{Code: CodeUnreadable, Msg: "the PDF could not be read"}
@@ -100,6 +116,43 @@ func Main(stdin io.Reader, stdout io.Writer) int {
 		return 2
 	}
 	return 0
+}
+
+// convert converts a document read from stdin (or reports why not).
+func convert(kind string, raw []byte, readErr error, lim workerLimits) (ans answer) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(os.Stderr, "document worker: panic: %v\n", r)
+			ans = answer{Error: &Error{Code: CodeDocumentUnreadable, Msg: "the document could not be read"}}
+		}
+	}()
+	switch {
+	case readErr != nil:
+		return answer{Error: &Error{Code: CodeDocumentUnreadable, Msg: "the document could not be read"}}
+	case int64(len(raw)) > lim.MaxInputBytes:
+		return answer{Error: &Error{Code: CodeTooLarge, Msg: fmt.Sprintf("the document is larger than %d bytes", lim.MaxInputBytes)}}
+	}
+	res, err := doctext.Extract(kind, raw, doctext.Limits{MaxChars: lim.MaxChars, Timeout: time.Duration(lim.CPUSeconds) * time.Second})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "document worker: %v\n", err)
+		return answer{Error: documentError(err)}
+	}
+	return answer{Document: res}
+}
+
+// documentError maps a conversion error to the error clients see.
+func documentError(err error) *Error {
+	switch {
+	case errors.Is(err, doctext.ErrEncrypted):
+		return &Error{Code: CodeDocumentEncrypted, Msg: "the document is password-protected"}
+	case errors.Is(err, doctext.ErrTooLarge):
+		return &Error{Code: CodeTooLarge, Msg: "the document exceeds the extraction limits (decompressed size, entries, XML depth or size, or text)"}
+	case errors.Is(err, doctext.ErrUnsupported):
+		return &Error{Code: CodeUnsupported, Msg: "the document is in a format digestd does not read"}
+	case errors.Is(err, doctext.ErrTimeout):
+		return &Error{Code: CodeDocumentUnreadable, Msg: "the document took too long to convert"}
+	}
+	return &Error{Code: CodeDocumentUnreadable, Msg: "the document could not be read; check that the file is complete and valid"}
 }
 
 // extract runs pdftext.Extract, turning a panic into an unreadable error.
