@@ -24,12 +24,13 @@ import (
 const chromiumPath = "/usr/bin/chromium"
 
 // screenshots are the views the browser test saves, one PNG each.
-var screenshots = []string{"digest-view", "digest-pdf-view", "multi-view", "archive-view", "error-view"}
+var screenshots = []string{"digest-view", "digest-pdf-view", "digest-docx-view", "multi-view", "archive-view", "error-view"}
 
 // TestBrowser builds digestd, serves it on a free port with a fresh archive,
 // and runs e2e/ui/ui.test.mjs, which drives headless Chromium through the
-// page: a text digest with a highlighted snippet, several sources within a
-// budget, the archive view and a hostile PDF's error. Screenshots go to
+// page: a text digest with a highlighted snippet, a PDF's pages, a DOCX
+// upload, several sources within a budget, the archive view and a hostile
+// PDF's error. Screenshots go to
 // $DIGESTD_ARTIFACTS, else to a temporary folder. Without Chromium, node or
 // e2e/ui/node_modules the test skips, except under CI=true, where it fails.
 func TestBrowser(t *testing.T) {

@@ -5,8 +5,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/digestd/digestd/ingest/format"
 )
 
 func TestHandler(t *testing.T) {
@@ -112,6 +115,34 @@ func TestNoOffsiteReferences(t *testing.T) {
 	for _, probe := range []string{`<script src="https://cdn.example/x.js">`, `@import url(//fonts.example/css)`, `import x from "https://esm.example/x"`} {
 		if !offsite.MatchString(probe) {
 			t.Errorf("the check misses %q", probe)
+		}
+	}
+}
+
+// The page's file pickers take every extension of a source kind, and its
+// hints name every document kind.
+func TestPageListsSourceKinds(t *testing.T) {
+	page, err := fs.ReadFile(static, "static/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	accepts := regexp.MustCompile(`<input id="(digest-file|multi-files)"[^>]* accept="([^"]*)"`).FindAllSubmatch(page, -1)
+	if len(accepts) != 2 {
+		t.Fatalf("found %d file pickers with accept, want 2", len(accepts))
+	}
+	for _, a := range accepts {
+		got := strings.Split(string(a[2]), ",")
+		for _, ext := range format.Extensions() {
+			if !slices.Contains(got, ext) {
+				t.Errorf("#%s does not accept %s", a[1], ext)
+			}
+		}
+	}
+	names := map[string]string{format.DOCX: "DOCX", format.PPTX: "PPTX", format.XLSX: "XLSX", format.ODT: "ODT", format.ODP: "ODP",
+		format.ODS: "ODS", format.EPUB: "EPUB", format.Markdown: "Markdown", format.CSV: "CSV"}
+	for _, k := range format.Documents {
+		if !strings.Contains(string(page), names[k]+",") && !strings.Contains(string(page), names[k]+" ") {
+			t.Errorf("the page does not name %s", names[k])
 		}
 	}
 }

@@ -214,7 +214,7 @@ async function main() {
     // fixtures/multi-page.pdf is ingest/pdftext's generated three-page fixture (page 2 empty).
     await page.goto(`${BASE}/ui/`);
     await page.locator("#digest-query").fill("What does page three say?");
-    await page.getByLabel("PDF file", { exact: true }).first().check();
+    await page.getByLabel("File", { exact: true }).first().check();
     await page.locator("#digest-file").setInputFiles(path.join(here, "fixtures", "multi-page.pdf"));
     await page.getByRole("button", { name: "Digest", exact: true }).click();
     await page.locator("#digest-snippets .snippet-check.ok").first().waitFor();
@@ -233,6 +233,26 @@ async function main() {
     await page.evaluate(() => window.scrollTo(0, 0));
     await shot(page, "digest-pdf-view");
     await expectAccessible(page, "digest-pdf-view");
+
+    step("digest view: a DOCX upload");
+    // The dev set's report.docx, made by pandoc from ingest/doctext/testdata/devset/src/report.md.
+    await page.goto(`${BASE}/ui/`);
+    await page.locator("#digest-query").fill("How much did nitrate rise in the central zone?");
+    await page.getByLabel("File", { exact: true }).first().check();
+    await page.locator("#digest-file").setInputFiles(path.join(here, "..", "..", "ingest", "doctext", "testdata", "devset", "report.docx"));
+    await page.getByRole("button", { name: "Digest", exact: true }).click();
+    await page.locator("#digest-snippets .snippet-check.ok").first().waitFor();
+    const docxSnippets = await snippetsOnPage(page);
+    assert.ok(docxSnippets.length > 0, "the DOCX has evidence snippets");
+    for (const s of docxSnippets) {
+      assert.match(s.check, /\bok\b/, `snippet ${s.locator} is checked by slicing in the page`);
+      assert.match(s.locator, /^char:/, "a DOCX has no pages");
+    }
+    assert.ok(docxSnippets.some((s) => /nitrate/i.test(s.text)), `a snippet about nitrate (got ${docxSnippets.map((s) => s.text).join(" | ")})`);
+    assert.match(await page.locator("#digest-facts").textContent(), /Kind\s*docx/);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot(page, "digest-docx-view");
+    await expectAccessible(page, "digest-docx-view");
 
     step("multi-source view: a budget, a dropped source, a failed one");
     await page.getByRole("link", { name: "Several sources" }).click();
@@ -351,7 +371,7 @@ async function main() {
     step("error view: a hostile PDF upload");
     await page.goto(`${BASE}/ui/`);
     await page.locator("#digest-query").fill(QUERY);
-    await page.getByLabel("PDF file", { exact: true }).first().check();
+    await page.getByLabel("File", { exact: true }).first().check();
     await page.locator("#digest-file").setInputFiles(HOSTILE_FILE);
     await page.getByRole("button", { name: "Digest", exact: true }).click();
     const box = page.locator("#digest-error .error-box");

@@ -285,7 +285,7 @@ function digestView() {
     const query = form.elements.query.value;
     const opts = optionValues();
     const kind = kinds.value;
-    if (kind === "pdf") {
+    if (kind === "file") {
       const file = form.elements.file.files[0];
       const body = new FormData();
       body.append("query", query);
@@ -314,7 +314,8 @@ function digestView() {
   const renderResult = (env) => {
     const { digest: payload, source, digest_hash: digestHash } = env.data;
     const record = source.record ?? {};
-    const paged = source.kind === "pdf";
+    // PDFs, presentations and spreadsheets have pages (slides, sheets).
+    const paged = Boolean(record.page_count);
     current = { payload, hash: source.archive_hash, paged, entry: null };
     const tel = env.meta?.telemetry ?? {};
     facts($("#digest-facts"), [
@@ -393,8 +394,8 @@ function digestView() {
     ev.preventDefault();
     $("#digest-error").replaceChildren();
     const kind = kinds.value;
-    if (kind === "pdf" && !form.elements.file.files.length) {
-      renderError($("#digest-error"), new APIError({ message: "Choose a PDF file to upload." }));
+    if (kind === "file" && !form.elements.file.files.length) {
+      renderError($("#digest-error"), new APIError({ message: "Choose a file to upload." }));
       return;
     }
     setBusy(form, true);
@@ -581,7 +582,7 @@ async function loadArchive(hash, locator) {
         ["Record hash", hashLink(record.data.record_hash, blobURL(record.data.record_hash))],
       ]);
     }
-    const paged = entry.points.includes(PAGE_SEPARATOR) || (!(record instanceof Error) && record.data.record?.kind === "pdf");
+    const paged = entry.points.includes(PAGE_SEPARATOR) || (!(record instanceof Error) && Boolean(record.data.record?.page_count));
     const checkSlot = $("#archive-check");
     let mark = null;
     if (locator) {

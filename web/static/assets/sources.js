@@ -38,21 +38,27 @@ export function parseSources(input) {
 
 /**
  * fileSource reads an uploaded file into a source spec with the file's name
- * as its id: a PDF as pdf_base64, an HTML file as html, anything else as text.
+ * as its id: a PDF as pdf_base64, an HTML file as html, a .txt file (or one
+ * without a known extension that decodes as UTF-8) as text, and any other
+ * file (office documents, EPUB, Markdown, CSV) as file_base64 with its
+ * file_name, so the service tells its kind.
  */
 export async function fileSource(file) {
   const name = file.name || "file";
   const bytes = new Uint8Array(await file.arrayBuffer());
   const isPDF = file.type === "application/pdf" || /\.pdf$/i.test(name) ||
     (bytes[0] === 0x25 && bytes[1] === 0x50 && bytes[2] === 0x44 && bytes[3] === 0x46);
-  if (isPDF) {
+  const base64 = () => {
     let bin = "";
     for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-    return { id: name, pdf_base64: btoa(bin) };
+    return btoa(bin);
+  };
+  if (isPDF) return { id: name, pdf_base64: base64() };
+  if (file.type === "text/html" || /\.x?html?$/i.test(name)) return { id: name, html: new TextDecoder().decode(bytes) };
+  if (/\.(docx|pptx|xlsx|odt|odp|ods|epub|md|markdown|csv)$/i.test(name) || (bytes[0] === 0x50 && bytes[1] === 0x4b)) {
+    return { id: name, file_base64: base64(), file_name: name };
   }
-  const text = new TextDecoder().decode(bytes);
-  if (file.type === "text/html" || /\.html?$/i.test(name)) return { id: name, html: text };
-  return { id: name, text };
+  return { id: name, text: new TextDecoder().decode(bytes) };
 }
 
 /** describeSource is a short label for a source spec: its URL or its first words. */
@@ -60,6 +66,7 @@ export function describeSource(spec) {
   if (!spec) return "";
   if (spec.url) return spec.url;
   if (spec.pdf_base64) return `${spec.id} (PDF)`;
+  if (spec.file_base64) return `${spec.id} (file)`;
   const body = (spec.text ?? spec.html ?? "").replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
   const points = Array.from(body);
   return points.length > 90 ? points.slice(0, 90).join("") + "…" : body;
