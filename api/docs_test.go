@@ -13,6 +13,8 @@ import (
 	"github.com/digestd/digestd"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/ingest"
+	"github.com/digestd/digestd/ingest/verdict"
 	"github.com/digestd/digestd/wire"
 )
 
@@ -100,5 +102,19 @@ func TestDocsAgreeWithTables(t *testing.T) {
 		if !strings.Contains(string(readme), name) {
 			t.Errorf("README does not mention capability %s", name)
 		}
+	}
+}
+
+// The render modes of openapi.yaml and of the MCP tools' schema are
+// ingest's, and the verdict the record states is content alone (a page
+// judged otherwise is refused).
+func TestDocsRenderModes(t *testing.T) {
+	want := slices.Clone(ingest.RenderModes)
+	sort.Strings(want)
+	if got := openapiEnum(t, "SourceSpec", "render"); !slices.Equal(got, want) {
+		t.Errorf("openapi.yaml SourceSpec.render enum %v, ingest has %v", got, want)
+	}
+	if got := openapiEnum(t, "SourceRecord", "verdict"); !slices.Equal(got, []string{string(verdict.Content)}) {
+		t.Errorf("openapi.yaml SourceRecord.verdict enum %v", got)
 	}
 }

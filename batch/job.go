@@ -321,7 +321,7 @@ func (j *Job) digest(ctx context.Context, gate *hostGate, e Entry) (*pipeline.Re
 		}
 		req.Source = j.FileSource(raw, e.File)
 	case e.URL != "":
-		req.Source.URL = e.URL
+		req.Source.URL, req.Source.Render = e.URL, e.Render
 		release, err := gate.acquire(ctx, e.URL)
 		if err != nil {
 			return nil, fault.Wrap(fault.Unavailable, "the batch was stopped", err)

@@ -18,11 +18,13 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/digestd/digestd/ingest/format"
 
 	"github.com/digestd/digestd/archive"
+	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/wire"
 )
 
@@ -38,6 +40,9 @@ type Entry struct {
 	// Labels are added to the source's labels (a project, a research
 	// session); see pipeline.CheckLabels.
 	Labels []string `json:"labels,omitempty"`
+	// Render is a URL's render mode: never (the default), auto or always
+	// (ingest.Source.Render).
+	Render string `json:"render,omitempty"`
 	// Line is the 1-based manifest line the entry came from (0 for entries
 	// found by ScanDir).
 	Line int `json:"-"`
@@ -132,6 +137,9 @@ func parseEntry(line []byte, baseDir string) (Entry, error) {
 	}
 	if set != 1 {
 		return e, fmt.Errorf("id %q: give exactly one of url, file, text and archive", e.ID)
+	}
+	if e.Render != "" && (e.URL == "" || !slices.Contains(ingest.RenderModes, e.Render)) {
+		return e, fmt.Errorf("id %q: render is for a url, one of %s", e.ID, strings.Join(ingest.RenderModes, ", "))
 	}
 	if e.Archive != "" {
 		if _, err := archive.ParseHash(e.Archive); err != nil {

@@ -45,6 +45,7 @@ const (
 	ContentBlocked         Code = "CONTENT_BLOCKED"
 	JSRequired             Code = "JS_REQUIRED"
 	NotContent             Code = "NOT_CONTENT"
+	RenderFailed           Code = "RENDER_FAILED"
 	Unavailable            Code = "UNAVAILABLE"
 	ArchiveCorrupt         Code = "ARCHIVE_CORRUPT"
 	Internal               Code = "INTERNAL_ERROR"

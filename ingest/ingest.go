@@ -53,6 +53,9 @@ type Source struct {
 	ContentType string
 	// Explain asks for the HTML extractor's decisions (Document.Trace).
 	Explain bool
+	// Render says whether a URL's page is rendered in a browser: one of
+	// RenderNever (the default when empty), RenderAuto and RenderAlways.
+	Render string
 }
 
 // Record describes where a canonical text came from. It is archived as a
@@ -85,7 +88,11 @@ type Record struct {
 	PageNames     []string `json:"page_names,omitempty"`
 	EmptyPages    []int    `json:"empty_pages,omitempty"`
 	UnmappedPages []int    `json:"unmapped_pages,omitempty"`
-	TextChars     int      `json:"text_chars"`
+	// Rendered is set when the text is the page's DOM after a browser
+	// ran its scripts; Browser names the browser and its version.
+	Rendered  bool   `json:"rendered,omitempty"`
+	Browser   string `json:"browser,omitempty"`
+	TextChars int    `json:"text_chars"`
 	// Verdict is what the page was judged to be (verdict.Content for every
 	// HTML page that is digested; pages judged otherwise are refused).
 	Verdict string `json:"verdict,omitempty"`
@@ -130,6 +137,9 @@ type Ingester struct {
 	MaxHTMLNodes int
 	// Now returns the time recorded as fetched_at; nil means time.Now.
 	Now func() time.Time
+	// Renderer renders the pages of URL sources that ask for it; nil
+	// disables rendering (see Source.Render).
+	Renderer PageRenderer
 }
 
 const textExtractor = "plain-text"
@@ -150,7 +160,7 @@ func (in *Ingester) Ingest(ctx context.Context, src Source) (*Document, error) {
 		}
 		return in.file(ctx, kind, src.File, src.ContentType, Record{ContentType: src.ContentType}, src.Explain)
 	case src.URL != "":
-		return in.url(ctx, src.URL, src.Explain)
+		return in.url(ctx, src.URL, src.Render, src.Explain)
 	}
 	return nil, fault.E(fault.MissingRequired, "source: one of url, html, pdf_base64, file_base64, text or archive is required")
 }
@@ -182,6 +192,14 @@ func (in *Ingester) text(raw string, rec Record) (*Document, error) {
 // html extracts a page's main content, with a trace of the extractor's
 // decisions when explain is set.
 func (in *Ingester) html(raw []byte, contentType, pageURL string, rec Record, explain bool) (*Document, error) {
+	doc, _, err := in.judgedHTML(raw, contentType, pageURL, rec, explain)
+	return doc, err
+}
+
+// judgedHTML is html that also returns the page's verdict (the zero
+// Verdict when the page could not be extracted).
+func (in *Ingester) judgedHTML(raw []byte, contentType, pageURL string, rec Record, explain bool) (*Document, verdict.Verdict, error) {
+	var v verdict.Verdict
 	opt := htmltext.Options{Limits: htmltext.Limits{MaxNodes: in.MaxHTMLNodes}}
 	if explain {
 		opt.Trace = &htmltext.Trace{}
@@ -189,14 +207,14 @@ func (in *Ingester) html(raw []byte, contentType, pageURL string, rec Record, ex
 	res, err := htmltext.ExtractWith(raw, contentType, pageURL, opt)
 	switch {
 	case errors.Is(err, htmltext.ErrTooManyNodes):
-		return nil, fault.Wrap(fault.TooLarge, "the HTML page has more elements and text runs than the server extracts", err).
+		return nil, v, fault.Wrap(fault.TooLarge, "the HTML page has more elements and text runs than the server extracts", err).
 			With("limit_nodes", cmp.Or(in.MaxHTMLNodes, htmltext.DefaultMaxNodes))
 	case errors.Is(err, htmltext.ErrTooLarge):
-		return nil, fault.Wrap(fault.TooLarge, "the HTML page exceeds the size limit", err).With("limit_bytes", htmltext.MaxInputBytes)
+		return nil, v, fault.Wrap(fault.TooLarge, "the HTML page exceeds the size limit", err).With("limit_bytes", htmltext.MaxInputBytes)
 	case errors.Is(err, htmltext.ErrNotHTML):
-		return nil, fault.Wrap(fault.InvalidFormat, "the source is not HTML", err)
+		return nil, v, fault.Wrap(fault.InvalidFormat, "the source is not HTML", err)
 	case err != nil:
-		return nil, fault.Wrap(fault.ExtractionFailed, "the HTML page could not be extracted", err)
+		return nil, v, fault.Wrap(fault.ExtractionFailed, "the HTML page could not be extracted", err)
 	}
 	rec.Kind = KindHTML
 	rec.Extractor = htmltext.ExtractorName
@@ -208,29 +226,32 @@ func (in *Ingester) html(raw []byte, contentType, pageURL string, rec Record, ex
 	rec.CanonicalURL = res.Meta.CanonicalURL
 	rec.SiteName = res.Meta.SiteName
 	rec.Charset = res.Charset
-	v := verdict.Judge(verdict.Page{Raw: raw, Title: res.Meta.Title, Text: res.Text})
+	v = verdict.Judge(verdict.Page{Raw: raw, Title: res.Meta.Title, Text: res.Text})
 	if err := verdictFault(v); err != nil {
-		return nil, err
+		return nil, v, err
 	}
 	if res.Text == "" {
 		// Most often an application shell: the page's text arrives only
 		// when its scripts run.
-		return nil, fault.E(fault.NoExtractableText, "the HTML page shows no main text (one its scripts fill?)")
+		return nil, v, fault.E(fault.NoExtractableText, "the HTML page shows no main text (one its scripts fill?)")
 	}
 	rec.Verdict, rec.ExtractionConfidence = string(v.Class), v.Confidence
 	doc, err := in.finish(res.Text, raw, rec, nil)
 	if err != nil {
-		return nil, err
+		return nil, v, err
 	}
 	doc.Trace = opt.Trace
-	return doc, nil
+	return doc, v, nil
 }
 
 // url fetches a URL through the guarded client and ingests what it
 // returned by its kind.
-func (in *Ingester) url(ctx context.Context, rawURL string, explain bool) (*Document, error) {
+func (in *Ingester) url(ctx context.Context, rawURL, render string, explain bool) (*Document, error) {
 	if in.Fetcher == nil {
 		return nil, fault.E(fault.FeatureDisabled, "URL sources are not enabled on this server")
+	}
+	if err := in.checkRender(render); err != nil {
+		return nil, err
 	}
 	resp, err := in.Fetcher.Fetch(ctx, rawURL)
 	if err != nil {
@@ -246,7 +267,14 @@ func (in *Ingester) url(ctx context.Context, rawURL string, explain bool) (*Docu
 	switch resp.Kind {
 	case fetch.KindHTML:
 		rec.Kind = KindHTML
-		return in.html(resp.Body, resp.ContentType, resp.FinalURL, rec, explain)
+		if render == RenderAlways {
+			return in.rendered(ctx, resp.FinalURL, rec, explain)
+		}
+		doc, v, err := in.judgedHTML(resp.Body, resp.ContentType, resp.FinalURL, rec, explain)
+		if render == RenderAuto && in.Renderer != nil && (v.Shell || v.Class == verdict.JSRequired) {
+			return in.rendered(ctx, resp.FinalURL, rec, explain)
+		}
+		return doc, err
 	case fetch.KindPDF:
 		rec.Kind = KindPDF
 		return in.pdf(ctx, resp.Body, rec)

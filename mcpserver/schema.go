@@ -9,6 +9,7 @@ import (
 
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/digest"
+	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/ingest/format"
 	"github.com/digestd/digestd/pipeline"
 	"github.com/digestd/digestd/wire"
@@ -121,6 +122,11 @@ func sourceBounds(s *jsonschema.Schema) {
 	at(s, "file_base64").ContentEncoding = "base64"
 	describe(at(s, "file_base64"), "A file of any source kind (%s) in standard base64; its kind comes from content_type, file_name and its first bytes. "+
 		"Slides and sheets are pages (page:N:char:S-E locators; record.page_names lists their titles and names).", strings.Join(format.Kinds, ", "))
+	render := at(s, "render")
+	for _, m := range ingest.RenderModes {
+		render.Enum = append(render.Enum, m)
+	}
+	describe(render, "For a url: %s (the default) reads the page as fetched, %s renders it in a browser when it is a shell its scripts fill, %s always renders it; rendering needs a server started with --renderer chromium.", ingest.RenderNever, ingest.RenderAuto, ingest.RenderAlways)
 }
 
 func optionsBounds(s *jsonschema.Schema) {

@@ -45,13 +45,14 @@ type SourceInput struct {
 	Text        string `json:"text,omitempty" jsonschema:"Plain UTF-8 text."`
 	Archive     string `json:"archive,omitempty" jsonschema:"The hash (sha256:<64 hex>) of a canonical text archived earlier (a source_text_hash or archive_hash): digests it again, for a new query, without sending it again."`
 	ContentType string `json:"content_type,omitempty" jsonschema:"The Content-Type of html when it names a charset other than UTF-8, or of file_base64 (optional)."`
+	Render      string `json:"render,omitempty"`
 }
 
 // spec converts the input into the HTTP API's source spec, so the same
 // checks (exactly one field, base64, hash syntax) apply.
 func (s SourceInput) spec() *wire.SourceSpec {
 	return &wire.SourceSpec{ID: s.ID, URL: s.URL, HTML: s.HTML, PDFBase64: s.PDFBase64, FileBase64: s.FileBase64, FileName: s.FileName,
-		Text: s.Text, Archive: s.Archive, ContentType: s.ContentType}
+		Text: s.Text, Archive: s.Archive, ContentType: s.ContentType, Render: s.Render}
 }
 
 // OptionsInput bounds one digest; omitted fields take the payload maxima,

@@ -14,6 +14,7 @@ import (
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/pipeline"
 )
 
@@ -33,6 +34,9 @@ type SourceSpec struct {
 	ContentType string `json:"content_type,omitempty"`
 	// Labels are added to the source's labels; never part of its hash.
 	Labels []string `json:"labels,omitempty"`
+	// Render is for a URL: never (the default), auto or always (see
+	// ingest.Source.Render).
+	Render string `json:"render,omitempty"`
 }
 
 // DigestRequest is the body of POST /v1/digest.
@@ -65,6 +69,9 @@ func (spec *SourceSpec) Request(query string, opts digest.Options) (pipeline.Req
 		return req, fault.E(fault.ValidationError, "source: give exactly one of url, html, pdf_base64, file_base64, text or archive")
 	case spec.FileName != "" && spec.FileBase64 == "":
 		return req, fault.E(fault.ValidationError, "source.file_name: names the file of file_base64, which is missing")
+	}
+	if spec.Render != "" && spec.URL == "" {
+		return req, fault.E(fault.ValidationError, "source.render: only a url source is rendered")
 	}
 	switch {
 	case spec.Archive != "":
@@ -103,6 +110,10 @@ func (spec *SourceSpec) Request(query string, opts digest.Options) (pipeline.Req
 		req.Source.ContentType = spec.ContentType
 	case spec.URL != "":
 		req.Source.URL = spec.URL
+		if !slices.Contains(ingest.RenderModes, spec.Render) && spec.Render != "" {
+			return req, fault.E(fault.ValidationError, "source.render: must be one of "+strings.Join(ingest.RenderModes, ", "))
+		}
+		req.Source.Render = spec.Render
 	default:
 		req.Source.Text = spec.Text
 	}

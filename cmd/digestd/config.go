@@ -16,6 +16,7 @@ import (
 	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/ingest/htmltext"
 	"github.com/digestd/digestd/ingest/pdfworker"
+	"github.com/digestd/digestd/ingest/render"
 	"github.com/digestd/digestd/pipeline"
 	"github.com/digestd/digestd/search"
 	"github.com/digestd/digestd/search/bleveindex"
@@ -37,6 +38,10 @@ type config struct {
 	// fetchAllowLoopback is --fetch-allow-loopback as given.
 	fetchAllowLoopback string
 	index              string
+	renderer           string
+	renderPages        int
+	renderTimeout      time.Duration
+	renderHeap         int64
 }
 
 // register adds the shared flags to fs.
@@ -52,6 +57,10 @@ func (c *config) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.pdfMaxPages, "pdf-max-pages", 2000, "most pages read from one PDF")
 	fs.Int64Var(&c.fetchMax, "fetch-max-bytes", 20<<20, "largest decoded body fetched for a URL source")
 	fs.DurationVar(&c.fetchTimeout, "fetch-timeout", 20*time.Second, "time limit for fetching a URL source")
+	fs.StringVar(&c.renderer, "renderer", "off", "browser that renders URL sources asking for \"render\": \"auto\" or \"always\": chromium (headless /usr/bin/chromium, every request through the fetch guard) or off")
+	fs.IntVar(&c.renderPages, "render-pages", render.DefaultPages, "pages the browser renders at once; more wait")
+	fs.DurationVar(&c.renderTimeout, "render-timeout", render.DefaultPageTimeout, "time limit for rendering one page")
+	fs.Int64Var(&c.renderHeap, "render-heap-bytes", render.DefaultHeapBytes, "JavaScript heap limit of one rendered page; a page past it fails with RENDER_FAILED")
 	fs.StringVar(&c.fetchAllowLoopback, "fetch-allow-loopback", "", "comma-separated exact loopback `IP:PORT` pairs (127.0.0.1:8081,[::1]:9000) that URL sources may reach, for end-to-end checks; anything else is refused at start-up, and a server started with it logs a warning (empty: no loopback address is reachable)")
 	fs.StringVar(&c.index, "index", "", "search index: a directory for the embedded engine (default: search-index inside a directory archive; none for an S3 archive), or off")
 }
@@ -95,14 +104,18 @@ func openStore(ctx context.Context, loc string) (archive.Store, error) {
 
 // app is an assembled pipeline and what must be closed with it.
 type app struct {
-	pipe   *pipeline.Pipeline
-	pool   *pdfworker.Pool
-	logger *slog.Logger
+	pipe     *pipeline.Pipeline
+	pool     *pdfworker.Pool
+	renderer *render.Renderer
+	logger   *slog.Logger
 }
 
-// Close releases what the app holds: the search index. Worker processes
-// end with their requests.
+// Close releases what the app holds: the search index, and the browser
+// when one renders pages. Worker processes end with their requests.
 func (a *app) Close() error {
+	if a.renderer != nil {
+		a.renderer.Close()
+	}
 	if a.pipe.Index != nil {
 		return a.pipe.Index.Close()
 	}

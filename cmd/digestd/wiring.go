@@ -20,6 +20,7 @@ import (
 	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/ingest/fetch"
 	"github.com/digestd/digestd/ingest/pdfworker"
+	"github.com/digestd/digestd/ingest/render"
 	"github.com/digestd/digestd/mcpserver"
 	"github.com/digestd/digestd/pipeline"
 	"github.com/digestd/digestd/web"
@@ -74,6 +75,24 @@ func (a *app) wireIngest(c *config, in *ingest.Ingester) error {
 	a.pool = pool
 	in.PDF = ingest.PoolExtractor{Pool: pool}
 	in.Documents = ingest.PoolDocuments{Pool: pool}
+	switch c.renderer {
+	case "off":
+	case "chromium":
+		r, err := render.New(render.Config{
+			Pages:       c.renderPages,
+			PageTimeout: c.renderTimeout,
+			MaxBytes:    c.fetchMax,
+			HeapBytes:   c.renderHeap,
+			Fetcher:     in.Fetcher,
+			Logger:      a.logger,
+		})
+		if err != nil {
+			return fmt.Errorf("--renderer chromium: %w", err)
+		}
+		a.renderer, in.Renderer = r, r
+	default:
+		return fmt.Errorf("--renderer: %q is neither chromium nor off", c.renderer)
+	}
 	return nil
 }
 

@@ -77,6 +77,9 @@ type Client struct {
 	cfg       Config
 	guard     *guard
 	transport *http.Transport
+	// dial is the guarded dialer the transport uses, for the proxy's
+	// tunnels.
+	dial func(ctx context.Context, network, address string) (net.Conn, error)
 	// dialTripwire, when set (by tests), runs after the guard has allowed
 	// an address and before connect; an error it returns aborts the dial.
 	dialTripwire func(network, address string) error
@@ -140,6 +143,7 @@ func newClient(cfg Config, resolver *net.Resolver) *Client {
 		Control:   c.control,
 		Resolver:  resolver,
 	}
+	c.dial = dialer.DialContext
 	c.transport = &http.Transport{
 		Proxy:                  nil, // never route through an environment proxy
 		DialContext:            dialer.DialContext,

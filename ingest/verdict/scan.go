@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -71,10 +72,10 @@ var notFreeLD = regexp.MustCompile(`(?i)"isAccessibleForFree"\s*:\s*"?false`)
 type element struct {
 	name   string
 	hidden bool
-	// root is true for an application root; words counts the words seen
-	// inside it.
-	root  bool
-	words int
+	// root is true for an application root; wordsAtOpen is the count of
+	// visible words when it opened, to tell at its end whether it holds any.
+	root        bool
+	wordsAtOpen int
 }
 
 // scan reads raw once with the HTML tokenizer. It never fails: a page the
@@ -108,11 +109,6 @@ func scan(raw []byte) *signals {
 				if inH1 && h1.Len() < 512 {
 					h1.Write(bytes.ToLower(text))
 				}
-				for i := range stack {
-					if stack[i].root {
-						stack[i].words += n
-					}
-				}
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()
@@ -139,6 +135,7 @@ func scan(raw []byte) *signals {
 				continue
 			}
 			el.root = appRootIDs[attrs.id]
+			el.wordsAtOpen = s.visibleWords
 			if len(stack) >= maxStack {
 				continue
 			}
@@ -170,7 +167,7 @@ func scan(raw []byte) *signals {
 				if el.hidden {
 					hiddenDepth--
 				}
-				if el.root && el.words == 0 {
+				if el.root && s.visibleWords == el.wordsAtOpen {
 					s.emptyRoot = true
 				}
 				switch atom.Lookup([]byte(el.name)) {
@@ -277,7 +274,12 @@ func keep(b *strings.Builder, text []byte) {
 // countWords counts runs of letters and digits.
 func countWords(text []byte) int {
 	n, in := 0, false
-	for _, r := range string(text) {
+	for len(text) > 0 {
+		r, size := rune(text[0]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRune(text)
+		}
+		text = text[size:]
 		w := unicode.IsLetter(r) || unicode.IsDigit(r)
 		if w && !in {
 			n++
