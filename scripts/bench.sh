@@ -100,6 +100,21 @@ else
 	grep -q 'pages/s' "$work/pdf.out" || row "PDF extraction" "not measured ($(tail -1 "$work/pdf.log"))" "$cmd"
 fi
 
+# 2b. Office documents and EPUB against pandoc -t plain, scaled-up fixtures.
+echo "bench: documents" >&2
+cmd="scripts/bench-documents.sh"
+if scripts/bench-documents.sh >"$work/documents.log" 2>&1; then
+	grep -E '^\||peak RSS' "$work/documents.log" >"$work/documents.out"
+	section "Office documents and EPUB against pandoc -t plain (scaled-up fixtures)" "$cmd" "$work/documents.out"
+	while IFS='|' read -r _ file _ d p ratio _; do
+		file="$(echo "$file" | xargs)"
+		case "$file" in *.docx|*.xlsx|*.epub) row "document conversion + digest, $file" "$(echo "$d" | xargs) s (pandoc $(echo "$p" | xargs); $(echo "$ratio" | xargs))" "$cmd" ;; esac
+	done <"$work/documents.out"
+	row "server peak RSS, documents" "$(sed -n 's/.*peak RSS: //p' "$work/documents.out")" "$cmd"
+else
+	row "document conversion" "not measured ($(tail -1 "$work/documents.log"))" "$cmd"
+fi
+
 # 3. Digest building by document size.
 echo "bench: digest" >&2
 # 60 runs each, so that p95 is not one slow run of twenty.
