@@ -168,7 +168,7 @@ func scoreExtract(dir string, run *ExtractRun) error {
 			return fmt.Errorf("case %s: reference: %w", c.ID, err)
 		}
 		if c.PageType != "" {
-			pageWords = append(pageWords, typedPRF{c.PageType, LowerWordPRF(o.Text, string(ref))})
+			pageWords = append(pageWords, typedPRF{c.PageType, len(LowerTokens(string(ref))) == 0, LowerWordPRF(o.Text, string(ref))})
 		}
 		m := ShingleMatch(o.Text, string(ref))
 		shingleMatches = append(shingleMatches, m)
@@ -250,18 +250,25 @@ func caseHasContent(dir string, c ExtractCase) (bool, error) {
 // typedPRF is one page's WCXB word metric with its page type.
 type typedPRF struct {
 	pageType string
+	// emptyRef: the reference holds no word, so an empty output scores 1.
+	emptyRef bool
 	PRF
 }
 
 // addPageTypeWords sets WCXB's word metric from per-page scores: the mean
 // per-page precision, recall and F1 over all pages (word_precision_lc,
 // word_recall_lc, word_f1_lc) and the mean F1 per page type
-// (word_f1_lc_<type>).
+// (word_f1_lc_<type>). A page whose reference is empty scores 1 for an
+// empty output, so an extractor that gives up on a page can gain there:
+// word_f1_lc_nonempty is the mean F1 over the pages whose reference holds
+// a word, and empty_reference_pages counts the others.
 func addPageTypeWords(metrics map[string]float64, pages []typedPRF) {
 	if len(pages) == 0 {
 		return
 	}
 	var all PRF
+	var nonEmpty float64
+	empty := 0
 	sums := map[string]float64{}
 	counts := map[string]int{}
 	for _, p := range pages {
@@ -270,11 +277,20 @@ func addPageTypeWords(metrics map[string]float64, pages []typedPRF) {
 		all.F1 += p.F1
 		sums[p.pageType] += p.F1
 		counts[p.pageType]++
+		if p.emptyRef {
+			empty++
+		} else {
+			nonEmpty += p.F1
+		}
 	}
 	n := float64(len(pages))
 	metrics["word_precision_lc"] = all.Precision / n
 	metrics["word_recall_lc"] = all.Recall / n
 	metrics["word_f1_lc"] = all.F1 / n
+	metrics["empty_reference_pages"] = float64(empty)
+	if empty < len(pages) {
+		metrics["word_f1_lc_nonempty"] = nonEmpty / float64(len(pages)-empty)
+	}
 	for t, s := range sums {
 		metrics["word_f1_lc_"+t] = s / float64(counts[t])
 	}

@@ -183,3 +183,70 @@ func TestExtractCountsVerdicts(t *testing.T) {
 		t.Errorf("verdicts %v, false %v, errors %d; want 3, 2, 3", r.Metrics["verdicts"], r.Metrics["false_verdicts"], r.Errors)
 	}
 }
+
+// TestExtractEmptyReferences holds word_f1_lc_nonempty to the pages whose
+// reference holds a word: an empty output on an empty reference scores 1
+// in word_f1_lc and is left out of it.
+func TestExtractEmptyReferences(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "cases.jsonl"), []byte(
+		`{"id":"a","kind":"html","file":"a.html","page_type":"forum","reference_file":"a.txt"}`+"\n"+
+			`{"id":"b","kind":"html","file":"b.html","page_type":"forum","reference_file":"b.txt"}`+"\n"+
+			`{"id":"e","kind":"html","file":"e.html","page_type":"listing","reference_file":"e.txt"}`+"\n"))
+	for name, s := range map[string]string{
+		"a.html": "one two", "a.txt": "one two",
+		"b.html": "a b c d", "b.txt": "a b",
+		"e.html": " ", "e.txt": "",
+	} {
+		writeFile(t, filepath.Join(dir, name), []byte(s))
+	}
+	r, err := Extract(context.Background(), dir, func(_ context.Context, _ string, raw []byte, _ string) (string, error) {
+		return string(raw), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{
+		"word_f1_lc": (1 + 2.0/3 + 1) / 3, "word_f1_lc_nonempty": (1 + 2.0/3) / 2, "empty_reference_pages": 1,
+	}
+	for k, v := range want {
+		if got, ok := r.Metrics[k]; !ok || !near(got, v) {
+			t.Errorf("metric %s = %v (present %v), want %v", k, got, ok, v)
+		}
+	}
+}
+
+// TestAblate holds an ablation to its counts: the pages a variant changes
+// and the metric it moves.
+func TestAblate(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "cases.jsonl"), []byte(
+		`{"id":"a","kind":"html","file":"a.html","page_type":"forum","reference_file":"a.txt"}`+"\n"+
+			`{"id":"b","kind":"html","file":"b.html","page_type":"forum","reference_file":"b.txt"}`+"\n"))
+	for name, s := range map[string]string{
+		"a.html": "one two", "a.txt": "one two",
+		"b.html": "a b", "b.txt": "a b",
+	} {
+		writeFile(t, filepath.Join(dir, name), []byte(s))
+	}
+	same := func(_ context.Context, _ string, raw []byte, _ string) (string, error) { return string(raw), nil }
+	noisy := func(_ context.Context, _ string, raw []byte, _ string) (string, error) {
+		if string(raw) == "a b" {
+			return "a b c d", nil
+		}
+		return string(raw), nil
+	}
+	base, rows, err := Ablate(context.Background(), dir, same, []Variant{{"same", same}, {"noisy", noisy}}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if base.Metrics["word_f1_lc"] != 1 || len(rows) != 2 {
+		t.Fatalf("baseline %v, %d rows", base.Metrics, len(rows))
+	}
+	if rows[0].Variant != "same" || rows[0].PagesChanged != 0 || rows[0].Delta["word_f1_lc"] != 0 {
+		t.Errorf("unchanged variant: %+v", rows[0])
+	}
+	if rows[1].Variant != "noisy" || rows[1].PagesChanged != 1 || !near(rows[1].Delta["word_f1_lc"], (1+2.0/3)/2-1) {
+		t.Errorf("noisy variant: %+v", rows[1])
+	}
+}

@@ -26,7 +26,12 @@ Measures quality on evaluation sets (folders with cases.jsonl, see the README):
              document kinds); WCXB's word_f1_lc overall and per page type
              where cases carry page_type; verdicts counts the pages answered
              CONTENT_BLOCKED, JS_REQUIRED or NOT_CONTENT, and false_verdicts
-             those of them whose case says the page has content
+             those of them whose case says the page has content,
+             word_f1_lc_nonempty over the pages whose reference is not
+             empty, and empty_reference_pages; --ablate turns each rule of
+             the HTML extractor off in turn and reports the pages it
+             changes and the change of each metric per set (--rules-doc
+             FILE writes it beside the table)
   evidence   evidence selection (answer_recall_at_10, hit_at_1, mrr_at_10;
              snippet shape, calibration with no_query_match_max_score, and
              a BM25 sentence-window baseline beside them;
@@ -76,11 +81,16 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var c config
 	c.register(fs)
 	asJSON := fs.Bool("json", false, "print exactly one JSON object per set, one per line")
+	ablate := fs.Bool("ablate", false, "extract: turn each rule of the HTML extractor off in turn and report the pages it changes and the metrics' change on each set")
+	rulesDoc := fs.String("rules-doc", "", "extract --ablate: also write the rule table with each rule's measured contribution to this Markdown file")
 	if err := parseFlags(fs, args[1:]); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
 		return &exitError{code: 2, err: errors.New("eval: no evaluation set given")}
+	}
+	if (*ablate || *rulesDoc != "") && (kind != "extract" || !*ablate) {
+		return &exitError{code: 2, err: errors.New("eval: --ablate is for eval extract, and --rules-doc needs --ablate")}
 	}
 	// The evaluation archives into a scratch directory so measuring never
 	// fills the real archive.
@@ -96,6 +106,18 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	defer a.Close()
 
+	if *ablate {
+		abl, err := runAblation(ctx, a.pipe.Ingester, fs.Args())
+		if err != nil {
+			return err
+		}
+		if *rulesDoc != "" {
+			if err := writeRulesDoc(*rulesDoc, abl); err != nil {
+				return err
+			}
+		}
+		return writeAblation(stdout, abl, *asJSON)
+	}
 	for _, dir := range fs.Args() {
 		var rep evaluate.Report
 		switch kind {

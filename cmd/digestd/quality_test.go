@@ -37,7 +37,7 @@ var qualityFloors = []struct {
 	// says it has content, and none is allowed on any page set.
 	ceilings map[string]float64
 }{
-	{"extract", "extract-html-wcxb-dev", map[string]float64{"word_f1_lc": 0.8777, "shingle_f1": 0.8596, "snippet_f1": 0.8766}, 16, noFalseVerdicts},
+	{"extract", "extract-html-wcxb-dev", map[string]float64{"word_f1_lc": 0.8777, "word_f1_lc_nonempty": 0.8855, "shingle_f1": 0.8596, "snippet_f1": 0.8766}, 16, noFalseVerdicts},
 	{"extract", "extract-html-trafilatura", map[string]float64{"snippet_f1": 0.9336}, 0, noFalseVerdicts},
 	{"extract", "extract-html-aeb-dev", map[string]float64{"shingle_f1": 0.9849}, 0, noFalseVerdicts},
 	{"extract", "extract-pdf-pdfbox", map[string]float64{"word_f1": 0.9952, "shingle_f1": 0.9346, "word_shingle_f1": 0.9342}, 0, nil},

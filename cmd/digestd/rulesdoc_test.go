@@ -1,0 +1,40 @@
+package main
+
+import (
+	"os"
+	"regexp"
+	"slices"
+	"testing"
+
+	"github.com/digestd/digestd/ingest/htmltext"
+)
+
+// TestRulesDoc holds docs/extraction-rules.md, which digestd eval extract
+// --ablate --rules-doc generates, to the extractor's table: every rule in
+// the table's order, and a measured row for each rule that decides.
+func TestRulesDoc(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/extraction-rules.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var listed, measured []string
+	for _, m := range regexp.MustCompile("(?m)^\\| \\d+ \\| `([a-z0-9-]+)` \\|").FindAllSubmatch(doc, -1) {
+		listed = append(listed, string(m[1]))
+	}
+	for _, m := range regexp.MustCompile("(?m)^\\| `([a-z0-9-]+)` \\| \\d+ \\|").FindAllSubmatch(doc, -1) {
+		measured = append(measured, string(m[1]))
+	}
+	var names, deciding []string
+	for _, r := range htmltext.Rules() {
+		names = append(names, r.Name)
+		if !r.Routine {
+			deciding = append(deciding, r.Name)
+		}
+	}
+	if !slices.Equal(listed, names) {
+		t.Errorf("docs/extraction-rules.md lists the rules\n%v\nthe table holds\n%v\n(regenerate it: digestd eval extract --ablate --rules-doc docs/extraction-rules.md DATA/extract-html-*)", listed, names)
+	}
+	if !slices.Equal(measured, deciding) {
+		t.Errorf("docs/extraction-rules.md measures the rules\n%v\nthe table's deciding rules are\n%v", measured, deciding)
+	}
+}
