@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -319,6 +320,14 @@ func TestFetchUpstreamStatus(t *testing.T) {
 
 func TestFetchContentRouting(t *testing.T) {
 	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+	docx, err := os.ReadFile("../doctext/testdata/devset/report.docx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	epub, err := os.ReadFile("../doctext/testdata/devset/book.epub")
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name        string
 		contentType []string // nil: no header at all
@@ -346,6 +355,13 @@ func TestFetchContentRouting(t *testing.T) {
 		{"xml", []string{"application/xml"}, "", []byte(`<a/>`), ""},
 		{"binary octet-stream", []string{"application/octet-stream"}, "", []byte("\x00\x01\x02\x03binary"), ""},
 		{"brotli encoded", []string{"text/html"}, "br", []byte("\x1b\x03\x00"), ""},
+		{"docx labelled", []string{"application/vnd.openxmlformats-officedocument.wordprocessingml.document"}, "", docx, "docx"},
+		{"docx as octet-stream", []string{"application/octet-stream"}, "", docx, "docx"},
+		{"docx unlabelled", nil, "", docx, "docx"},
+		{"epub labelled", []string{"application/epub+zip"}, "", epub, "epub"},
+		{"markdown labelled", []string{"text/markdown; charset=utf-8"}, "", []byte("# Title\n\nText."), "markdown"},
+		{"csv labelled", []string{"text/csv"}, "", []byte("a,b\n1,2\n"), "csv"},
+		{"docx label on png", []string{"application/vnd.openxmlformats-officedocument.wordprocessingml.document"}, "", png, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
