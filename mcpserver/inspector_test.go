@@ -76,7 +76,7 @@ func TestInspectorCLI(t *testing.T) {
 		names = append(names, tool.(map[string]any)["name"].(string))
 	}
 	slices.Sort(names)
-	if want := []string{"check_citations", "digest_source", "digest_sources", "get_archived_text", "get_cache_stats", "get_service_health", "list_sources", "locate_quotes", "verify_digest"}; !slices.Equal(names, want) {
+	if want := []string{"check_citations", "digest_source", "digest_sources", "get_archived_text", "get_cache_stats", "get_service_health", "list_sources", "locate_quotes", "search_archive", "verify_digest"}; !slices.Equal(names, want) {
 		t.Fatalf("tools = %v, want %v", names, want)
 	}
 

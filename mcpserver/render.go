@@ -148,6 +148,22 @@ func renderListing(l SourceListing, page *wire.Pagination) string {
 	return b.String()
 }
 
+func renderSearch(page *pipeline.SearchPage, p *wire.Pagination) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d passages (about %d hold a query word), best first:\n", len(page.Hits), page.TotalEstimate)
+	for _, h := range page.Hits {
+		fmt.Fprintf(&b, "%d. score %.4f %s %s", h.Rank, h.Score, h.Source, h.LocatorString())
+		if h.Title != "" {
+			fmt.Fprintf(&b, " %q", h.Title)
+		}
+		fmt.Fprintf(&b, "\n   %s\n", h.Text)
+	}
+	if p != nil && p.Cursor != nil {
+		fmt.Fprintf(&b, "More follow: call search_archive with the same arguments and cursor %q.\n", *p.Cursor)
+	}
+	return b.String()
+}
+
 func renderError(env wire.Envelope) string {
 	d, _ := env.Data.(wire.ErrorData)
 	msg := ""

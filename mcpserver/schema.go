@@ -179,6 +179,41 @@ func digestSourcesBounds(s *jsonschema.Schema) {
 		"With max_chars too, the smaller bound applies.", pipeline.CharsPerToken)
 }
 
+func searchBounds(s *jsonschema.Schema) {
+	q := at(s, "query")
+	one, most := 1, pipeline.MaxSearchQueryChars
+	q.MinLength, q.MaxLength = &one, &most
+	describe(q, "The question or words to search for, at most %d code points.", most)
+	intRange(at(s, "limit"), 1, pipeline.MaxSearchLimit)
+	describe(at(s, "limit"), "Most results on this page, %d-%d (default %d).", 1, pipeline.MaxSearchLimit, pipeline.DefaultSearchLimit)
+	maxLen(at(s, "cursor"), wire.MaxCursorChars)
+	at(s, "detail").Enum = []any{pipeline.DetailIDsOnly, pipeline.DetailMetadata, pipeline.DetailSummary, "preview", pipeline.DetailFull, pipeline.FidelityReferenceOnly}
+	fields := at(s, "fields")
+	fields.Types, fields.Type = nil, "array"
+	var names []any
+	for _, f := range pipeline.SearchDetailFields[pipeline.DetailFull] {
+		names = append(names, f)
+	}
+	fields.Items.Enum = names
+	at(s, "group_by").Enum = []any{wire.GroupBySource}
+	var kinds []any
+	for _, k := range format.Kinds {
+		kinds = append(kinds, k)
+	}
+	for _, list := range []string{"filter.kinds", "filter.sources", "filter.labels"} {
+		l := at(s, list)
+		l.Types, l.Type = nil, "array"
+	}
+	at(s, "filter.kinds.[]").Enum = kinds
+	sources := wire.MaxSearchFilterSources
+	at(s, "filter.sources").MaxItems = &sources
+	labels := pipeline.MaxLabels
+	at(s, "filter.labels").MaxItems = &labels
+	maxLen(at(s, "filter.labels.[]"), pipeline.MaxLabelChars)
+	describe(at(s, "filter.added_after"), "Only sources first archived after this time (RFC 3339).")
+	describe(at(s, "filter.added_before"), "Only sources first archived before this time (RFC 3339).")
+}
+
 func archivedTextBounds(s *jsonschema.Schema) {
 	at(s, "hash").Pattern = `^(sha256:)?[A-Fa-f0-9]{64}$`
 	at(s, "locator").Pattern = digest.LocatorPattern

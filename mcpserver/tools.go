@@ -36,23 +36,24 @@ const (
 // SourceInput is one source as the tools take it: exactly one of URL, HTML,
 // PDFBase64, FileBase64, Text and Archive.
 type SourceInput struct {
-	ID          string `json:"id,omitempty" jsonschema:"Your name for the source, echoed back in the answer (optional; unique within one call)."`
-	URL         string `json:"url,omitempty" jsonschema:"An absolute public http(s) URL to fetch; it may be any source kind file_base64 takes. Private, loopback and link-local addresses are refused (FETCH_BLOCKED)."`
-	HTML        string `json:"html,omitempty" jsonschema:"An HTML document; its main content is extracted."`
-	PDFBase64   string `json:"pdf_base64,omitempty" jsonschema:"A PDF file in standard base64 (RFC 4648 with padding). Pages are joined by U+000C in the canonical text and snippets get page:N:char:S-E locators."`
-	FileBase64  string `json:"file_base64,omitempty"`
-	FileName    string `json:"file_name,omitempty" jsonschema:"The file name of file_base64 (optional; its extension helps tell the kind)."`
-	Text        string `json:"text,omitempty" jsonschema:"Plain UTF-8 text."`
-	Archive     string `json:"archive,omitempty" jsonschema:"The hash (sha256:<64 hex>) of a canonical text archived earlier (a source_text_hash or archive_hash): digests it again, for a new query, without sending it again."`
-	ContentType string `json:"content_type,omitempty" jsonschema:"The Content-Type of html when it names a charset other than UTF-8, or of file_base64 (optional)."`
-	Render      string `json:"render,omitempty"`
+	ID          string   `json:"id,omitempty" jsonschema:"Your name for the source, echoed back in the answer (optional; unique within one call)."`
+	URL         string   `json:"url,omitempty" jsonschema:"An absolute public http(s) URL to fetch; it may be any source kind file_base64 takes. Private, loopback and link-local addresses are refused (FETCH_BLOCKED)."`
+	HTML        string   `json:"html,omitempty" jsonschema:"An HTML document; its main content is extracted."`
+	PDFBase64   string   `json:"pdf_base64,omitempty" jsonschema:"A PDF file in standard base64 (RFC 4648 with padding). Pages are joined by U+000C in the canonical text and snippets get page:N:char:S-E locators."`
+	FileBase64  string   `json:"file_base64,omitempty"`
+	FileName    string   `json:"file_name,omitempty" jsonschema:"The file name of file_base64 (optional; its extension helps tell the kind)."`
+	Text        string   `json:"text,omitempty" jsonschema:"Plain UTF-8 text."`
+	Archive     string   `json:"archive,omitempty" jsonschema:"The hash (sha256:<64 hex>) of a canonical text archived earlier (a source_text_hash or archive_hash): digests it again, for a new query, without sending it again."`
+	ContentType string   `json:"content_type,omitempty" jsonschema:"The Content-Type of html when it names a charset other than UTF-8, or of file_base64 (optional)."`
+	Render      string   `json:"render,omitempty"`
+	Labels      []string `json:"labels,omitempty" jsonschema:"Labels added to the source's (a project, a research session); list_sources and search_archive filter by them. Never part of the source's hash."`
 }
 
 // spec converts the input into the HTTP API's source spec, so the same
 // checks (exactly one field, base64, hash syntax) apply.
 func (s SourceInput) spec() *wire.SourceSpec {
 	return &wire.SourceSpec{ID: s.ID, URL: s.URL, HTML: s.HTML, PDFBase64: s.PDFBase64, FileBase64: s.FileBase64, FileName: s.FileName,
-		Text: s.Text, Archive: s.Archive, ContentType: s.ContentType, Render: s.Render}
+		Text: s.Text, Archive: s.Archive, ContentType: s.ContentType, Render: s.Render, Labels: s.Labels}
 }
 
 // OptionsInput bounds one digest; omitted fields take the payload maxima,
@@ -116,6 +117,8 @@ type VerifyDigestInput struct {
 type ListSourcesInput struct {
 	Limit  int    `json:"limit,omitempty"`
 	Cursor string `json:"cursor,omitempty" jsonschema:"The meta.pagination.cursor of the previous page; omit for the first page."`
+	Label  string `json:"label,omitempty" jsonschema:"Only sources that carry this label (labels are given with a source when it is digested)."`
+	Kind   string `json:"kind,omitempty" jsonschema:"Only sources of this kind."`
 }
 
 // tools holds what the tool handlers share.
@@ -177,11 +180,23 @@ func (t *tools) register(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:         "list_sources",
 		Title:        "List archived sources",
-		Description:  "List the sources archived on this server, newest first, with their archive hashes, kind, title and URL. Page with limit and the cursor from meta.pagination.",
+		Description:  "List the sources archived on this server, newest first, with their archive hashes, kind, title, URL and labels; label and kind select some. Page with limit and the cursor from meta.pagination.",
 		InputSchema:  mustInputSchema[ListSourcesInput](listBounds),
-		OutputSchema: envelopeSchema("{sources: [{archive_hash, record_hash, kind, title, url, text_chars, page_count, fetched_at, resource_uri}]}; meta.pagination has the cursor of the next page"),
+		OutputSchema: envelopeSchema("{sources: [{archive_hash, record_hash, kind, title, url, text_chars, page_count, fetched_at, labels, resource_uri}]}; meta.pagination has the cursor of the next page"),
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: false, OpenWorldHint: &no},
 	}, t.listSources)
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:  wire.ToolSearchArchive,
+		Title: "Search the archive",
+		Description: fmt.Sprintf("Ask a question across every source archived on this server (or those a filter selects by kind, archive hash, label or time archived) "+
+			"and get ranked passages: each a verbatim slice of its source's canonical text at a verified locator, with the source's archive_hash, "+
+			"a score (the chance that it answers, on the scale of relevance_score) and a ranking context (matched_terms, matched_field, relevance_score, source_score). "+
+			"detail and fields as in digest_sources (ids_only, metadata, summary or preview, full); group_by source gives the best passage of each source. "+
+			"At most %d results a page; page with the cursor from meta.pagination, with the same query and filter.", pipeline.MaxSearchLimit),
+		InputSchema:  mustInputSchema[wire.SearchRequest](searchBounds),
+		OutputSchema: envelopeSchema("{query, results: [{rank, score, archive_hash, locator, kind?, title?, url?, ranking?, text?, labels?} (the fields of the detail level)], total_estimate, group_by?}; meta.pagination has the cursor of the next page"),
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no},
+	}, t.searchArchive)
 	t.registerLocate(srv)
 	t.registerMonitoring(srv)
 }
@@ -422,7 +437,7 @@ func (t *tools) listSources(ctx context.Context, _ *mcp.CallToolRequest, in List
 			return c.fail(t.log, err)
 		}
 	}
-	listed, err := t.pipe.ListSources(ctx, after, in.Limit) // 0: the default
+	listed, err := t.pipe.ListSourcesWhere(ctx, pipeline.ListFilter{Label: in.Label, Kind: in.Kind}, after, in.Limit) // 0: the default
 	if err != nil {
 		return c.fail(t.log, err)
 	}
@@ -436,6 +451,23 @@ func (t *tools) listSources(ctx context.Context, _ *mcp.CallToolRequest, in List
 		page.Cursor = &cur
 	}
 	return c.ok(wire.Success(out, wire.Meta{Pagination: page}, c.id, c.start), renderListing(out, page))
+}
+
+func (t *tools) searchArchive(ctx context.Context, _ *mcp.CallToolRequest, in wire.SearchRequest) (*mcp.CallToolResult, wire.Envelope, error) {
+	c := newCall(wire.ToolSearchArchive)
+	req, fields, err := in.PipelineRequest(t.cursors)
+	if err != nil {
+		return c.fail(t.log, err)
+	}
+	page, err := t.pipe.Search(ctx, req)
+	if err != nil {
+		return c.fail(t.log, err)
+	}
+	env, err := wire.SearchEnvelope(ctx, &in, fields, page, t.pipe.Labels, t.cursors, wire.Meta{}, c.id, c.start)
+	if err != nil {
+		return c.fail(t.log, err)
+	}
+	return c.ok(env, renderSearch(page, env.Meta.Pagination))
 }
 
 // parseHash reads an archive hash given to a tool.

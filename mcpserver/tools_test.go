@@ -58,7 +58,7 @@ func TestListTools(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	want := []string{"check_citations", "digest_source", "digest_sources", "get_archived_text", "get_cache_stats", "get_service_health", "list_sources", "locate_quotes", "verify_digest"}
+	want := []string{"check_citations", "digest_source", "digest_sources", "get_archived_text", "get_cache_stats", "get_service_health", "list_sources", "locate_quotes", "search_archive", "verify_digest"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools = %v, want %v", names, want)
 	}
