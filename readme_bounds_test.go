@@ -32,6 +32,8 @@ func TestReadmeBounds(t *testing.T) {
 		fmt.Sprintf("(at most %d); at most %d quotes of ≤ %d characters", pipeline.MaxLocateSources, pipeline.MaxQuotes, pipeline.MaxQuoteChars),
 		fmt.Sprintf("default %g", locate.DefaultMinSimilarity),
 		fmt.Sprintf("`limit` 1–%d", pipeline.MaxListLimit),
+		fmt.Sprintf("`limit` is at most %d a page", pipeline.MaxSearchLimit),
+		fmt.Sprintf("(at most %d, each 1–%d characters)", pipeline.MaxLabels, pipeline.MaxLabelChars),
 		fmt.Sprintf("A JSON-RPC batch holds at most %d messages", wire.MaxBatchEntries),
 		recount,
 	} {

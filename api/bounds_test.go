@@ -50,6 +50,24 @@ func TestOpenAPIBoundsAgreeWithDigest(t *testing.T) {
 	eq("LocateRequest.quotes[] maxLength", prop("LocateRequest", "quotes", "[]").MaxLength, pipeline.MaxQuoteChars)
 	eq("CheckRequest.report maxLength", prop("CheckRequest", "report").MaxLength, pipeline.MaxReportChars)
 	eq("CheckRequest.sources maxItems", prop("CheckRequest", "sources").MaxItems, pipeline.MaxLocateSources)
+	eqF("SearchRequest.limit maximum", prop("SearchRequest", "limit").Max, pipeline.MaxSearchLimit)
+	if d, _ := prop("SearchRequest", "limit").Default.(float64); d != pipeline.DefaultSearchLimit {
+		t.Errorf("openapi.yaml SearchRequest.limit default = %v, pipeline says %d", prop("SearchRequest", "limit").Default, pipeline.DefaultSearchLimit)
+	}
+	eq("SearchRequest.filter.sources maxItems", prop("SearchRequest", "filter", "sources").MaxItems, wire.MaxSearchFilterSources)
+	eq("Labels maxItems", prop("Labels").MaxItems, pipeline.MaxLabels)
+	eq("Labels[] maxLength", prop("Labels", "[]").MaxLength, pipeline.MaxLabelChars)
+	eq("SearchResult.text maxLength", prop("SearchResult", "text").MaxLength, digest.MaxSnippetChars)
+	var levels []string
+	for _, f := range pipeline.SearchDetailFields[pipeline.DetailFull] {
+		levels = append(levels, f)
+		if !strings.Contains(prop("SearchRequest", "fields").Description, f) {
+			t.Errorf("openapi.yaml SearchRequest.fields does not name the field %s", f)
+		}
+	}
+	if len(levels) < 5 {
+		t.Errorf("search fields %v", levels)
+	}
 	for _, req := range []string{"LocateRequest", "CheckRequest"} {
 		if d, _ := prop(req, "min_similarity").Default.(float64); d != locate.DefaultMinSimilarity {
 			t.Errorf("openapi.yaml %s.min_similarity default = %v, locate says %v", req, prop(req, "min_similarity").Default, locate.DefaultMinSimilarity)
