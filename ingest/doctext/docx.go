@@ -98,7 +98,7 @@ type wordWalker struct {
 	c      *conv
 	notes  bool // reading footnotes.xml or endnotes.xml
 	inText bool
-	skip   int // depth inside content that is not text (deletions, fallbacks, field codes)
+	skip   int // depth inside content that is not text (deletions, moved-from text, fallbacks, field codes)
 	tables []*tableState
 	note   strings.Builder
 	inNote bool
@@ -143,7 +143,7 @@ func (w *wordWalker) start(e xml.StartElement) error {
 		return nil
 	}
 	switch e.Name.Local {
-	case "del", "Fallback", "instrText", "delText", "footnoteRef", "endnoteRef":
+	case "del", "moveFrom", "Fallback", "instrText", "delText", "footnoteRef", "endnoteRef":
 		w.skip = 1
 	case "footnoteReference", "endnoteReference":
 		key := strings.TrimSuffix(e.Name.Local, "Reference") + ":" + attr(e, "id")

@@ -81,3 +81,37 @@ func TestLimits(t *testing.T) {
 		t.Errorf("kind pdf: %v, want ErrUnsupported", err)
 	}
 }
+
+// Tracked deletions, moved-from text, field codes and a drawing's fallback
+// copy are not text; insertions, hyperlinks and content controls are.
+func TestDOCXRevisionsAndFields(t *testing.T) {
+	body := `<w:p><w:r><w:t>Kept </w:t></w:r><w:del><w:r><w:delText>deleted </w:delText></w:r></w:del>` +
+		`<w:ins><w:r><w:t>inserted </w:t></w:r></w:ins><w:moveFrom><w:r><w:t>moved-away </w:t></w:r></w:moveFrom>` +
+		`<w:r><w:instrText>HYPERLINK "x"</w:instrText></w:r><w:hyperlink><w:r><w:t>linked </w:t></w:r></w:hyperlink>` +
+		`<w:sdt><w:sdtContent><w:r><w:t>controlled</w:t></w:r></w:sdtContent></w:sdt></w:p>` +
+		`<w:p><mc:AlternateContent xmlns:mc="m"><mc:Choice><w:r><w:t>box</w:t></w:r></mc:Choice><mc:Fallback><w:r><w:t>box</w:t></w:r></mc:Fallback></mc:AlternateContent></w:p>`
+	raw := doctexttest.DOCX(doctexttest.S(doctexttest.DocumentXML(body)))
+	text, _ := canonical(t, format.DOCX, raw)
+	if want := "Kept inserted linked controlled\nbox"; text != want {
+		t.Errorf("text %q, want %q", text, want)
+	}
+}
+
+// Markdown keeps its blocks and drops its markup; CSV finds its delimiter
+// and keeps quoted fields whole.
+func TestMarkdownAndCSVBlocks(t *testing.T) {
+	tests := []struct{ kind, in, want string }{
+		{format.Markdown, "---\ntitle: A Note\n---\n# Head *one*\n\nA [link](http://x) and `code`.\n\n- item one\n  - nested item\n\n```go\nfunc main() {}\n```\n\n<div>raw html</div>\n\n> quoted text",
+			"A Note\nHead one\nA link and code.\nitem one\nnested item\nfunc main() {}\nquoted text"},
+		{format.Markdown, "Text with a note.[^n]\n\n[^n]: The note.", "Text with a note.[1]\n[1] The note."},
+		{format.CSV, "name;city\n\"Roe; Ann\";Bonn\n", "name | city\nRoe; Ann | Bonn"},
+		{format.CSV, "a\tb\n1\t\"2\n3\"\n", "a | b\n1 | 2 3"},
+		{format.CSV, "\ufeffx,y\n,\n1,\n", "x | y\n1"},
+	}
+	for _, tt := range tests {
+		text, _ := canonical(t, tt.kind, []byte(tt.in))
+		if text != tt.want {
+			t.Errorf("%s %q:\n got %q\nwant %q", tt.kind, tt.in, text, tt.want)
+		}
+	}
+}

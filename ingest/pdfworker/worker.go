@@ -132,7 +132,9 @@ func convert(kind string, raw []byte, readErr error, lim workerLimits) (ans answ
 	case int64(len(raw)) > lim.MaxInputBytes:
 		return answer{Error: &Error{Code: CodeTooLarge, Msg: fmt.Sprintf("the document is larger than %d bytes", lim.MaxInputBytes)}}
 	}
-	res, err := doctext.Extract(kind, raw, doctext.Limits{MaxChars: lim.MaxChars, Timeout: time.Duration(lim.CPUSeconds) * time.Second})
+	// MaxChars counts code points and doctext's cap bytes: at most four a
+	// code point (the ingester then holds the text to MaxChars exactly).
+	res, err := doctext.Extract(kind, raw, doctext.Limits{MaxChars: 4 * lim.MaxChars, Timeout: time.Duration(lim.CPUSeconds) * time.Second})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "document worker: %v\n", err)
 		return answer{Error: documentError(err)}
