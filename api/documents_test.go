@@ -179,3 +179,33 @@ func TestDocumentKindsInOpenAPI(t *testing.T) {
 		t.Errorf("openapi.yaml /v1/digest takes %v, the server %v", documented, want)
 	}
 }
+
+// Quotes located in an archived spreadsheet get page locators naming the
+// sheet, and a source given as file_base64 is read as its kind.
+func TestLocateInDocuments(t *testing.T) {
+	h, _ := newTestServer(t, api.Config{MaxBodyBytes: 4 << 20})
+	c := loadContract(t)
+	raw, err := os.ReadFile(filepath.Join(devset, "sheets.xlsx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := json.Marshal(map[string]any{
+		"sources": []map[string]string{{"id": "sheets", "file_base64": base64.StdEncoding.EncodeToString(raw), "file_name": "sheets.xlsx"}},
+		"quotes":  []string{"Barrow Cross was offline for eleven days in April", "Coldwater | March | 2.05 | 14.3"},
+	})
+	resp, b := c.do(t, h, "POST", "/v1/locate", "application/json", body)
+	if resp.StatusCode != 200 {
+		t.Fatalf("locate: %d %s", resp.StatusCode, b)
+	}
+	var d locateData
+	json.Unmarshal(decodeEnvelope(t, b).Data, &d)
+	for i, want := range []int{3, 2} {
+		if i >= len(d.Results) || d.Results[i].Locator == nil {
+			t.Fatalf("quote %d not located: %s", i, b)
+		}
+		loc, err := digest.ParseLocator(*d.Results[i].Locator)
+		if err != nil || loc.Page != want || d.Results[i].Match != "exact" {
+			t.Errorf("quote %d: %s (%s), want an exact match on sheet %d", i, *d.Results[i].Locator, d.Results[i].Match, want)
+		}
+	}
+}
