@@ -15,6 +15,11 @@ if [ ! -x /usr/bin/chromium ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-color-emoji >/dev/null
 fi
+# The server search engine's conformance suite starts a PostgreSQL of its own on 127.0.0.1.
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+fi
 if ! command -v npm >/dev/null; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null

@@ -20,6 +20,7 @@ import (
 	"github.com/digestd/digestd/pipeline"
 	"github.com/digestd/digestd/search"
 	"github.com/digestd/digestd/search/bleveindex"
+	"github.com/digestd/digestd/search/pgindex"
 )
 
 // config is what every command that runs the pipeline shares.
@@ -62,7 +63,7 @@ func (c *config) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.renderTimeout, "render-timeout", render.DefaultPageTimeout, "time limit for rendering one page")
 	fs.Int64Var(&c.renderHeap, "render-heap-bytes", render.DefaultHeapBytes, "JavaScript heap limit of one rendered page; a page past it fails with RENDER_FAILED")
 	fs.StringVar(&c.fetchAllowLoopback, "fetch-allow-loopback", "", "comma-separated exact loopback `IP:PORT` pairs (127.0.0.1:8081,[::1]:9000) that URL sources may reach, for end-to-end checks; anything else is refused at start-up, and a server started with it logs a warning (empty: no loopback address is reachable)")
-	fs.StringVar(&c.index, "index", "", "search index: a directory for the embedded engine (default: search-index inside a directory archive; none for an S3 archive), or off")
+	fs.StringVar(&c.index, "index", "", "search index: a directory for the embedded engine (default: search-index inside a directory archive; none for an S3 archive), postgres://… for a PostgreSQL database every replica shares, or off")
 }
 
 // parseFlags parses args, after first applying DIGESTD_* environment
@@ -138,7 +139,7 @@ func openApp(ctx context.Context, c *config, logger *slog.Logger) (*app, error) 
 		return nil, err
 	}
 	a.pipe.Log = logger
-	idx, err := openIndex(c)
+	idx, err := openIndex(ctx, c)
 	if err != nil {
 		// The archive serves without search: digests never wait on the
 		// index, and the next start reconciles it.
@@ -163,11 +164,16 @@ func indexLocation(c *config) string {
 	return filepath.Join(c.archive, "search-index")
 }
 
-// openIndex opens the search index of c, or returns nil when there is none.
-func openIndex(c *config) (search.Index, error) {
+// openIndex opens the search index of c, or returns nil when there is none:
+// a postgres:// URL is the server engine, anything else a directory of the
+// embedded one.
+func openIndex(ctx context.Context, c *config) (search.Index, error) {
 	loc := indexLocation(c)
 	if loc == "" {
 		return nil, nil
+	}
+	if strings.HasPrefix(loc, "postgres://") || strings.HasPrefix(loc, "postgresql://") {
+		return pgindex.Open(ctx, loc)
 	}
 	if err := os.MkdirAll(filepath.Dir(loc), 0o755); err != nil {
 		return nil, err
