@@ -329,6 +329,25 @@ async function main() {
     await shot(page, "archive-view");
     await expectAccessible(page, "archive-view");
 
+    step("archive tab: the archived sources listed, a search, a passage opened highlighted");
+    await page.goto(`${BASE}/ui/archive/`);
+    await page.locator("#sources-list li a").first().waitFor();
+    assert.ok(await page.locator("#sources-list li a").count() >= 2, "the digested sources are listed");
+    await page.locator("#search-kind").selectOption("text");
+    await page.locator("#sources-list li a").first().waitFor();
+    await page.locator("#search-query").fill(QUERY);
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await page.locator("#search-list li a.passage").first().waitFor();
+    const passage = await page.locator("#search-list li a.passage").first();
+    const passageText = await passage.textContent();
+    assert.match(await passage.getAttribute("href"), /^\/ui\/archive\/sha256:[0-9a-f]{64}\?locator=char(:|%3A)\d+-\d+$/i);
+    await expectAccessible(page, "archive-home");
+    await shot(page, "archive-search");
+    await passage.click();
+    await page.locator("#archive-result").waitFor();
+    await expectHighlight(page, "archive", passageText);
+    assert.ok(await page.locator("#archive-home").isHidden(), "the list and search give way to the text");
+
     step("check view: a report's citations in green, amber and red");
     await page.getByRole("link", { name: "Check a report" }).click();
     await page.waitForURL(`${BASE}/ui/check`);

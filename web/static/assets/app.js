@@ -1,6 +1,7 @@
 // digestd's web page: three views over the JSON API, routed by path.
 //   /ui/                 one source → one digest
 //   /ui/multi            several sources within a budget
+//   /ui/archive/         the archived sources (by label and kind) and a search across them
 //   /ui/archive/<hash>   an archived text, ?locator= to highlight a span
 //   /ui/check            a report's citations checked against the archive
 import { checkLocator, codePoints, parseLocator, PAGE_SEPARATOR } from "./locator.js";
@@ -537,6 +538,79 @@ function archiveView() {
   });
 }
 
+// ---------------------------------------------------------------- archive home: sources and search
+
+/** archiveFilter reads the label and kind the search form selects. */
+function archiveFilter() {
+  const form = $("#search-form");
+  return { label: form.elements.label.value.trim(), kind: form.elements.kind.value };
+}
+
+/** listSources shows a page of archived sources, after cursor (appended) or from the first. */
+async function listSources(cursor) {
+  const { label, kind } = archiveFilter();
+  const q = new URLSearchParams({ limit: "20" });
+  if (label) q.set("label", label);
+  if (kind) q.set("kind", kind);
+  if (cursor) q.set("cursor", cursor);
+  const list = $("#sources-list");
+  const more = $("#sources-more");
+  try {
+    const env = await callJSON(`/v1/sources?${q}`);
+    const items = env.data.sources.map((s) => el("li", {},
+      el("a", { href: archiveViewURL(s.archive_hash), "data-route": "" }, s.title || s.url || shortHash(s.archive_hash)),
+      " ", el("span", { class: "muted" }, `${s.kind ?? ""} · ${formatNumber(s.text_chars)} characters${s.labels?.length ? " · " + s.labels.join(", ") : ""}`)));
+    if (cursor) list.append(...items);
+    else list.replaceChildren(...items);
+    if (!cursor && items.length === 0) list.replaceChildren(el("li", {}, "No archived source matches."));
+    const next = env.meta.pagination?.cursor;
+    more.hidden = !next;
+    more.dataset.cursor = next ?? "";
+  } catch (err) {
+    renderError($("#search-error"), err);
+  }
+}
+
+function archiveHome() {
+  const form = $("#search-form");
+  $("#sources-more").addEventListener("click", (ev) => listSources(ev.currentTarget.dataset.cursor));
+  for (const name of ["label", "kind"]) form.elements[name].addEventListener("change", () => listSources());
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    $("#search-error").replaceChildren();
+    const query = form.elements.query.value.trim();
+    if (!query) {
+      renderError($("#search-error"), new APIError({ message: "Enter a question or words to search for." }));
+      return;
+    }
+    const { label, kind } = archiveFilter();
+    const filter = {};
+    if (label) filter.labels = [label];
+    if (kind) filter.kinds = [kind];
+    setBusy(form, true);
+    setStatus(form, "Searching…");
+    try {
+      const env = await callJSON("/v1/search", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ query, limit: 20, detail: "preview", filter }),
+      });
+      const results = env.data.results;
+      $("#search-list").replaceChildren(...(results.length ? results.map((r) => el("li", {},
+        scoreBar(r.score),
+        el("a", { href: archiveViewURL(r.archive_hash, r.locator), "data-route": "", class: "passage" }, r.text),
+        " ", el("span", { class: "muted" }, `${r.title || shortHash(r.archive_hash)} · ${r.locator}`))) : [el("li", {}, "No passage matches.")]));
+      $("#search-results").hidden = false;
+      setStatus(form, `${results.length} of about ${formatNumber(env.data.total_estimate)} passages`);
+    } catch (err) {
+      renderError($("#search-error"), err);
+      setStatus(form, "");
+    } finally {
+      setBusy(form, false);
+    }
+  });
+}
+
 /** loadArchive shows the archived text hash, with the span at locator highlighted. */
 async function loadArchive(hash, locator) {
   const form = $("#archive-form");
@@ -544,8 +618,10 @@ async function loadArchive(hash, locator) {
   form.elements.locator.value = locator ?? "";
   $("#archive-error").replaceChildren();
   $("#archive-result").hidden = true;
+  $("#archive-home").hidden = !!hash;
   if (!hash) {
     setStatus(form, "");
+    listSources();
     return;
   }
   setBusy(form, true);
@@ -662,5 +738,6 @@ window.addEventListener("popstate", () => render(true));
 digestView();
 multiView();
 archiveView();
+archiveHome();
 checkView({ el, $, callJSON, archivedText, renderCanonical, renderCheck, revealMark, renderError, renderWarnings, facts, setBusy, setStatus, hashLink, archiveViewURL });
 render(false);
