@@ -1,0 +1,145 @@
+package pipeline_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/digestd/digestd/archive"
+	"github.com/digestd/digestd/archive/fsstore"
+	"github.com/digestd/digestd/ingest"
+	"github.com/digestd/digestd/internal/testenv"
+	"github.com/digestd/digestd/pipeline"
+	"github.com/digestd/digestd/search"
+	"github.com/digestd/digestd/search/bleveindex"
+)
+
+const envSearchKillDir = "DIGESTD_PIPELINE_SEARCH_KILL_DIR"
+
+// openIndexed opens the archive and the embedded index under dir.
+func openIndexed(dir string) (*pipeline.Pipeline, error) {
+	store, err := fsstore.Open(filepath.Join(dir, "archive"))
+	if err != nil {
+		return nil, err
+	}
+	idx, err := bleveindex.Open(filepath.Join(dir, "index"))
+	if err != nil {
+		return nil, err
+	}
+	return &pipeline.Pipeline{Ingester: &ingest.Ingester{}, Store: store, Index: idx}, nil
+}
+
+// TestSearchKillRoundsHelper is not a test: run with envSearchKillDir set
+// (by TestAcknowledgedSourcesSearchableAfterKills), it reconciles the
+// index as the service does at start, then digests texts with indexing on
+// until it is killed, printing "ack <archive hash>" after each digest
+// returns.
+func TestSearchKillRoundsHelper(t *testing.T) {
+	dir := os.Getenv(envSearchKillDir)
+	if dir == "" {
+		t.Skip("helper process for TestAcknowledgedSourcesSearchableAfterKills")
+	}
+	p, err := openIndexed(dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "open:", err)
+		os.Exit(2)
+	}
+	if _, err := p.Reindex(context.Background(), false); err != nil {
+		fmt.Fprintln(os.Stderr, "reconcile:", err)
+		os.Exit(2)
+	}
+	round, _ := strconv.Atoi(os.Getenv(envKillRound))
+	out := bufio.NewWriter(os.Stdout)
+	for i := 0; ; i++ {
+		text := fmt.Sprintf("Source %d says the tide rises twice a day.", (round*3+i)%120)
+		res, err := p.Digest(context.Background(), pipeline.Request{Source: ingest.Source{Text: text}, Query: "tides"})
+		if err != nil {
+			continue
+		}
+		fmt.Fprintf(out, "ack %s\n", res.Source.ArchiveHash)
+		out.Flush()
+	}
+}
+
+// TestAcknowledgedSourcesSearchableAfterKills kills a process that digests
+// with indexing on, at varying moments, round after round; after the
+// reconcile that a start runs, every acknowledged source is in the index
+// and searchable, and no passage is indexed twice.
+func TestAcknowledgedSourcesSearchableAfterKills(t *testing.T) {
+	testenv.FullSuite(t, "crash rounds with the search index")
+	rounds := 100
+	dir := t.TempDir()
+	acked := map[string]bool{}
+	for r := range rounds {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestSearchKillRoundsHelper$")
+		cmd.Env = append(os.Environ(), envSearchKillDir+"="+dir, envKillRound+"="+strconv.Itoa(r))
+		cmd.Stderr = os.Stderr
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		lines := make(chan string)
+		go func() {
+			sc := bufio.NewScanner(stdout)
+			for sc.Scan() {
+				lines <- sc.Text()
+			}
+			close(lines)
+		}()
+		want := 2 + r%4
+		n := 0
+		for line := range lines {
+			if h, ok := strings.CutPrefix(line, "ack "); ok {
+				acked[h] = true
+				n++
+			}
+			if n == want {
+				time.Sleep(time.Duration(r%3) * time.Millisecond)
+				cmd.Process.Kill()
+			}
+		}
+		cmd.Wait()
+	}
+	p, err := openIndexed(dir)
+	if err != nil {
+		t.Fatalf("the index does not open after the kills: %v", err)
+	}
+	defer p.Index.Close()
+	ctx := context.Background()
+	if _, err := p.Reindex(ctx, false); err != nil {
+		t.Fatal(err)
+	}
+	cands, _, err := p.Index.Candidates(ctx, "tide", search.Filter{}, 500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	passages := map[string]int{}
+	for _, c := range cands {
+		passages[c.Source.String()]++
+	}
+	missing := 0
+	for h := range acked {
+		if _, err := p.Index.Source(ctx, archive.MustParseHash(h)); err != nil || passages[h] == 0 {
+			missing++
+		}
+	}
+	for h, n := range passages {
+		if n != 1 {
+			t.Errorf("%s has %d passages indexed, want 1", h, n)
+		}
+	}
+	t.Logf("%d rounds: %d acknowledged, %d searchable", rounds, len(acked), len(passages))
+	if len(acked) == 0 || missing > 0 {
+		t.Errorf("%d of %d acknowledged sources are not searchable", missing, len(acked))
+	}
+}
