@@ -100,6 +100,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	defer os.RemoveAll(scratch)
 	c.archive = scratch
+	// Only eval search uses an index, a fresh one per set of its own.
+	c.index = "off"
 	a, err := openApp(ctx, &c, slog.New(slog.NewJSONHandler(io.Discard, nil)))
 	if err != nil {
 		return err
