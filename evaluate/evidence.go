@@ -252,6 +252,11 @@ func Evidence(ctx context.Context, dir string, fn EvidenceFunc) (Report, error) 
 	return rep, nil
 }
 
+// ReadEvidenceCases reads the cases of the evidence set in dir.
+func ReadEvidenceCases(dir string) ([]EvidenceCase, error) {
+	return readCases[EvidenceCase](dir)
+}
+
 // DuplicateKeyPoints reports whether two key points say the same thing:
 // after SQuAD normalisation one equals or contains the other.
 func DuplicateKeyPoints(kps []string) bool {
