@@ -130,6 +130,17 @@ for b in BenchmarkBuild100k BenchmarkBuild500k; do
 	else row "digest.Build ${b#BenchmarkBuild}" "not measured (see log below)" "$cmd"; fi
 done
 
+echo "bench: render" >&2
+# A page its script fills, rendered by a warm browser (needs /usr/bin/chromium).
+cmd="go test -run '^\$' -bench 'RenderJSOnly' -benchtime 30x ./ingest/render"
+eval "$cmd" >"$work/render.log" 2>&1
+bench_lines "$work/render.log" >"$work/render.out"
+section "Rendered page, warm browser" "$cmd" "$work/render.out"
+p50="$(metric "$work/render.log" BenchmarkRenderJSOnly p50-ms)"
+p95="$(metric "$work/render.log" BenchmarkRenderJSOnly p95-ms)"
+if [ -n "$p50" ]; then row "Rendered page (JS-only fixture, warm browser)" "p50 $p50 ms, p95 $p95 ms" "$cmd"
+else row "Rendered page" "not measured (see log below)" "$cmd"; fi
+
 # 4. HTTP API handler benchmarks.
 echo "bench: api" >&2
 for spec in "PostDigest100k:POST /v1/digest, 100k-character text, uncached" "Digests20Cached:POST /v1/digests, 20 cached sources"; do
