@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/evaluate"
@@ -83,14 +84,15 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	asJSON := fs.Bool("json", false, "print exactly one JSON object per set, one per line")
 	ablate := fs.Bool("ablate", false, "extract: turn each rule of the HTML extractor off in turn and report the pages it changes and the metrics' change on each set")
 	rulesDoc := fs.String("rules-doc", "", "extract --ablate: also write the rule table with each rule's measured contribution to this Markdown file")
+	onlyRules := fs.String("rules", "", "extract --ablate: measure only these rules and exceptions (comma-separated names, rule/exception for an exception)")
 	if err := parseFlags(fs, args[1:]); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
 		return &exitError{code: 2, err: errors.New("eval: no evaluation set given")}
 	}
-	if (*ablate || *rulesDoc != "") && (kind != "extract" || !*ablate) {
-		return &exitError{code: 2, err: errors.New("eval: --ablate is for eval extract, and --rules-doc needs --ablate")}
+	if (*ablate || *rulesDoc != "" || *onlyRules != "") && (kind != "extract" || !*ablate) || *rulesDoc != "" && *onlyRules != "" {
+		return &exitError{code: 2, err: errors.New("eval: --ablate is for eval extract, --rules-doc and --rules need --ablate, and --rules-doc measures every rule (no --rules)")}
 	}
 	// The evaluation archives into a scratch directory so measuring never
 	// fills the real archive.
@@ -109,7 +111,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	defer a.Close()
 
 	if *ablate {
-		abl, err := runAblation(ctx, a.pipe.Ingester, fs.Args())
+		var only []string
+		if *onlyRules != "" {
+			only = strings.Split(*onlyRules, ",")
+		}
+		abl, err := runAblation(ctx, a.pipe.Ingester, fs.Args(), only)
 		if err != nil {
 			return err
 		}

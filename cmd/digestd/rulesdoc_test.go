@@ -11,7 +11,8 @@ import (
 
 // TestRulesDoc holds docs/extraction-rules.md, which digestd eval extract
 // --ablate --rules-doc generates, to the extractor's table: every rule in
-// the table's order, and a measured row for each rule that decides.
+// the table's order, and a measured row for each rule that decides and
+// each exception.
 func TestRulesDoc(t *testing.T) {
 	doc, err := os.ReadFile("../../docs/extraction-rules.md")
 	if err != nil {
@@ -21,7 +22,7 @@ func TestRulesDoc(t *testing.T) {
 	for _, m := range regexp.MustCompile("(?m)^\\| \\d+ \\| `([a-z0-9-]+)` \\|").FindAllSubmatch(doc, -1) {
 		listed = append(listed, string(m[1]))
 	}
-	for _, m := range regexp.MustCompile("(?m)^\\| `([a-z0-9-]+)` \\| \\d+ \\|").FindAllSubmatch(doc, -1) {
+	for _, m := range regexp.MustCompile("(?m)^\\| `([a-z0-9/-]+)` \\| \\d+ \\|").FindAllSubmatch(doc, -1) {
 		measured = append(measured, string(m[1]))
 	}
 	var names, deciding []string
@@ -29,6 +30,9 @@ func TestRulesDoc(t *testing.T) {
 		names = append(names, r.Name)
 		if !r.Routine {
 			deciding = append(deciding, r.Name)
+		}
+		for _, e := range r.Unless {
+			deciding = append(deciding, r.Name+"/"+e.Name)
 		}
 	}
 	if !slices.Equal(listed, names) {

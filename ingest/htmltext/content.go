@@ -445,7 +445,14 @@ func (cl cleaner) clean(n *html.Node, depth int, inList bool) {
 		v := visit{n: c, depth: depth, inList: inList, kept: cl.keep[c]}
 		v.list = c.Type == html.ElementNode && (c.Data == "ul" || c.Data == "ol")
 		kept, list := v.kept, v.list
-		r := cl.decide(&v)
+		var r *rule
+		if depth > maxDepth {
+			// Deeper than any walk of the extractor reads: a bound, not
+			// a judgement of the node.
+			r = &depthBound
+		} else {
+			r = cl.decide(&v)
+		}
 		if r != nil && r.action == dropUnmarked {
 			// Stickers and fine print sit beside the product's name and
 			// description: no mark is left, so no title goes with them.

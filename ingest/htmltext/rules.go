@@ -108,6 +108,16 @@ type rule struct {
 	action  action
 	limits  []limit
 	match   func(cl *cleaner, v *visit) bool
+	// unless are the exceptions of a matching rule: when one of them
+	// holds, the rule does not decide and the next ones are asked.
+	unless []exception
+}
+
+// exception is a named case a rule leaves alone. Options.Off names it
+// "rule/exception" to turn it off alone.
+type exception struct {
+	name, doc string
+	match     func(cl *cleaner, v *visit) bool
 }
 
 // cleanRules is the cleaner's table, in the order it is asked.
@@ -139,14 +149,6 @@ var cleanRules = []rule{
 		doc: "a run of cards for other products on a page describing one product",
 		match: func(cl *cleaner, v *visit) bool {
 			return cl.cards && !v.kept && isCardRun(v.n)
-		},
-	},
-	{
-		name: "too-deep", action: drop,
-		doc:    "a node nested deeper than the extractor reads",
-		limits: []limit{{"maxDepth", maxDepth}},
-		match: func(cl *cleaner, v *visit) bool {
-			return v.depth > maxDepth
 		},
 	},
 	{
@@ -210,9 +212,13 @@ var cleanRules = []rule{
 	},
 	{
 		name: "hidden", action: drop,
-		doc: "an element hidden by markup (hidden, aria-hidden, inline display:none), unless a tab panel or a disclosed panel of text",
+		doc: "an element hidden by markup (hidden, aria-hidden, inline display:none)",
 		match: func(cl *cleaner, v *visit) bool {
-			return !v.kept && !cl.shown && isHidden(v.n) && !isTabPanel(v.n) && !cl.isDisclosure(v.n)
+			return !v.kept && !cl.shown && isHidden(v.n)
+		},
+		unless: []exception{
+			{"tab-panel", "a tab panel of text (role=\"tabpanel\")", func(cl *cleaner, v *visit) bool { return isTabPanel(v.n) }},
+			{"disclosure", "a panel of text a control of the page opens (aria-controls, a collapsed class)", func(cl *cleaner, v *visit) bool { return cl.isDisclosure(v.n) }},
 		},
 	},
 	{
@@ -252,9 +258,14 @@ var cleanRules = []rule{
 	},
 	{
 		name: "page-header", action: drop,
-		doc: "a <header> without prose: the site's banner, not a standfirst, a teaser or a section's head",
+		doc: "a <header> of fewer than three paragraphs: the site's banner",
 		match: func(cl *cleaner, v *visit) bool {
-			return v.n.Data == "header" && countParagraphs(v.n, 3, 0) < 3 && !hasProse(v.n, 0) && !isWholeEntry(v.n) && !isSectionHead(v.n)
+			return v.n.Data == "header" && countParagraphs(v.n, 3, 0) < 3
+		},
+		unless: []exception{
+			{"prose", "it holds a paragraph of running text (a standfirst)", func(cl *cleaner, v *visit) bool { return hasProse(v.n, 0) }},
+			{"whole-entry", "it holds all the text of its <article> (a teaser in a list of posts)", func(cl *cleaner, v *visit) bool { return isWholeEntry(v.n) }},
+			{"section-head", "it heads a section inside <main> or a <section> (see isSectionHead)", func(cl *cleaner, v *visit) bool { return isSectionHead(v.n) }},
 		},
 	},
 	{
@@ -267,13 +278,14 @@ var cleanRules = []rule{
 	},
 	{
 		name: "form-noscript", action: drop,
-		doc: "a <form> or <noscript> of fewer than three paragraphs, unless a form of text without fields",
+		doc: "a <form> or <noscript> of fewer than three paragraphs",
 		match: func(cl *cleaner, v *visit) bool {
-			if v.n.Data != "form" && v.n.Data != "noscript" {
-				return false
-			}
-			paras := countParagraphs(v.n, 3, 0)
-			return paras < 3 && !(v.n.Data == "form" && paras > 0 && !hasField(v.n, 0))
+			return (v.n.Data == "form" || v.n.Data == "noscript") && countParagraphs(v.n, 3, 0) < 3
+		},
+		unless: []exception{
+			{"text-form", "a form of paragraphs without a field to fill in or press (a comment wrapped for editing in place)", func(cl *cleaner, v *visit) bool {
+				return v.n.Data == "form" && countParagraphs(v.n, 1, 0) > 0 && !hasField(v.n, 0)
+			}},
 		},
 	},
 	{
@@ -323,10 +335,16 @@ var cleanRules = []rule{
 	},
 	{
 		name: "furniture-weak", hints: true, action: drop,
-		doc: "a block of fewer than three paragraphs whose class or id names furniture weakly, unless a builder's text block, a headline, a headed section, a post or a section's head",
+		doc: "a block of fewer than three paragraphs whose class or id names furniture weakly (see furnitureHint)",
 		match: func(cl *cleaner, v *visit) bool {
-			n, posts := v.n, cl.posts
-			return furnitureHint(n, posts) == 1 && weakParagraphs(n, posts) < 3 && !(isBuilderBlock(n) && hasRunningText(n, 0)) && !isHeadline(n) && !isHeadedSection(n) && !(posts && holdsPost(n)) && !isSectionHead(n)
+			return furnitureHint(v.n, cl.posts) == 1 && weakParagraphs(v.n, cl.posts) < 3
+		},
+		unless: []exception{
+			{"builder-text", "a page builder's block of running text (see isBuilderBlock)", func(cl *cleaner, v *visit) bool { return isBuilderBlock(v.n) && hasRunningText(v.n, 0) }},
+			{"headline", "the page's <h1> with its introduction (see isHeadline)", func(cl *cleaner, v *visit) bool { return isHeadline(v.n) }},
+			{"headed-section", "a <section> with a heading and running text (see isHeadedSection)", func(cl *cleaner, v *visit) bool { return isHeadedSection(v.n) }},
+			{"post", "a post of a thread (see holdsPost)", func(cl *cleaner, v *visit) bool { return cl.posts && holdsPost(v.n) }},
+			{"section-head", "the head of a section inside <main> or a <section> (see isSectionHead)", func(cl *cleaner, v *visit) bool { return isSectionHead(v.n) }},
 		},
 	},
 }
@@ -365,12 +383,19 @@ func (cl *cleaner) decide(v *visit) *rule {
 		if r.on != 0 && kinds&r.on == 0 || kinds&r.notOn != 0 || r.hints && !hints {
 			continue
 		}
-		if r.match(cl, v) {
-			if cl.trace != nil && !r.routine {
-				cl.trace.record(cl, r, v.n)
-			}
-			return r
+		if !r.match(cl, v) {
+			continue
 		}
+		if e := r.excepted(cl, v); e != nil {
+			if cl.trace != nil {
+				cl.trace.record(cl, r.name+"/"+e.name, "keep", nil, v.n)
+			}
+			continue
+		}
+		if cl.trace != nil && !r.routine {
+			cl.trace.record(cl, r.name, r.action.String(), r.limits, v.n)
+		}
+		return r
 	}
 	return nil
 }
@@ -407,6 +432,15 @@ func activeRules(off []string) ([]rule, error) {
 			delete(drop, r.name)
 			continue
 		}
+		var unless []exception
+		for _, e := range r.unless {
+			if name := r.name + "/" + e.name; drop[name] {
+				delete(drop, name)
+				continue
+			}
+			unless = append(unless, e)
+		}
+		r.unless = unless
 		rules = append(rules, r)
 	}
 	for _, name := range off {
@@ -434,6 +468,14 @@ type Rule struct {
 	// Routine is set for a keep rule that only passes over nodes no later
 	// rule concerns (text, structural markup); the trace leaves it out.
 	Routine bool
+	// Unless are the rule's exceptions: cases it leaves to the next
+	// rules. Options.Off turns one off as "rule/name".
+	Unless []Exception
+}
+
+// Exception is a named case a rule leaves alone.
+type Exception struct {
+	Name, Doc string
 }
 
 // Rules lists the rule table in the order it is asked.
@@ -443,6 +485,9 @@ func Rules() []Rule {
 		d := Rule{Name: r.name, Doc: r.doc, Kinds: r.on.String(), Hints: r.hints, Action: r.action.String(), Routine: r.routine}
 		if r.notOn != 0 {
 			d.NotOn = r.notOn.String()
+		}
+		for _, e := range r.unless {
+			d.Unless = append(d.Unless, Exception{Name: e.name, Doc: e.doc})
 		}
 		if len(r.limits) > 0 {
 			d.Limits = map[string]int{}
@@ -454,3 +499,17 @@ func Rules() []Rule {
 	}
 	return out
 }
+
+// excepted returns the first exception of r that holds for v, or nil.
+func (r *rule) excepted(cl *cleaner, v *visit) *exception {
+	for i := range r.unless {
+		if r.unless[i].match(cl, v) {
+			return &r.unless[i]
+		}
+	}
+	return nil
+}
+
+// depthBound is what the cleaner does with a node deeper than maxDepth: it
+// drops it without asking the table.
+var depthBound = rule{name: "depth-bound", action: drop}

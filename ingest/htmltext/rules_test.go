@@ -23,6 +23,12 @@ func TestRuleTable(t *testing.T) {
 				t.Errorf("rule %s: a threshold without a name", r.Name)
 			}
 		}
+		for _, e := range r.Unless {
+			if e.Name == "" || e.Doc == "" || seen[r.Name+"/"+e.Name] {
+				t.Errorf("rule %s: exception %q without a name or doc, or repeated", r.Name, e.Name)
+			}
+			seen[r.Name+"/"+e.Name] = true
+		}
 		if r.Routine && r.Action != "keep" {
 			t.Errorf("rule %s: a routine rule must keep, it does %s", r.Name, r.Action)
 		}
@@ -96,5 +102,40 @@ func TestRuleOff(t *testing.T) {
 	}
 	if _, err := ExtractWith([]byte(tracedPage), "", "", Options{Off: []string{"no-such-rule"}}); !errors.Is(err, ErrUnknownRule) {
 		t.Errorf("unknown rule: err = %v, want ErrUnknownRule", err)
+	}
+}
+
+const tabPanelPage = `<html><body><article><h1>Trains to the coast</h1>
+<p>Trains to the coast leave every hour from the main station, and the journey takes a little under two hours in all.</p>
+<div role="tabpanel" hidden><p>On Sundays the first train leaves at nine, and bicycles travel free of charge in the last carriage.</p></div>
+</article></body></html>`
+
+// TestRuleException shows that an exception keeps what its rule would
+// drop, that the trace names it, and that it can be turned off alone.
+func TestRuleException(t *testing.T) {
+	var tr Trace
+	res, err := ExtractWith([]byte(tabPanelPage), "", "", Options{Trace: &tr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Text, "On Sundays the first train") {
+		t.Errorf("the hidden tab panel of text is left out:\n%s", res.Text)
+	}
+	named := false
+	for _, d := range tr.Decisions {
+		named = named || d.Rule == "hidden/tab-panel" && d.Action == "keep" && strings.HasPrefix(d.Text, "On Sundays")
+	}
+	if !named {
+		t.Errorf("no hidden/tab-panel keep in the trace: %+v", tr.Decisions)
+	}
+	res, err = ExtractWith([]byte(tabPanelPage), "", "", Options{Off: []string{"hidden/tab-panel"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(res.Text, "On Sundays the first train") {
+		t.Errorf("with hidden/tab-panel off, the panel is still kept:\n%s", res.Text)
+	}
+	if _, err := ExtractWith([]byte(tabPanelPage), "", "", Options{Off: []string{"hidden/no-such-exception"}}); !errors.Is(err, ErrUnknownRule) {
+		t.Errorf("unknown exception: err = %v, want ErrUnknownRule", err)
 	}
 }

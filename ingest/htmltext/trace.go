@@ -24,8 +24,9 @@ type Decision struct {
 	// when the strict reading found little) or "shown" (hidden parts
 	// read, when both found next to nothing).
 	Reading string `json:"reading"`
-	// Rule names the rule (see Rules); Action is "keep", "drop" or
-	// "drop-unmarked".
+	// Rule names the rule (see Rules), or "rule/exception" for a node a
+	// rule matched and one of its exceptions kept; Action is "keep",
+	// "drop" or "drop-unmarked".
 	Rule   string `json:"rule"`
 	Action string `json:"action"`
 	// Element is the block's tag, with its id and classes when it has
@@ -45,16 +46,17 @@ type Decision struct {
 // traceTextChars bounds the text a decision quotes of its block.
 const traceTextChars = 80
 
-// record adds the decision of r on n in cl's reading.
-func (t *Trace) record(cl *cleaner, r *rule, n *html.Node) {
-	d := Decision{Reading: cl.reading(), Rule: r.name, Action: r.action.String(), Element: describe(n)}
+// record adds the decision of the rule (or "rule/exception") named rule
+// on n in cl's reading, with the thresholds it read.
+func (t *Trace) record(cl *cleaner, rule, action string, limits []limit, n *html.Node) {
+	d := Decision{Reading: cl.reading(), Rule: rule, Action: action, Element: describe(n)}
 	if n.Type == html.ElementNode {
 		d.Chars, d.LinkChars = textAndLinks(n)
 		d.Text = quote(n, traceTextChars)
 	}
-	if len(r.limits) > 0 {
-		d.Limits = make(map[string]int, len(r.limits))
-		for _, l := range r.limits {
+	if len(limits) > 0 {
+		d.Limits = make(map[string]int, len(limits))
+		for _, l := range limits {
 			d.Limits[l.name] = l.value
 		}
 	}
