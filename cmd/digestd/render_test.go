@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -94,6 +95,18 @@ func TestRenderJSOnlyPageEndToEnd(t *testing.T) {
 	}
 	if got, status := digest(s, "/notes", "sometimes"); status != 400 || got.ErrorCode != "VALIDATION_ERROR" {
 		t.Errorf("a bad mode: status %d, %+v", status, got)
+	}
+
+	// GET /v1/health reports the browser.
+	var health struct {
+		Components map[string]struct {
+			Status  string         `json:"status"`
+			Details map[string]any `json:"details"`
+		} `json:"components"`
+	}
+	s.data(s.do("GET", "/v1/health", "", nil, "get_service_health"), &health)
+	if c := health.Components["renderer"]; c.Status != "healthy" || !strings.HasPrefix(fmt.Sprint(c.Details["browser"]), "Chrome/") {
+		t.Errorf("health: renderer %+v", c)
 	}
 
 	off := startServer(t, "--fetch-allow-loopback", addr)

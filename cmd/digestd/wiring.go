@@ -103,7 +103,7 @@ func (a *app) probes() []pipeline.Probe {
 	if a.pipe.Index != nil {
 		search = append(search, pipeline.Probe{Name: "search_index", Check: a.pipe.IndexProbe})
 	}
-	return append(search, []pipeline.Probe{
+	probes := append(search, []pipeline.Probe{
 		{Name: "pdf_workers", Check: func(context.Context) (string, map[string]any) {
 			st := a.pool.Stats()
 			status := "healthy"
@@ -116,6 +116,17 @@ func (a *app) probes() []pipeline.Probe {
 			return "healthy", nil
 		}},
 	}...)
+	if a.renderer != nil {
+		probes = append(probes, pipeline.Probe{Name: "renderer", Check: func(context.Context) (string, map[string]any) {
+			running, version, inUse, capacity := a.renderer.Status()
+			status := "healthy"
+			if !running || inUse >= capacity {
+				status = "degraded"
+			}
+			return status, map[string]any{"browser": version, "running": running, "in_use": inUse, "capacity": capacity}
+		}})
+	}
+	return probes
 }
 
 // collectors export the PDF workers' outcomes to /metrics.

@@ -359,6 +359,15 @@ func (r *Renderer) failure(pageCtx, caller context.Context, proxy *fetch.Proxy, 
 	return fault.Wrap(fault.RenderFailed, "the page could not be rendered", err).With("cause", CauseNavigation)
 }
 
+// Status reports whether the browser is running, its version, and the
+// pages being rendered now out of Config.Pages. A browser that died is
+// started again by the next page.
+func (r *Renderer) Status() (running bool, version string, inUse, capacity int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.browser != nil && r.browser.Err() == nil, r.version, len(r.pool), cap(r.pool)
+}
+
 func (r *Renderer) browserDead() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
