@@ -1498,28 +1498,3 @@ func opensPanel(b *html.Node) bool {
 	}
 	return false
 }
-
-// hasField reports whether n holds a control a reader fills in or
-// presses: an input other than a hidden one, a text area, a select or a
-// button. Forms do not nest, so that the walks of all forms of a page
-// read each element once.
-func hasField(n *html.Node, depth int) bool {
-	for c := n.FirstChild; c != nil && depth < maxDepth; c = c.NextSibling {
-		if c.Type != html.ElementNode {
-			continue
-		}
-		switch c.Data {
-		case "textarea", "select", "button":
-			return true
-		case "input":
-			if !strings.EqualFold(strings.TrimSpace(attr(c, "type")), "hidden") {
-				return true
-			}
-			continue
-		}
-		if hasField(c, depth+1) {
-			return true
-		}
-	}
-	return false
-}

@@ -265,7 +265,7 @@ var cleanRules = []rule{
 		unless: []exception{
 			{"prose", "it holds a paragraph of running text (a standfirst)", func(cl *cleaner, v *visit) bool { return hasProse(v.n, 0) }},
 			{"whole-entry", "it holds all the text of its <article> (a teaser in a list of posts)", func(cl *cleaner, v *visit) bool { return isWholeEntry(v.n) }},
-			{"section-head", "it heads a section inside <main> or a <section> (see isSectionHead)", func(cl *cleaner, v *visit) bool { return isSectionHead(v.n) }},
+			{"section-head", "it heads a section inside <main> or a <section>: by HTML's sectioning, the section's header, not the page's (see isSectionHead)", func(cl *cleaner, v *visit) bool { return isSectionHead(v.n) }},
 		},
 	},
 	{
@@ -281,11 +281,6 @@ var cleanRules = []rule{
 		doc: "a <form> or <noscript> of fewer than three paragraphs",
 		match: func(cl *cleaner, v *visit) bool {
 			return (v.n.Data == "form" || v.n.Data == "noscript") && countParagraphs(v.n, 3, 0) < 3
-		},
-		unless: []exception{
-			{"text-form", "a form of paragraphs without a field to fill in or press (a comment wrapped for editing in place)", func(cl *cleaner, v *visit) bool {
-				return v.n.Data == "form" && countParagraphs(v.n, 1, 0) > 0 && !hasField(v.n, 0)
-			}},
 		},
 	},
 	{

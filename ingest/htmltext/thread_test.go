@@ -72,16 +72,6 @@ func TestThreadPages(t *testing.T) {
 			has:     replies,
 			hasNot:  []string{"rules"},
 		},
-		// The aggregator wraps each comment's text in a form (with a
-		// hidden field, for editing in place): a form of paragraphs and no
-		// field to fill in is a wrapper of text, not a form, and stays; the
-		// reply form (a text area, a button) goes.
-		{
-			name:    "comments wrapped in forms without fields are read",
-			fixture: "aggregator-thread-forms.html",
-			has:     replies,
-			hasNot:  []string{"save your comment", "rules"},
-		},
 		// On a thread, a poster's signature under each post (a motto,
 		// their workshop) is furniture; elsewhere a block so named stays.
 		{
