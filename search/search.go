@@ -44,8 +44,16 @@ type Passage struct {
 	Text string
 }
 
+// MaxPassageIndexBytes bounds the text of a passage an engine analyses: a
+// passage is at most a snippet long unless it is one long sentence, and a
+// hostile text can be one sentence of megabytes, whose analysis would take
+// memory in proportion. Results never show this text (the digester's
+// snippets do), so only words past the bound go unsearched.
+const MaxPassageIndexBytes = 4 << 10
+
 // PassagesOf returns the passages of canonical text as the index holds them
-// (digest.Passages, with their text).
+// (digest.Passages, with their text cut at a character boundary to at most
+// MaxPassageIndexBytes).
 func PassagesOf(text string) []Passage {
 	locs := digest.Passages(text)
 	out := make([]Passage, len(locs))
@@ -61,7 +69,15 @@ func PassagesOf(text string) []Passage {
 	}
 	for i, l := range locs {
 		from := byteAt(l.Start)
-		out[i] = Passage{Locator: l, Text: text[from:byteAt(l.End)]}
+		body := text[from:byteAt(l.End)]
+		if len(body) > MaxPassageIndexBytes {
+			cut := MaxPassageIndexBytes
+			for cut > 0 && !utf8.RuneStart(body[cut]) {
+				cut--
+			}
+			body = body[:cut]
+		}
+		out[i] = Passage{Locator: l, Text: body}
 	}
 	return out
 }

@@ -33,7 +33,16 @@ import (
 type Index struct {
 	b     bleve.Index
 	close sync.Once
+	// put lets one Put analyse at a time, so that the memory indexing
+	// takes is one batch's (see batchPassages), whatever the number of
+	// requests archiving at once.
+	put sync.Mutex
 }
+
+// batchPassages is the most passages one bleve batch takes: a long text is
+// indexed in several, its source document in the last, so that a source
+// the index holds has all its passages.
+const batchPassages = 500
 
 var _ search.Index = (*Index)(nil)
 
@@ -160,6 +169,8 @@ func sourceFields(typ string, src search.Source) map[string]any {
 
 // Put implements search.Index.
 func (x *Index) Put(ctx context.Context, src search.Source, passages []search.Passage) error {
+	x.put.Lock()
+	defer x.put.Unlock()
 	old, err := x.idsOf(ctx, src.Hash)
 	if err != nil {
 		return err
@@ -168,12 +179,18 @@ func (x *Index) Put(ctx context.Context, src search.Source, passages []search.Pa
 	for _, id := range old {
 		b.Delete(id)
 	}
-	for _, p := range passages {
+	for i, p := range passages {
 		doc := sourceFields(typePassage, src)
 		delete(doc, "labels")
 		doc["body"] = p.Text
 		if err := b.Index(passageID(src.Hash, p.Locator), doc); err != nil {
 			return unavailable("index a passage", err)
+		}
+		if (i+1)%batchPassages == 0 {
+			if err := x.b.Batch(b); err != nil {
+				return unavailable("index a source's passages", err)
+			}
+			b = x.b.NewBatch()
 		}
 	}
 	if err := b.Index(sourceID(src.Hash), sourceFields(typeSource, src)); err != nil {
