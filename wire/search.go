@@ -67,20 +67,9 @@ func (b *SearchRequest) PipelineRequest(cursors *Cursors) (pipeline.SearchReques
 	if b.Limit < 0 || b.Limit > pipeline.MaxSearchLimit {
 		return req, nil, fault.E(fault.ValidationError, fmt.Sprintf("limit: must be an integer between 1 and %d", pipeline.MaxSearchLimit)).With("field", "limit")
 	}
-	level, ok := detailNames[b.Detail]
-	if !ok {
-		return req, nil, fault.E(fault.ValidationError, "detail: must be one of ids_only, metadata, summary (or preview), full").With("field", "detail")
-	}
-	allowed := pipeline.SearchDetailFields[level]
-	var bad []string
-	for _, f := range b.Fields {
-		if !slices.Contains(allowed, f) {
-			bad = append(bad, f)
-		}
-	}
-	if len(bad) > 0 {
-		return req, nil, fault.E(fault.InvalidFields, fmt.Sprintf("fields: %s not available at detail %q", strings.Join(bad, ", "), level)).
-			With("invalid_fields", bad).With("allowed_fields", allowed).With("detail", level)
+	_, allowed, err := detailLevel(b.Detail, b.Fields, pipeline.SearchDetailFields)
+	if err != nil {
+		return req, nil, err
 	}
 	fields := b.Fields
 	if len(fields) == 0 {

@@ -243,6 +243,28 @@ var detailNames = map[string]string{
 	"ids_only":       pipeline.DetailIDsOnly,
 }
 
+// detailLevel checks a request's detail name and its fields against the
+// fields each level allows (table), and returns the level and the fields
+// it allows.
+func detailLevel(detail string, fields []string, table map[string][]string) (string, []string, error) {
+	level, ok := detailNames[detail]
+	if !ok {
+		return "", nil, fault.E(fault.ValidationError, "detail: must be one of ids_only, metadata, summary (or preview), full").With("field", "detail")
+	}
+	allowed := table[level]
+	var bad []string
+	for _, f := range fields {
+		if !slices.Contains(allowed, f) {
+			bad = append(bad, f)
+		}
+	}
+	if len(bad) > 0 {
+		return "", nil, fault.E(fault.InvalidFields, fmt.Sprintf("fields: %s not available at detail %q", strings.Join(bad, ", "), level)).
+			With("invalid_fields", bad).With("allowed_fields", allowed).With("detail", level)
+	}
+	return level, allowed, nil
+}
+
 // PipelineRequest checks a multi-source request (source count, detail,
 // fields, budget, unique ids, each source) and converts it; it also returns
 // the item fields the client selected.
@@ -254,20 +276,9 @@ func (b *DigestsRequest) PipelineRequest() (pipeline.ManyRequest, []string, erro
 	if len(b.Sources) > MaxSources {
 		return req, nil, fault.E(fault.ValidationError, fmt.Sprintf("sources: at most %d sources per request", MaxSources)).With("max_sources", MaxSources)
 	}
-	level, ok := detailNames[b.Detail]
-	if !ok {
-		return req, nil, fault.E(fault.ValidationError, "detail: must be one of ids_only, metadata, summary (or preview), full").With("field", "detail")
-	}
-	allowed := pipeline.DetailFields[level]
-	var bad []string
-	for _, f := range b.Fields {
-		if !slices.Contains(allowed, f) {
-			bad = append(bad, f)
-		}
-	}
-	if len(bad) > 0 {
-		return req, nil, fault.E(fault.InvalidFields, fmt.Sprintf("fields: %s not available at detail %q", strings.Join(bad, ", "), level)).
-			With("invalid_fields", bad).With("allowed_fields", allowed).With("detail", level)
+	level, allowed, err := detailLevel(b.Detail, b.Fields, pipeline.DetailFields)
+	if err != nil {
+		return req, nil, err
 	}
 	fields := b.Fields
 	if len(fields) == 0 && (level == pipeline.DetailIDsOnly || level == pipeline.DetailMetadata) {
