@@ -34,12 +34,20 @@ func TestKillRoundsHelper(t *testing.T) {
 		os.Exit(2)
 	}
 	p := &pipeline.Pipeline{Ingester: &ingest.Ingester{}, Store: store}
+	// Rounds share texts, so that a text whose archiving a kill cut
+	// short is acknowledged by a later round.
+	digestAndAck(p, 40)
+}
+
+// digestAndAck digests texts drawn from a pool of texts (their number)
+// through p until the process is killed, printing "ack <archive hash>"
+// after each digest returns. The round (envKillRound) picks where in the
+// pool it starts.
+func digestAndAck(p *pipeline.Pipeline, texts int) {
 	round, _ := strconv.Atoi(os.Getenv(envKillRound))
 	out := bufio.NewWriter(os.Stdout)
 	for i := 0; ; i++ {
-		// Rounds share texts, so that a text whose archiving a kill cut
-		// short is acknowledged by a later round.
-		text := fmt.Sprintf("Source %d says the tide rises twice a day.", (round*3+i)%40)
+		text := fmt.Sprintf("Source %d says the tide rises twice a day.", (round*3+i)%texts)
 		res, err := p.Digest(context.Background(), pipeline.Request{Source: ingest.Source{Text: text}, Query: "tides"})
 		if err != nil {
 			continue
@@ -47,6 +55,40 @@ func TestKillRoundsHelper(t *testing.T) {
 		fmt.Fprintf(out, "ack %s\n", res.Source.ArchiveHash)
 		out.Flush()
 	}
+}
+
+// killAfterAcks runs cmd (a helper that prints "ack <archive hash>" lines),
+// notes every hash it acknowledges in acked, and kills it delay after its
+// want-th acknowledgement.
+func killAfterAcks(t *testing.T, cmd *exec.Cmd, want int, delay time.Duration, acked map[string]bool) {
+	t.Helper()
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := make(chan string)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	n := 0
+	for line := range lines {
+		if h, ok := strings.CutPrefix(line, "ack "); ok {
+			acked[h] = true
+			n++
+		}
+		if n == want {
+			time.Sleep(delay)
+			cmd.Process.Kill()
+		}
+	}
+	cmd.Wait()
 }
 
 // TestAcknowledgedSourcesSurviveKills kills a process that archives
@@ -62,35 +104,8 @@ func TestAcknowledgedSourcesSurviveKills(t *testing.T) {
 	for r := range rounds {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestKillRoundsHelper$")
 		cmd.Env = append(os.Environ(), envKillDir+"="+dir, envKillRound+"="+strconv.Itoa(r))
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		lines := make(chan string)
-		go func() {
-			sc := bufio.NewScanner(stdout)
-			for sc.Scan() {
-				lines <- sc.Text()
-			}
-			close(lines)
-		}()
 		// Kill after a few acknowledgements, at a moment that varies.
-		want := 3 + r%5
-		n := 0
-		for line := range lines {
-			if h, ok := strings.CutPrefix(line, "ack "); ok {
-				acked[h] = true
-				n++
-			}
-			if n == want {
-				time.Sleep(time.Duration(r%4) * time.Millisecond)
-				cmd.Process.Kill()
-			}
-		}
-		cmd.Wait()
+		killAfterAcks(t, cmd, 3+r%5, time.Duration(r%4)*time.Millisecond, acked)
 	}
 	store, err := fsstore.Open(dir)
 	if err != nil {

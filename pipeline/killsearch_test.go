@@ -1,14 +1,12 @@
 package pipeline_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -55,17 +53,7 @@ func TestSearchKillRoundsHelper(t *testing.T) {
 		fmt.Fprintln(os.Stderr, "reconcile:", err)
 		os.Exit(2)
 	}
-	round, _ := strconv.Atoi(os.Getenv(envKillRound))
-	out := bufio.NewWriter(os.Stdout)
-	for i := 0; ; i++ {
-		text := fmt.Sprintf("Source %d says the tide rises twice a day.", (round*3+i)%120)
-		res, err := p.Digest(context.Background(), pipeline.Request{Source: ingest.Source{Text: text}, Query: "tides"})
-		if err != nil {
-			continue
-		}
-		fmt.Fprintf(out, "ack %s\n", res.Source.ArchiveHash)
-		out.Flush()
-	}
+	digestAndAck(p, 120)
 }
 
 // TestAcknowledgedSourcesSearchableAfterKills kills a process that digests
@@ -81,34 +69,7 @@ func TestAcknowledgedSourcesSearchableAfterKills(t *testing.T) {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestSearchKillRoundsHelper$")
 		cmd.Env = append(os.Environ(), envSearchKillDir+"="+dir, envKillRound+"="+strconv.Itoa(r))
 		cmd.Stderr = os.Stderr
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		lines := make(chan string)
-		go func() {
-			sc := bufio.NewScanner(stdout)
-			for sc.Scan() {
-				lines <- sc.Text()
-			}
-			close(lines)
-		}()
-		want := 2 + r%4
-		n := 0
-		for line := range lines {
-			if h, ok := strings.CutPrefix(line, "ack "); ok {
-				acked[h] = true
-				n++
-			}
-			if n == want {
-				time.Sleep(time.Duration(r%3) * time.Millisecond)
-				cmd.Process.Kill()
-			}
-		}
-		cmd.Wait()
+		killAfterAcks(t, cmd, 2+r%4, time.Duration(r%3)*time.Millisecond, acked)
 	}
 	p, err := openIndexed(dir)
 	if err != nil {
