@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -39,34 +38,25 @@ const (
 	copyShare = 0.8
 )
 
-// copies returns, for each document given as its blocks, the first
-// document it is a copy of (itself when none): one whose distinct blocks
-// hold at least copyShare of the characters of both. A set that holds one
-// text several times (a sample document from many producers) shows that
-// text's sentences on several pages without their being boilerplate.
+// copies returns, for each document given as its distinct blocks, the
+// first document it is a copy of (itself when none): one whose blocks hold
+// at least copyShare of the characters of both. A set that holds one text
+// several times (a sample document from many producers) shows that text's
+// sentences on several pages without their being boilerplate.
 func copies(docs [][]string) []int {
 	size := make([]int, len(docs))
 	holders := map[string][]int{}
 	for i, bs := range docs {
-		once := map[string]bool{}
 		for _, b := range bs {
-			if !once[b] {
-				once[b] = true
-				size[i] += len(b)
-				holders[b] = append(holders[b], i)
-			}
+			size[i] += len(b)
+			holders[b] = append(holders[b], i)
 		}
 	}
 	out := make([]int, len(docs))
 	for i, bs := range docs {
 		out[i] = i
 		shared := map[int]int{}
-		once := map[string]bool{}
 		for _, b := range bs {
-			if once[b] {
-				continue
-			}
-			once[b] = true
 			for _, j := range holders[b] {
 				if j < i {
 					shared[j] += len(b)
@@ -79,6 +69,19 @@ func copies(docs [][]string) []int {
 				out[i] = out[j]
 				break
 			}
+		}
+	}
+	return out
+}
+
+// distinct returns blocks without repeats, in their first order.
+func distinct(blocks []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, b := range blocks {
+		if !seen[b] {
+			seen[b] = true
+			out = append(out, b)
 		}
 	}
 	return out
@@ -166,20 +169,23 @@ func Hygiene(ctx context.Context, dir string, extract ExtractFunc, digestFn Evid
 	}
 	// How many documents hold each block, copies of one document (the
 	// same text from several producers) counted once.
-	blocks := make([][]string, len(docs))
+	sets := make([][]string, len(docs))
 	for i := range docs {
-		blocks[i] = docs[i].blocks
+		sets[i] = distinct(docs[i].blocks)
 	}
-	copyOf := copies(blocks)
+	copyOf := copies(sets)
 	pages := map[string]int{}
-	for i, doc := range docs {
-		once := map[string]bool{}
-		for _, b := range doc.blocks {
-			if !once[b] {
-				once[b] = true
-				if copyOf[i] == i || !slices.Contains(docs[copyOf[i]].blocks, b) {
-					pages[b]++
-				}
+	for i, bs := range sets {
+		var original map[string]bool // the blocks of the document i copies
+		if j := copyOf[i]; j != i {
+			original = map[string]bool{}
+			for _, b := range sets[j] {
+				original[b] = true
+			}
+		}
+		for _, b := range bs {
+			if !original[b] {
+				pages[b]++
 			}
 		}
 	}
