@@ -100,20 +100,30 @@ func (c *conv) epubEncrypted(z *container) error {
 	if err != nil {
 		return err
 	}
-	encrypted := false
-	err = c.walkXML(data, xmlHandler{start: func(e xml.StartElement) error {
-		if e.Name.Local == "CipherReference" {
-			switch strings.ToLower(path.Ext(attr(e, "URI"))) {
-			case ".xhtml", ".html", ".htm", ".xml":
-				encrypted = true
-			}
+	return c.refuseEncrypted(data, func(e xml.StartElement) bool {
+		if e.Name.Local != "CipherReference" {
+			return false
 		}
+		switch strings.ToLower(path.Ext(attr(e, "URI"))) {
+		case ".xhtml", ".html", ".htm", ".xml":
+			return true
+		}
+		return false
+	})
+}
+
+// refuseEncrypted walks a container's encryption manifest and answers
+// ErrEncrypted when one of its elements declares encrypted content.
+func (c *conv) refuseEncrypted(data []byte, encrypted func(xml.StartElement) bool) error {
+	found := false
+	err := c.walkXML(data, xmlHandler{start: func(e xml.StartElement) error {
+		found = found || encrypted(e)
 		return nil
 	}})
 	if err != nil {
 		return err
 	}
-	if encrypted {
+	if found {
 		return ErrEncrypted
 	}
 	return nil

@@ -27,18 +27,8 @@ func (c *conv) odf(kind string, raw []byte) error {
 		if err != nil {
 			return err
 		}
-		encrypted := false
-		err = c.walkXML(data, xmlHandler{start: func(e xml.StartElement) error {
-			if e.Name.Local == "encryption-data" {
-				encrypted = true
-			}
-			return nil
-		}})
-		if err != nil {
+		if err := c.refuseEncrypted(data, func(e xml.StartElement) bool { return e.Name.Local == "encryption-data" }); err != nil {
 			return err
-		}
-		if encrypted {
-			return ErrEncrypted
 		}
 	}
 	if err := c.coreProperties(z, "meta.xml"); err != nil {
