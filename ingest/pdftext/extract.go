@@ -23,7 +23,7 @@ import (
 // records. The version changes whenever the text produced for some PDF does.
 const (
 	ExtractorName    = "digestd-pdftext"
-	ExtractorVersion = "12"
+	ExtractorVersion = "13"
 )
 
 // Default caps used when a Limits field is zero.

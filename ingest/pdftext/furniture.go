@@ -1,6 +1,8 @@
 package pdftext
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -17,8 +19,20 @@ const (
 // removeFurniture drops running titles and page numbers from the pages'
 // blocks in place. A repeated block is furniture only beside a body: a page
 // whose every block repeats keeps them all, so a document whose pages hold
-// one line each never loses its text.
+// one line each never loses its text. A block at the top or bottom edge
+// that holds only its page's own number is dropped beside a body even when
+// nothing repeats it (a document of one page, or numbers on a few pages).
 func removeFurniture(pages []pageLayout) {
+	for i := range pages {
+		p := &pages[i]
+		folio := func(b *block) bool {
+			return furnitureKey(b, p.box, p.blocks) != "" && pageNumberText(strings.Join(b.paras, " "), i+1)
+		}
+		if len(p.blocks) < 2 || !slices.ContainsFunc(p.blocks, func(b *block) bool { return !folio(b) }) {
+			continue
+		}
+		p.blocks = slices.DeleteFunc(p.blocks, folio)
+	}
 	if len(pages) < 2 {
 		return
 	}
@@ -57,6 +71,17 @@ func removeFurniture(pages []pageLayout) {
 		}
 		pages[i].blocks = kept
 	}
+}
+
+// pageNumberText reports whether text is page number n alone, as a folio
+// prints it: "7", "- 7 -", "– 7 –", "[7]" or "Page 7".
+func pageNumberText(text string, n int) bool {
+	t := strings.TrimSpace(text)
+	if len(t) > 5 && strings.EqualFold(t[:5], "page ") {
+		t = t[5:]
+	}
+	t = strings.TrimSpace(strings.Trim(t, "-–—[]() "))
+	return t == strconv.Itoa(n)
 }
 
 // furnitureKey returns the block's text with digits masked when the block

@@ -180,3 +180,37 @@ func FuzzLayout(f *testing.F) {
 		}
 	})
 }
+
+func TestRemovePageNumber(t *testing.T) {
+	page := func(gs ...[]glyph) []pageLayout {
+		var all []glyph
+		for _, g := range gs {
+			all = append(all, g...)
+		}
+		return []pageLayout{{blocks: layoutPage(all), box: [4]float64{0, 0, 612, 792}}}
+	}
+	text := func(pages []pageLayout) string {
+		var texts []string
+		for _, b := range pages[0].blocks {
+			texts = append(texts, b.paras...)
+		}
+		return strings.Join(texts, "|")
+	}
+	tests := []struct {
+		name  string
+		pages []pageLayout
+		want  string
+	}{
+		{"own number at the foot", page(lines(72, 500, 10, 12, "Body text of one page."), run("1", 300, 30, 9, 0)), "Body text of one page."},
+		{"dashed number at the head", page(lines(72, 500, 10, 12, "Body text of one page."), run("- 1 -", 300, 770, 9, 0)), "Body text of one page."},
+		{"another page's number stays", page(lines(72, 500, 10, 12, "Body text of one page."), run("4", 300, 30, 9, 0)), "Body text of one page.|4"},
+		{"a number in the body stays", page(lines(72, 700, 10, 12, "Body text of one page."), run("1", 300, 400, 10, 0)), "Body text of one page.|1"},
+		{"a page of its number alone keeps it", page(run("1", 300, 30, 9, 0)), "1"},
+	}
+	for _, tt := range tests {
+		removeFurniture(tt.pages)
+		if got := text(tt.pages); got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
