@@ -18,10 +18,14 @@ const extractUsage = `Usage: digestd extract [--explain] [--json] [FILE | URL]
 
 Extracts one source (a file, a URL, or stdin when FILE is omitted or -) and prints its
 canonical text, as the service archives it. With --explain, an HTML page's text is
-preceded by the extractor's decisions: one line for each block a rule of its table
-kept or removed, with the reading it was taken in (strict, lenient, shown), the
-action, the rule's name, the block (tag#id.classes), its characters and characters
-in links, the rule's thresholds and the start of its text. --json prints one object
+preceded by the extractor's decisions: one line for each block a rule kept or
+removed, marked "*" when it belongs to the reading the text came from, with that
+reading (strict, lenient, shown, or page for the outcome), the stage (clean: the
+rule table; search: choosing the main content; emit: writing it as blocks; page),
+the action, the rule's name, the block (tag#id.classes), its characters and
+characters in links, the rule's thresholds and the measures they met, its score
+in the search, and the start of its text. Every block of the page missing from
+the text has a "*" drop naming its rule. --json prints one object
 {"text", "record", "decisions"} instead. Nothing is archived.`
 
 func runExtract(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {

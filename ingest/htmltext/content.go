@@ -87,6 +87,17 @@ type extraction struct {
 	// appeal holds the containers close around a call to action (see
 	// cleaner.appeal).
 	appeal map[*html.Node]bool
+	// trace, when not nil, records the decisions of the search and the
+	// emission in the named reading: cleanPass numbers the cleaning's
+	// pass, searchPass the search's and its emission's, emitPass that
+	// of the last emission since (see emitList, wholeBody).
+	trace                           *Trace
+	reading                         string
+	cleanPass, searchPass, emitPass int
+	// by holds, with a trace, the search's rule that brought each root;
+	// body is the body searched.
+	by   map[*html.Node]*stageRule
+	body *html.Node
 }
 
 // newExtraction prepares the measurement of a tree of about elems elements.
@@ -118,6 +129,8 @@ func mainBlocks(doc *html.Node, elems int, page cleaner, reparse func() *html.No
 	strict.byHints = true
 	strictBlocks, xs := findMain(doc, elems, strict)
 	best, x, tree := strictBlocks, xs, doc
+	// bx is the extraction best comes from.
+	bx := xs
 	// Decisions weigh the article-like text: a listing inside the chosen
 	// root (see markLists) comes along with it but is no article.
 	if strictBlocks.articleLen() < retryChars {
@@ -128,7 +141,7 @@ func mainBlocks(doc *html.Node, elems int, page cleaner, reparse func() *html.No
 		clone := reparse()
 		lenient, xl := findMain(clone, elems, page)
 		if lenient.articleLen() > best.articleLen() {
-			best = lenient
+			best, bx = lenient, xl
 		}
 		x, tree = xl, clone
 		// The strict reading found a listing of many items; the lenient
@@ -138,7 +151,9 @@ func mainBlocks(doc *html.Node, elems int, page cleaner, reparse func() *html.No
 		if best.articleLen() > strictBlocks.articleLen() && strictList.keepsOver(strictBlocks.articleLen(), best.articleLen()) {
 			if list := xl.listContainer(findBody(clone)); !list.isContent(best.articleLen()) && !xl.listInLandmark(list) {
 				if items := xs.emitList(strictList.node, strictList.items); textLen(items) > strictBlocks.articleLen() {
-					return withList(strictBlocks.article(), items)
+					out := withList(strictBlocks.article(), items)
+					xs.settleList(xs, strictList, strictBlocks.articleLen(), len(out) > len(items), doc)
+					return out
 				}
 			}
 		}
@@ -148,13 +163,13 @@ func mainBlocks(doc *html.Node, elems int, page cleaner, reparse func() *html.No
 	// while the text is outside it: the items are the content.
 	if list := x.listContainer(findBody(tree)); list.isContent(best.articleLen()) || x.listInLandmark(list) {
 		if items := x.emitList(list.node, list.items); textLen(items) > best.articleLen() {
-			return withList(best.article(), items)
+			out := withList(best.article(), items)
+			x.settleList(bx, list, best.articleLen(), len(out) > len(items), tree)
+			return out
 		}
 	}
-	if best.articleLen() >= minContentChars {
-		return best.text()
-	}
-	if tree == doc {
+	if best.articleLen() >= minContentChars || tree == doc {
+		bx.settleReading(best.articleLen())
 		return best.text()
 	}
 	// Next to nothing is visible: a page whose scripts reveal the content
@@ -171,24 +186,86 @@ func mainBlocks(doc *html.Node, elems int, page cleaner, reparse func() *html.No
 	}
 	if list := xh.listContainer(findBody(hidden)); visible < minContentChars && list.isContent(shown.articleLen()) {
 		if items := xh.emitList(list.node, list.items); textLen(items) > shown.articleLen() && textLen(items) >= minContentChars {
-			return withList(shown.article(), items)
+			out := withList(shown.article(), items)
+			xh.settleList(xh, list, shown.articleLen(), len(out) > len(items), hidden)
+			return out
 		}
 	}
 	// As above, the article-like text decides: hidden cards (a gallery's
 	// slides) are no reason to drop the visible page.
 	if shown.articleLen() >= minContentChars {
+		xh.settleReading(shown.articleLen())
 		return shown.text()
 	}
 	// The lenient attempt measured this very tree: reuse it.
 	whole := x.wholeBody(tree, false)
 	if textLen(whole) > textLen(best.text()) {
+		x.settleWhole(tree, textLen(whole))
 		return whole
 	}
 	if len(best) == 0 {
 		// Nothing but links (a list page, a site map): keep them.
-		return x.wholeBody(tree, true)
+		whole = x.wholeBody(tree, true)
+		x.settleWhole(tree, textLen(whole))
+		return whole
 	}
+	bx.settleReading(best.articleLen())
 	return best.text()
+}
+
+// settleReading ends a trace of the page's readings with the text x's
+// search found, of articleChars characters outside listings.
+func (x *extraction) settleReading(articleChars int) {
+	if x.trace == nil {
+		return
+	}
+	r := &ruleStrictReading
+	switch x.reading {
+	case "lenient":
+		r = &ruleLenientReading
+	case "shown":
+		r = &ruleShownReading
+	}
+	x.trace.settle(r, x.root(), []limit{{"articleChars", articleChars}}, x.cleanPass, x.searchPass)
+}
+
+// settleWhole ends a trace with the whole body of tree, emitted by x
+// (see wholeBody), of chars characters.
+func (x *extraction) settleWhole(tree *html.Node, chars int) {
+	if x.trace != nil {
+		x.trace.settle(&ruleWholeBody, findBody(tree), []limit{{"chars", chars}}, x.cleanPass, x.emitPass)
+	}
+}
+
+// settleList ends a trace with list, read by x (see emitList) as the
+// content of tree, after the text of bx's search when withArticle (of
+// articleChars characters): the blocks outside both are recorded as left
+// out.
+func (x *extraction) settleList(bx *extraction, list itemList, articleChars int, withArticle bool, tree *html.Node) {
+	if x.trace == nil {
+		return
+	}
+	passes := []int{x.cleanPass, x.emitPass}
+	kept := []*html.Node{list.node}
+	if withArticle {
+		passes = append(passes, bx.cleanPass, bx.searchPass)
+		if bx == x {
+			kept = append(kept, x.roots...)
+		}
+	}
+	x.trace.begin(x.reading)
+	x.traceOutside(&ruleOutsideList, findBody(tree), kept)
+	passes = append(passes, x.trace.pass)
+	x.trace.settle(&ruleListContent, list.node, []limit{{"items", list.items}, {"itemChars", list.text}, {"articleChars", articleChars}}, passes...)
+}
+
+// root is the first root x's search chose, or the body when it chose
+// none.
+func (x *extraction) root() *html.Node {
+	if len(x.roots) == 0 {
+		return x.body
+	}
+	return x.roots[0]
 }
 
 // found is the emission of the chosen roots.
@@ -232,12 +309,20 @@ func textLen(blocks []string) int {
 // elements of doc, sizes the measurements. It also returns the
 // measurements of the cleaned body.
 func findMain(doc *html.Node, elems int, c cleaner) (found, *extraction) {
+	x := newExtraction(elems)
+	if c.trace != nil {
+		x.trace, x.reading = c.trace, c.readingName()
+		x.cleanPass = c.trace.begin(x.reading)
+	}
 	body := findBody(doc)
 	c.keep = wrappersOfMostText(body)
 	c.quiet = map[*html.Node]bool{}
 	c.appeal = map[*html.Node]bool{}
 	c.clean(body, 0, false)
-	x := newExtraction(elems)
+	if x.trace != nil {
+		x.searchPass = x.trace.begin(x.reading)
+		x.body = body
+	}
 	x.posts = c.posts
 	x.article = c.article
 	x.quiet = c.quiet
@@ -246,16 +331,33 @@ func findMain(doc *html.Node, elems int, c cleaner) (found, *extraction) {
 	x.score(body, 0)
 	top := x.topCandidate(body)
 	if top == nil {
+		if x.trace != nil {
+			x.trace.recordRule(&ruleMainBody, body, 0)
+		}
 		return x.emitBlocks([]*html.Node{body}, false), x
 	}
-	x.roots = x.withParts(x.withLandmark(x.withTrail(x.withLead(x.withSiblings(x.withProseRun(top, body), body), body), body), body), body)
+	// The search's steps, each widening the roots the one before chose.
+	first := x.withProseRun(top, body)
+	x.credit(&ruleMainTop, []*html.Node{top})
+	x.credit(&ruleMainProseRun, []*html.Node{first})
+	x.roots = x.credit(&ruleMainSibling, x.withSiblings(first, body))
+	x.roots = x.credit(&ruleMainLead, x.withLead(x.roots, body))
+	x.roots = x.credit(&ruleMainTrail, x.withTrail(x.roots, body))
+	x.roots = x.credit(&ruleMainLandmark, x.withLandmark(x.roots, body))
+	x.roots = x.credit(&ruleMainPart, x.withParts(x.roots, body))
 	if c.byHints {
-		x.roots = x.withSections(x.roots, body)
+		x.roots = x.credit(&ruleMainSections, x.withSections(x.roots, body))
 	}
 	x.markLists(x.roots)
+	mark := x.trace.size()
 	blocks := x.emitBlocks(x.roots, false)
 	if c.byHints && x.holdBest(found(blocks).articleLen()) {
+		// The first emission's decisions are superseded.
+		x.trace.truncate(mark)
 		blocks = x.emitBlocks(x.roots, false)
+	}
+	if x.trace != nil {
+		x.traceSearch(body)
 	}
 	x.skip = nil // the cards stay out of this emission only
 	x.lists = nil
@@ -266,6 +368,9 @@ func findMain(doc *html.Node, elems int, c cleaner) (found, *extraction) {
 // wholeBody emits every block of the body x measured (after cleaning), with
 // the boilerplate filters of emission unless keepAll.
 func (x *extraction) wholeBody(doc *html.Node, keepAll bool) []string {
+	if x.trace != nil {
+		x.emitPass = x.trace.begin(x.reading)
+	}
 	return x.emit([]*html.Node{findBody(doc)}, keepAll)
 }
 
@@ -450,6 +555,9 @@ func (cl cleaner) clean(n *html.Node, depth int, inList bool) {
 			// Deeper than any walk of the extractor reads: a bound, not
 			// a judgement of the node.
 			r = &depthBound
+			if cl.trace != nil {
+				cl.trace.record(stageClean, r.name, r.action.String(), nil, c)
+			}
 		} else {
 			r = cl.decide(&v)
 		}

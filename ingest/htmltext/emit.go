@@ -66,11 +66,39 @@ func (x *extraction) emitBlocks(roots []*html.Node, keepAll bool) []block {
 		e.flush()
 		e.settleSlot(false)
 	}
+	if x.trace != nil {
+		return x.traceFilters(e.blocks, keepAll)
+	}
 	blocks := dropRepeats(dropItemCopies(e.blocks))
 	if !keepAll {
 		blocks = dropLinkedTitles(blocks)
 	}
 	return trimHead(trimTail(dropOrphanHeadings(blocks)))
+}
+
+// traceFilters is the end of emitBlocks with a trace: the same filters in
+// the same order, each block one leaves out recorded with its rule.
+func (x *extraction) traceFilters(blocks []block, keepAll bool) []block {
+	filters := []struct {
+		rule   *stageRule
+		filter func([]block) []block
+	}{
+		{&ruleItemCopy, dropItemCopies},
+		{&ruleRepeat, dropRepeats},
+		{&ruleLinkedTitle, dropLinkedTitles},
+		{&ruleOrphanHeading, dropOrphanHeadings},
+		{&ruleTailFragment, trimTail},
+		{&ruleHeadFragment, trimHead},
+	}
+	for _, f := range filters {
+		if keepAll && f.rule == &ruleLinkedTitle {
+			continue
+		}
+		before := append([]block(nil), blocks...)
+		blocks = f.filter(blocks)
+		x.trace.recordDropped(f.rule, before, blocks)
+	}
+	return blocks
 }
 
 // dropRepeats drops a block of at least proseChars characters that repeats
@@ -193,9 +221,21 @@ func truncatedCopy(a, b block) bool {
 // fragments; only the labels every card repeats are left out (see
 // dropLabels).
 func (x *extraction) emitList(list *html.Node, items int) []string {
+	if x.trace != nil {
+		x.emitPass = x.trace.begin(x.reading)
+	}
 	e := &emitter{x: x, keepAll: true, whole: true}
 	e.walk(list, list, false, false, 0)
 	e.flush()
+	if x.trace != nil {
+		before := append([]block(nil), e.blocks...)
+		copies := dropItemCopies(e.blocks)
+		x.trace.recordDropped(&ruleItemCopy, before, copies)
+		before = append(before[:0], copies...)
+		labels := dropLabels(copies, list, items)
+		x.trace.recordDropped(&ruleCardLabel, before, labels)
+		return texts(labels)
+	}
 	return texts(dropLabels(dropItemCopies(e.blocks), list, items))
 }
 
@@ -310,7 +350,7 @@ func trimTail(blocks []block) []block {
 		b := blocks[len(blocks)-1]
 		last := b.text
 		linked := b.links > 0 && b.chars < tailLinkedChars
-		if !linked && (b.data || utf8.RuneCountInString(last) >= 40 || strings.HasSuffix(last, ".") || strings.HasSuffix(last, "!")) {
+		if !linked && (b.data || utf8.RuneCountInString(last) >= fragmentChars || strings.HasSuffix(last, ".") || strings.HasSuffix(last, "!")) {
 			break
 		}
 		blocks = blocks[:len(blocks)-1]
@@ -345,9 +385,13 @@ func hasDigit(s string) bool {
 	return false
 }
 
+// fragmentChars is the length from which a line is no fragment (see
+// isFragment, trimTail).
+const fragmentChars = 40
+
 // isFragment reports whether s is a short line that is not a sentence.
 func isFragment(s string) bool {
-	if utf8.RuneCountInString(s) >= 40 {
+	if utf8.RuneCountInString(s) >= fragmentChars {
 		return false
 	}
 	switch last, _ := utf8.DecodeLastRuneInString(s); last {
@@ -395,6 +439,12 @@ func (e *emitter) flush() {
 		if s := strings.TrimSpace(e.cur.String()); s != "" && (e.data || !isGeneratedIDs(s)) {
 			e.settleSlot(e.level == 0 && e.chars >= proseChars)
 			e.blocks = append(e.blocks, block{text: s, level: e.level, data: e.data, panel: e.panels > 0, listed: e.listed, chars: e.chars, links: e.links, at: e.at})
+		} else if s != "" && e.x.trace != nil {
+			e.x.trace.recordBlock(&ruleGeneratedIDs, block{text: s, chars: e.chars, links: e.links, at: e.at})
+		}
+	} else if e.chars > 0 && e.x.trace != nil {
+		if s := strings.TrimSpace(e.cur.String()); s != "" {
+			e.x.trace.recordBlock(&ruleLinkDenseBlock, block{text: s, chars: e.chars, links: e.links, at: e.at})
 		}
 	}
 	e.data = false
@@ -454,15 +504,22 @@ func (e *emitter) settleSlot(prose bool) {
 		return
 	}
 	if e.pending == len(e.blocks) && !prose {
+		if e.x.trace != nil {
+			e.x.trace.recordBlock(&ruleSlotIntroduction, e.blocks[len(e.blocks)-1])
+		}
 		e.blocks = e.blocks[:len(e.blocks)-1]
 	}
 	e.pending = 0
 }
 
+// introChars is the most characters of a block that only introduces what
+// follows it (see introduces).
+const introChars = 80
+
 // introduces reports whether block b may only introduce what follows it:
 // a short heading or a short line ending in ':' or '?'.
 func introduces(b block) bool {
-	if utf8.RuneCountInString(b.text) > 80 {
+	if utf8.RuneCountInString(b.text) > introChars {
 		return false
 	}
 	return b.level > 0 || strings.HasSuffix(b.text, ":") || strings.HasSuffix(b.text, "?")
@@ -476,6 +533,9 @@ func (e *emitter) dropIntroduction() {
 		return
 	}
 	if introduces(e.blocks[len(e.blocks)-1]) {
+		if e.x.trace != nil {
+			e.x.trace.recordBlock(&ruleIntroduction, e.blocks[len(e.blocks)-1])
+		}
 		e.blocks = e.blocks[:len(e.blocks)-1]
 	}
 }
@@ -550,7 +610,14 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 			if run == nil {
 				run = n
 			}
+			var before []block
+			if e.x.trace != nil {
+				before = append(before, e.blocks[start:]...)
+			}
 			e.blocks = append(e.blocks[:start], dropLabels(e.blocks[start:], run, elementChildren(run))...)
+			if e.x.trace != nil {
+				e.x.trace.recordDropped(&ruleCardLabel, before, e.blocks[start:])
+			}
 		}
 		return
 	}
@@ -561,6 +628,9 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 		return
 	}
 	if tag == removedMark || e.x.skip[n] || n != root && !e.keepAll && containerTags[tag] && (e.isDroppedContainer(n) || e.broad && e.isMarkedFurniture(n)) {
+		if e.x.trace != nil && tag != removedMark {
+			e.traceContainer(n)
+		}
 		if !e.whole || !e.lastLinked() {
 			// In a list read as the page's content a linked heading is a
 			// card's name, whatever the card leaves out after it.
@@ -596,6 +666,9 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if !childPre && isTwin(c) {
+			if e.x.trace != nil {
+				e.x.trace.record(stageEmit, ruleTwin.name, ruleTwin.action.String(), ruleTwin.limits, c)
+			}
 			continue
 		}
 		if (e.listed || e.whole) && !childPre && c.Type == html.ElementNode && c.PrevSibling != nil && c.PrevSibling.Type == html.ElementNode {
@@ -619,6 +692,24 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 	if headingTags[tag] {
 		e.level = 0
 	}
+}
+
+// traceContainer records the rule that left container n out of the
+// emission (see walk).
+func (e *emitter) traceContainer(n *html.Node) {
+	r := &ruleMarkedFurniture
+	switch {
+	case e.x.skip[n]:
+		r = &ruleLandmarkCards
+	case !e.isDroppedContainer(n):
+	case e.listed:
+		r = &ruleNestedCards
+	case e.x.isBoilerplateContainer(n):
+		r = &ruleLinkDenseContainer
+	default:
+		r = &ruleAppeal
+	}
+	e.x.trace.recordRule(r, n, e.x.scoreOf(n))
 }
 
 // cardsInside reports whether container n, which the filters would drop
@@ -753,6 +844,18 @@ func (x *extraction) lastProseIn(n *html.Node, depth int) *html.Node {
 	return nil
 }
 
+// A container inside the main content is boilerplate (see
+// isBoilerplateContainer) with more than boilerplateLinkShare of its text
+// in links; with more than weakLinkShare when its hints weigh less than
+// weakWeight (see contentWeight) and it holds fewer than three paragraphs;
+// with more than namedLinkShare when its hints name it furniture.
+const (
+	boilerplateLinkShare = 0.5
+	weakLinkShare        = 0.33
+	weakWeight           = 25
+	namedLinkShare       = 0.1
+)
+
 // isBoilerplateContainer reports whether a container inside the main
 // content is mostly links (menus, related-article lists, teasers) or is
 // marked as furniture while holding links.
@@ -764,11 +867,11 @@ func (x *extraction) isBoilerplateContainer(n *html.Node) bool {
 	ld := st.linkDensity()
 	w := contentWeight(n, x.posts)
 	switch {
-	case w < 25 && ld > 0.33 && st.paras < 3:
+	case w < weakWeight && ld > weakLinkShare && st.paras < 3:
 		return true
-	case ld > 0.5:
+	case ld > boilerplateLinkShare:
 		return true
-	case w < 0 && ld > 0.1 && !(isBuilderBlock(n) && hasRunningText(n, 0) && !hasLinkedHeading(n, 0)) && !x.wrapsProse(n):
+	case w < 0 && ld > namedLinkShare && !(isBuilderBlock(n) && hasRunningText(n, 0) && !hasLinkedHeading(n, 0)) && !x.wrapsProse(n):
 		// A page builder's block holding running text is named like a
 		// widget whatever it holds (see isBuilderBlock); one holding
 		// linked titles is a block of cards (related posts).

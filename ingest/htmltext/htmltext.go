@@ -120,6 +120,9 @@ func ExtractWith(raw []byte, contentType string, pageURL string, opt Options) (*
 		// nodes than memory allows: keep the text, never build the tree.
 		res.Blocks = flatBlocks(decoded)
 		res.Text = normalize.Blocks(res.Blocks)
+		if opt.Trace != nil {
+			opt.Trace.recordPage(&ruleFlatText, "", limit{"reopened", reopened}, limit{"maxReopened", maxReopened})
+		}
 		return res, nil
 	}
 	doc, err := parse(decoded)
@@ -127,6 +130,9 @@ func ExtractWith(raw []byte, contentType string, pageURL string, opt Options) (*
 		// Nesting too deep for a tree: keep the text, lose the structure.
 		res.Blocks = flatBlocks(decoded)
 		res.Text = normalize.Blocks(res.Blocks)
+		if opt.Trace != nil {
+			opt.Trace.recordPage(&ruleFlatText, "")
+		}
 		return res, nil
 	}
 	decl := readDeclarations(doc)
@@ -138,6 +144,9 @@ func ExtractWith(raw []byte, contentType string, pageURL string, opt Options) (*
 		// formatting elements): keep the text, lose the structure.
 		res.Blocks = flatBlocks(decoded)
 		res.Text = normalize.Blocks(res.Blocks)
+		if opt.Trace != nil {
+			opt.Trace.recordPage(&ruleFlatText, "", limit{"elements", elems}, limit{"maxElements", MaxElements})
+		}
 		return res, nil
 	}
 	lds := decl.pageLD
@@ -166,12 +175,22 @@ func ExtractWith(raw []byte, contentType string, pageURL string, opt Options) (*
 		return d
 	})
 	if page.posts {
+		var before []string
+		if opt.Trace != nil {
+			before = append(before, res.Blocks...)
+		}
 		res.Blocks = withoutCounters(res.Blocks)
+		if opt.Trace != nil {
+			traceCounters(opt.Trace, before, res.Blocks)
+		}
 	}
 	if textLen(res.Blocks) == 0 {
 		// The cleaning left nothing (a page built of forms or other
 		// furniture): its visible text in order beats an empty result.
 		res.Blocks = flatBlocks(decoded)
+		if opt.Trace != nil {
+			opt.Trace.recordPage(&ruleFlatText, "")
+		}
 	}
 	res.Blocks = withDescription(res.Blocks, desc)
 	if title != "" && textLen(res.Blocks) > 0 {
@@ -182,10 +201,26 @@ func ExtractWith(raw []byte, contentType string, pageURL string, opt Options) (*
 		// but what an application shell shows while its scripts fetch
 		// the content: a skip link, a notice to turn on JavaScript, an
 		// empty cart.
+		if opt.Trace != nil {
+			opt.Trace.recordPage(&ruleAppShell, strings.Join(res.Blocks, " "), limit{"chars", visibleLen(res.Blocks)}, limit{"elements", elems})
+		}
 		res.Blocks = nil
 	}
 	res.Text = normalize.Blocks(res.Blocks)
 	return res, nil
+}
+
+// traceCounters records a post-counter drop of each block of before that
+// withoutCounters left out of after.
+func traceCounters(t *Trace, before, after []string) {
+	j := 0
+	for _, b := range before {
+		if j < len(after) && after[j] == b {
+			j++
+			continue
+		}
+		t.recordPage(&rulePostCounter, b)
+	}
 }
 
 // An extraction of fewer than minMainChars visible characters (white space

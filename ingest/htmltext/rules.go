@@ -383,12 +383,12 @@ func (cl *cleaner) decide(v *visit) *rule {
 		}
 		if e := r.excepted(cl, v); e != nil {
 			if cl.trace != nil {
-				cl.trace.record(cl, r.name+"/"+e.name, "keep", nil, v.n)
+				cl.trace.record(stageClean, r.name+"/"+e.name, "keep", nil, v.n)
 			}
 			continue
 		}
 		if cl.trace != nil && !r.routine {
-			cl.trace.record(cl, r.name, r.action.String(), r.limits, v.n)
+			cl.trace.record(stageClean, r.name, r.action.String(), r.limits, v.n)
 		}
 		return r
 	}
@@ -450,6 +450,10 @@ func activeRules(off []string) ([]rule, error) {
 type Rule struct {
 	// Name identifies the rule; Doc says in one line what it recognises.
 	Name, Doc string
+	// Stage is the part of the extractor the rule belongs to: "clean"
+	// for the table, "search", "emit" or "page" for the stages after it
+	// (see Stages).
+	Stage string
 	// Kinds lists the page kinds the rule applies on ("any", or names
 	// such as "article,product"); NotOn those it does not apply on.
 	Kinds, NotOn string
@@ -477,7 +481,7 @@ type Exception struct {
 func Rules() []Rule {
 	out := make([]Rule, 0, len(cleanRules))
 	for _, r := range cleanRules {
-		d := Rule{Name: r.name, Doc: r.doc, Kinds: r.on.String(), Hints: r.hints, Action: r.action.String(), Routine: r.routine}
+		d := Rule{Name: r.name, Doc: r.doc, Stage: stageClean, Kinds: r.on.String(), Hints: r.hints, Action: r.action.String(), Routine: r.routine}
 		if r.notOn != 0 {
 			d.NotOn = r.notOn.String()
 		}

@@ -169,7 +169,7 @@ func (x *extraction) withSiblings(top, body *html.Node) []*html.Node {
 		return []*html.Node{top}
 	}
 	topSt := x.stat(top)
-	threshold := max(10, topSt.score*0.2)
+	threshold := max(siblingMinScore, topSt.score*siblingShare)
 	topClass := attr(top, "class")
 	var out []*html.Node
 	for s := top.Parent.FirstChild; s != nil; s = s.NextSibling {
@@ -227,6 +227,13 @@ func endsSentence(n *html.Node) bool {
 	}
 	return false
 }
+
+// A sibling of the chosen container joins it when it scores at least
+// siblingShare of the container's score and at least siblingMinScore.
+const (
+	siblingShare    = 0.2
+	siblingMinScore = 10
+)
 
 // splitShare is the share of the best score from which another candidate
 // counts as a part of content split over several containers.

@@ -1,0 +1,159 @@
+package htmltext
+
+// After the cleaner's table (see cleanRules) the extractor decides in three
+// more stages: the search chooses the containers of the main content, the
+// emission writes them as blocks and leaves some out, and the page's
+// outcome picks among the readings. Their decisions are named rules too,
+// declared here with the thresholds they read, so that a trace can say
+// which one kept or removed each block (see Trace). They are not turned
+// off one by one (see Options.Off): each is a step of the method, not a
+// judgement about one kind of block.
+
+// The stages of the extractor, as named in a trace.
+const (
+	stageClean  = "clean"
+	stageSearch = "search"
+	stageEmit   = "emit"
+	stagePage   = "page"
+)
+
+// stageRule is a named decision of a stage after the cleaner.
+type stageRule struct {
+	name, stage, doc string
+	action           action
+	limits           []limit
+}
+
+// pct expresses a share as a threshold in per cent.
+func pct(share float64) int { return int(share*100 + 0.5) }
+
+// The search's rules: the containers it takes and what it leaves.
+var (
+	ruleMainTop = stageRule{name: "main-top", stage: stageSearch, action: keep,
+		doc:    "the best-scoring container: text runs vote for the containers above them, scaled by their share of unlinked text; moved up to a common ancestor of strong candidates or a parent that scores higher",
+		limits: []limit{{"minRunChars", minRunChars}, {"maxAncestorLevels", maxAncestorLevels}, {"splitSharePct", pct(splitShare)}}}
+	ruleMainBody = stageRule{name: "main-body", stage: stageSearch, action: keep,
+		doc: "the whole body, when no text run voted for a container"}
+	ruleMainProseRun = stageRule{name: "main-prose-run", stage: stageSearch, action: keep,
+		doc:    "the container of the run of parts holding prose that the best container is one of (see withProseRun)",
+		limits: []limit{{"runLevels", runLevels}, {"postLevels", postLevels}, {"runLinkSharePct", pct(runLinkShare)}, {"runTopSharePct", pct(runTopShare)}}}
+	ruleMainSibling = stageRule{name: "main-sibling", stage: stageSearch, action: keep,
+		doc:    "a sibling of the chosen container that scores a share of it, or a paragraph of text with few links (see withSiblings)",
+		limits: []limit{{"siblingScore", siblingMinScore}, {"siblingSharePct", pct(siblingShare)}}}
+	ruleMainLead = stageRule{name: "main-lead", stage: stageSearch, action: keep,
+		doc:    "a paragraph of prose just before the content, a lead set apart from the body (see withLead)",
+		limits: []limit{{"leadScopeLevels", leadScopeLevels}, {"proseChars", proseChars}}}
+	ruleMainTrail = stageRule{name: "main-trail", stage: stageSearch, action: keep,
+		doc:    "a paragraph of prose just after the content (see withTrail)",
+		limits: []limit{{"leadScopeLevels", leadScopeLevels}, {"proseChars", proseChars}}}
+	ruleMainLandmark = stageRule{name: "main-landmark", stage: stageSearch, action: keep,
+		doc:    "the main landmark, when the chosen containers hold a small share of its text (see withLandmark)",
+		limits: []limit{{"landmarkSharePct", pct(landmarkShare)}, {"landmarkLinkSharePct", pct(landmarkLinkShare)}}}
+	ruleMainPart = stageRule{name: "main-part", stage: stageSearch, action: keep,
+		doc:    "a top-level part of the page holding another strong candidate (see withParts)",
+		limits: []limit{{"partChars", partChars}, {"partsRanked", partsRanked}, {"partsLinkSharePct", pct(partsLinkShare)}, {"splitSharePct", pct(splitShare)}}}
+	ruleMainSections = stageRule{name: "main-sections", stage: stageSearch, action: keep,
+		doc:    "a section of the run of headed sections around the chosen containers (see withSections)",
+		limits: []limit{{"minSections", minSections}, {"sectionChars", sectionChars}, {"sectionsSharePct", pct(sectionsShare)}, {"pageSectionsSharePct", pct(pageSectionsShare)}}}
+	ruleOutsideMain = stageRule{name: "outside-main", stage: stageSearch, action: drop,
+		doc: "a block outside the containers the search chose (main-*): the page around its content"}
+)
+
+// The emission's rules: what it leaves out of the chosen containers.
+var (
+	ruleLinkDenseContainer = stageRule{name: "link-dense-container", stage: stageEmit, action: drop,
+		doc:    "a container mostly of links (menus, related links, teasers), or named as furniture and holding links (see isBoilerplateContainer)",
+		limits: []limit{{"boilerplateLinkSharePct", pct(boilerplateLinkShare)}, {"weakLinkSharePct", pct(weakLinkShare)}, {"weakWeight", weakWeight}, {"namedLinkSharePct", pct(namedLinkShare)}}}
+	ruleAppeal = stageRule{name: "appeal", stage: stageEmit, action: drop,
+		doc:    "a short box around a call to action, such as a newsletter's sign-up form (see isAppeal)",
+		limits: []limit{{"appealMaxChars", appealMaxChars}}}
+	ruleMarkedFurniture = stageRule{name: "marked-furniture", stage: stageEmit, action: drop,
+		doc: "in a container as broad as the page, a block surely named as furniture holding less than half of its text (see isMarkedFurniture)"}
+	ruleLandmarkCards = stageRule{name: "landmark-cards", stage: stageEmit, action: drop,
+		doc:    "a run of link cards inside the main landmark taken as the content (see withLandmark)",
+		limits: []limit{{"minListItems", minListItems}, {"cardLinkSharePct", pct(cardLinkShare)}}}
+	ruleNestedCards = stageRule{name: "nested-card-run", stage: stageEmit, action: drop,
+		doc:    "inside a listing read as content, a nested run of link cards that is furniture (see isDroppedContainer)",
+		limits: []limit{{"minListItems", minListItems}, {"cardLinkSharePct", pct(cardLinkShare)}}}
+	ruleIntroduction = stageRule{name: "introduction", stage: stageEmit, action: drop,
+		doc:    "a short heading or line ending in ':' or '?' that introduced furniture left out (\"Related articles\")",
+		limits: []limit{{"introChars", introChars}}}
+	ruleSlotIntroduction = stageRule{name: "slot-introduction", stage: stageEmit, action: drop,
+		doc:    "a short heading or line that introduced an empty box (a script's related links) and no prose after it",
+		limits: []limit{{"introChars", introChars}, {"proseChars", proseChars}}}
+	ruleLinkDenseBlock = stageRule{name: "link-dense-block", stage: stageEmit, action: drop,
+		doc: "a block, not a heading, more than half of whose text is in links"}
+	ruleGeneratedIDs = stageRule{name: "generated-ids", stage: stageEmit, action: drop,
+		doc:    "a block mostly of generated identifiers (UUIDs)",
+		limits: []limit{{"minGeneratedIDs", minGeneratedIDs}}}
+	ruleTwin = stageRule{name: "screen-reader-twin", stage: stageEmit, action: drop,
+		doc:    "an inline copy, for screen readers, of the label just before it",
+		limits: []limit{{"twinChars", twinChars}}}
+	ruleItemCopy = stageRule{name: "item-copy", stage: stageEmit, action: drop,
+		doc:    "a short block repeating one a few blocks before it within one card (see dropItemCopies)",
+		limits: []limit{{"itemRepeatWindow", itemRepeatWindow}, {"proseChars", proseChars}}}
+	ruleRepeat = stageRule{name: "repeat", stage: stageEmit, action: drop,
+		doc:    "a block repeating an earlier one word for word, or the shortened copy of its neighbour (see dropRepeats)",
+		limits: []limit{{"proseChars", proseChars}}}
+	ruleLinkedTitle = stageRule{name: "linked-title", stage: stageEmit, action: drop,
+		doc: "a heading mostly of links that no text of its own follows (see dropLinkedTitles)"}
+	ruleOrphanHeading = stageRule{name: "orphan-heading", stage: stageEmit, action: drop,
+		doc: "a heading that introduces nothing: the last block, or one a heading of its rank or higher follows"}
+	ruleHeadFragment = stageRule{name: "head-fragment", stage: stageEmit, action: drop,
+		doc:    "a short line with digits that is not a sentence (a date, a byline) before the first text block",
+		limits: []limit{{"fragmentChars", fragmentChars}}}
+	ruleTailFragment = stageRule{name: "tail-fragment", stage: stageEmit, action: drop,
+		doc:    "a short trailing line that is not a sentence, or a short one with a link (a credit, \"Share:\")",
+		limits: []limit{{"fragmentChars", fragmentChars}, {"tailLinkedChars", tailLinkedChars}}}
+	ruleCardLabel = stageRule{name: "card-label", stage: stageEmit, action: drop,
+		doc:    "a label of a card's template that recurs in half of a listing's cards (\"Price\", \"Read more\"; see dropLabels)",
+		limits: []limit{{"labelChars", labelChars}, {"minListItems", minListItems}}}
+)
+
+// The page's rules: which reading gives the text, and what is left out
+// of it as a whole.
+var (
+	ruleStrictReading = stageRule{name: "strict-reading", stage: stagePage, action: keep,
+		doc:    "the reading with class and id hints trusted gives the text",
+		limits: []limit{{"retryChars", retryChars}}}
+	ruleLenientReading = stageRule{name: "lenient-reading", stage: stagePage, action: keep,
+		doc:    "the reading without class and id hints, when the strict one found less than retryChars of text",
+		limits: []limit{{"retryChars", retryChars}}}
+	ruleShownReading = stageRule{name: "shown-reading", stage: stagePage, action: keep,
+		doc:    "the reading with the parts hidden by markup, when the others found less than minContentChars",
+		limits: []limit{{"minContentChars", minContentChars}}}
+	ruleWholeBody = stageRule{name: "whole-body", stage: stagePage, action: keep,
+		doc:    "the whole cleaned body, when no reading found minContentChars of content",
+		limits: []limit{{"minContentChars", minContentChars}}}
+	ruleListContent = stageRule{name: "list-content", stage: stagePage, action: keep,
+		doc:    "a long run of repeated items that dwarfs the article-like text, or that the main landmark holds: the items are the content (see itemList.isContent)",
+		limits: []limit{{"minListItems", minListItems}, {"minListChars", minListChars}, {"listRatio", listRatio}, {"longListRatio", longListRatio}, {"manyListItems", manyListItems}, {"sparseChars", sparseChars}}}
+	ruleOutsideList = stageRule{name: "outside-list", stage: stagePage, action: drop,
+		doc: "a block outside the run of items read as the content (list-content)"}
+	rulePostCounter = stageRule{name: "post-counter", stage: stagePage, action: drop,
+		doc: "on a thread, a block that is only a count (likes, replies: \"12\", \"1 Reply\")"}
+	ruleAppShell = stageRule{name: "app-shell", stage: stagePage, action: drop,
+		doc:    "a few words out of a whole page's markup: what an application's shell shows while its scripts fetch the content",
+		limits: []limit{{"minMainChars", minMainChars}, {"shellElements", shellElements}}}
+	ruleFlatText = stageRule{name: "flat-text", stage: stagePage, action: keep,
+		doc: "the page's visible text in order, when its tree cannot be weighed (too deep or too many elements) or the cleaning left nothing"}
+)
+
+// stageRules lists the stages' rules, in the order of the stages.
+var stageRules = []*stageRule{
+	&ruleMainTop, &ruleMainBody, &ruleMainProseRun, &ruleMainSibling, &ruleMainLead, &ruleMainTrail, &ruleMainLandmark, &ruleMainPart, &ruleMainSections, &ruleOutsideMain,
+	&ruleLinkDenseContainer, &ruleAppeal, &ruleMarkedFurniture, &ruleLandmarkCards, &ruleNestedCards, &ruleIntroduction, &ruleSlotIntroduction,
+	&ruleLinkDenseBlock, &ruleGeneratedIDs, &ruleTwin, &ruleItemCopy, &ruleRepeat, &ruleLinkedTitle, &ruleOrphanHeading, &ruleHeadFragment, &ruleTailFragment, &ruleCardLabel,
+	&ruleStrictReading, &ruleLenientReading, &ruleShownReading, &ruleWholeBody, &ruleListContent, &ruleOutsideList, &rulePostCounter, &ruleAppShell, &ruleFlatText,
+}
+
+// Stages lists the named rules of the stages after the cleaner's table
+// (Rules): the main-content search, the emission and the page's outcome.
+// Their Kinds are "any" and they read no hints; Stage names the stage.
+func Stages() []Rule {
+	out := make([]Rule, 0, len(stageRules))
+	for _, r := range stageRules {
+		out = append(out, Rule{Name: r.name, Doc: r.doc, Stage: r.stage, Kinds: "any", Action: r.action.String(), Limits: limitMap(r.limits)})
+	}
+	return out
+}
