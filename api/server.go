@@ -149,7 +149,7 @@ var optionParams = []string{"max_evidence", "max_key_points", "snippet_max_chars
 
 // routeOps describes each route, by method and chi pattern.
 var routeOps = map[string]routeOp{
-	"POST /v1/digest":              {wire.ToolDigestSource, append([]string{"query", "id", "name"}, optionParams...)},
+	"POST /v1/digest":              {wire.ToolDigestSource, append([]string{"query", "id", "name", "explain"}, optionParams...)},
 	"POST /v1/digests":             {wire.ToolDigestSources, nil},
 	"POST /v1/verify":              {wire.ToolVerifyDigest, nil},
 	"GET /v1/sources":              {wire.ToolListSources, []string{"limit", "cursor", "label", "kind"}},
@@ -240,6 +240,10 @@ func (s *Server) postDigest(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	if req.Source.Explain, err = explainParam(r.URL.Query().Get("explain")); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	res, err := s.pipe.Digest(r.Context(), req)
 	if err != nil {
 		s.metrics.digests.WithLabelValues(string(fault.CodeOf(err))).Inc()
@@ -253,6 +257,18 @@ func (s *Server) postDigest(w http.ResponseWriter, r *http.Request) {
 	}
 	st := stateOf(r)
 	wire.Write(w, http.StatusOK, wire.DigestEnvelope(res, st.metaOf(), st.id, st.start))
+}
+
+// explainParam reads ?explain=: "1" or "true" asks for the HTML
+// extractor's decisions (source.decisions), "", "0" or "false" does not.
+func explainParam(v string) (bool, error) {
+	switch v {
+	case "", "0", "false":
+		return false, nil
+	case "1", "true":
+		return true, nil
+	}
+	return false, fault.E(fault.ValidationError, "explain: must be 1, true, 0 or false").With("field", "explain")
 }
 
 // decodeDigest reads a digest request from JSON, a raw body (text/plain,

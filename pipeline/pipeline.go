@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/digestd/digestd/ingest/format"
+	"github.com/digestd/digestd/ingest/htmltext"
 
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/digest"
@@ -117,6 +118,9 @@ type SourceInfo struct {
 	Title         string         `json:"title,omitempty"`
 	Canonicalizer string         `json:"canonicalizer"`
 	Record        *ingest.Record `json:"record,omitempty"`
+	// Decisions are the HTML extractor's decisions on the page, when the
+	// source asked for them (ingest.Source.Explain).
+	Decisions []htmltext.Decision `json:"decisions,omitempty"`
 }
 
 // Result is a digest with what is known of its source.
@@ -185,6 +189,9 @@ func (p *Pipeline) Digest(ctx context.Context, req Request) (*Result, error) {
 		}
 		text = doc.Text
 		info = sourceInfo(req.ID, textHash, recHash, &doc.Record)
+		if doc.Trace != nil {
+			info.Decisions = doc.Trace.Decisions
+		}
 		for _, w := range doc.Warnings {
 			warns = append(warns, Warning(w))
 		}

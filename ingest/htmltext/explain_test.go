@@ -3,7 +3,11 @@ package htmltext
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
+	"maps"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -248,5 +252,53 @@ func TestTraceStages(t *testing.T) {
 		var b strings.Builder
 		_ = tr.WriteText(&b)
 		t.Log(b.String())
+	}
+}
+
+// stagesDoc is the documentation of the stages' rules, generated from
+// Stages by TestStagesDoc -update.
+const stagesDoc = "../../docs/extraction-stages.md"
+
+// TestStagesDoc holds docs/extraction-stages.md to Stages: the doc is the
+// table as this test writes it (go test -run TestStagesDoc -update).
+func TestStagesDoc(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`# The HTML extractor's stages
+
+Generated from ` + "`Stages()`" + ` in ` + "`ingest/htmltext/stages.go`" + ` by
+` + "`go test ./ingest/htmltext -run TestStagesDoc -update`" + `; do not edit by hand. After the
+cleaner's table (docs/extraction-rules.md) the extractor decides in three stages: the search
+chooses the containers of the main content (the page is read strictly, with class and id
+hints, then leniently or with its hidden parts when that finds little), the emission writes
+them as blocks and leaves some out, and the page's outcome picks the reading the text comes
+from. Each decision is a named rule with its thresholds; ` + "`digestd extract --explain`" + ` and
+` + "`POST /v1/digest?explain=1`" + ` name the rule of every block kept or removed, with its
+numbers, and mark final the decisions of the reading the text came from. These rules are
+steps of the method, not judgements about one kind of block: the ablation does not turn
+them off one by one.
+
+| stage | rule | action | thresholds | what it decides |
+|---|---|---|---|---|
+`)
+	for _, r := range Stages() {
+		var lim []string
+		for _, name := range slices.Sorted(maps.Keys(r.Limits)) {
+			lim = append(lim, fmt.Sprintf("%s=%d", name, r.Limits[name]))
+		}
+		fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s |\n", r.Stage, r.Name, r.Action, strings.Join(lim, ", "), strings.ReplaceAll(r.Doc, "|", "\\|"))
+	}
+	got := b.String()
+	if *update {
+		if err := os.WriteFile(stagesDoc, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(stagesDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(want) != got {
+		t.Errorf("%s is not the stages' table (go test ./ingest/htmltext -run TestStagesDoc -update)", stagesDoc)
 	}
 }
