@@ -1,6 +1,8 @@
 package digest
 
 import (
+	"slices"
+
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/fault"
 )
@@ -46,3 +48,71 @@ type Model struct {
 
 // P returns the model's probability for features x.
 func (m Model) P(x []float64) float64 { return logit{m.Bias, m.W}.p(x) }
+
+// WindowCase is one question's candidate windows over one text, for
+// fitting the window weights (TestFitWindowWeights).
+type WindowCase struct {
+	d     *document
+	cands []candidate
+	sc    *windowScorer
+}
+
+// WindowFeatureCount is the number of window ranking features.
+const WindowFeatureCount = windowFeatures
+
+// DefaultWindowWeights returns the window weights in use.
+func DefaultWindowWeights() []float64 { return slices.Clone(windowWeights[:]) }
+
+// NewWindowCase returns the candidate windows Build scores for text and
+// query, or nil when the digest would fall back.
+func NewWindowCase(text, query string) *WindowCase {
+	d := analyze(text)
+	ids := d.queryTerms(query)
+	if len(ids) == 0 {
+		return nil
+	}
+	q := newQueryModel(d, ids)
+	q.expandSpelling(d, query)
+	q.expandAbbreviations(d)
+	q.expandPrefixes(d)
+	if !slices.ContainsFunc(scoreSentences(d, q), func(v float64) bool { return v > 0 }) {
+		return nil
+	}
+	q = q.forEvidence(d)
+	q.expandSemantic(d, query)
+	cands, sc := windowCandidates(d, q, query, MaxSnippetChars)
+	if sc == nil {
+		return nil
+	}
+	return &WindowCase{d: d, cands: cands, sc: sc}
+}
+
+// Features returns each candidate's features and text.
+func (wc *WindowCase) Features() ([][]float64, []string) {
+	xs := make([][]float64, len(wc.cands))
+	ts := make([]string, len(wc.cands))
+	for i := range wc.cands {
+		x := wc.sc.features(&wc.cands[i])
+		xs[i] = x[:]
+		ts[i] = wc.d.text[wc.cands[i].w.bstart:wc.cands[i].w.bend]
+	}
+	return xs, ts
+}
+
+// Pick returns the texts of the n windows chosen with weights w.
+func (wc *WindowCase) Pick(w []float64, n int) []string {
+	var ww [windowFeatures]float64
+	copy(ww[:], w)
+	sc := *wc.sc
+	sc.w = &ww
+	cands := slices.Clone(wc.cands)
+	for i := range cands {
+		sc.score(&cands[i])
+	}
+	sortCandidates(cands)
+	var out []string
+	for _, c := range pickWindows(wc.d, cands, n, &sc) {
+		out = append(out, wc.d.text[c.w.bstart:c.w.bend])
+	}
+	return out
+}

@@ -60,9 +60,10 @@ const (
 type candidate struct {
 	w           window
 	first, last int
-	length      int     // terms in the window
-	tf          []int32 // frequency of each query term in the window
-	score       float64
+	length      int        // terms in the window
+	tf          []int32    // frequency of each query term in the window
+	score       float64    // the window's raw score: BM25, anchors and heading
+	rank        float64    // the score selection orders by (see windowWeights)
 	anchor      [2]float64 // parts of score from the first and second sentences
 	mid         bool       // starts inside sentence first
 	fill        bool       // one sentence of a longer window, chosen only when no whole window fits
@@ -227,8 +228,9 @@ func windowCandidates(d *document, q queryModel, question string, max int) ([]ca
 		sum += float64(c.length)
 	}
 	sc := &windowScorer{
-		q: q, tf: tf, sentScore: sentScore, heading: headings(d),
+		d: d, q: q, tf: tf, sentScore: sentScore, heading: headings(d),
 		avgw: math.Max(sum/math.Max(float64(len(cands)), 1), 1),
+		w:    &windowWeights,
 	}
 	kept := cands[:0]
 	for _, c := range cands {
@@ -238,49 +240,109 @@ func windowCandidates(d *document, q queryModel, question string, max int) ([]ca
 		}
 	}
 	cands = kept
-	// A total order (score, then position) keeps the result deterministic.
+	sortCandidates(cands)
+	return cands, sc
+}
+
+// sortCandidates orders cands best first by rank, then by position: a
+// total order keeps the result deterministic.
+func sortCandidates(cands []candidate) {
 	slices.SortFunc(cands, func(a, b candidate) int {
-		if a.score != b.score {
-			if a.score > b.score {
+		if a.rank != b.rank {
+			if a.rank > b.rank {
 				return -1
 			}
 			return 1
 		}
 		return a.first - b.first
 	})
-	return cands, sc
 }
 
 // windowScorer scores candidate windows: BM25 over the window's terms,
 // length-normalised against the mean candidate, plus the evidence scores of
 // its first two sentences and of its section heading.
 type windowScorer struct {
+	d         *document
 	q         queryModel
 	tf        []int32   // per-sentence query term frequencies, flattened
 	sentScore []float64 // evidence score of each sentence
 	heading   []int     // the heading each sentence sits under, or -1
 	avgw      float64   // mean candidate length in terms
+	w         *[windowFeatures]float64
 }
 
-// score sets c's score and anchors from c.tf and c.length.
-func (sc *windowScorer) score(c *candidate) {
+// Window ranking features, in the order of windowWeights.
+const (
+	wfBM25       = iota // BM25 over the window's terms
+	wfFirst             // evidence score of the window's first sentence
+	wfSecond            // evidence score of its second sentence
+	wfHeading           // evidence score of the heading it sits under
+	wfRest              // evidence scores of its later sentences, summed
+	wfBefore            // evidence score of the sentence before it in its block
+	wfCoverage          // share of the query's weight the window holds
+	wfBlockStart        // 1 when the window opens its block
+	wfHeadingNew        // weight of the query terms its heading holds and it lacks
+	windowFeatures
+)
+
+// windowWeights weighs the window features into the rank selection
+// orders windows by.
+var windowWeights = [windowFeatures]float64{wfBM25: 1, wfFirst: anchorWeight, wfSecond: anchorWeight2, wfHeading: headingWeight}
+
+// features returns c's ranking features from c.tf and c.length.
+func (sc *windowScorer) features(c *candidate) [windowFeatures]float64 {
+	var x [windowFeatures]float64
 	q := sc.q
-	c.score = 0
 	norm := bm25K1 * (1 - bm25B + bm25B*float64(c.length)/sc.avgw)
-	for x, v := range c.tf {
+	var held, all float64
+	for k, v := range c.tf {
+		all += q.weight[k]
 		if v == 0 {
 			continue
 		}
+		held += q.weight[k]
 		f := float64(v)
-		c.score += q.weight[x] * f * (bm25K1 + 1) / (f + norm)
+		x[wfBM25] += q.weight[k] * f * (bm25K1 + 1) / (f + norm)
 	}
-	c.anchor = [2]float64{anchorWeight * sc.sentScore[c.first], 0}
+	if all > 0 {
+		x[wfCoverage] = held / all
+	}
+	x[wfFirst] = sc.sentScore[c.first]
 	if c.first+1 <= c.last {
-		c.anchor[1] = anchorWeight2 * sc.sentScore[c.first+1]
+		x[wfSecond] = sc.sentScore[c.first+1]
 	}
-	c.score += c.anchor[0] + c.anchor[1]
+	for k := c.first + 2; k <= c.last; k++ {
+		x[wfRest] += sc.sentScore[k]
+	}
 	if h := sc.heading[c.first]; h >= 0 && h != c.first {
-		c.score += headingWeight * sc.sentScore[h]
+		x[wfHeading] = sc.sentScore[h]
+	}
+	if c.first > 0 && sameBlock(sc.d, c.first-1, c.first) {
+		if !c.mid {
+			x[wfBefore] = sc.sentScore[c.first-1]
+		}
+	} else if !c.mid {
+		x[wfBlockStart] = 1
+	}
+	if h := sc.heading[c.first]; h >= 0 && h != c.first {
+		nq := len(q.terms)
+		for k, v := range sc.tf[h*nq : (h+1)*nq] {
+			if v > 0 && c.tf[k] == 0 {
+				x[wfHeadingNew] += q.weight[k]
+			}
+		}
+	}
+	return x
+}
+
+// score sets c's score, rank and anchors from c.tf and c.length.
+func (sc *windowScorer) score(c *candidate) {
+	x := sc.features(c)
+	c.anchor = [2]float64{anchorWeight * x[wfFirst], anchorWeight2 * x[wfSecond]}
+	c.score = x[wfBM25] + c.anchor[0] + c.anchor[1] + headingWeight*x[wfHeading]
+	c.rank = 0
+	for k, v := range x {
+		c.rank += sc.w[k] * v
 	}
 }
 
@@ -378,7 +440,7 @@ func pickWindows(d *document, cands []candidate, n int, sc *windowScorer) []cand
 				}
 				*c = cut
 			}
-			v := c.score
+			v := c.rank
 			if best < 0 || v > bestV {
 				best, bestV = k, v
 			}

@@ -141,7 +141,7 @@ func TestPickWindows(t *testing.T) {
 		for _, c := range spans {
 			a, b := d.sents[c.first], d.sents[c.last]
 			w := window{bstart: a.start, bend: b.end, cstart: a.cstart, cend: b.cend, page: 1}
-			cands = append(cands, candidate{w: w, first: c.first, last: c.last, score: c.score})
+			cands = append(cands, candidate{w: w, first: c.first, last: c.last, score: c.score, rank: c.score})
 		}
 		return cands
 	}

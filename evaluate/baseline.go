@@ -125,12 +125,12 @@ func bm25Order(docs []string, question string) []int {
 	return order
 }
 
-// bm25Windows is the sentence-window baseline: every run of baselineWindow
+// BM25Windows is the sentence-window baseline: every run of baselineWindow
 // consecutive sentences of canonical text (as the digester segments it)
 // is scored by BM25 for question, idf over the windows, and the best
 // non-overlapping windows with a query term are returned, at most
 // EvidenceK.
-func bm25Windows(text, question string) []string {
+func BM25Windows(text, question string) []string {
 	sents := digest.Sentences(text)
 	if len(sents) == 0 {
 		return nil

@@ -166,7 +166,7 @@ func Evidence(ctx context.Context, dir string, fn EvidenceFunc) (Report, error) 
 				if len(top) > 0 && top[0].RelevanceScore >= UnanswerableScore {
 					ownHigh++
 				}
-				baseTexts = bm25Windows(canon, c.Question)
+				baseTexts = BM25Windows(canon, c.Question)
 				for _, s := range baseTexts {
 					baseChars += utf8.RuneCountInString(s)
 				}

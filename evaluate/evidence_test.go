@@ -149,9 +149,9 @@ func TestDocHalf(t *testing.T) {
 
 func TestBM25Baselines(t *testing.T) {
 	text := "Cats sleep a lot. Dogs bark at night.\nThe moon is bright at night. Birds sing in the morning."
-	got := bm25Windows(text, "When do dogs bark?")
+	got := BM25Windows(text, "When do dogs bark?")
 	if len(got) != 1 || !strings.HasPrefix(got[0], "Cats sleep a lot. Dogs bark at night.") {
-		t.Errorf("bm25Windows = %q, want the window holding the dogs sentence", got)
+		t.Errorf("BM25Windows = %q, want the window holding the dogs sentence", got)
 	}
 	docs := []string{"nothing relevant here", "dogs bark and bark", "a dog barked once among many other words of a long text"}
 	if got := bm25Order(docs, "Why do dogs bark?"); !slices.Equal(got, []int{1, 2, 0}) {
