@@ -210,6 +210,29 @@ async function main() {
     await expectAccessible(page, "digest-view");
     const textHash = decodeURIComponent((await page.locator("#digest-facts a.hash").first().getAttribute("href")).split("/").pop());
 
+    step("digest view: a pasted page's removed blocks, greyed, with their rule on hover");
+    await page.goto(`${BASE}/ui/`);
+    await page.locator("#digest-query").fill("Why are there two high tides a day?");
+    await page.locator('label[for="kind-html"]').click();
+    assert.ok(await page.locator("#kind-html").isChecked(), "the source is pasted HTML");
+    await page.locator("#digest-text").fill(`<!doctype html><html lang="en"><head><title>Tides</title></head><body>
+<nav><a href="/">Home</a> <a href="/about">About</a></nav>
+<article><h1>Tides explained</h1>
+<p>The Moon's gravity pulls the oceans, raising two bulges of water on opposite sides of the Earth.</p>
+<p>As the Earth turns, a coast passes through both bulges, so most places see two high tides a day.</p>
+</article><footer>Copyright 2024 Example News. All rights reserved.</footer></body></html>`);
+    await page.locator("#digest-explain").check();
+    await page.getByRole("button", { name: "Digest", exact: true }).click();
+    const footer = page.locator('#digest-removed li.removed[data-rule="nav-aside-footer"]', { hasText: "Copyright 2024" });
+    await footer.waitFor();
+    await footer.hover();
+    assert.equal(await footer.getAttribute("title"), "removed by nav-aside-footer (clean)", "the rule's name shows on hover");
+    assert.equal(await footer.evaluate((li) => getComputedStyle(li).color), "rgb(85, 97, 115)", "a removed block is greyed");
+    await page.waitForFunction(() => /code points/.test(document.querySelector("#digest-check").textContent));
+    assert.ok(!(await page.locator("#digest-text-view").textContent()).includes("Copyright 2024"), "the removed block is not in the archived text");
+    await expectAccessible(page, "digest-removed");
+    await page.locator("#digest-explain").uncheck();
+
     step("digest view: a PDF's page locators");
     // fixtures/multi-page.pdf is ingest/pdftext's generated three-page fixture (page 2 empty).
     await page.goto(`${BASE}/ui/`);

@@ -258,6 +258,25 @@ function renderCheck(slot, locator, check, what) {
 
 // ---------------------------------------------------------------- digest view
 
+/** MAX_REMOVED bounds the removed blocks the digest view lists. */
+const MAX_REMOVED = 300;
+
+/**
+ * renderRemoved lists a page's removed blocks, greyed, from the extractor's
+ * decisions (source.decisions with ?explain=1): each final drop with text,
+ * the rule that removed it on hover (its title) and for screen readers.
+ */
+function renderRemoved(decisions) {
+  const drops = decisions.filter((d) => d.final && d.action !== "keep" && d.text);
+  const list = $("#digest-removed");
+  list.replaceChildren(...drops.slice(0, MAX_REMOVED).map((d) =>
+    el("li", { class: "removed", title: `removed by ${d.rule} (${d.stage})`, dataset: { rule: d.rule } },
+      el("span", { class: "removed-text" }, d.text),
+      el("span", { class: "visually-hidden" }, ` — removed by ${d.rule}`))));
+  if (drops.length > MAX_REMOVED) list.append(el("li", { class: "empty" }, `and ${formatNumber(drops.length - MAX_REMOVED)} more`));
+  $("#digest-removed-panel").hidden = decisions.length === 0;
+}
+
 function digestView() {
   const form = $("#digest-form");
   const kinds = form.elements.kind;
@@ -286,18 +305,22 @@ function digestView() {
     const query = form.elements.query.value;
     const opts = optionValues();
     const kind = kinds.value;
+    // The extractor's decisions exist for web pages only (see ?explain=1).
+    const explain = kind !== "text" && form.elements.explain.checked;
     if (kind === "file") {
       const file = form.elements.file.files[0];
       const body = new FormData();
       body.append("query", query);
       if (file) body.append("file", file, file.name);
       const params = new URLSearchParams(Object.entries(opts).map(([k, v]) => [k, String(v)]));
+      if (explain) params.set("explain", "1");
       return { url: `/v1/digest${params.size ? `?${params}` : ""}`, init: { method: "POST", body } };
     }
     const source = kind === "url" ? { url: form.elements.url.value.trim() } : { [kind]: form.elements.text.value };
     const body = { query, source };
     if (Object.keys(opts).length) body.options = opts;
-    return { url: "/v1/digest", init: { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) } };
+    const url = explain ? "/v1/digest?explain=1" : "/v1/digest";
+    return { url, init: { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) } };
   };
 
   const showSnippet = (index) => {
@@ -361,6 +384,7 @@ function digestView() {
     }));
     if (!payload.evidence_snippets.length) list.replaceChildren(el("li", { class: "empty" }, "No evidence snippets."));
 
+    renderRemoved(source.decisions ?? []);
     $("#digest-check").className = "check";
     $("#digest-check").textContent = "Loading the archived text…";
     $("#digest-text-view").replaceChildren();
