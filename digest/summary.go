@@ -14,8 +14,9 @@ import (
 )
 
 // Weights of summary sentence selection: a lead prior exp(-k/decay) over
-// the k-th summary-worthy sentence, plus centrality and query score, each
-// normalised to [0,1] within the document.
+// the k-th summary-worthy sentence, plus centrality as its rank share among
+// the document's sentences (see rankShares) and query score over the
+// document's best.
 const (
 	summaryLeadDecay  = 20
 	summaryCentrality = 0.3
@@ -416,8 +417,8 @@ func clausePrefix(s string, max int) string {
 
 // pickSummary chooses the summary's sentences, returned in document order:
 // the best by a lead-position prior plus centrality (how much of the
-// document's salient vocabulary a sentence holds) plus the query score, that
-// fit together in max code points. Boilerplate never enters; the lead
+// document's salient vocabulary a sentence holds, as a rank share) plus the
+// query score, that fit together in max code points. Boilerplate never enters; the lead
 // prior counts from the document's own summary (an abstract, an executive
 // summary) where it has one. A sentence that points back at the one before
 // it enters only with it.
@@ -446,7 +447,7 @@ func pickSummary(d *document, scores []float64, max int, ok []bool) []int {
 		tf[t] *= idf(int(d.df[t]), n)
 	}
 	cent := make([]float64, len(worthy))
-	maxCent, maxQ := 0.0, 0.0
+	maxQ := 0.0
 	// seen[t] is 1 + the last worthy sentence counted for term t.
 	seen := make([]int32, len(d.df))
 	for k, i := range worthy {
@@ -458,9 +459,9 @@ func pickSummary(d *document, scores []float64, max int, ok []bool) []int {
 			}
 		}
 		cent[k] = c / math.Sqrt(float64(len(d.sents[i].terms))+1)
-		maxCent = math.Max(maxCent, cent[k])
 		maxQ = math.Max(maxQ, scores[i])
 	}
+	rankShares(cent)
 	type scored struct {
 		i int
 		v float64
@@ -474,9 +475,7 @@ func pickSummary(d *document, scores []float64, max int, ok []bool) []int {
 			rank = len(worthy) - origin + k
 		}
 		v := math.Exp(-float64(rank) / summaryLeadDecay)
-		if maxCent > 0 {
-			v += summaryCentrality * cent[k] / maxCent
-		}
+		v += summaryCentrality * cent[k]
 		if maxQ > 0 {
 			v += summaryQuery * scores[i] / maxQ
 		}
@@ -523,6 +522,35 @@ func pickSummary(d *document, scores []float64, max int, ok []bool) []int {
 	}
 	sort.Ints(picked)
 	return picked
+}
+
+// rankShares replaces each of v by its mid-rank among them as a share in
+// (0,1): the smallest of n distinct values becomes 0.5/n, the largest
+// (n-0.5)/n, and equal values share their mean rank. A share spreads
+// evenly over the range whatever the values' distribution, where scaling
+// by the largest bunches them (on the summary sets, centrality over the
+// document's best has a standard deviation of 0.13-0.22 against a share's
+// 0.29), leaving the lead prior to decide almost alone.
+func rankShares(v []float64) {
+	order := make([]int, len(v))
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(v[a], v[b]) })
+	shares := make([]float64, len(v))
+	for lo := 0; lo < len(order); {
+		hi := lo + 1
+		for hi < len(order) && v[order[hi]] == v[order[lo]] {
+			hi++
+		}
+		// Ranks lo..hi-1 (0-based) share their mean, (lo+hi-1)/2.
+		share := (float64(lo+hi-1)/2 + 0.5) / float64(len(v))
+		for _, k := range order[lo:hi] {
+			shares[k] = share
+		}
+		lo = hi
+	}
+	copy(v, shares)
 }
 
 // pickOpenSummary is pickSummary whose summary opens with a sentence that

@@ -117,6 +117,23 @@ func TestClausePrefix(t *testing.T) {
 	}
 }
 
+// TestRankShares: values become their mid-rank share in (0,1), equal values
+// share one, and one outlier does not bunch the rest.
+func TestRankShares(t *testing.T) {
+	v := []float64{3, 100, 1, 2, 2}
+	rankShares(v)
+	want := []float64{0.7, 0.9, 0.1, 0.4, 0.4}
+	for k := range v {
+		if d := v[k] - want[k]; d > 1e-9 || d < -1e-9 {
+			t.Fatalf("rankShares = %v, want %v", v, want)
+		}
+	}
+	one := []float64{5}
+	if rankShares(one); one[0] != 0.5 {
+		t.Errorf("rankShares of one value = %v, want 0.5", one[0])
+	}
+}
+
 // TestKeyPointsDistinct: key points never repeat one another, the summary or
 // an evidence snippet, and are complete sentences.
 func TestKeyPointsDistinct(t *testing.T) {
