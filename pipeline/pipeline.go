@@ -65,6 +65,8 @@ type Pipeline struct {
 	// indexFailures counts texts the search index failed to take since
 	// start.
 	indexFailures atomic.Int64
+	// indexer feeds the search index what the archive accepts.
+	indexer indexer
 }
 
 // readBlob reads a blob of at most limit bytes, noting it when it is found
@@ -176,7 +178,7 @@ func (p *Pipeline) Digest(ctx context.Context, req Request) (*Result, error) {
 			if err != nil {
 				return nil, err
 			}
-			p.indexText(ctx, req.Archive, text.String(), info.Kind, labels, p.now())
+			p.queueIndex(ctx, req.Archive, text.String(), info.Kind, labels, p.now())
 		}
 	} else {
 		doc, err := p.Ingester.Ingest(ctx, req.Source)
@@ -244,8 +246,8 @@ func sourceInfo(id string, textHash, recHash archive.Hash, rec *ingest.Record) S
 }
 
 // store archives a document's canonical text and record, adds labels to the
-// source's, points the source's reference at the record, and then enters
-// the text into the search index: the one place where the archive accepts
+// source's, points the source's reference at the record, and then queues
+// the text for the search index: the one place where the archive accepts
 // a text, whichever edge sent it. It returns both hashes. What is already
 // stored is not written again, so a repeated request costs reads, not
 // fsyncs.
@@ -258,7 +260,7 @@ func (p *Pipeline) store(ctx context.Context, doc *ingest.Document, labels []str
 	if err != nil {
 		return archive.Hash{}, archive.Hash{}, err
 	}
-	p.indexText(ctx, text, doc.Text.String(), doc.Record.Kind, all, p.now())
+	p.queueIndex(ctx, text, doc.Text.String(), doc.Record.Kind, all, p.now())
 	return text, record, nil
 }
 

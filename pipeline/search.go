@@ -110,76 +110,105 @@ func (p *Pipeline) addLabels(ctx context.Context, text archive.Hash, labels []st
 	return all, nil
 }
 
-// indexText puts an archived text into the search index, if there is one,
-// with its labels; added is when it was archived. A failure is logged and
-// counted, never returned: the text is archived, and the next reconcile
-// (at start, or digestd reindex) indexes it.
-func (p *Pipeline) indexText(ctx context.Context, text archive.Hash, body, kind string, labels []string, added time.Time) {
-	if p.Index == nil {
-		return
-	}
-	src := search.Source{Hash: text, Kind: kind, Added: added.UTC().Truncate(time.Second), Labels: labels}
-	if old, err := p.Index.Source(ctx, text); err == nil {
-		// Indexed before: keep its time, and rewrite only labels.
-		if slices.Equal(old.Labels, labels) {
-			return
-		}
-		if err := p.Index.SetLabels(ctx, text, labels); err == nil {
-			return
-		}
-	}
-	if err := p.Index.Put(ctx, src, search.PassagesOf(body)); err != nil {
-		p.indexFailures.Add(1)
-		if p.Log != nil {
-			p.Log.Warn("search index: a source was not indexed; reconcile will", "archive_hash", text.String(), "err", err)
-		}
-	}
-}
-
 // ReindexReport counts what Reindex did.
 type ReindexReport struct {
 	Sources int `json:"sources"`
 	Indexed int `json:"indexed"`
-	Removed int `json:"removed"`
-	Failed  int `json:"failed"`
+	// Relabeled counts indexed sources whose labels the index had not
+	// caught up with.
+	Relabeled int `json:"relabeled"`
+	Removed   int `json:"removed"`
+	Failed    int `json:"failed"`
 }
 
 // Reindex brings the search index in line with the archive: every archived
 // source (one with a source reference) that the index lacks is indexed —
-// every one when all is set (a rebuild) — and every indexed source that is
-// no longer archived is removed. Reindexing is what makes the index
-// derived data: a source acknowledged before a crash is searchable after
-// the reconcile at start.
+// every one when all is set (a rebuild) —, every indexed source whose
+// labels differ from the archive's takes the archive's, and every indexed
+// source that is no longer archived is removed. Reindexing is what makes
+// the index derived data: a source acknowledged before a crash (its
+// reference written, its indexing queued or not yet on disk) is searchable
+// after the reconcile at start.
 func (p *Pipeline) Reindex(ctx context.Context, all bool) (ReindexReport, error) {
 	var rep ReindexReport
 	if p.Index == nil {
 		return rep, fault.E(fault.FeatureDisabled, "search is not enabled")
 	}
-	indexed := map[archive.Hash]bool{}
-	if err := p.Index.Sources(ctx, func(s search.Source) error { indexed[s.Hash] = true; return nil }); err != nil {
+	indexed := map[archive.Hash][]string{}
+	if err := p.Index.Sources(ctx, func(s search.Source) error { indexed[s.Hash] = s.Labels; return nil }); err != nil {
 		return rep, indexFault("list the indexed sources", err)
 	}
+	// A source's labels blob is the JSON of its sorted labels, so the
+	// index's labels need not be read back from the archive to compare.
+	labelBlobs := map[archive.Hash]archive.Hash{}
+	err := p.Store.ListRefs(ctx, labelRefPrefix, func(name string, d archive.Hash) error {
+		if h, err := archive.ParseHash(strings.TrimPrefix(name, labelRefPrefix)); err == nil {
+			labelBlobs[h] = d
+		}
+		return nil
+	})
+	if err != nil {
+		return rep, archiveFault("list the sources' labels", err)
+	}
 	archived := map[archive.Hash]bool{}
-	err := p.Store.ListRefs(ctx, sourceRefPrefix, func(name string, _ archive.Hash) error {
+	var (
+		docs  []search.Document
+		bytes int
+	)
+	flush := func() error {
+		if len(docs) == 0 {
+			return nil
+		}
+		if err := p.Index.Put(ctx, docs...); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			rep.Failed += len(docs)
+		} else {
+			rep.Indexed += len(docs)
+		}
+		docs, bytes = docs[:0], 0
+		return nil
+	}
+	err = p.Store.ListRefs(ctx, sourceRefPrefix, func(name string, _ archive.Hash) error {
 		h, err := archive.ParseHash(strings.TrimPrefix(name, sourceRefPrefix))
 		if err != nil {
 			return nil
 		}
 		archived[h] = true
 		rep.Sources++
-		if indexed[h] && !all {
+		if have, ok := indexed[h]; ok && !all {
+			relabeled, err := p.relabel(ctx, h, have, labelBlobs[h])
+			switch {
+			case ctx.Err() != nil:
+				return ctx.Err()
+			case err != nil:
+				rep.Failed++
+			case relabeled:
+				rep.Relabeled++
+			}
 			return nil
 		}
-		if err := p.reindexOne(ctx, h); err != nil {
+		doc, err := p.indexDocument(ctx, h)
+		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
 			rep.Failed++
 			return nil
 		}
-		rep.Indexed++
+		docs = append(docs, doc)
+		for _, ps := range doc.Passages {
+			bytes += len(ps.Text)
+		}
+		if len(docs) == putTexts || bytes >= maxQueuedBytes {
+			return flush()
+		}
 		return nil
 	})
+	if err == nil {
+		err = flush()
+	}
 	if err != nil {
 		return rep, archiveFault("list the archived sources", err)
 	}
@@ -195,16 +224,38 @@ func (p *Pipeline) Reindex(ctx context.Context, all bool) (ReindexReport, error)
 	return rep, nil
 }
 
-// reindexOne puts one archived source into the index, timed by its text
-// blob's time in the archive.
-func (p *Pipeline) reindexOne(ctx context.Context, h archive.Hash) error {
-	text, rec, _, err := p.Archived(ctx, h)
-	if err != nil {
-		return err
+// relabel gives an indexed source the labels the archive holds for it when
+// they differ from have, the index's; blob is the source's labels blob
+// (zero for none).
+func (p *Pipeline) relabel(ctx context.Context, h archive.Hash, have []string, blob archive.Hash) (bool, error) {
+	var haveBlob archive.Hash
+	if len(have) > 0 {
+		b, _ := json.Marshal(have)
+		haveBlob = archive.SumString(string(b))
+	}
+	if haveBlob == blob {
+		return false, nil
 	}
 	labels, err := p.Labels(ctx, h)
 	if err != nil {
-		return err
+		return false, err
+	}
+	if slices.Equal(labels, have) {
+		return false, nil
+	}
+	return true, p.Index.SetLabels(ctx, h, labels)
+}
+
+// indexDocument returns what the index takes of one archived source, timed
+// by its text blob's time in the archive.
+func (p *Pipeline) indexDocument(ctx context.Context, h archive.Hash) (search.Document, error) {
+	text, rec, _, err := p.Archived(ctx, h)
+	if err != nil {
+		return search.Document{}, err
+	}
+	labels, err := p.Labels(ctx, h)
+	if err != nil {
+		return search.Document{}, err
 	}
 	added := p.now()
 	if bi, err := p.Store.Stat(ctx, h); err == nil {
@@ -215,7 +266,7 @@ func (p *Pipeline) reindexOne(ctx context.Context, h archive.Hash) error {
 		kind = rec.Kind
 	}
 	src := search.Source{Hash: h, Kind: kind, Added: added.UTC().Truncate(time.Second), Labels: labels}
-	return p.Index.Put(ctx, src, search.PassagesOf(text.String()))
+	return search.Document{Source: src, Passages: search.PassagesOf(text.String())}, nil
 }
 
 // indexFault classifies a search engine's error.
@@ -290,6 +341,11 @@ func (p *Pipeline) Search(ctx context.Context, req SearchRequest) (*SearchPage, 
 	}
 	if req.Offset < 0 || req.Offset >= search.MaxResults {
 		return nil, fault.E(fault.InvalidCursor, "cursor: not a cursor this search issued").With("field", "cursor")
+	}
+	// What was archived before the search is searchable: wait for the
+	// texts still queued for the index.
+	if err := p.WaitIndexed(ctx); err != nil {
+		return nil, indexFault("search", err)
 	}
 	for _, l := range req.Filter.Labels {
 		ok, err := p.Index.HasLabel(ctx, l)

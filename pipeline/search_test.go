@@ -30,8 +30,12 @@ func searchPipeline(t *testing.T) (*pipeline.Pipeline, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { idx.Close() })
-	return &pipeline.Pipeline{Ingester: &ingest.Ingester{}, Store: store, Index: idx}, loc
+	p := &pipeline.Pipeline{Ingester: &ingest.Ingester{}, Store: store, Index: idx}
+	t.Cleanup(func() {
+		p.WaitIndexed(context.Background())
+		idx.Close()
+	})
+	return p, loc
 }
 
 var searchTexts = []string{
@@ -191,7 +195,7 @@ func TestReindex(t *testing.T) {
 	}
 	// A source the archive does not hold leaves the index.
 	stray := archive.SumString("never archived")
-	if err := idx.Put(ctx, search.Source{Hash: stray, Kind: "text"}, search.PassagesOf("Glaciers glaciers glaciers.")); err != nil {
+	if err := idx.Put(ctx, search.Document{Source: search.Source{Hash: stray, Kind: "text"}, Passages: search.PassagesOf("Glaciers glaciers glaciers.")}); err != nil {
 		t.Fatal(err)
 	}
 	if rep, err = p.Reindex(ctx, true); err != nil || rep != (pipeline.ReindexReport{Sources: 2, Indexed: 2, Removed: 1}) {
@@ -204,9 +208,42 @@ func TestReindex(t *testing.T) {
 	if _, err := p.Digest(ctx, pipeline.Request{Source: ingest.Source{Text: searchTexts[1]}, Query: "ice"}); err != nil {
 		t.Fatal(err)
 	}
+	if err := p.WaitIndexed(ctx); err != nil {
+		t.Fatal(err)
+	}
 	cands, _, err := idx.Candidates(ctx, "glaciers", search.Filter{}, 50)
 	if err != nil || len(cands) != len(search.PassagesOf(searchTexts[1])) {
 		t.Errorf("%d candidates for a text of %d passages (%v)", len(cands), len(search.PassagesOf(searchTexts[1])), err)
+	}
+}
+
+// Labels the archive gave a source while the index missed them (a crash
+// before the indexer took them) reach the index with the reconcile.
+func TestReindexRelabels(t *testing.T) {
+	ctx := context.Background()
+	p, _ := searchPipeline(t)
+	res, err := p.Digest(ctx, pipeline.Request{Source: ingest.Source{Text: searchTexts[2]}, Query: "cells", Labels: []string{"bio"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.WaitIndexed(ctx); err != nil {
+		t.Fatal(err)
+	}
+	idx := p.Index
+	p.Index = nil
+	if _, err := p.Digest(ctx, pipeline.Request{Archive: res.Source.ArchiveHash, Query: "ATP", Labels: []string{"energy"}}); err != nil {
+		t.Fatal(err)
+	}
+	p.Index = idx
+	rep, err := p.Reindex(ctx, false)
+	if err != nil || rep != (pipeline.ReindexReport{Sources: 1, Relabeled: 1}) {
+		t.Errorf("reconcile: %+v %v, want 1 source relabeled", rep, err)
+	}
+	if src, err := idx.Source(ctx, res.Source.ArchiveHash); err != nil || !slices.Equal(src.Labels, []string{"bio", "energy"}) {
+		t.Errorf("after the reconcile the index holds %+v %v, want labels [bio energy]", src, err)
+	}
+	if rep, err := p.Reindex(ctx, false); err != nil || rep != (pipeline.ReindexReport{Sources: 1}) {
+		t.Errorf("a second reconcile: %+v %v, want nothing done", rep, err)
 	}
 }
 

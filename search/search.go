@@ -82,6 +82,32 @@ func PassagesOf(text string) []Passage {
 	return out
 }
 
+// Document is what the index takes of one source: the source and its
+// passages (PassagesOf its canonical text).
+type Document struct {
+	Source   Source
+	Passages []Passage
+}
+
+// LastPerSource returns docs with only the last document of each source,
+// in the order of those last documents.
+func LastPerSource(docs []Document) []Document {
+	last := make(map[archive.Hash]int, len(docs))
+	for i, d := range docs {
+		last[d.Source.Hash] = i
+	}
+	if len(last) == len(docs) {
+		return docs
+	}
+	out := make([]Document, 0, len(last))
+	for i, d := range docs {
+		if last[d.Source.Hash] == i {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
 // Filter narrows a search to some sources; a zero field does not narrow.
 // A source must match every field that is set, and one of the values of a
 // list.
@@ -125,10 +151,13 @@ type Candidate struct {
 // for concurrent use. An engine that cannot be reached wraps
 // ErrUnavailable.
 type Index interface {
-	// Put indexes src with its passages, replacing whatever the index
-	// held for src.Hash; it is idempotent, and once it returns the source
-	// is searchable.
-	Put(ctx context.Context, src Source, passages []Passage) error
+	// Put indexes each document, replacing whatever the index held for
+	// its source (a source given twice is indexed once, as its last
+	// document); it is idempotent, and once it returns the sources are
+	// searchable. An engine indexes several documents at a time at less
+	// cost than each alone. A source the index holds has all its
+	// passages, whatever stops Put midway.
+	Put(ctx context.Context, docs ...Document) error
 	// SetLabels replaces the labels of an indexed source; a source the
 	// index does not hold is fs.ErrNotExist.
 	SetLabels(ctx context.Context, h archive.Hash, labels []string) error

@@ -111,13 +111,19 @@ type app struct {
 	logger   *slog.Logger
 }
 
-// Close releases what the app holds: the search index, and the browser
-// when one renders pages. Worker processes end with their requests.
+// Close releases what the app holds: the search index, once the texts
+// queued for it are in (a minute at most: the reconcile at the next start
+// indexes what is left), and the browser when one renders pages. Worker
+// processes end with their requests.
 func (a *app) Close() error {
 	if a.renderer != nil {
 		a.renderer.Close()
 	}
 	if a.pipe.Index != nil {
+		// What the archive accepted enters the index before it closes.
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		a.pipe.WaitIndexed(ctx)
+		cancel()
 		return a.pipe.Index.Close()
 	}
 	return nil
@@ -186,10 +192,8 @@ func openIndex(ctx context.Context, c *config) (search.Index, error) {
 // degraded while digests are served.
 type unavailableIndex struct{ err error }
 
-func (u unavailableIndex) fail() error { return fmt.Errorf("%w: %w", search.ErrUnavailable, u.err) }
-func (u unavailableIndex) Put(context.Context, search.Source, []search.Passage) error {
-	return u.fail()
-}
+func (u unavailableIndex) fail() error                                             { return fmt.Errorf("%w: %w", search.ErrUnavailable, u.err) }
+func (u unavailableIndex) Put(context.Context, ...search.Document) error           { return u.fail() }
 func (u unavailableIndex) SetLabels(context.Context, archive.Hash, []string) error { return u.fail() }
 func (u unavailableIndex) HasLabel(context.Context, string) (bool, error)          { return false, u.fail() }
 func (u unavailableIndex) Remove(context.Context, archive.Hash) error              { return u.fail() }

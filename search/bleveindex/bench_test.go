@@ -58,7 +58,7 @@ func BenchmarkSearch(b *testing.B) {
 		textBytes += int64(len(text))
 		ps := search.PassagesOf(text)
 		start := time.Now()
-		if err := idx.Put(ctx, search.Source{Hash: h, Kind: "text", Added: time.Now()}, ps); err != nil {
+		if err := idx.Put(ctx, search.Document{Source: search.Source{Hash: h, Kind: "text", Added: time.Now()}, Passages: ps}); err != nil {
 			b.Fatal(err)
 		}
 		indexing += time.Since(start)

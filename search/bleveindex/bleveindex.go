@@ -35,13 +35,16 @@ type Index struct {
 	close sync.Once
 	// put lets one Put analyse at a time, so that the memory indexing
 	// takes is one batch's (see batchPassages), whatever the number of
-	// requests archiving at once.
+	// callers indexing at once.
 	put sync.Mutex
 }
 
 // batchPassages is the most passages one bleve batch takes: a long text is
 // indexed in several, its source document in the last, so that a source
-// the index holds has all its passages.
+// the index holds has all its passages. Each batch is a segment that
+// bleve's merger later merges into larger ones, at a cost that grows with
+// the number of segments: several sources to a batch cost less than one
+// each.
 const batchPassages = 500
 
 var _ search.Index = (*Index)(nil)
@@ -167,11 +170,19 @@ func sourceFields(typ string, src search.Source) map[string]any {
 	}
 }
 
-// Put implements search.Index.
-func (x *Index) Put(ctx context.Context, src search.Source, passages []search.Passage) error {
+// Put implements search.Index: the documents go in bleve batches of at
+// most batchPassages passages, several sources to a batch, each source's
+// document in the batch of its last passages; what the index held of the
+// sources is deleted in the first.
+func (x *Index) Put(ctx context.Context, docs ...search.Document) error {
 	x.put.Lock()
 	defer x.put.Unlock()
-	old, err := x.idsOf(ctx, src.Hash)
+	docs = search.LastPerSource(docs)
+	hashes := make([]archive.Hash, len(docs))
+	for i, d := range docs {
+		hashes[i] = d.Source.Hash
+	}
+	old, err := x.idsOf(ctx, hashes...)
 	if err != nil {
 		return err
 	}
@@ -179,25 +190,30 @@ func (x *Index) Put(ctx context.Context, src search.Source, passages []search.Pa
 	for _, id := range old {
 		b.Delete(id)
 	}
-	for i, p := range passages {
-		doc := sourceFields(typePassage, src)
-		delete(doc, "labels")
-		doc["body"] = p.Text
-		if err := b.Index(passageID(src.Hash, p.Locator), doc); err != nil {
-			return unavailable("index a passage", err)
-		}
-		if (i+1)%batchPassages == 0 {
-			if err := x.b.Batch(b); err != nil {
-				return unavailable("index a source's passages", err)
+	n := 0
+	for _, d := range docs {
+		for _, p := range d.Passages {
+			doc := sourceFields(typePassage, d.Source)
+			delete(doc, "labels")
+			doc["body"] = p.Text
+			if err := b.Index(passageID(d.Source.Hash, p.Locator), doc); err != nil {
+				return unavailable("index a passage", err)
 			}
-			b = x.b.NewBatch()
+			if n++; n == batchPassages {
+				if err := x.b.Batch(b); err != nil {
+					return unavailable("index passages", err)
+				}
+				b, n = x.b.NewBatch(), 0
+			}
+		}
+		if err := b.Index(sourceID(d.Source.Hash), sourceFields(typeSource, d.Source)); err != nil {
+			return unavailable("index a source", err)
 		}
 	}
-	if err := b.Index(sourceID(src.Hash), sourceFields(typeSource, src)); err != nil {
-		return unavailable("index a source", err)
-	}
-	if err := x.b.Batch(b); err != nil {
-		return unavailable("index a source", err)
+	if b.Size() > 0 {
+		if err := x.b.Batch(b); err != nil {
+			return unavailable("index sources", err)
+		}
 	}
 	return nil
 }
@@ -233,12 +249,19 @@ func (x *Index) Remove(ctx context.Context, h archive.Hash) error {
 	return nil
 }
 
-// idsOf returns the ids of every document of source h.
-func (x *Index) idsOf(ctx context.Context, h archive.Hash) ([]string, error) {
-	q := bleve.NewTermQuery(h.Hex())
-	q.SetField("src")
+// idsOf returns the ids of every document of the sources hs.
+func (x *Index) idsOf(ctx context.Context, hs ...archive.Hash) ([]string, error) {
+	if len(hs) == 0 {
+		return nil, nil
+	}
+	var d []query.Query
+	for _, h := range hs {
+		q := bleve.NewTermQuery(h.Hex())
+		q.SetField("src")
+		d = append(d, q)
+	}
 	var ids []string
-	err := x.each(ctx, q, nil, func(id string, _ map[string]any) error {
+	err := x.each(ctx, bleve.NewDisjunctionQuery(d...), nil, func(id string, _ map[string]any) error {
 		ids = append(ids, id)
 		return nil
 	})

@@ -69,38 +69,78 @@ func unavailable(op string, err error) error {
 	return fmt.Errorf("%s: %w: %w", op, search.ErrUnavailable, err)
 }
 
-// Put implements search.Index.
-func (x *Index) Put(ctx context.Context, src search.Source, passages []search.Passage) error {
+// Put implements search.Index: one transaction for every document.
+func (x *Index) Put(ctx context.Context, docs ...search.Document) error {
+	docs = search.LastPerSource(docs)
+	if len(docs) == 0 {
+		return nil
+	}
 	tx, err := x.pool.Begin(ctx)
 	if err != nil {
-		return unavailable("index a source", err)
+		return unavailable("index sources", err)
 	}
 	defer tx.Rollback(ctx)
-	labels := src.Labels
-	if labels == nil {
-		labels = []string{}
+	var (
+		hashes              [][]byte
+		kinds               []string
+		added               []time.Time
+		labels              []string // each source's labels as an array literal
+		sources             [][]byte
+		starts, ends, pages []int32
+		texts               []string
+	)
+	for _, d := range docs {
+		src := d.Source
+		hashes = append(hashes, src.Hash[:])
+		kinds = append(kinds, src.Kind)
+		added = append(added, src.Added.UTC())
+		labels = append(labels, arrayLiteral(src.Labels))
+		for _, p := range d.Passages {
+			sources = append(sources, src.Hash[:])
+			starts, ends, pages, texts = append(starts, int32(p.Start)), append(ends, int32(p.End)), append(pages, int32(p.Page)), append(texts, p.Text)
+		}
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO digestd_sources (hash, kind, added, labels) VALUES ($1, $2, $3, $4)
+	if _, err := tx.Exec(ctx, `INSERT INTO digestd_sources (hash, kind, added, labels)
+		SELECT h, k, a, l::text[] FROM unnest($1::bytea[], $2::text[], $3::timestamptz[], $4::text[]) AS x(h, k, a, l)
 		ON CONFLICT (hash) DO UPDATE SET kind = EXCLUDED.kind, added = EXCLUDED.added, labels = EXCLUDED.labels`,
-		src.Hash[:], src.Kind, src.Added.UTC(), labels); err != nil {
-		return unavailable("index a source", err)
+		hashes, kinds, added, labels); err != nil {
+		return unavailable("index sources", err)
 	}
-	if _, err := tx.Exec(ctx, `DELETE FROM digestd_passages WHERE source = $1`, src.Hash[:]); err != nil {
-		return unavailable("index a source", err)
-	}
-	starts, ends, pages, texts := make([]int32, len(passages)), make([]int32, len(passages)), make([]int32, len(passages)), make([]string, len(passages))
-	for i, p := range passages {
-		starts[i], ends[i], pages[i], texts[i] = int32(p.Start), int32(p.End), int32(p.Page), p.Text
+	if _, err := tx.Exec(ctx, `DELETE FROM digestd_passages WHERE source = ANY($1::bytea[])`, hashes); err != nil {
+		return unavailable("index sources", err)
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO digestd_passages (source, start_cp, end_cp, page, body)
-		SELECT $1, s, e, p, to_tsvector('english', t) FROM unnest($2::integer[], $3::integer[], $4::integer[], $5::text[]) AS x(s, e, p, t)`,
-		src.Hash[:], starts, ends, pages, texts); err != nil {
-		return unavailable("index a source's passages", err)
+		SELECT h, s, e, p, to_tsvector('english', t) FROM unnest($1::bytea[], $2::integer[], $3::integer[], $4::integer[], $5::text[]) AS x(h, s, e, p, t)`,
+		sources, starts, ends, pages, texts); err != nil {
+		return unavailable("index passages", err)
 	}
 	if err := tx.Commit(ctx); err != nil {
-		return unavailable("index a source", err)
+		return unavailable("index sources", err)
 	}
 	return nil
+}
+
+// arrayLiteral writes labels as a PostgreSQL array literal ({"a","b"}):
+// unnest cannot take an array of arrays of different lengths, so each
+// source's labels travel as one text and are cast back.
+func arrayLiteral(labels []string) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, l := range labels {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('"')
+		for _, r := range l {
+			if r == '"' || r == '\\' {
+				b.WriteByte('\\')
+			}
+			b.WriteRune(r)
+		}
+		b.WriteByte('"')
+	}
+	b.WriteByte('}')
+	return b.String()
 }
 
 // SetLabels implements search.Index.

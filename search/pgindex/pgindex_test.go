@@ -148,7 +148,7 @@ func TestSameAnswersAsEmbedded(t *testing.T) {
 		texts[h] = text
 		src := search.Source{Hash: h, Kind: "text", Added: time.Unix(int64(i), 0)}
 		for _, x := range []search.Index{pg, bl} {
-			if err := x.Put(ctx, src, search.PassagesOf(text)); err != nil {
+			if err := x.Put(ctx, search.Document{Source: src, Passages: search.PassagesOf(text)}); err != nil {
 				t.Fatal(err)
 			}
 		}

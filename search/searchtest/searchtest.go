@@ -5,6 +5,7 @@ package searchtest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"slices"
 	"testing"
@@ -47,10 +48,16 @@ func Test(t *testing.T, open func(t *testing.T) search.Index) {
 		t.Helper()
 		x := open(t)
 		fx := fixtures()
+		// The first alone, the others in one call.
+		var docs []search.Document
 		for _, f := range fx {
-			if err := x.Put(ctx, f.src, search.PassagesOf(f.text)); err != nil {
-				t.Fatal(err)
-			}
+			docs = append(docs, search.Document{Source: f.src, Passages: search.PassagesOf(f.text)})
+		}
+		if err := x.Put(ctx, docs[0]); err != nil {
+			t.Fatal(err)
+		}
+		if err := x.Put(ctx, docs[1:]...); err != nil {
+			t.Fatal(err)
 		}
 		return x, fx
 	}
@@ -137,7 +144,7 @@ func Test(t *testing.T, open func(t *testing.T) search.Index) {
 		x, fx := load(t)
 		defer x.Close()
 		// Put again: no passage twice.
-		if err := x.Put(ctx, fx[0].src, search.PassagesOf(fx[0].text)); err != nil {
+		if err := x.Put(ctx, search.Document{Source: fx[0].src, Passages: search.PassagesOf(fx[0].text)}); err != nil {
 			t.Fatal(err)
 		}
 		cands, _, err := x.Candidates(ctx, "MTCT", search.Filter{}, 50)
@@ -187,6 +194,55 @@ func Test(t *testing.T, open func(t *testing.T) search.Index) {
 		}
 		if len(listed) != 2 || slices.Contains(listed, fx[0].src.Hash) {
 			t.Errorf("Sources lists %v, want the two sources left", listed)
+		}
+	})
+
+	t.Run("PutMany", func(t *testing.T) {
+		x := open(t)
+		defer x.Close()
+		// A text of more passages than an engine may take at once, put
+		// with a short one given twice: each is whole, once, with the
+		// labels of its last document.
+		var long []byte
+		for i := range 2500 {
+			long = fmt.Appendf(long, "Sentence %d mentions a walrus. ", i)
+		}
+		big := search.Source{Hash: archive.SumString(string(long)), Kind: "text", Added: time.Unix(1e9, 0).UTC()}
+		small := search.Source{Hash: archive.SumString(cells), Kind: "html", Added: time.Unix(2e9, 0).UTC(), Labels: []string{"a"}}
+		smallAgain := small
+		smallAgain.Labels = []string{"b"}
+		bigPassages := search.PassagesOf(string(long))
+		for range 2 { // a second Put replaces the first
+			if err := x.Put(ctx,
+				search.Document{Source: small, Passages: search.PassagesOf(cells)},
+				search.Document{Source: big, Passages: bigPassages},
+				search.Document{Source: smallAgain, Passages: search.PassagesOf(cells)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cands, total, err := x.Candidates(ctx, "walrus", search.Filter{}, 5000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[int]bool{}
+		for _, c := range cands {
+			if c.Source != big.Hash || seen[c.Start] {
+				t.Fatalf("candidate %+v: another source's, or twice", c)
+			}
+			seen[c.Start] = true
+		}
+		if len(bigPassages) < 600 || len(seen) != len(bigPassages) || total != len(bigPassages) {
+			t.Errorf("walrus: %d distinct candidates of %d passages (estimate %d)", len(seen), len(bigPassages), total)
+		}
+		if cands, _, err := x.Candidates(ctx, "mitochondria", search.Filter{}, 50); err != nil || len(cands) != len(search.PassagesOf(cells)) {
+			t.Errorf("mitochondria: %d candidates, %v; want %d", len(cands), err, len(search.PassagesOf(cells)))
+		}
+		got, err := x.Source(ctx, small.Hash)
+		if err != nil || !slices.Equal(got.Labels, []string{"b"}) {
+			t.Errorf("the source given twice: %+v, %v; want the last document's labels [b]", got, err)
+		}
+		if err := x.Put(ctx); err != nil {
+			t.Errorf("Put of nothing: %v", err)
 		}
 	})
 
