@@ -2,9 +2,12 @@ package pipeline_test
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/archive/fsstore"
@@ -261,5 +264,44 @@ func TestSearchIndexUnavailable(t *testing.T) {
 	}
 	if st, _ := p.IndexProbe(ctx); st != pipeline.Degraded {
 		t.Errorf("index probe %s, want degraded", st)
+	}
+}
+
+// A text that garbage collection removes leaves the search index with it;
+// an archived source's text stays in both.
+func TestCollectGarbageRemovesFromIndex(t *testing.T) {
+	ctx := context.Background()
+	p, _ := searchPipeline(t)
+	res, err := p.Digest(ctx, pipeline.Request{Source: ingest.Source{Text: searchTexts[1]}, Query: "glaciers"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A text no reference reaches, yet indexed (its source reference
+	// lost): the collection finds it an orphan.
+	orphanText := "Orphaned notes on volcanoes erupting in Iceland."
+	orphan, err := archive.PutBytes(ctx, p.Store, []byte(orphanText))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Index.Put(ctx, search.Document{Source: search.Source{Hash: orphan, Kind: "text"}, Passages: search.PassagesOf(orphanText)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.WaitIndexed(ctx); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(48 * time.Hour)
+	p.Now = func() time.Time { return later }
+	rep, err := p.CollectGarbage(ctx, time.Hour, false)
+	if err != nil || rep.Removed != 1 {
+		t.Fatalf("gc: %+v %v, want the orphan removed", rep, err)
+	}
+	if _, err := p.Index.Source(ctx, orphan); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the collected text is still indexed: %v", err)
+	}
+	if cands, _, err := p.Index.Candidates(ctx, "volcanoes Iceland", search.Filter{}, 10); err != nil || len(cands) != 0 {
+		t.Errorf("the collected text's passages are still found: %v %v", cands, err)
+	}
+	if _, err := p.Index.Source(ctx, res.Source.ArchiveHash); err != nil {
+		t.Errorf("the archived source left the index: %v", err)
 	}
 }
