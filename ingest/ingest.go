@@ -226,7 +226,7 @@ func (in *Ingester) judgedHTML(raw []byte, contentType, pageURL string, rec Reco
 	rec.CanonicalURL = res.Meta.CanonicalURL
 	rec.SiteName = res.Meta.SiteName
 	rec.Charset = res.Charset
-	v = verdict.Judge(verdict.Page{Raw: raw, Title: res.Meta.Title, Text: res.Text})
+	v = verdict.Judge(verdict.Page{Raw: raw, Title: res.Meta.Title, Text: res.Text, Tree: res.Tree})
 	if err := verdictFault(v); err != nil {
 		return nil, v, err
 	}

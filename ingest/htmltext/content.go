@@ -444,6 +444,8 @@ type cleaner struct {
 	rules []rule
 	// trace, when not nil, records the table's decisions.
 	trace *Trace
+	// removed, when not nil, logs what clean takes out (see Result.Tree).
+	removed *[]removal
 }
 
 // isDisclosure reports whether n is a hidden panel of text that a control
@@ -564,7 +566,7 @@ func (cl cleaner) clean(n *html.Node, depth int, inList bool) {
 		if r != nil && r.action == dropUnmarked {
 			// Stickers and fine print sit beside the product's name and
 			// description: no mark is left, so no title goes with them.
-			n.RemoveChild(c)
+			cl.remove(n, c, nil)
 			c = next
 			continue
 		}
@@ -582,8 +584,10 @@ func (cl cleaner) clean(n *html.Node, depth int, inList bool) {
 					mark.Attr = []html.Attribute{{Key: emptyMarkAttr}}
 				}
 				n.InsertBefore(mark, c)
+				cl.remove(n, c, mark)
+			} else {
+				cl.remove(n, c, nil)
 			}
-			n.RemoveChild(c)
 		} else if c.Type == html.ElementNode {
 			if cl.byHints && cl.quiet != nil && !kept && furnitureHint(c, cl.posts) == 1 && countParagraphs(c, 3, 0) < 3 &&
 				!(isBuilderBlock(c) && hasProse(c, 0)) && isHeadline(c) {

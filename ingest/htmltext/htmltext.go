@@ -74,6 +74,11 @@ type Result struct {
 	Meta Metadata
 	// Charset is the name of the encoding the page was decoded from.
 	Charset string
+
+	// tree is the page's parsed tree (nil when the flat scan read it);
+	// removed logs what the extraction took out of its trees.
+	tree    *html.Node
+	removed []removal
 }
 
 // Extract decodes raw (the charset comes from contentType's charset
@@ -161,6 +166,7 @@ func ExtractWith(raw []byte, contentType string, pageURL string, opt Options) (*
 	page := cleaner{reviews: product, cards: product && (desc != "" || declaredProducts(lds) == 1), posts: isThreadPage(doc, lds) || hasPostRun(doc) || !article && isCommentThread(doc), controlled: controlledIDs(doc)}
 	page.article = article
 	page.rules, page.trace = rules, opt.Trace
+	page.removed = &res.removed
 	if article && !page.posts {
 		// A box naming the article's author is about them (isAuthorBox);
 		// on a thread, one naming the first poster is a post.
@@ -174,6 +180,7 @@ func ExtractWith(raw []byte, contentType string, pageURL string, opt Options) (*
 		}
 		return d
 	})
+	res.tree = doc
 	if page.posts {
 		var before []string
 		if opt.Trace != nil {

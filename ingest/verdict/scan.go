@@ -2,13 +2,14 @@ package verdict
 
 import (
 	"bytes"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/digestd/digestd/normalize"
 )
 
 // Caps on what one scan keeps, so that a hostile page costs at most one
@@ -19,7 +20,7 @@ const (
 	maxKeptBytes = 16 << 10
 )
 
-// signals is what one pass of the tokenizer over a page reports: how much
+// signals is what one reading of a page's markup reports: how much
 // a browser would show, and which kinds of markup the page holds.
 type signals struct {
 	// visibleWords counts words outside <head>, scripts, styles,
@@ -65,12 +66,11 @@ var (
 	appRootIDs = map[string]bool{"root": true, "app": true, "__next": true, "__nuxt": true, "___gatsby": true, "svelte": true, "app-root": true, "application": true, "main-app": true, "react-root": true, "vue-app": true, "ember-app": true, "spa-root": true}
 )
 
-// notFreeLD finds JSON-LD declaring that a page is not free to read.
-var notFreeLD = regexp.MustCompile(`(?i)"isAccessibleForFree"\s*:\s*"?false`)
-
 // element is one open element of the scan.
 type element struct {
-	name   string
+	name string
+	// node is the element in the tree walk reads (nil in tokenize).
+	node   *html.Node
 	hidden bool
 	// root is true for an application root; wordsAtOpen is the count of
 	// visible words when it opened, to tell at its end whether it holds any.
@@ -78,118 +78,200 @@ type element struct {
 	wordsAtOpen int
 }
 
-// scan reads raw once with the HTML tokenizer. It never fails: a page the
-// tokenizer gives up on reports what was read so far.
-func scan(raw []byte) *signals {
-	s := &signals{}
-	s.paywall = notFreeLD.Match(raw)
+// scanner gathers the signals of the elements and text it is given in
+// document order, by one of two readers: walk, of the tree the extractor
+// parsed (the page is read once), and tokenize, of the page's bytes (for a
+// page the extractor read without a tree).
+type scanner struct {
+	s           *signals
+	stack       []element
+	hiddenDepth int // open elements that hide their subtree
+	skip        int // open script, style, noscript, template, head
+	noscript    int
+	inTitle     bool
+	inH1        bool
+	h1Done      bool
+	h1          strings.Builder
+}
+
+// open notes an element's start tag and opens it unless it is void or the
+// open elements are at their cap.
+func (sc *scanner) open(el element, a atom.Atom, at attrs, void bool) {
+	s := sc.s
+	el.hidden = at.hidden
+	s.captcha = s.captcha || at.captcha
+	s.consent = s.consent || at.consent
+	s.paywall = s.paywall || at.paywall
+	switch a {
+	case atom.Input:
+		if at.typ == "password" && sc.hiddenDepth == 0 && !at.hidden {
+			s.passwords++
+		}
+	case atom.Textarea:
+		if sc.hiddenDepth == 0 && !at.hidden {
+			s.textareas++
+		}
+	case atom.Script:
+		s.scripts++
+	case atom.Meta:
+		s.described = s.described || at.description
+	}
+	if void || len(sc.stack) >= maxStack {
+		return
+	}
+	el.root = appRootIDs[at.id]
+	el.wordsAtOpen = s.visibleWords
+	sc.stack = append(sc.stack, el)
+	if el.hidden {
+		sc.hiddenDepth++
+	}
+	switch a {
+	case atom.Script, atom.Style, atom.Template, atom.Head:
+		sc.skip++
+	case atom.Noscript:
+		sc.skip++
+		sc.noscript++
+	case atom.Title:
+		sc.inTitle = true
+	case atom.H1:
+		sc.inH1 = !sc.h1Done
+	}
+}
+
+// closeTo closes the open elements from the innermost to the i-th.
+func (sc *scanner) closeTo(i int) {
+	s := sc.s
+	for j := len(sc.stack) - 1; j >= i; j-- {
+		el := sc.stack[j]
+		if el.hidden {
+			sc.hiddenDepth--
+		}
+		if el.root && s.visibleWords == el.wordsAtOpen {
+			s.emptyRoot = true
+		}
+		switch atom.Lookup([]byte(el.name)) {
+		case atom.Script, atom.Style, atom.Template, atom.Head:
+			sc.skip--
+		case atom.Noscript:
+			sc.skip--
+			sc.noscript--
+		case atom.Title:
+			sc.inTitle = false
+		case atom.H1:
+			if sc.inH1 {
+				sc.inH1, sc.h1Done = false, true
+			}
+		}
+	}
+	sc.stack = sc.stack[:i]
+	if sc.h1Done && s.h1 == "" {
+		s.h1 = strings.TrimSpace(sc.h1.String())
+	}
+}
+
+// text takes a run of text.
+func (sc *scanner) text(text string) {
+	s := sc.s
+	switch {
+	case sc.inTitle:
+		s.title = strings.ToLower(strings.TrimSpace(text))
+	case sc.noscript > 0:
+		keep(&s.noscript, text)
+	case sc.skip == 0 && sc.hiddenDepth == 0:
+		s.visibleWords += countWords(text)
+		keep(&s.visible, text)
+		if sc.inH1 && sc.h1.Len() < 512 {
+			sc.h1.WriteString(strings.ToLower(text))
+		}
+	}
+}
+
+// walk reads the tree the extractor parsed. The parser read <noscript>
+// as markup; a browser that runs scripts (and tokenize) reads it as text,
+// so walk gives the scanner a <noscript>'s text and none of its elements.
+func walk(doc *html.Node, raw []byte) *signals {
+	sc := &scanner{s: &signals{paywall: notFree(raw)}}
+	n := doc.FirstChild
+	for n != nil {
+		descend := true
+		switch n.Type {
+		case html.TextNode:
+			sc.text(n.Data)
+		case html.ElementNode:
+			sc.open(element{name: n.Data, node: n}, n.DataAtom, sc.nodeAttrs(n), isVoid(n.DataAtom))
+			if n.DataAtom == atom.Noscript {
+				for c := n.FirstChild; c != nil; c = nextInTree(c, n) {
+					if c.Type == html.TextNode {
+						sc.text(c.Data)
+					}
+				}
+				descend = false
+			}
+		}
+		if descend && n.FirstChild != nil {
+			n = n.FirstChild
+			continue
+		}
+		// Leave n and every ancestor it is the last child of.
+		for n != nil {
+			if k := len(sc.stack) - 1; k >= 0 && sc.stack[k].node == n {
+				sc.closeTo(k)
+			}
+			if n.NextSibling != nil {
+				n = n.NextSibling
+				break
+			}
+			if n = n.Parent; n == doc {
+				n = nil
+			}
+		}
+	}
+	return sc.s
+}
+
+// nextInTree returns the node after c in a pre-order walk of the tree
+// under root, or nil when c is the last.
+func nextInTree(c, root *html.Node) *html.Node {
+	if c.FirstChild != nil {
+		return c.FirstChild
+	}
+	for c != root && c.NextSibling == nil {
+		c = c.Parent
+	}
+	if c == root {
+		return nil
+	}
+	return c.NextSibling
+}
+
+// tokenize reads raw once with the HTML tokenizer. It never fails: a page
+// the tokenizer gives up on reports what was read so far.
+func tokenize(raw []byte) *signals {
+	sc := &scanner{s: &signals{paywall: notFree(raw)}}
 	z := html.NewTokenizer(bytes.NewReader(raw))
-	var stack []element
-	hiddenDepth := 0 // open elements that hide their subtree
-	skip := 0        // open script, style, noscript, template, head
-	noscript := 0
-	inTitle, inH1, h1Done := false, false, false
-	var h1 strings.Builder
 	for {
 		tt := z.Next()
 		switch tt {
 		case html.ErrorToken:
-			return s
+			return sc.s
 		case html.TextToken:
-			text := z.Text()
-			switch {
-			case inTitle:
-				s.title = strings.ToLower(strings.TrimSpace(string(text)))
-			case noscript > 0:
-				keep(&s.noscript, text)
-			case skip == 0 && hiddenDepth == 0:
-				n := countWords(text)
-				s.visibleWords += n
-				keep(&s.visible, text)
-				if inH1 && h1.Len() < 512 {
-					h1.Write(bytes.ToLower(text))
-				}
-			}
+			sc.text(string(z.Text()))
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()
 			a := atom.Lookup(name)
 			el := element{name: string(name)}
-			attrs := readAttrs(z, hasAttr)
-			el.hidden = attrs.hidden
-			s.note(attrs)
-			switch a {
-			case atom.Input:
-				if attrs.typ == "password" && hiddenDepth == 0 && !attrs.hidden {
-					s.passwords++
-				}
-			case atom.Textarea:
-				if hiddenDepth == 0 && !attrs.hidden {
-					s.textareas++
-				}
-			case atom.Script:
-				s.scripts++
-			case atom.Meta:
-				s.described = s.described || attrs.description
-			}
-			if tt == html.SelfClosingTagToken || isVoid(a) {
-				continue
-			}
-			el.root = appRootIDs[attrs.id]
-			el.wordsAtOpen = s.visibleWords
-			if len(stack) >= maxStack {
-				continue
-			}
-			stack = append(stack, el)
-			if el.hidden {
-				hiddenDepth++
-			}
-			switch a {
-			case atom.Script, atom.Style, atom.Template, atom.Head:
-				skip++
-			case atom.Noscript:
-				skip++
-				noscript++
-			case atom.Title:
-				inTitle = true
-			case atom.H1:
-				inH1 = !h1Done
-			}
+			sc.open(el, a, sc.readAttrs(z, hasAttr), tt == html.SelfClosingTagToken || isVoid(a))
 		case html.EndTagToken:
 			name, _ := z.TagName()
 			// Close up to the nearest open element of this name; an end
 			// tag that matches none is ignored, as a browser would.
-			i := len(stack) - 1
-			for i >= 0 && stack[i].name != string(name) {
+			i := len(sc.stack) - 1
+			for i >= 0 && sc.stack[i].name != string(name) {
 				i--
 			}
-			for j := len(stack) - 1; i >= 0 && j >= i; j-- {
-				el := stack[j]
-				if el.hidden {
-					hiddenDepth--
-				}
-				if el.root && s.visibleWords == el.wordsAtOpen {
-					s.emptyRoot = true
-				}
-				switch atom.Lookup([]byte(el.name)) {
-				case atom.Script, atom.Style, atom.Template, atom.Head:
-					skip--
-				case atom.Noscript:
-					skip--
-					noscript--
-				case atom.Title:
-					inTitle = false
-				case atom.H1:
-					if inH1 {
-						inH1, h1Done = false, true
-					}
-				}
-			}
 			if i >= 0 {
-				stack = stack[:i]
+				sc.closeTo(i)
 			}
-		}
-		if h1Done && s.h1 == "" {
-			s.h1 = strings.TrimSpace(h1.String())
 		}
 	}
 }
@@ -200,57 +282,214 @@ type attrs struct {
 	hidden  bool
 	// description: a <meta> naming a description, with content.
 	description bool
-	// names holds the lowercased class, id, src, action, name and data-*
-	// values, space-separated.
-	names string
+	// captcha, consent, paywall: the lowercased class, id, src, action,
+	// name and data-* values name that kind of markup (see note).
+	captcha, consent, paywall bool
+	// namesLen is the length of those values read so far.
+	namesLen int
 }
 
-func readAttrs(z *html.Tokenizer, more bool) attrs {
+// maxNamesLen bounds the attribute values one tag is read for.
+const maxNamesLen = 4096
+
+func (sc *scanner) readAttrs(z *html.Tokenizer, more bool) attrs {
 	var a attrs
-	var names strings.Builder
 	described, content := false, false
-	for more && names.Len() < 4096 {
+	for more && a.namesLen < maxNamesLen {
 		var k, v []byte
 		k, v, more = z.TagAttr()
-		key := string(k)
-		switch {
-		case key == "id":
-			a.id = strings.ToLower(strings.TrimSpace(string(v)))
-		case key == "type":
-			a.typ = strings.ToLower(strings.TrimSpace(string(v)))
-		case key == "hidden":
-			a.hidden = true
-		case key == "name" || key == "property":
-			described = described || strings.HasSuffix(strings.ToLower(string(v)), "description")
-		case key == "content":
-			content = strings.TrimSpace(string(v)) != ""
-		case key == "style":
-			st := strings.ReplaceAll(strings.ToLower(string(v)), " ", "")
-			if strings.Contains(st, "display:none") || strings.Contains(st, "visibility:hidden") {
-				a.hidden = true
-			}
-		}
-		if key == "class" || key == "id" || key == "src" || key == "action" || key == "name" || strings.HasPrefix(key, "data-") {
-			names.WriteString(strings.ToLower(string(v)))
-			names.WriteByte(' ')
-		}
+		sc.attr(&a, string(k), string(v), &described, &content)
 	}
 	a.description = described && content
 	if a.typ == "hidden" {
 		a.hidden = true
 	}
-	a.names = names.String()
 	return a
 }
 
-// note records the kinds of markup an element's names show.
-func (s *signals) note(a attrs) {
-	if a.names == "" {
+func (sc *scanner) nodeAttrs(n *html.Node) attrs {
+	var a attrs
+	described, content := false, false
+	for i := 0; i < len(n.Attr) && a.namesLen < maxNamesLen; i++ {
+		sc.attr(&a, n.Attr[i].Key, n.Attr[i].Val, &described, &content)
+	}
+	a.description = described && content
+	if a.typ == "hidden" {
+		a.hidden = true
+	}
+	return a
+}
+
+// attr reads one attribute of a tag into a.
+func (sc *scanner) attr(a *attrs, key, v string, described, content *bool) {
+	switch {
+	case key == "id":
+		a.id = strings.ToLower(strings.TrimSpace(v))
+	case key == "type":
+		a.typ = strings.ToLower(strings.TrimSpace(v))
+	case key == "hidden":
+		a.hidden = true
+	case key == "name" || key == "property":
+		*described = *described || strings.HasSuffix(strings.ToLower(v), "description")
+	case key == "content":
+		*content = strings.TrimSpace(v) != ""
+	case key == "style":
+		st := strings.ReplaceAll(strings.ToLower(v), " ", "")
+		if strings.Contains(st, "display:none") || strings.Contains(st, "visibility:hidden") {
+			a.hidden = true
+		}
+	}
+	if key == "class" || key == "id" || key == "src" || key == "action" || key == "name" || strings.HasPrefix(key, "data-") {
+		sc.note(a, v)
+		a.namesLen += len(v) + 1
+	}
+}
+
+// note records the kinds of markup a name shows, looking only for the
+// kinds the page has not shown yet.
+func (sc *scanner) note(a *attrs, v string) {
+	s := sc.s
+	want := 0
+	if !s.captcha {
+		want |= captchaKind
+	}
+	if !s.consent {
+		want |= consentKind
+	}
+	if !s.paywall {
+		want |= paywallKind
+	}
+	if v == "" || want == 0 {
 		return
 	}
-	s.captcha = s.captcha || containsAny(a.names, captchaWords)
-	s.consent = s.consent || containsAny(a.names, consentWords)
-	s.paywall = s.paywall || containsAny(a.names, paywallWords)
+	found := kindsIn(v, want)
+	a.captcha = a.captcha || found&captchaKind != 0
+	a.consent = a.consent || found&consentKind != 0
+	a.paywall = a.paywall || found&paywallKind != 0
+}
+
+// The kinds of markup names show, as bits.
+const (
+	captchaKind = 1 << iota
+	consentKind
+	paywallKind
+)
+
+// nameWord is a word of captchaWords, consentWords or paywallWords and
+// its kind.
+type nameWord struct {
+	word string
+	kind int
+}
+
+// pairWords lists the name words by their first two bytes, and pairIndex
+// maps two lowercase ASCII bytes to 1 + their index in pairWords (0 for
+// none), so that kindsIn finds every word in one pass over a name.
+var pairWords, pairIndex = indexWords()
+
+func indexWords() ([][]nameWord, *[128 * 128]uint8) {
+	var words [][]nameWord
+	index := new([128 * 128]uint8)
+	for _, list := range []struct {
+		words []string
+		kind  int
+	}{{captchaWords, captchaKind}, {consentWords, consentKind}, {paywallWords, paywallKind}} {
+		for _, w := range list.words {
+			k := int(w[0])<<7 | int(w[1])
+			if index[k] == 0 {
+				words = append(words, nil)
+				index[k] = uint8(len(words))
+			}
+			words[index[k]-1] = append(words[index[k]-1], nameWord{w, list.kind})
+		}
+	}
+	return words, index
+}
+
+// kindsIn returns the kinds among want whose words the name holds, in any
+// case: strings.ToLower of the name holds the word.
+func kindsIn(name string, want int) int {
+	found := 0
+	for i := 0; i+1 < len(name); i++ {
+		c0, c1 := name[i], name[i+1]
+		if c0 >= utf8.RuneSelf || c1 >= utf8.RuneSelf {
+			// Outside ASCII, lowercasing may change lengths (and one
+			// sign lowercases to k): take the long way.
+			return kindsInLower(strings.ToLower(name), want)
+		}
+		k := pairIndex[int(lowerASCII(c0))<<7|int(lowerASCII(c1))]
+		if k == 0 {
+			continue
+		}
+		for _, w := range pairWords[k-1] {
+			if want&w.kind != 0 && len(name)-i >= len(w.word) && strings.EqualFold(name[i:i+len(w.word)], w.word) {
+				found |= w.kind
+			}
+		}
+	}
+	return found
+}
+
+func kindsInLower(name string, want int) int {
+	found := 0
+	if want&captchaKind != 0 && containsAny(name, captchaWords) {
+		found |= captchaKind
+	}
+	if want&consentKind != 0 && containsAny(name, consentWords) {
+		found |= consentKind
+	}
+	if want&paywallKind != 0 && containsAny(name, paywallWords) {
+		found |= paywallKind
+	}
+	return found
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// notFree reports JSON-LD declaring that a page is not free to read: the
+// key "isAccessibleForFree" in any case, a colon and false, optionally
+// quoted, with white space between them.
+func notFree(raw []byte) bool {
+	const key = `"isaccessibleforfree"`
+	// The key's quote and first letter, in either case, are rare enough
+	// in a page for a search of each to find few places to look at.
+	for _, start := range []string{`"i`, `"I`} {
+		for i := 0; ; i++ {
+			j := bytes.Index(raw[i:], []byte(start))
+			if j < 0 {
+				break
+			}
+			i += j
+			if len(raw)-i < len(key) {
+				break
+			}
+			if !bytes.EqualFold(raw[i:i+len(key)], []byte(key)) {
+				continue
+			}
+			rest := skipSpace(raw[i+len(key):])
+			if len(rest) > 0 && rest[0] == ':' {
+				rest = skipSpace(rest[1:])
+				if len(rest) > 0 && rest[0] == '"' {
+					rest = rest[1:]
+				}
+				if len(rest) >= 5 && bytes.EqualFold(rest[:5], []byte("false")) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// skipSpace skips the white space of regular expressions' \s (the form
+// feed among it is the character normalize names a page separator).
+func skipSpace(b []byte) []byte {
+	return bytes.TrimLeft(b, " \t\n\r"+normalize.PageBreak)
 }
 
 func containsAny(s string, words []string) bool {
@@ -263,23 +502,23 @@ func containsAny(s string, words []string) bool {
 }
 
 // keep appends the lowercased text to b up to maxKeptBytes.
-func keep(b *strings.Builder, text []byte) {
+func keep(b *strings.Builder, text string) {
 	if b.Len() >= maxKeptBytes {
 		return
 	}
-	b.Write(bytes.ToLower(text[:min(len(text), maxKeptBytes-b.Len())]))
+	b.WriteString(strings.ToLower(text[:min(len(text), maxKeptBytes-b.Len())]))
 	b.WriteByte(' ')
 }
 
 // countWords counts runs of letters and digits.
-func countWords(text []byte) int {
+func countWords(text string) int {
 	n, in := 0, false
-	for len(text) > 0 {
-		r, size := rune(text[0]), 1
+	for i := 0; i < len(text); {
+		r, size := rune(text[i]), 1
 		if r >= utf8.RuneSelf {
-			r, size = utf8.DecodeRune(text)
+			r, size = utf8.DecodeRuneInString(text[i:])
 		}
-		text = text[size:]
+		i += size
 		w := unicode.IsLetter(r) || unicode.IsDigit(r)
 		if w && !in {
 			n++

@@ -1,8 +1,9 @@
 // Package verdict tells a page that is content from one that is not: a bot
 // challenge, a consent wall, a login wall or paywall, a page whose text
 // only its scripts produce, a soft 404 or an empty page. It reads the
-// extractor's result and, only when that text is short, makes one
-// tokenizer pass over the page; the decision is made by declared rules,
+// extractor's result and, only when that text is short, reads the page's
+// markup: the tree the extractor parsed, or for a page read without one,
+// one tokenizer pass over its bytes; the decision is made by declared rules,
 // each with its own bound on the extracted text, evaluated in order.
 //
 // The rules look for general signals (the markup that captcha widgets and
@@ -16,6 +17,8 @@ import (
 	"math"
 	"strings"
 	"unicode"
+
+	"golang.org/x/net/html"
 )
 
 // Class is what a page is.
@@ -64,6 +67,11 @@ type Page struct {
 	Title string
 	// Text is the extractor's canonical text of the page.
 	Text string
+	// Tree, when set, returns the tree the extractor parsed the page into
+	// (htmltext.Result.Tree), or nil for a page it read without one. Judge
+	// asks for it only when the text is short, and reads its markup there
+	// instead of tokenizing Raw again.
+	Tree func() *html.Node
 }
 
 // Verdict is the judgement of one page.
@@ -169,7 +177,12 @@ func Judge(p Page) Verdict {
 	if words > ScanWords {
 		return v
 	}
-	s := scan(p.Raw)
+	var s *signals
+	if doc := tree(p); doc != nil {
+		s = walk(doc, p.Raw)
+	} else {
+		s = tokenize(p.Raw)
+	}
 	title := strings.ToLower(p.Title)
 	if title == "" {
 		title = s.title
@@ -185,6 +198,14 @@ func Judge(p Page) Verdict {
 	marked := s.captcha || s.consent || s.paywall || s.passwords > 0 || f.jsNotice() || notFound(title)
 	v.Confidence = confidence(words, marked)
 	return v
+}
+
+// tree is p's parsed tree, or nil.
+func tree(p Page) *html.Node {
+	if p.Tree == nil {
+		return nil
+	}
+	return p.Tree()
 }
 
 func confidence(words int, marked bool) float64 {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/net/html"
+
 	"github.com/digestd/digestd/ingest/htmltext"
 	"github.com/digestd/digestd/ingest/verdict"
 )
@@ -21,7 +23,43 @@ func judgeFile(t *testing.T, name string) verdict.Verdict {
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	return verdict.Judge(verdict.Page{Raw: raw, Title: res.Meta.Title, Text: res.Text})
+	return verdict.Judge(verdict.Page{Raw: raw, Title: res.Meta.Title, Text: res.Text, Tree: res.Tree})
+}
+
+// The verdict reads the markup of a page the extractor parsed in its tree,
+// and tokenizes a page given without one: on every fixture both readings
+// give the same verdict, confidence and shell.
+func TestTreeAndTokensAgree(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.html")
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := htmltext.Extract(raw, "text/html", "")
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		asked := false
+		tree := func() *html.Node { asked = true; return res.Tree() }
+		fromTree := verdict.Judge(verdict.Page{Raw: raw, Title: res.Meta.Title, Text: res.Text, Tree: tree})
+		fromTokens := verdict.Judge(verdict.Page{Raw: raw, Title: res.Meta.Title, Text: res.Text})
+		if !asked && fromTree.Class != verdict.Content {
+			t.Errorf("%s: judged %s without reading the tree", f, fromTree.Class)
+		}
+		if fromTree != fromTokens {
+			t.Errorf("%s: from the tree %+v, from the tokens %+v", f, fromTree, fromTokens)
+		}
+	}
+	// A long text is content without a look at the markup.
+	long := strings.Repeat("The river froze early because the autumn was dry. ", 40)
+	v := verdict.Judge(verdict.Page{Raw: []byte("<p>" + long), Text: long, Tree: func() *html.Node {
+		t.Error("the tree of a long text was read")
+		return nil
+	}})
+	if v.Class != verdict.Content {
+		t.Errorf("long text: %+v", v)
+	}
 }
 
 // Every verdict class is recognised on pages written after the public
