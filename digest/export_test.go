@@ -87,18 +87,6 @@ func NewWindowCase(text, query string) *WindowCase {
 	return &WindowCase{d: d, cands: cands, sc: sc}
 }
 
-// Features returns each candidate's features and text.
-func (wc *WindowCase) Features() ([][]float64, []string) {
-	xs := make([][]float64, len(wc.cands))
-	ts := make([]string, len(wc.cands))
-	for i := range wc.cands {
-		x := wc.sc.features(&wc.cands[i])
-		xs[i] = x[:]
-		ts[i] = wc.d.text[wc.cands[i].w.bstart:wc.cands[i].w.bend]
-	}
-	return xs, ts
-}
-
 // Pick returns the texts of the n windows chosen with weights w.
 func (wc *WindowCase) Pick(w []float64, n int) []string {
 	var ww [windowFeatures]float64

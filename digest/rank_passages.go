@@ -228,7 +228,7 @@ func windowCandidates(d *document, q queryModel, question string, max int) ([]ca
 		sum += float64(c.length)
 	}
 	sc := &windowScorer{
-		d: d, q: q, tf: tf, sentScore: sentScore, heading: headings(d),
+		q: q, tf: tf, sentScore: sentScore, heading: headings(d),
 		avgw: math.Max(sum/math.Max(float64(len(cands)), 1), 1),
 		w:    &windowWeights,
 	}
@@ -262,7 +262,6 @@ func sortCandidates(cands []candidate) {
 // length-normalised against the mean candidate, plus the evidence scores of
 // its first two sentences and of its section heading.
 type windowScorer struct {
-	d         *document
 	q         queryModel
 	tf        []int32   // per-sentence query term frequencies, flattened
 	sentScore []float64 // evidence score of each sentence
@@ -271,22 +270,21 @@ type windowScorer struct {
 	w         *[windowFeatures]float64
 }
 
-// Window ranking features, in the order of windowWeights.
+// Window ranking features, in the order of windowWeights. Five more were
+// measured with TestFitWindowWeights and earned nothing on the three
+// evidence sets (docs/evidence.md): the later sentences' evidence, the
+// evidence of the sentence before, the share of the query's weight held,
+// opening a block, and the weight of query terms only the heading holds.
 const (
-	wfBM25       = iota // BM25 over the window's terms
-	wfFirst             // evidence score of the window's first sentence
-	wfSecond            // evidence score of its second sentence
-	wfHeading           // evidence score of the heading it sits under
-	wfRest              // evidence scores of its later sentences, summed
-	wfBefore            // evidence score of the sentence before it in its block
-	wfCoverage          // share of the query's weight the window holds
-	wfBlockStart        // 1 when the window opens its block
-	wfHeadingNew        // weight of the query terms its heading holds and it lacks
+	wfBM25    = iota // BM25 over the window's terms
+	wfFirst          // evidence score of the window's first sentence
+	wfSecond         // evidence score of its second sentence
+	wfHeading        // evidence score of the heading it sits under
 	windowFeatures
 )
 
 // windowWeights weighs the window features into the rank selection
-// orders windows by.
+// orders windows by (see TestFitWindowWeights).
 var windowWeights = [windowFeatures]float64{wfBM25: 1, wfFirst: anchorWeight, wfSecond: anchorWeight2, wfHeading: headingWeight}
 
 // features returns c's ranking features from c.tf and c.length.
@@ -294,43 +292,19 @@ func (sc *windowScorer) features(c *candidate) [windowFeatures]float64 {
 	var x [windowFeatures]float64
 	q := sc.q
 	norm := bm25K1 * (1 - bm25B + bm25B*float64(c.length)/sc.avgw)
-	var held, all float64
 	for k, v := range c.tf {
-		all += q.weight[k]
 		if v == 0 {
 			continue
 		}
-		held += q.weight[k]
 		f := float64(v)
 		x[wfBM25] += q.weight[k] * f * (bm25K1 + 1) / (f + norm)
-	}
-	if all > 0 {
-		x[wfCoverage] = held / all
 	}
 	x[wfFirst] = sc.sentScore[c.first]
 	if c.first+1 <= c.last {
 		x[wfSecond] = sc.sentScore[c.first+1]
 	}
-	for k := c.first + 2; k <= c.last; k++ {
-		x[wfRest] += sc.sentScore[k]
-	}
 	if h := sc.heading[c.first]; h >= 0 && h != c.first {
 		x[wfHeading] = sc.sentScore[h]
-	}
-	if c.first > 0 && sameBlock(sc.d, c.first-1, c.first) {
-		if !c.mid {
-			x[wfBefore] = sc.sentScore[c.first-1]
-		}
-	} else if !c.mid {
-		x[wfBlockStart] = 1
-	}
-	if h := sc.heading[c.first]; h >= 0 && h != c.first {
-		nq := len(q.terms)
-		for k, v := range sc.tf[h*nq : (h+1)*nq] {
-			if v > 0 && c.tf[k] == 0 {
-				x[wfHeadingNew] += q.weight[k]
-			}
-		}
 	}
 	return x
 }

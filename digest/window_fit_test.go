@@ -299,7 +299,7 @@ func searchWeights(t *testing.T, cases []fitCase, nsets int, w0 []float64, steps
 					try[k] += dir * step[k]
 					r := runWeights(cases, nsets, try)
 					v := r.objective(use) - penalty(try)
-					if v <= bestV+1e-9 {
+					if v <= bestV+fitMinGain {
 						break
 					}
 					w, best, bestV, improved = try, r, v, true
@@ -319,6 +319,10 @@ func searchWeights(t *testing.T, cases []fitCase, nsets int, w0 []float64, steps
 // floor, when set, is a run no set of a search may fall below on any
 // figure (DIGESTD_FIT_PARETO=1: the weights as shipped).
 var floor *fitRun
+
+// fitMinGain is the least gain of the objective a step must make: a
+// step that moves the figures by noise leaves the weight at its prior.
+var fitMinGain = 1e-9
 
 // fitLambda weighs the pull of each weight toward its prior.
 var fitLambda = 0.0
@@ -342,6 +346,9 @@ func TestFitWindowWeights(t *testing.T) {
 	for s := range names {
 		t.Logf("%s: as shipped %v; halves %v %v; BM25 %v; halves %v %v", names[s], r0.set[s], r0.half[s][0], r0.half[s][1], r0.base[s], r0.halfBase[s][0], r0.halfBase[s][1])
 	}
+	if v := os.Getenv("DIGESTD_FIT_MINGAIN"); v != "" {
+		fmt.Sscan(v, &fitMinGain)
+	}
 	if v := os.Getenv("DIGESTD_FIT_LAMBDA"); v != "" {
 		fmt.Sscan(v, &fitLambda)
 	}
@@ -361,7 +368,7 @@ func TestFitWindowWeights(t *testing.T) {
 	if os.Getenv("DIGESTD_FIT_PARETO") == "1" {
 		floor = &r0
 	}
-	steps := []float64{0, 0.2, 0.1, 0.2, 0.1, 0.1, 0.5, 0.5, 0.2}
+	steps := []float64{0, 0.2, 0.1, 0.2}
 	all := []bool{true, true, true}
 	w, r := searchWeights(t, cases, n, w0, steps, all, 3)
 	t.Logf("pooled: w %.3f", w)
