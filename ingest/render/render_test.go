@@ -107,6 +107,20 @@ func TestRenderAdversarial(t *testing.T) {
 		"/spin":   `<html><body><p>Spinning.</p><script>while (true) {}</script></body></html>`,
 		"/hoard":  `<html><body><p>Hoarding.</p><script>var a = []; while (true) { a.push(new Array(1e6).fill(Math.random())); }</script></body></html>`,
 		"/normal": `<html><body><main><h1>Tides</h1><p>Tides rise twice a day.</p></main></body></html>`,
+		// A service worker that asks for the canary when it installs and
+		// answers the page's own requests by asking for it again.
+		"/worker": `<html><body><p id=out></p><script>
+			var out = document.getElementById("out");
+			navigator.serviceWorker.register("/sw.js").then(function () { return navigator.serviceWorker.ready; })
+				.then(function () { return navigator.serviceWorker.controller || new Promise(function (ok) { navigator.serviceWorker.addEventListener("controllerchange", ok); }); })
+				.then(function () { return fetch("/through-worker").then(function (r) { return r.text(); }).catch(function () { return "refused"; }); })
+				.then(function (t) { out.textContent = "The service worker ran and answered: " + t; })
+				.catch(function (e) { out.textContent = "no service worker: " + e; });
+			</script></body></html>`,
+		"/through-worker": "answered by the server, not the worker",
+		"/sw.js": `self.addEventListener("install", function (e) { self.skipWaiting(); e.waitUntil(fetch("` + canURL + `/sw-install").catch(function () {})); });
+			self.addEventListener("activate", function (e) { e.waitUntil(self.clients.claim()); });
+			self.addEventListener("fetch", function (e) { e.respondWith(fetch("` + canURL + `/sw-fetch").catch(function () { return new Response("canary unreachable"); })); });`,
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
@@ -122,6 +136,9 @@ func TestRenderAdversarial(t *testing.T) {
 			return
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if r.URL.Path == "/sw.js" {
+			w.Header().Set("Content-Type", "text/javascript")
+		}
 		w.Write([]byte(pages[r.URL.Path]))
 	}))
 	defer srv.Close()
@@ -137,6 +154,7 @@ func TestRenderAdversarial(t *testing.T) {
 		within            time.Duration
 	}{
 		{"/fetches", "", "", limit},
+		{"/worker", "", "", limit},
 		{"/redirect", "FETCH_BLOCKED", "", limit},
 		{"/stall", "RENDER_FAILED", CauseTimeout, limit + 2*time.Second},
 		{"/spin", "RENDER_FAILED", CauseTimeout, limit + 2*time.Second},
@@ -161,6 +179,13 @@ func TestRenderAdversarial(t *testing.T) {
 		}
 		if tt.path == "/fetches" && err == nil && !strings.Contains(string(p.HTML), "every forbidden address") {
 			t.Errorf("/fetches: the page's script did not run: %.300s", p.HTML)
+		}
+		if tt.path == "/worker" && err == nil {
+			// The page's request went to the worker, whose own request
+			// for the canary the guard refused.
+			if html := string(p.HTML); !strings.Contains(html, "The service worker ran and answered") || strings.Contains(html, "by the server") {
+				t.Errorf("/worker: the service worker did not run and answer: %.300s", html)
+			}
 		}
 		t.Logf("%s: %v in %v", tt.path, err, took.Round(time.Millisecond))
 	}
