@@ -42,7 +42,7 @@ func postgresBin(name string) string {
 // data directory of its own, and returns the URL of its postgres database;
 // the server stops at cleanup. As root it runs as the postgres user, as
 // the server refuses to run as root.
-func startPostgres(t *testing.T) string {
+func startPostgres(t testing.TB) string {
 	t.Helper()
 	initdb, server := postgresBin("initdb"), postgresBin("postgres")
 	testenv.Need(t, initdb != "" && server != "", "PostgreSQL (Debian's postgresql package) is not installed")
@@ -167,4 +167,16 @@ func TestSameAnswersAsEmbedded(t *testing.T) {
 			t.Errorf("%q: PostgreSQL %+v, bleve %+v", q, a.Hits, b.Hits)
 		}
 	}
+}
+
+// BenchmarkSearch is searchtest.Benchmark on the server engine, a
+// PostgreSQL server the benchmark starts.
+func BenchmarkSearch(b *testing.B) {
+	url := startPostgres(b)
+	idx, err := pgindex.Open(context.Background(), url)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer idx.Close()
+	searchtest.Benchmark(b, searchtest.SharedData(filepath.Join("..", "..")), idx, func() int64 { return -1 })
 }
