@@ -1,10 +1,12 @@
 package api_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
+	"mime/multipart"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -180,5 +182,67 @@ func TestSearchUnavailable(t *testing.T) {
 	resp, b = c.do(t, h, "POST", "/v1/search", "application/json", []byte(`{"query":"MTCT"}`))
 	if resp.StatusCode != 503 || errorOf(t, b).ErrorCode != "UNAVAILABLE" {
 		t.Errorf("search with the index down: %d %s", resp.StatusCode, b)
+	}
+}
+
+// A raw body takes its source's labels as ?label=, a multipart upload as
+// label fields, once per label; the listing filters by them, and more
+// than pipeline.MaxLabels is a VALIDATION_ERROR.
+func TestLabelsOnUploads(t *testing.T) {
+	h, _ := newSearchServer(t)
+	c := loadContract(t)
+	listed := func(label string) []string {
+		resp, b := c.do(t, h, "GET", "/v1/sources?label="+label, "", nil)
+		var d struct {
+			Sources []struct {
+				Labels []string `json:"labels"`
+			} `json:"sources"`
+		}
+		json.Unmarshal(decodeEnvelope(t, b).Data, &d)
+		if resp.StatusCode != 200 {
+			t.Fatalf("list %s: %d %s", label, resp.StatusCode, b)
+		}
+		var out []string
+		for _, s := range d.Sources {
+			out = append(out, strings.Join(s.Labels, ","))
+		}
+		return out
+	}
+	resp, b := c.do(t, h, "POST", "/v1/digest?query=glaciers&label=alps&label=raw-upload", "text/plain", []byte("Glaciers in the Alps have lost half their volume since 1900."))
+	if resp.StatusCode != 200 {
+		t.Fatalf("raw digest: %d %s", resp.StatusCode, b)
+	}
+	if got := listed("raw-upload"); len(got) != 1 || got[0] != "alps,raw-upload" {
+		t.Errorf("raw upload's labels: %q, want [alps,raw-upload]", got)
+	}
+
+	form := func(labels int) (string, []byte) {
+		var buf bytes.Buffer
+		mw := multipart.NewWriter(&buf)
+		mw.WriteField("query", "what makes ATP?")
+		for i := range labels {
+			mw.WriteField("label", fmt.Sprintf("form-%d", i))
+		}
+		fw, _ := mw.CreateFormFile("file", "cell.txt")
+		fw.Write([]byte("Mitochondria are the powerhouse of the cell. They produce ATP."))
+		mw.Close()
+		return mw.FormDataContentType(), buf.Bytes()
+	}
+	ctype, body := form(2)
+	resp, b = c.do(t, h, "POST", "/v1/digest", ctype, body)
+	if resp.StatusCode != 200 {
+		t.Fatalf("multipart digest: %d %s", resp.StatusCode, b)
+	}
+	if got := listed("form-1"); len(got) != 1 || got[0] != "form-0,form-1" {
+		t.Errorf("multipart upload's labels: %q, want [form-0,form-1]", got)
+	}
+	ctype, body = form(pipeline.MaxLabels + 1)
+	resp, b = c.do(t, h, "POST", "/v1/digest", ctype, body)
+	if resp.StatusCode != 400 || errorOf(t, b).ErrorCode != "VALIDATION_ERROR" {
+		t.Errorf("%d labels: %d %s, want 400 VALIDATION_ERROR", pipeline.MaxLabels+1, resp.StatusCode, b)
+	}
+	resp, b = c.do(t, h, "POST", "/v1/digest?query=x&label=", "text/plain", []byte("Some text."))
+	if resp.StatusCode != 400 || errorOf(t, b).ErrorCode != "VALIDATION_ERROR" {
+		t.Errorf("empty label: %d %s, want 400 VALIDATION_ERROR", resp.StatusCode, b)
 	}
 }

@@ -149,7 +149,7 @@ var optionParams = []string{"max_evidence", "max_key_points", "snippet_max_chars
 
 // routeOps describes each route, by method and chi pattern.
 var routeOps = map[string]routeOp{
-	"POST /v1/digest":              {wire.ToolDigestSource, append([]string{"query", "id", "name", "explain"}, optionParams...)},
+	"POST /v1/digest":              {wire.ToolDigestSource, append([]string{"query", "id", "name", "label", "explain"}, optionParams...)},
 	"POST /v1/digests":             {wire.ToolDigestSources, nil},
 	"POST /v1/verify":              {wire.ToolVerifyDigest, nil},
 	"GET /v1/sources":              {wire.ToolListSources, []string{"limit", "cursor", "label", "kind"}},
@@ -272,7 +272,8 @@ func explainParam(v string) (bool, error) {
 }
 
 // decodeDigest reads a digest request from JSON, a raw body (text/plain,
-// text/html, application/pdf, an office document, EPUB, Markdown or CSV, with ?query=) or a multipart upload.
+// text/html, application/pdf, an office document, EPUB, Markdown or CSV,
+// with ?query= and ?label=, once per label) or a multipart upload.
 func (s *Server) decodeDigest(w http.ResponseWriter, r *http.Request) (pipeline.Request, error) {
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
 	mt, params, err := wire.CheckContentType(r.Header.Get("Content-Type"), digestContentTypes...)
@@ -314,7 +315,7 @@ func (s *Server) decodeDigest(w http.ResponseWriter, r *http.Request) (pipeline.
 		if err != nil {
 			return pipeline.Request{}, err
 		}
-		req := pipeline.Request{ID: q.Get("id"), Query: q.Get("query"), Options: opts}
+		req := pipeline.Request{ID: q.Get("id"), Query: q.Get("query"), Options: opts, Labels: q["label"]}
 		if len(raw) == 0 {
 			return req, errEmptySource
 		}
@@ -354,14 +355,16 @@ func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, v any) error
 	return wire.DecodeJSON(r.Body, v)
 }
 
-// decodeMultipart reads a form with a "query" field and one "file" part
-// (PDF, HTML or text, by its declared type or its first bytes).
+// decodeMultipart reads a form with a "query" field, "label" fields (one
+// per label) and one "file" part (of any kind, by its declared type, its
+// name or its first bytes). ?query=, ?id= and ?label= count as fields.
 func (s *Server) decodeMultipart(r *http.Request, opts digest.Options) (pipeline.Request, error) {
 	mr, err := r.MultipartReader()
 	if err != nil {
 		return pipeline.Request{}, fault.Wrap(fault.InvalidFormat, "malformed multipart body", err)
 	}
-	req := pipeline.Request{ID: r.URL.Query().Get("id"), Query: r.URL.Query().Get("query"), Options: opts}
+	q := r.URL.Query()
+	req := pipeline.Request{ID: q.Get("id"), Query: q.Get("query"), Options: opts, Labels: q["label"]}
 	var file []byte
 	var fileType, fileName string
 	for {
@@ -373,15 +376,21 @@ func (s *Server) decodeMultipart(r *http.Request, opts digest.Options) (pipeline
 			return req, wire.BodyError(err)
 		}
 		switch part.FormName() {
-		case "query", "id":
+		case "query", "id", "label":
 			b, err := io.ReadAll(io.LimitReader(part, 64<<10))
 			if err != nil {
 				return req, wire.BodyError(err)
 			}
-			if part.FormName() == "query" {
+			switch part.FormName() {
+			case "query":
 				req.Query = string(b)
-			} else {
+			case "id":
 				req.ID = string(b)
+			default:
+				if len(req.Labels) >= pipeline.MaxLabels {
+					return req, fault.E(fault.ValidationError, fmt.Sprintf("labels: at most %d labels", pipeline.MaxLabels)).With("field", "labels")
+				}
+				req.Labels = append(req.Labels, string(b))
 			}
 		case "file":
 			file, err = readBody(part)
@@ -390,7 +399,7 @@ func (s *Server) decodeMultipart(r *http.Request, opts digest.Options) (pipeline
 			}
 			fileType, fileName = part.Header.Get("Content-Type"), part.FileName()
 		default:
-			return req, fault.E(fault.ValidationError, fmt.Sprintf("unknown form field %q (want query, id, file)", part.FormName()))
+			return req, fault.E(fault.ValidationError, fmt.Sprintf("unknown form field %q (want query, id, label, file)", part.FormName()))
 		}
 	}
 	if file == nil {
