@@ -309,15 +309,26 @@ func (sc *windowScorer) features(c *candidate) [windowFeatures]float64 {
 	return x
 }
 
-// score sets c's score, rank and anchors from c.tf and c.length.
+// score sets c's score (its features weighed by windowWeights), its rank
+// (weighed by sc.w, the same unless a fit tries other weights) and its
+// anchors from c.tf and c.length.
 func (sc *windowScorer) score(c *candidate) {
 	x := sc.features(c)
-	c.anchor = [2]float64{anchorWeight * x[wfFirst], anchorWeight2 * x[wfSecond]}
-	c.score = x[wfBM25] + c.anchor[0] + c.anchor[1] + headingWeight*x[wfHeading]
-	c.rank = 0
-	for k, v := range x {
-		c.rank += sc.w[k] * v
+	c.anchor = [2]float64{windowWeights[wfFirst] * x[wfFirst], windowWeights[wfSecond] * x[wfSecond]}
+	c.score = weigh(&windowWeights, &x)
+	c.rank = c.score
+	if sc.w != &windowWeights {
+		c.rank = weigh(sc.w, &x)
 	}
+}
+
+// weigh returns the sum of features x weighed by w.
+func weigh(w, x *[windowFeatures]float64) float64 {
+	var v float64
+	for k := range x {
+		v += w[k] * x[k]
+	}
+	return v
 }
 
 // headings returns, for each sentence of d, the last heading at or before
