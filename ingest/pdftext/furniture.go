@@ -26,7 +26,8 @@ func removeFurniture(pages []pageLayout) {
 	for i := range pages {
 		p := &pages[i]
 		folio := func(b *block) bool {
-			return furnitureKey(b, p.box, p.blocks) != "" && pageNumberText(strings.Join(b.paras, " "), i+1)
+			// The text first: only a lone number is worth placing.
+			return pageNumberText(strings.Join(b.paras, " "), i+1) && furnitureKey(b, p.box, p.blocks) != ""
 		}
 		if len(p.blocks) < 2 || !slices.ContainsFunc(p.blocks, func(b *block) bool { return !folio(b) }) {
 			continue
