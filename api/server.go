@@ -387,9 +387,8 @@ func (s *Server) decodeMultipart(r *http.Request, opts digest.Options) (pipeline
 			case "id":
 				req.ID = string(b)
 			default:
-				if len(req.Labels) >= pipeline.MaxLabels {
-					return req, fault.E(fault.ValidationError, fmt.Sprintf("labels: at most %d labels", pipeline.MaxLabels)).With("field", "labels")
-				}
+				// The pipeline checks labels (pipeline.CheckLabels) as
+				// it does those of every entry point.
 				req.Labels = append(req.Labels, string(b))
 			}
 		case "file":
