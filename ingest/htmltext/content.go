@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/digestd/digestd/internal/htmlwalk"
 	"golang.org/x/net/html"
 )
 
@@ -521,7 +522,7 @@ func (cl cleaner) namesPanel(n *html.Node) bool {
 // when there are none. One pre-order walk.
 func controlledIDs(doc *html.Node) map[string]bool {
 	var ids map[string]bool
-	for c := doc; c != nil; c = nextInTree(c, doc) {
+	for c := doc; c != nil; c = htmlwalk.Next(c, doc) {
 		if c.Type == html.ElementNode {
 			if v := attr(c, "aria-controls"); v != "" && len(v) <= maxControlsLen {
 				if ids == nil {
@@ -681,7 +682,7 @@ func isDateline(n *html.Node) bool {
 		return false
 	}
 	timed, seen := 0, 0
-	for c := n.FirstChild; c != nil; c = nextInTree(c, n) {
+	for c := n.FirstChild; c != nil; c = htmlwalk.Next(c, n) {
 		if seen++; seen > datelineNodes {
 			return false
 		}
@@ -1532,7 +1533,7 @@ var controlTags = setOf("input", "select", "textarea")
 // button) is among the first labelNodes nodes under n.
 func holdsControl(n *html.Node, buttons bool) bool {
 	nodes := 0
-	for c := nextInTree(n, n); c != nil && nodes < labelNodes; c = nextInTree(c, n) {
+	for c := htmlwalk.Next(n, n); c != nil && nodes < labelNodes; c = htmlwalk.Next(c, n) {
 		nodes++
 		if c.Type == html.ElementNode && (controlTags[c.Data] || buttons && c.Data == "button") {
 			return true

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/digestd/digestd/internal/htmlwalk"
 	"golang.org/x/net/html"
 )
 
@@ -1131,7 +1132,7 @@ func TestIsCardRunOverlayLinks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for c := doc; c != nil; c = nextInTree(c, doc) {
+		for c := doc; c != nil; c = htmlwalk.Next(c, doc) {
 			if c.Type == html.ElementNode && attr(c, "class") == "slides" {
 				return c
 			}

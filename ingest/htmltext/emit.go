@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/digestd/digestd/internal/htmlwalk"
 	"golang.org/x/net/html"
 )
 
@@ -1077,7 +1078,7 @@ func shortText(n *html.Node) string {
 	}
 	var b strings.Builder
 	nodes := 0
-	for c := n.FirstChild; c != nil; c = nextInTree(c, n) {
+	for c := n.FirstChild; c != nil; c = htmlwalk.Next(c, n) {
 		if nodes++; nodes > twinChars || b.Len() > 4*twinChars {
 			return ""
 		}

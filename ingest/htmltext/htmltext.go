@@ -26,6 +26,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/digestd/digestd/internal/htmlwalk"
 	"github.com/digestd/digestd/normalize"
 )
 
@@ -252,28 +253,12 @@ func visibleLen(blocks []string) int {
 // once the count exceeds limit.
 func countElements(n *html.Node, limit int) int {
 	count := 0
-	for c := n; c != nil && count <= limit; c = nextInTree(c, n) {
+	for c := n; c != nil && count <= limit; c = htmlwalk.Next(c, n) {
 		if c.Type == html.ElementNode {
 			count++
 		}
 	}
 	return count
-}
-
-// nextInTree returns the node after c in a pre-order walk of the tree
-// under root, or nil when c is the last. The walk is iterative: the tree
-// may be as deep as the parser allows.
-func nextInTree(c, root *html.Node) *html.Node {
-	if c.FirstChild != nil {
-		return c.FirstChild
-	}
-	for c != root && c.NextSibling == nil {
-		c = c.Parent
-	}
-	if c == root {
-		return nil
-	}
-	return c.NextSibling
 }
 
 // parse builds the tree as a browser without scripting would, so that

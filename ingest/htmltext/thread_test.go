@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/digestd/digestd/internal/htmlwalk"
 	"golang.org/x/net/html"
 )
 
@@ -248,7 +249,7 @@ func TestIsPosterLink(t *testing.T) {
 			t.Fatal(err)
 		}
 		var a *html.Node
-		for n := doc; n != nil; n = nextInTree(n, doc) {
+		for n := doc; n != nil; n = htmlwalk.Next(n, doc) {
 			if n.Type == html.ElementNode && n.Data == "a" {
 				a = n
 				break

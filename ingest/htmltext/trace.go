@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/digestd/digestd/internal/htmlwalk"
 	"golang.org/x/net/html"
 )
 
@@ -144,7 +145,7 @@ func (t *Trace) recordDropped(r *stageRule, before, after []block) {
 // styles' included, white space collapsed: what a drop of n removes.
 func allText(n *html.Node) string {
 	var b strings.Builder
-	for c := n; c != nil; c = nextInTree(c, n) {
+	for c := n; c != nil; c = htmlwalk.Next(c, n) {
 		if c.Type == html.TextNode {
 			b.WriteString(c.Data)
 			b.WriteByte(' ')

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
+	"github.com/digestd/digestd/internal/htmlwalk"
 	"github.com/digestd/digestd/normalize"
 )
 
@@ -200,7 +201,7 @@ func walk(doc *html.Node, raw []byte) *signals {
 		case html.ElementNode:
 			sc.open(element{name: n.Data, node: n}, n.DataAtom, sc.nodeAttrs(n), isVoid(n.DataAtom))
 			if n.DataAtom == atom.Noscript {
-				for c := n.FirstChild; c != nil; c = nextInTree(c, n) {
+				for c := n.FirstChild; c != nil; c = htmlwalk.Next(c, n) {
 					if c.Type == html.TextNode {
 						sc.text(c.Data)
 					}
@@ -227,21 +228,6 @@ func walk(doc *html.Node, raw []byte) *signals {
 		}
 	}
 	return sc.s
-}
-
-// nextInTree returns the node after c in a pre-order walk of the tree
-// under root, or nil when c is the last.
-func nextInTree(c, root *html.Node) *html.Node {
-	if c.FirstChild != nil {
-		return c.FirstChild
-	}
-	for c != root && c.NextSibling == nil {
-		c = c.Parent
-	}
-	if c == root {
-		return nil
-	}
-	return c.NextSibling
 }
 
 // tokenize reads raw once with the HTML tokenizer. It never fails: a page
