@@ -143,7 +143,7 @@ func loadFitCases(t *testing.T) ([]fitCase, []string) {
 					c := cases[i]
 					text := docs[c.Doc]
 					fc := fitCase{set: si, half: evaluate.DocHalf(c.Doc), hit: hitFunc(c)}
-					bt := evaluate.BM25Windows(text, c.Question)
+					bt := evaluate.BM25Windows(text, c.Question, 0)
 					fc.base = rankOf(bt, fc.hit)
 					for _, s := range bt {
 						fc.bchar += utf8.RuneCountInString(s)

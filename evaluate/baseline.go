@@ -129,8 +129,10 @@ func bm25Order(docs []string, question string) []int {
 // consecutive sentences of canonical text (as the digester segments it)
 // is scored by BM25 for question, idf over the windows, and the best
 // non-overlapping windows with a query term are returned, at most
-// EvidenceK.
-func BM25Windows(text, question string) []string {
+// EvidenceK. With limit > 0 no window is longer than limit code points: a
+// window leaves out its last sentences to fit, and a first sentence longer
+// than limit is cut there.
+func BM25Windows(text, question string, limit int) []string {
 	sents := digest.Sentences(text)
 	if len(sents) == 0 {
 		return nil
@@ -142,6 +144,12 @@ func BM25Windows(text, question string) []string {
 	for i := range sents {
 		j := min(i+baselineWindow, len(sents)) - 1
 		w := win{sents[i].Start, sents[j].End}
+		if limit > 0 {
+			for j > i && sents[j].End-w.start > limit {
+				j--
+			}
+			w.end = min(sents[j].End, w.start+limit)
+		}
 		wins = append(wins, w)
 		toks = append(toks, bm25Tokens(string(runes[w.start:w.end])))
 		if j == len(sents)-1 {

@@ -90,7 +90,12 @@ const UnanswerableScore = 0.5
 //     the same figures as the digests: bm25_window_answer_recall_at_10,
 //     bm25_window_hit_at_1, bm25_window_mrr_at_10,
 //     bm25_window_evidence_hit_at_10, bm25_window_evidence_hit_at_1,
-//     bm25_window_evidence_mrr_at_10 and bm25_window_chars_per_question.
+//     bm25_window_evidence_mrr_at_10 and bm25_window_chars_per_question;
+//   - the same baseline with each window bounded as a snippet is
+//     (digest.MaxSnippetChars: its last sentences left out, a longer first
+//     sentence cut), the same figures prefixed bm25_window500_. The
+//     baseline proper is unbounded: about a third of its windows on the
+//     biomedical papers run past the bound digests are held to.
 //
 // A case whose document cannot be read or whose digest fails counts as a
 // miss and in Report.Errors; only cancellation of ctx stops the run.
@@ -116,7 +121,7 @@ func Evidence(ctx context.Context, dir string, fn EvidenceFunc) (Report, error) 
 	names := docNames(cases)
 	var elapsed time.Duration
 	var answered, evidenced, digests, overlapping, snippets, aligned, chars, others, otherHigh, ownHigh int
-	var baseChars, dupKeyPoints, fallbacks int
+	var baseChars, boundedChars, dupKeyPoints, fallbacks int
 	fallbackMax := 0.0
 	noteFallback := func(d EvidenceDigest) {
 		if !d.fallback() {
@@ -127,14 +132,14 @@ func Evidence(ctx context.Context, dir string, fn EvidenceFunc) (Report, error) 
 			fallbackMax = max(fallbackMax, s.RelevanceScore)
 		}
 	}
-	var ans, ev, base, baseEv rankTally
-	var halfAns, halfEv, halfBase, halfBaseEv [2]rankTally
+	// The digests' figures and the baselines', each over the same cases.
+	var dig, base, bounded methodTally
 	var halfAnswered, halfEvidenced [2]int
 	for _, c := range cases {
 		if err := ctx.Err(); err != nil {
 			return Report{}, fmt.Errorf("evidence run %s: %w", rep.Set, err)
 		}
-		var texts, baseTexts []string
+		var texts, baseTexts, boundedTexts []string
 		if text, ok := read(c.Doc); !ok {
 			rep.Errors++
 		} else {
@@ -166,9 +171,13 @@ func Evidence(ctx context.Context, dir string, fn EvidenceFunc) (Report, error) 
 				if len(top) > 0 && top[0].RelevanceScore >= UnanswerableScore {
 					ownHigh++
 				}
-				baseTexts = BM25Windows(canon, c.Question)
+				baseTexts = BM25Windows(canon, c.Question, 0)
 				for _, s := range baseTexts {
 					baseChars += utf8.RuneCountInString(s)
+				}
+				boundedTexts = BM25Windows(canon, c.Question, digest.MaxSnippetChars)
+				for _, s := range boundedTexts {
+					boundedChars += utf8.RuneCountInString(s)
 				}
 			}
 		}
@@ -191,44 +200,21 @@ func Evidence(ctx context.Context, dir string, fn EvidenceFunc) (Report, error) 
 		if len(c.Answers) > 0 {
 			answered++
 			halfAnswered[h]++
-			r, b := AnswerRank(texts, c.Answers), AnswerRank(baseTexts, c.Answers)
-			ans.add(r)
-			base.add(b)
-			halfAns[h].add(r)
-			halfBase[h].add(b)
 		}
 		if len(c.Evidence) > 0 {
 			evidenced++
 			halfEvidenced[h]++
-			r, b := EvidenceRank(texts, c.Evidence), EvidenceRank(baseTexts, c.Evidence)
-			ev.add(r)
-			baseEv.add(b)
-			halfEv[h].add(r)
-			halfBaseEv[h].add(b)
 		}
+		dig.add(c, h, texts)
+		base.add(c, h, baseTexts)
+		bounded.add(c, h, boundedTexts)
 	}
-	if answered > 0 {
-		ans.report(rep.Metrics, "", "answer_recall_at_10", answered)
-		base.report(rep.Metrics, "bm25_window_", "answer_recall_at_10", answered)
-	}
-	if evidenced > 0 {
-		ev.report(rep.Metrics, "evidence_", "hit_at_10", evidenced)
-		baseEv.report(rep.Metrics, "bm25_window_evidence_", "hit_at_10", evidenced)
-		if answered == 0 {
-			rep.Metrics["hit_at_1"] = rep.Metrics["evidence_hit_at_1"]
-			rep.Metrics["mrr_at_10"] = rep.Metrics["evidence_mrr_at_10"]
-		}
-	}
-	for h := range halfAnswered {
-		prefix := fmt.Sprintf("half%d_", h)
-		if n := halfAnswered[h]; n > 0 {
-			halfAns[h].report(rep.Metrics, prefix, "answer_recall_at_10", n)
-			halfBase[h].report(rep.Metrics, prefix+"bm25_window_", "answer_recall_at_10", n)
-		}
-		if n := halfEvidenced[h]; n > 0 {
-			halfEv[h].report(rep.Metrics, prefix+"evidence_", "hit_at_10", n)
-			halfBaseEv[h].report(rep.Metrics, prefix+"bm25_window_evidence_", "hit_at_10", n)
-		}
+	dig.report(rep.Metrics, "", answered, evidenced, halfAnswered, halfEvidenced)
+	base.report(rep.Metrics, "bm25_window_", answered, evidenced, halfAnswered, halfEvidenced)
+	bounded.report(rep.Metrics, "bm25_window500_", answered, evidenced, halfAnswered, halfEvidenced)
+	if evidenced > 0 && answered == 0 {
+		rep.Metrics["hit_at_1"] = rep.Metrics["evidence_hit_at_1"]
+		rep.Metrics["mrr_at_10"] = rep.Metrics["evidence_mrr_at_10"]
 	}
 	rep.Metrics["duplicate_key_points"] = float64(dupKeyPoints)
 	rep.Metrics["no_query_match_digests"] = float64(fallbacks)
@@ -237,6 +223,7 @@ func Evidence(ctx context.Context, dir string, fn EvidenceFunc) (Report, error) 
 		rep.Metrics["snippet_overlap_share"] = float64(overlapping) / float64(digests)
 		rep.Metrics["evidence_chars_per_question"] = float64(chars) / float64(digests)
 		rep.Metrics["bm25_window_chars_per_question"] = float64(baseChars) / float64(digests)
+		rep.Metrics["bm25_window500_chars_per_question"] = float64(boundedChars) / float64(digests)
 		rep.Metrics["answered_top_ge_0_5_share"] = float64(ownHigh) / float64(digests)
 	}
 	if snippets > 0 {
@@ -292,6 +279,47 @@ func (t rankTally) report(m map[string]float64, prefix, recall string, n int) {
 	m[prefix+recall] = t.found / float64(n)
 	m[prefix+"hit_at_1"] = t.first / float64(n)
 	m[prefix+"mrr_at_10"] = t.rr / float64(n)
+}
+
+// methodTally is one method's ranks of first hits over a set's cases:
+// answer and evidence ranks, over the whole set and each half.
+type methodTally struct {
+	ans, ev         rankTally
+	halfAns, halfEv [2]rankTally
+}
+
+// add counts case c, in half h, answered by texts in rank order.
+func (t *methodTally) add(c EvidenceCase, h int, texts []string) {
+	if len(c.Answers) > 0 {
+		r := AnswerRank(texts, c.Answers)
+		t.ans.add(r)
+		t.halfAns[h].add(r)
+	}
+	if len(c.Evidence) > 0 {
+		r := EvidenceRank(texts, c.Evidence)
+		t.ev.add(r)
+		t.halfEv[h].add(r)
+	}
+}
+
+// report writes the figures, prefixed (and prefixed halfN_ before that for
+// each half), of the answered and evidenced cases there are.
+func (t *methodTally) report(m map[string]float64, prefix string, answered, evidenced int, halfAnswered, halfEvidenced [2]int) {
+	if answered > 0 {
+		t.ans.report(m, prefix, "answer_recall_at_10", answered)
+	}
+	if evidenced > 0 {
+		t.ev.report(m, prefix+"evidence_", "hit_at_10", evidenced)
+	}
+	for h := range halfAnswered {
+		half := fmt.Sprintf("half%d_", h)
+		if n := halfAnswered[h]; n > 0 {
+			t.halfAns[h].report(m, half+prefix, "answer_recall_at_10", n)
+		}
+		if n := halfEvidenced[h]; n > 0 {
+			t.halfEv[h].report(m, half+prefix+"evidence_", "hit_at_10", n)
+		}
+	}
 }
 
 // DocHalf splits an evidence set into two halves by document, 0 or 1: the

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
@@ -124,6 +125,9 @@ func TestEvidence(t *testing.T) {
 		// The baseline reports the same figures as the digests.
 		"bm25_window_evidence_hit_at_1": 0, "bm25_window_evidence_mrr_at_10": 0,
 		"half0_bm25_window_evidence_hit_at_1": 0, "half0_bm25_window_evidence_mrr_at_10": 0,
+		// So does the baseline bounded as snippets are.
+		"bm25_window500_answer_recall_at_10": 0, "bm25_window500_evidence_hit_at_10": 0,
+		"half0_bm25_window500_hit_at_1": 0,
 	}
 	for k, v := range want {
 		if got, ok := rep.Metrics[k]; !ok || !near(got, v) {
@@ -149,9 +153,21 @@ func TestDocHalf(t *testing.T) {
 
 func TestBM25Baselines(t *testing.T) {
 	text := "Cats sleep a lot. Dogs bark at night.\nThe moon is bright at night. Birds sing in the morning."
-	got := BM25Windows(text, "When do dogs bark?")
+	got := BM25Windows(text, "When do dogs bark?", 0)
 	if len(got) != 1 || !strings.HasPrefix(got[0], "Cats sleep a lot. Dogs bark at night.") {
 		t.Errorf("BM25Windows = %q, want the window holding the dogs sentence", got)
+	}
+	// Bounded, the window starting at the dogs sentence leaves out the
+	// sentences that do not fit, and a sentence longer than the bound is
+	// cut at it.
+	got = BM25Windows(text, "When do dogs bark?", 30)
+	if len(got) == 0 || got[0] != "Dogs bark at night." {
+		t.Errorf("BM25Windows bounded to 30 = %q, want the dogs sentence alone first", got)
+	}
+	for _, w := range BM25Windows(text, "When do birds sing?", 12) {
+		if n := utf8.RuneCountInString(w); n > 12 {
+			t.Errorf("BM25Windows bounded to 12 gave %q, %d code points", w, n)
+		}
 	}
 	docs := []string{"nothing relevant here", "dogs bark and bark", "a dog barked once among many other words of a long text"}
 	if got := bm25Order(docs, "Why do dogs bark?"); !slices.Equal(got, []int{1, 2, 0}) {
