@@ -43,6 +43,7 @@ type config struct {
 	renderPages        int
 	renderTimeout      time.Duration
 	renderHeap         int64
+	renderMemory       int64
 }
 
 // register adds the shared flags to fs.
@@ -62,6 +63,7 @@ func (c *config) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.renderPages, "render-pages", render.DefaultPages, "pages the browser renders at once; more wait")
 	fs.DurationVar(&c.renderTimeout, "render-timeout", render.DefaultPageTimeout, "time limit for rendering one page")
 	fs.Int64Var(&c.renderHeap, "render-heap-bytes", render.DefaultHeapBytes, "JavaScript heap limit of one rendered page; a page past it fails with RENDER_FAILED")
+	fs.Int64Var(&c.renderMemory, "render-memory-bytes", render.DefaultMemoryBytes, "resident memory limit of one rendered page's renderer process, all of it (heap, DOM, images, canvas, ArrayBuffers); a page past it fails with RENDER_FAILED")
 	fs.StringVar(&c.fetchAllowLoopback, "fetch-allow-loopback", "", "comma-separated exact loopback `IP:PORT` pairs (127.0.0.1:8081,[::1]:9000) that URL sources may reach, for end-to-end checks; anything else is refused at start-up, and a server started with it logs a warning (empty: no loopback address is reachable)")
 	fs.StringVar(&c.index, "index", "", "search index: a directory for the embedded engine (default: search-index inside a directory archive; none for an S3 archive), postgres://… for a PostgreSQL database every replica shares, or off")
 }

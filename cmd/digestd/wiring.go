@@ -83,6 +83,7 @@ func (a *app) wireIngest(c *config, in *ingest.Ingester) error {
 			PageTimeout: c.renderTimeout,
 			MaxBytes:    c.fetchMax,
 			HeapBytes:   c.renderHeap,
+			MemoryBytes: c.renderMemory,
 			Fetcher:     in.Fetcher,
 			Logger:      a.logger,
 		})

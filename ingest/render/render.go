@@ -8,9 +8,9 @@
 // of its own whose proxy counts the page's bytes against its cap. Every
 // request of the page — the document, each subresource and redirect,
 // WebSockets, service workers — is checked by the same connect-time guard
-// as a fetch. Downloads are denied. A page has a deadline and a JavaScript
-// heap limit; a page past either is closed, and the browser keeps serving
-// the others. One browser is started and kept warm; a pool bounds the
+// as a fetch. Downloads are denied. A page has a deadline, a JavaScript
+// heap limit and a limit on its renderer process's resident memory; a page
+// past any is closed, and the browser keeps serving the others. One browser is started and kept warm; a pool bounds the
 // pages rendered at once.
 package render
 
@@ -41,6 +41,7 @@ const (
 	DefaultPageTimeout = 15 * time.Second
 	DefaultMaxBytes    = 20 << 20
 	DefaultHeapBytes   = 256 << 20
+	DefaultMemoryBytes = 1 << 30
 )
 
 // settle bounds the wait, after the load event, for a page's scripts to
@@ -73,6 +74,10 @@ type Config struct {
 	// HeapBytes is the JavaScript heap limit of a page; a page that
 	// allocates past it is stopped (its renderer crashes) and fails.
 	HeapBytes int64
+	// MemoryBytes bounds the resident memory of a page's renderer
+	// process, all of it (the heap, the DOM, images, canvas, ArrayBuffers);
+	// a renderer past it is killed and its page fails.
+	MemoryBytes int64
 	// Fetcher is the guarded client whose proxy the browser uses; its
 	// Config.AllowLoopback applies to the browser too.
 	Fetcher *fetch.Client
@@ -119,6 +124,9 @@ func New(cfg Config) (*Renderer, error) {
 	}
 	if cfg.HeapBytes <= 0 {
 		cfg.HeapBytes = DefaultHeapBytes
+	}
+	if cfg.MemoryBytes <= 0 {
+		cfg.MemoryBytes = DefaultMemoryBytes
 	}
 	if cfg.Fetcher == nil {
 		return nil, errors.New("render: a Fetcher is required")
@@ -202,6 +210,9 @@ func (r *Renderer) start() (context.Context, error) {
 	if err != nil {
 		stop()
 		return nil, fault.Wrap(fault.RenderFailed, "the browser could not be started", err).With("cause", CauseBrowser)
+	}
+	if p := chromedp.FromContext(ctx).Browser.Process(); p != nil {
+		go r.watchMemory(ctx, p.Pid, r.cfg.MemoryBytes)
 	}
 	r.browser, r.stop, r.dataDir, r.proxy = ctx, stop, dir, proxy
 	r.version = strings.Replace(v.Product, "HeadlessChrome", "Chrome", 1)

@@ -89,8 +89,9 @@ func newCanary(t *testing.T) *canary {
 // (script fetches, an image, a WebSocket, a redirect of the page itself) to
 // a loopback canary or the metadata address is refused by the guard, a page
 // that never finishes and a page that allocates without end fail with
-// typed errors within their limits, and the same browser then renders an
-// ordinary page.
+// typed errors within their limits (the second both past V8's heap and
+// past its renderer's resident memory outside that heap), and the same
+// browser then renders an ordinary page.
 func TestRenderAdversarial(t *testing.T) {
 	can := newCanary(t)
 	canURL := "http://" + can.ln.Addr().String()
@@ -106,6 +107,9 @@ func TestRenderAdversarial(t *testing.T) {
 			</script><img src="` + canURL + `/static.png"><link rel=stylesheet href="` + canURL + `/style.css"></body></html>`,
 		"/spin":   `<html><body><p>Spinning.</p><script>while (true) {}</script></body></html>`,
 		"/hoard":  `<html><body><p>Hoarding.</p><script>var a = []; while (true) { a.push(new Array(1e6).fill(Math.random())); }</script></body></html>`,
+		// Memory V8's heap limit does not count: the backing stores of
+		// ArrayBuffers, touched so that they are resident, up to 2 GiB.
+		"/buffers": `<html><body><p>Buffering.</p><script>var a = []; for (var i = 0; i < 128; i++) { var b = new Uint8Array(16 << 20); for (var j = 0; j < b.length; j += 4096) { b[j] = 1; } a.push(b); }</script></body></html>`,
 		"/normal": `<html><body><main><h1>Tides</h1><p>Tides rise twice a day.</p></main></body></html>`,
 		// A service worker that asks for the canary when it installs and
 		// answers the page's own requests by asking for it again.
@@ -145,7 +149,7 @@ func TestRenderAdversarial(t *testing.T) {
 	// The page limit leaves room for a loaded machine (a page here takes
 	// 0.5-2.5 s on two busy cores); the cases that must hit it take it.
 	const limit = 8 * time.Second
-	r := newRenderer(t, Config{PageTimeout: limit, HeapBytes: 64 << 20}, srv.Listener.Addr().String())
+	r := newRenderer(t, Config{PageTimeout: limit, HeapBytes: 64 << 20, MemoryBytes: 384 << 20}, srv.Listener.Addr().String())
 	version := r.Version()
 	first := r.browser
 
@@ -159,6 +163,7 @@ func TestRenderAdversarial(t *testing.T) {
 		{"/stall", "RENDER_FAILED", CauseTimeout, limit + 2*time.Second},
 		{"/spin", "RENDER_FAILED", CauseTimeout, limit + 2*time.Second},
 		{"/hoard", "RENDER_FAILED", CauseCrashed, limit},
+		{"/buffers", "RENDER_FAILED", CauseCrashed, limit},
 		{"/normal", "", "", limit},
 	}
 	for _, tt := range tests {
