@@ -219,7 +219,7 @@ func (w *wordWalker) end(e xml.EndElement) error {
 			}
 			// A nested table's row (or a note's table) reads as text of
 			// the enclosing cell or note.
-			return w.writeAbove(strings.Join(t.cells, " ") + " ")
+			return writeAbove(&w.tables, w.write, strings.Join(t.cells, " ")+" ")
 		}
 	case "tbl":
 		if n := len(w.tables); n > 0 {
@@ -236,12 +236,15 @@ func (w *wordWalker) end(e xml.EndElement) error {
 	return nil
 }
 
-// writeAbove writes a nested table's row into what encloses the table.
-func (w *wordWalker) writeAbove(s string) error {
-	inner := w.tables[len(w.tables)-1]
-	w.tables = w.tables[:len(w.tables)-1]
-	err := w.write(s)
-	w.tables = append(w.tables, inner)
+// writeAbove writes s with the innermost of tables set aside: a nested
+// table's row reads as text of what encloses that table. The walkers of
+// Word and OpenDocument files share it.
+func writeAbove[T any](tables *[]T, write func(string) error, s string) error {
+	n := len(*tables)
+	inner := (*tables)[n-1]
+	*tables = (*tables)[:n-1]
+	err := write(s)
+	*tables = append(*tables, inner)
 	return err
 }
 

@@ -228,7 +228,7 @@ func (w *odfWalker) end(e xml.EndElement) error {
 		if n := len(w.tables); n > 0 {
 			t := w.tables[n-1]
 			if n > 1 {
-				return w.writeAbove(strings.Join(t.cells, " ") + " ")
+				return writeAbove(&w.tables, w.write, strings.Join(t.cells, " ")+" ")
 			}
 			rep := min(t.rowRep, maxRepeat)
 			for range rep {
@@ -250,15 +250,6 @@ func (w *odfWalker) end(e xml.EndElement) error {
 		}
 	}
 	return nil
-}
-
-// writeAbove writes a nested table's row into what encloses the table.
-func (w *odfWalker) writeAbove(s string) error {
-	inner := w.tables[len(w.tables)-1]
-	w.tables = w.tables[:len(w.tables)-1]
-	err := w.write(s)
-	w.tables = append(w.tables, inner)
-	return err
 }
 
 func (w *odfWalker) chars(s string) error {
