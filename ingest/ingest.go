@@ -271,7 +271,7 @@ func (in *Ingester) url(ctx context.Context, rawURL, render string, explain bool
 			return in.rendered(ctx, resp.FinalURL, rec, explain)
 		}
 		doc, v, err := in.judgedHTML(resp.Body, resp.ContentType, resp.FinalURL, rec, explain)
-		if render == RenderAuto && in.Renderer != nil && (v.Shell || v.Class == verdict.JSRequired) {
+		if render == RenderAuto && in.Renderer != nil && v.Shell {
 			return in.rendered(ctx, resp.FinalURL, rec, explain)
 		}
 		return doc, err

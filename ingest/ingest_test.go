@@ -14,6 +14,7 @@ import (
 	"github.com/digestd/digestd/ingest/doctext"
 	"github.com/digestd/digestd/ingest/fetch"
 	"github.com/digestd/digestd/ingest/format"
+	"github.com/digestd/digestd/ingest/render"
 	"github.com/digestd/digestd/ingest/verdict"
 )
 
@@ -46,6 +47,7 @@ func TestVerdictFaults(t *testing.T) {
 		{"login.html", fault.ContentBlocked, verdict.ReasonLogin},
 		{"paywall.html", fault.ContentBlocked, verdict.ReasonPaywall},
 		{"js_shell.html", fault.JSRequired, ""},
+		{"react_shell.html", fault.JSRequired, ""},
 		{"soft404.html", fault.NotContent, verdict.ReasonSoft404},
 		{"empty.html", fault.NotContent, verdict.ReasonEmpty},
 		{"ok_teaser.html", "", ""},
@@ -69,6 +71,57 @@ func TestVerdictFaults(t *testing.T) {
 		}
 		if got, _ := f.Details["reason"].(string); got != tt.reason {
 			t.Errorf("%s: reason %q, want %q", tt.file, got, tt.reason)
+		}
+	}
+}
+
+// pageRenderer renders every page as the same article, and counts the
+// pages it was asked for.
+type pageRenderer struct{ rendered []string }
+
+func (r *pageRenderer) Render(_ context.Context, rawURL string) (*render.Page, error) {
+	r.rendered = append(r.rendered, rawURL)
+	html := "<html><body><main><h1>Tides</h1><p>Tides rise and fall twice a day because the Moon and the Sun pull the oceans, and the Earth turns beneath them.</p></main></body></html>"
+	return &render.Page{HTML: []byte(html), URL: rawURL}, nil
+}
+
+func (r *pageRenderer) Version() string { return "Chrome/0" }
+
+// With render "auto", a fetched page that is a shell its scripts fill
+// (whichever rule judged it JS_REQUIRED) is rendered, and a page with its
+// text, or an empty page without scripts, is read as fetched; with
+// "never" the shell answers JS_REQUIRED with the rule that decided.
+func TestRenderAutoRendersShells(t *testing.T) {
+	srv := httptest.NewServer(http.FileServer(http.Dir("verdict/testdata")))
+	defer srv.Close()
+	for _, tt := range []struct {
+		file     string
+		rendered bool
+		rule     string
+	}{
+		{"js_shell.html", true, "js_notice"},
+		{"react_shell.html", true, "app_shell"},
+		{"vue_shell.html", true, "app_shell"},
+		{"angular_shell.html", true, "app_shell"},
+		{"inline_shell.html", true, "app_shell"},
+		{"ok_short_app.html", false, ""},
+		{"empty_root.html", false, "empty"},
+	} {
+		r := &pageRenderer{}
+		in := &Ingester{Fetcher: fetch.New(fetch.Config{AllowLoopback: []string{srv.Listener.Addr().String()}}), Renderer: r}
+		doc, err := in.Ingest(context.Background(), Source{URL: srv.URL + "/" + tt.file, Render: RenderAuto})
+		if got := len(r.rendered) > 0; got != tt.rendered || tt.rendered && (err != nil || !doc.Record.Rendered) {
+			t.Errorf("%s with render auto: rendered %v (err %v), want %v", tt.file, got, err, tt.rendered)
+		}
+		_, err = in.Ingest(context.Background(), Source{URL: srv.URL + "/" + tt.file, Render: RenderNever})
+		var f *fault.Error
+		if rule := ""; errors.As(err, &f) {
+			rule, _ = f.Details["rule"].(string)
+			if rule != tt.rule {
+				t.Errorf("%s with render never: rule %q, want %q", tt.file, rule, tt.rule)
+			}
+		} else if tt.rule != "" {
+			t.Errorf("%s with render never: %v, want rule %q", tt.file, err, tt.rule)
 		}
 	}
 }

@@ -13,8 +13,9 @@ const (
 	// RenderNever reads the page as fetched (the default).
 	RenderNever = "never"
 	// RenderAuto renders the page when the fetched one is a shell that its
-	// scripts fill (verdict.Verdict.Shell, or JS_REQUIRED), on a server with
-	// a renderer; elsewhere it reads the page as fetched.
+	// scripts fill (verdict.Verdict.Shell, which every JS_REQUIRED verdict
+	// is), on a server with a renderer; elsewhere it reads the page as
+	// fetched.
 	RenderAuto = "auto"
 	// RenderAlways renders every HTML page; without a renderer it is
 	// FEATURE_DISABLED.

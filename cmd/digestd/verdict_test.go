@@ -37,6 +37,7 @@ var verdictWant = map[string][2]string{
 	"login.html":             {"CONTENT_BLOCKED", "login"},
 	"paywall.html":           {"CONTENT_BLOCKED", "paywall"},
 	"js_shell.html":          {"JS_REQUIRED", ""},
+	"react_shell.html":       {"JS_REQUIRED", ""},
 	"soft404.html":           {"NOT_CONTENT", "soft_404"},
 	"ok_article_banner.html": {"OK", ""},
 }

@@ -35,6 +35,10 @@ type signals struct {
 	// title is the lowercased <title>, for pages whose extraction gave none.
 	title   string
 	scripts int
+	// code counts the scripts that can build a page: executable scripts
+	// loaded from a file (a bundle) or inline ones of at least
+	// inlineCodeBytes (not JSON-LD, data or templates).
+	code int
 	// passwords counts visible password fields; textareas counts visible
 	// multi-line fields (a comment or post form, which a login wall lacks).
 	passwords, textareas int
@@ -50,10 +54,26 @@ type signals struct {
 	// described: a <meta> description (name or og: property) with a
 	// value, which a page that says nothing at all would not have.
 	described bool
-	// emptyRoot: an application root (an element whose id is one that
-	// script frameworks mount into) that holds no text.
+	// emptyRoot: an application root (an element whose id or tag is one
+	// that script frameworks mount into, or role="application") that
+	// holds no text, or only a loading placeholder (at most
+	// placeholderWords words, with a loading phrase).
 	emptyRoot bool
 }
+
+// inlineCodeBytes is the size from which an inline script counts as code
+// that can build a page (a framework's runtime, an inlined bundle) rather
+// than a tracking or settings snippet.
+const inlineCodeBytes = 1024
+
+// placeholderWords is the most words an application root's loading
+// placeholder holds ("Loading…", "Please wait").
+const placeholderWords = 4
+
+// loadingPhrases are what a placeholder says while the scripts load,
+// lowercased.
+var loadingPhrases = []string{"loading", "please wait", "wird geladen", "chargement", "cargando", "caricamento",
+	"carregando", "ładowanie", "bezig met laden"}
 
 // Attribute words that name each kind of markup, matched inside the
 // lowercased class, id, src, action and data-* values of an element. They
@@ -63,7 +83,8 @@ var (
 	captchaWords = []string{"captcha", "cf-turnstile", "challenge-form", "challenge-platform", "cf-chl-", "challenge-running", "bot-check", "px-captcha"}
 	consentWords = []string{"cookie-consent", "cookieconsent", "cookie-banner", "cookiebanner", "cookie-notice", "cookienotice", "cookie-wall", "cookiewall", "consent-banner", "consent-wall", "consentwall", "consent-manager", "consentmanager", "gdpr-banner", "gdpr-consent", "onetrust", "didomi", "usercentrics", "cookiebot", "qc-cmp", "sp_message", "truste-consent", "cmp-container", "cmpbox", "fc-consent"}
 	paywallWords = []string{"paywall", "pay-wall", "regwall", "reg-wall", "registration-wall", "subscriber-only", "subscribers-only", "premium-wall", "meter-wall", "metered-content"}
-	// appRootIDs are the ids script frameworks mount an application into.
+	// appRootIDs are the ids script frameworks mount an application into,
+	// and the tags they mount it as (Angular's <app-root>).
 	appRootIDs = map[string]bool{"root": true, "app": true, "__next": true, "__nuxt": true, "___gatsby": true, "svelte": true, "app-root": true, "application": true, "main-app": true, "react-root": true, "vue-app": true, "ember-app": true, "spa-root": true}
 )
 
@@ -74,9 +95,14 @@ type element struct {
 	node   *html.Node
 	hidden bool
 	// root is true for an application root; wordsAtOpen is the count of
-	// visible words when it opened, to tell at its end whether it holds any.
+	// visible words when it opened, and textAtOpen the length of the
+	// scanner's rootText then, to tell at its end whether it holds any
+	// text but a placeholder.
 	root        bool
 	wordsAtOpen int
+	textAtOpen  int
+	// inlineCode is true for an executable script without a source.
+	inlineCode bool
 }
 
 // scanner gathers the signals of the elements and text it is given in
@@ -93,7 +119,17 @@ type scanner struct {
 	inH1        bool
 	h1Done      bool
 	h1          strings.Builder
+	// roots counts the open application roots; rootText holds the
+	// lowercased visible text read inside them, up to maxRootText bytes.
+	roots    int
+	rootText strings.Builder
+	// codeBytes counts the bytes of the inline script open, if any.
+	codeBytes int
 }
+
+// maxRootText bounds the text of application roots a scan keeps; a
+// placeholder is far shorter.
+const maxRootText = 256
 
 // open notes an element's start tag and opens it unless it is void or the
 // open elements are at their cap.
@@ -114,17 +150,27 @@ func (sc *scanner) open(el element, a atom.Atom, at attrs, void bool) {
 		}
 	case atom.Script:
 		s.scripts++
+		if at.src && executable(at.typ) {
+			s.code++
+		}
 	case atom.Meta:
 		s.described = s.described || at.description
 	}
 	if void || len(sc.stack) >= maxStack {
 		return
 	}
-	el.root = appRootIDs[at.id]
-	el.wordsAtOpen = s.visibleWords
+	el.root = appRootIDs[at.id] || appRootIDs[el.name] || at.role == "application"
+	el.wordsAtOpen, el.textAtOpen = s.visibleWords, sc.rootText.Len()
+	el.inlineCode = a == atom.Script && !at.src && executable(at.typ)
 	sc.stack = append(sc.stack, el)
 	if el.hidden {
 		sc.hiddenDepth++
+	}
+	if el.root {
+		sc.roots++
+	}
+	if el.inlineCode {
+		sc.codeBytes = 0
 	}
 	switch a {
 	case atom.Script, atom.Style, atom.Template, atom.Head:
@@ -147,8 +193,15 @@ func (sc *scanner) closeTo(i int) {
 		if el.hidden {
 			sc.hiddenDepth--
 		}
-		if el.root && s.visibleWords == el.wordsAtOpen {
-			s.emptyRoot = true
+		if el.root {
+			sc.roots--
+			if words := s.visibleWords - el.wordsAtOpen; words == 0 ||
+				words <= placeholderWords && containsAny(sc.rootText.String()[el.textAtOpen:], loadingPhrases) {
+				s.emptyRoot = true
+			}
+		}
+		if el.inlineCode && sc.codeBytes >= inlineCodeBytes {
+			s.code++
 		}
 		switch atom.Lookup([]byte(el.name)) {
 		case atom.Script, atom.Style, atom.Template, atom.Head:
@@ -174,6 +227,8 @@ func (sc *scanner) closeTo(i int) {
 func (sc *scanner) text(text string) {
 	s := sc.s
 	switch {
+	case len(sc.stack) > 0 && sc.stack[len(sc.stack)-1].inlineCode:
+		sc.codeBytes += len(text)
 	case sc.inTitle:
 		s.title = strings.ToLower(strings.TrimSpace(text))
 	case sc.noscript > 0:
@@ -181,6 +236,10 @@ func (sc *scanner) text(text string) {
 	case sc.skip == 0 && sc.hiddenDepth == 0:
 		s.visibleWords += countWords(text)
 		keep(&s.visible, text)
+		if sc.roots > 0 && sc.rootText.Len() < maxRootText {
+			sc.rootText.WriteString(strings.ToLower(text[:min(len(text), maxRootText-sc.rootText.Len())]))
+			sc.rootText.WriteByte(' ')
+		}
 		if sc.inH1 && sc.h1.Len() < 512 {
 			sc.h1.WriteString(strings.ToLower(text))
 		}
@@ -264,8 +323,10 @@ func tokenize(raw []byte) *signals {
 
 // attrs is what the scan reads from one start tag.
 type attrs struct {
-	id, typ string
-	hidden  bool
+	id, typ, role string
+	hidden        bool
+	// src: the tag names a source (a script loaded from a file).
+	src bool
 	// description: a <meta> naming a description, with content.
 	description bool
 	// captcha, consent, paywall: the lowercased class, id, src, action,
@@ -313,6 +374,8 @@ func (sc *scanner) attr(a *attrs, key, v string, described, content *bool) {
 		a.id = strings.ToLower(strings.TrimSpace(v))
 	case key == "type":
 		a.typ = strings.ToLower(strings.TrimSpace(v))
+	case key == "role":
+		a.role = strings.ToLower(strings.TrimSpace(v))
 	case key == "hidden":
 		a.hidden = true
 	case key == "name" || key == "property":
@@ -324,6 +387,9 @@ func (sc *scanner) attr(a *attrs, key, v string, described, content *bool) {
 		if strings.Contains(st, "display:none") || strings.Contains(st, "visibility:hidden") {
 			a.hidden = true
 		}
+	}
+	if key == "src" {
+		a.src = strings.TrimSpace(v) != ""
 	}
 	if key == "class" || key == "id" || key == "src" || key == "action" || key == "name" || strings.HasPrefix(key, "data-") {
 		sc.note(a, v)
@@ -512,6 +578,12 @@ func countWords(text string) int {
 		in = w
 	}
 	return n
+}
+
+// executable reports whether a script of this type attribute runs: no
+// type, a JavaScript type or a module (not JSON-LD, data or a template).
+func executable(typ string) bool {
+	return typ == "" || typ == "module" || strings.Contains(typ, "javascript") || strings.Contains(typ, "ecmascript")
 }
 
 func isVoid(a atom.Atom) bool {

@@ -8,9 +8,10 @@
 //
 // The rules look for general signals (the markup that captcha widgets and
 // consent managers document for their embeds, visible password fields,
-// "enable JavaScript" notices, not-found titles), never for a site. Every
-// rule needs the extracted text to be short: a page whose extraction holds
-// an article is content whatever else it carries.
+// "enable JavaScript" notices, the empty roots script frameworks mount
+// into, not-found titles), never for a site. Every rule needs the
+// extracted text to be short: a page whose extraction holds an article is
+// content whatever else it carries.
 package verdict
 
 import (
@@ -31,8 +32,9 @@ const (
 	// Blocked: a bot challenge, consent wall, login wall or paywall stands
 	// where the content should be (Verdict.Reason says which).
 	Blocked Class = "blocked"
-	// JSRequired: the page says it needs JavaScript and shows nothing
-	// without it.
+	// JSRequired: the page shows its content only when its scripts run:
+	// it says it needs JavaScript, or it is an application shell whose
+	// root its scripts fill.
 	JSRequired Class = "js_required"
 	// NotContent: a soft 404 or an empty page.
 	NotContent Class = "not_content"
@@ -87,10 +89,11 @@ type Verdict struct {
 	// the markup of a rule whose bounds did not hold, and 0 under a
 	// verdict.
 	Confidence float64
-	// Shell reports a page that looks filled by its scripts: almost no
-	// extracted text, scripts, and an empty application root, little
-	// visible text or a JavaScript notice. A renderer renders such a page
-	// when asked to render only where needed.
+	// Shell reports a page that looks filled by its scripts: a JSRequired
+	// verdict, or almost no extracted text, scripts, and an empty
+	// application root, little visible text or a JavaScript notice. It is
+	// the one test of whether a page needs rendering: a renderer renders
+	// such a page when asked to render only where needed.
 	Shell bool
 }
 
@@ -126,6 +129,10 @@ const (
 	shellVisibleWords = 60
 	// shellWords: a shell's extraction holds at most this many words.
 	shellWords = 10
+	// appShellVisibleWords: an application shell shows at most this many
+	// words around its empty root (a header, a footer); a page with more
+	// to show is a page whose extraction fell short.
+	appShellVisibleWords = 400
 )
 
 // rules are evaluated in order; the first that matches decides.
@@ -139,6 +146,11 @@ var rules = []rule{
 		"an \"enable JavaScript\" notice on a page with scripts that shows almost nothing else or an empty application root",
 		func(f *facts) bool {
 			return f.scripts > 0 && f.jsNotice() && (f.emptyRoot || f.visibleWords <= shellVisibleWords)
+		}},
+	{"app_shell", JSRequired, "", 60,
+		"an application shell: scripts that can build the page (a bundle or a sizeable inline script), an application root that is empty or holds only a loading placeholder, and little else to show",
+		func(f *facts) bool {
+			return f.code > 0 && f.emptyRoot && f.visibleWords <= appShellVisibleWords
 		}},
 	{"consent_wall", Blocked, ReasonConsent, ScanWords,
 		"a consent manager's markup, little else to show, and an extraction that is the consent notice (or nothing, with the notice on the page)",
@@ -192,6 +204,7 @@ func Judge(p Page) Verdict {
 	for _, r := range rules {
 		if words <= r.maxWords && r.match(f) {
 			v.Class, v.Reason, v.Rule, v.Confidence = r.class, r.reason, r.name, 0
+			v.Shell = v.Shell || r.class == JSRequired
 			return v
 		}
 	}

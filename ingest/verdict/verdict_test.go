@@ -64,7 +64,8 @@ func TestTreeAndTokensAgree(t *testing.T) {
 
 // Every verdict class is recognised on pages written after the public
 // patterns (a CDN's browser check, a captcha widget, a consent manager's
-// wall, a login page, a paywall, a script framework's shell, soft 404s),
+// wall, a login page, a paywall, script frameworks' shells with and without
+// a notice, soft 404s),
 // and pages that carry the same markup beside their content are content.
 func TestFixtures(t *testing.T) {
 	tests := []struct {
@@ -79,15 +80,21 @@ func TestFixtures(t *testing.T) {
 		{"login.html", verdict.Blocked, verdict.ReasonLogin, "login_wall"},
 		{"paywall.html", verdict.Blocked, verdict.ReasonPaywall, "paywall"},
 		{"js_shell.html", verdict.JSRequired, "", "js_notice"},
+		{"react_shell.html", verdict.JSRequired, "", "app_shell"},
+		{"vue_shell.html", verdict.JSRequired, "", "app_shell"},
+		{"angular_shell.html", verdict.JSRequired, "", "app_shell"},
+		{"inline_shell.html", verdict.JSRequired, "", "app_shell"},
 		{"soft404.html", verdict.NotContent, verdict.ReasonSoft404, "soft_404"},
 		{"soft404_de.html", verdict.NotContent, verdict.ReasonSoft404, "soft_404"},
 		{"empty.html", verdict.NotContent, verdict.ReasonEmpty, "empty"},
+		{"empty_root.html", verdict.NotContent, verdict.ReasonEmpty, "empty"},
 		{"ok_article_banner.html", verdict.Content, "", ""},
 		{"ok_forum_login.html", verdict.Content, "", ""},
 		{"ok_http404_article.html", verdict.Content, "", ""},
 		{"ok_teaser.html", verdict.Content, "", ""},
 		{"ok_rendered_app.html", verdict.Content, "", ""},
 		{"ok_short_notice.html", verdict.Content, "", ""},
+		{"ok_short_app.html", verdict.Content, "", ""},
 	}
 	seen := map[string]bool{}
 	for _, tt := range tests {
@@ -109,12 +116,17 @@ func TestFixtures(t *testing.T) {
 			t.Errorf("fixture %s has no case", f)
 		}
 	}
-	// A shell is what render "auto" renders; a page with its text is not.
-	if v := judgeFile(t, "js_shell.html"); !v.Shell {
-		t.Error("js_shell.html is not a shell")
+	// A shell is what render "auto" renders: every page judged
+	// JS_REQUIRED is one; a page with its text is not.
+	for _, tt := range tests {
+		if v := judgeFile(t, tt.file); tt.class == verdict.JSRequired && !v.Shell {
+			t.Errorf("%s is not a shell", tt.file)
+		}
 	}
-	if v := judgeFile(t, "ok_rendered_app.html"); v.Shell {
-		t.Error("ok_rendered_app.html, which holds its text, is a shell")
+	for _, f := range []string{"ok_rendered_app.html", "ok_short_app.html"} {
+		if v := judgeFile(t, f); v.Shell {
+			t.Errorf("%s, which holds its text, is a shell", f)
+		}
 	}
 }
 
