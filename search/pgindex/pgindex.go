@@ -6,10 +6,13 @@
 package pgindex
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -52,7 +55,15 @@ CREATE INDEX IF NOT EXISTS digestd_sources_labels ON digestd_sources USING gin (
 // Open connects to the database at url (postgres://…) and creates the
 // tables if they are missing.
 func Open(ctx context.Context, url string) (*Index, error) {
-	pool, err := pgxpool.New(ctx, url)
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, unavailable("open the search index", err)
+	}
+	// A search's cost depends on its words (how many passages hold
+	// each), so each statement is planned for its own arguments, never
+	// by a generic plan of a prepared statement.
+	cfg.ConnConfig.RuntimeParams["plan_cache_mode"] = "force_custom_plan"
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, unavailable("open the search index", err)
 	}
@@ -219,16 +230,119 @@ func (x *Index) Sources(ctx context.Context, fn func(search.Source) error) error
 	return nil
 }
 
-// Candidates implements search.Index: the passages whose tsvector holds a
-// word of the query (any of them), ranked by ts_rank_cd.
+// MatchBound bounds the passages a search ranks beyond those it returns:
+// ts_rank_cd reads each passage it ranks, so ranking every passage that
+// holds a query word costs in proportion to how many do (a common word is
+// in a fifth of all passages, and a search took hundreds of milliseconds).
+const MatchBound = 500
+
+// Candidates implements search.Index: passages whose tsvector holds a word
+// of the query, ranked by ts_rank_cd over all the query's words, from a
+// bounded set of them (at most about 3 × max(n, MatchBound) passages):
+//
+//   - every passage holding one of the query's rarest words, as many of
+//     them (rarest first) as hold a query word in at most max(n,
+//     MatchBound) passages together;
+//   - up to max(n, MatchBound) passages holding every other query word;
+//   - only when these are fewer than n, up to max(n, MatchBound) passages
+//     holding any of the other words.
+//
+// A passage that holds none of the rare words and not all of the common
+// ones ranks low (ts_rank_cd scores a passage by how many of the query's
+// words it holds, and how close together), so the set holds the best
+// passages but for a question of common words only. The total is exact
+// when no word is common; otherwise it is PostgreSQL's estimate from the
+// column's statistics (the bounded set's count with a filter).
 func (x *Index) Candidates(ctx context.Context, text string, f search.Filter, n int) ([]search.Candidate, int, error) {
 	words := strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 	if len(words) == 0 {
 		return []search.Candidate{}, 0, nil
 	}
-	var kinds, labels []string
+	bound := max(n, MatchBound)
+	// The query's lexemes (quoted as tsquery operands; the words are
+	// letters and digits only), each with how many passages hold it,
+	// counted up to bound+1.
+	rows, err := x.pool.Query(ctx, `
+		SELECT quote_literal(t.lexeme), (SELECT count(*) FROM (
+			SELECT 1 FROM digestd_passages p WHERE p.body @@ quote_literal(t.lexeme)::tsquery LIMIT $2) c)
+		FROM unnest(to_tsvector('english', $1)) t`, strings.Join(words, " "), bound+1)
+	if err != nil {
+		return nil, 0, unavailable("search", err)
+	}
+	type lexeme struct {
+		quoted string
+		df     int
+	}
+	var lexemes []lexeme
+	for rows.Next() {
+		var l lexeme
+		if err := rows.Scan(&l.quoted, &l.df); err != nil {
+			return nil, 0, unavailable("search", err)
+		}
+		if l.df > 0 {
+			lexemes = append(lexemes, l)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, unavailable("search", err)
+	}
+	if len(lexemes) == 0 {
+		return []search.Candidate{}, 0, nil
+	}
+	slices.SortStableFunc(lexemes, func(a, b lexeme) int { return cmp.Compare(a.df, b.df) })
+	var rare, common []string
+	all := make([]string, len(lexemes))
+	sum := 0
+	for i, l := range lexemes {
+		all[i] = l.quoted
+		if sum+l.df <= bound && len(common) == 0 {
+			rare = append(rare, l.quoted)
+			sum += l.df
+		} else {
+			common = append(common, l.quoted)
+		}
+	}
+	query := strings.Join(all, " | ")
+	var parts []string
+	if len(rare) > 0 {
+		parts = append(parts, strings.Join(rare, " | "))
+	}
+	if len(common) > 0 {
+		parts = append(parts, strings.Join(common, " & "))
+	}
+	cands, matched, err := x.rank(ctx, f, n, bound, query, parts)
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(cands) < n && len(common) > 1 {
+		if cands, matched, err = x.rank(ctx, f, n, bound, query, append(parts, strings.Join(common, " | "))); err != nil {
+			return nil, 0, err
+		}
+	}
+	filtered := len(f.Kinds) > 0 || len(f.Sources) > 0 || len(f.Labels) > 0 || !f.AddedAfter.IsZero() || !f.AddedBefore.IsZero()
+	total := matched
+	if len(common) > 0 && !filtered {
+		var plan []byte
+		if err := x.pool.QueryRow(ctx, `EXPLAIN (FORMAT JSON) SELECT 1 FROM digestd_passages WHERE body @@ $1::tsquery`, query).Scan(&plan); err != nil {
+			return nil, 0, unavailable("search", err)
+		}
+		var est []struct {
+			Plan struct {
+				Rows float64 `json:"Plan Rows"`
+			}
+		}
+		if err := json.Unmarshal(plan, &est); err == nil && len(est) > 0 {
+			total = max(total, int(est[0].Plan.Rows))
+		}
+	}
+	return cands, total, nil
+}
+
+// rank returns the n passages passing f that ts_rank_cd ranks best for
+// query (tsquery text) among those matching a tsquery of parts, up to
+// bound passages of each, and how many passages it ranked.
+func (x *Index) rank(ctx context.Context, f search.Filter, n, bound int, query string, parts []string) ([]search.Candidate, int, error) {
 	var hashes [][]byte
-	kinds, labels = f.Kinds, f.Labels
 	for _, h := range f.Sources {
 		hashes = append(hashes, h[:])
 	}
@@ -239,19 +353,27 @@ func (x *Index) Candidates(ctx context.Context, text string, f search.Filter, n 
 	if !f.AddedBefore.IsZero() {
 		before = &f.AddedBefore
 	}
+	args := []any{nilIfEmpty(f.Kinds), nilIfEmptyBytes(hashes), nilIfEmpty(f.Labels), after, before, n, bound, query}
+	// Each part is filtered before it is bounded, so a filter that
+	// leaves few sources still finds their passages.
+	var set []string
+	for _, q := range parts {
+		args = append(args, q)
+		sel := fmt.Sprintf(`SELECT p.ctid FROM digestd_passages p JOIN digestd_sources s ON s.hash = p.source
+			WHERE p.body @@ $%d::tsquery
+			  AND ($1::text[] IS NULL OR s.kind = ANY($1))
+			  AND ($2::bytea[] IS NULL OR s.hash = ANY($2))
+			  AND ($3::text[] IS NULL OR s.labels && $3)
+			  AND ($4::timestamptz IS NULL OR s.added > $4)
+			  AND ($5::timestamptz IS NULL OR s.added < $5)`, len(args))
+		set = append(set, "("+sel+" LIMIT $7)")
+	}
 	rows, err := x.pool.Query(ctx, `
-		WITH q AS (SELECT to_tsquery('english', $1) AS q)
-		SELECT p.source, p.start_cp, p.end_cp, p.page, ts_rank_cd(p.body, q.q) AS score, count(*) OVER () AS total
-		FROM digestd_passages p JOIN digestd_sources s ON s.hash = p.source, q
-		WHERE p.body @@ q.q
-		  AND ($2::text[] IS NULL OR s.kind = ANY($2))
-		  AND ($3::bytea[] IS NULL OR s.hash = ANY($3))
-		  AND ($4::text[] IS NULL OR s.labels && $4)
-		  AND ($5::timestamptz IS NULL OR s.added > $5)
-		  AND ($6::timestamptz IS NULL OR s.added < $6)
+		SELECT p.source, p.start_cp, p.end_cp, p.page, ts_rank_cd(p.body, $8::tsquery) AS score, count(*) OVER () AS total
+		FROM digestd_passages p
+		WHERE p.ctid = ANY(ARRAY(`+strings.Join(set, " UNION ")+`))
 		ORDER BY score DESC, p.source, p.start_cp
-		LIMIT $7`,
-		strings.Join(words, " | "), nilIfEmpty(kinds), nilIfEmptyBytes(hashes), nilIfEmpty(labels), after, before, n)
+		LIMIT $6`, args...)
 	if err != nil {
 		return nil, 0, unavailable("search", err)
 	}

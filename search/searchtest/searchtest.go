@@ -246,6 +246,41 @@ func Test(t *testing.T, open func(t *testing.T) search.Index) {
 		}
 	})
 
+	t.Run("CommonWords", func(t *testing.T) {
+		x := open(t)
+		defer x.Close()
+		// A word in more passages than an engine may rank at once, and
+		// a rarer one in a few passages of another source, some of
+		// which hold the common word too.
+		var common []byte
+		for i := range 5000 {
+			common = fmt.Appendf(common, "Sentence %d mentions a river. ", i)
+		}
+		rare := "The otter swims in the river. Rivers hold otters. A heron stands in the river. The heron eats a fish."
+		big := search.Source{Hash: archive.SumString(string(common)), Kind: "text", Added: time.Unix(1e9, 0).UTC()}
+		small := search.Source{Hash: archive.SumString(rare), Kind: "html", Added: time.Unix(2e9, 0).UTC()}
+		bigPassages := search.PassagesOf(string(common))
+		if err := x.Put(ctx, search.Document{Source: big, Passages: bigPassages}, search.Document{Source: small, Passages: search.PassagesOf(rare)}); err != nil {
+			t.Fatal(err)
+		}
+		cands, total, err := x.Candidates(ctx, "otters in a river", search.Filter{}, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(bigPassages) < 1200 || len(cands) != 20 || cands[0].Source != small.Hash || total < len(cands) {
+			t.Errorf("otters in a river: %d candidates (estimate %d) of %d passages, first %+v; want 20, the otters' passage first", len(cands), total, len(bigPassages), cands[:min(1, len(cands))])
+		}
+		// A question of the common word alone still fills its answer,
+		// and a filter finds the few passages it leaves.
+		if cands, total, err := x.Candidates(ctx, "river", search.Filter{}, 50); err != nil || len(cands) != 50 || total < 50 {
+			t.Errorf("river: %d candidates (estimate %d), %v; want 50", len(cands), total, err)
+		}
+		got := sourcesOf(t, x, "river", search.Filter{Kinds: []string{"html"}})
+		if len(got) != 1 || got[0] != small.Hash {
+			t.Errorf("river in html: sources %v, want the otters' text", got)
+		}
+	})
+
 	t.Run("Closed", func(t *testing.T) {
 		x, _ := load(t)
 		if err := x.Close(); err != nil {
