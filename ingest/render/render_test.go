@@ -105,12 +105,12 @@ func TestRenderAdversarial(t *testing.T) {
 			var f = document.createElement("iframe"); f.src = "` + canURL + `/frame"; document.body.appendChild(f);
 			document.getElementById("out").textContent = "The page asked for every forbidden address it knows of.";
 			</script><img src="` + canURL + `/static.png"><link rel=stylesheet href="` + canURL + `/style.css"></body></html>`,
-		"/spin":   `<html><body><p>Spinning.</p><script>while (true) {}</script></body></html>`,
-		"/hoard":  `<html><body><p>Hoarding.</p><script>var a = []; while (true) { a.push(new Array(1e6).fill(Math.random())); }</script></body></html>`,
+		"/spin":  `<html><body><p>Spinning.</p><script>while (true) {}</script></body></html>`,
+		"/hoard": `<html><body><p>Hoarding.</p><script>var a = []; while (true) { a.push(new Array(1e6).fill(Math.random())); }</script></body></html>`,
 		// Memory V8's heap limit does not count: the backing stores of
 		// ArrayBuffers, touched so that they are resident, up to 2 GiB.
 		"/buffers": `<html><body><p>Buffering.</p><script>var a = []; for (var i = 0; i < 128; i++) { var b = new Uint8Array(16 << 20); for (var j = 0; j < b.length; j += 4096) { b[j] = 1; } a.push(b); }</script></body></html>`,
-		"/normal": `<html><body><main><h1>Tides</h1><p>Tides rise twice a day.</p></main></body></html>`,
+		"/normal":  `<html><body><main><h1>Tides</h1><p>Tides rise twice a day.</p></main></body></html>`,
 		// A service worker that asks for the canary when it installs and
 		// answers the page's own requests by asking for it again.
 		"/worker": `<html><body><p id=out></p><script>
