@@ -99,6 +99,8 @@ type extraction struct {
 	// body is the body searched.
 	by   map[*html.Node]*stageRule
 	body *html.Node
+	// off holds the stage rules turned off (see Options.Off).
+	off stageSet
 }
 
 // newExtraction prepares the measurement of a tree of about elems elements.
@@ -134,7 +136,8 @@ func mainBlocks(doc *html.Node, elems int, page cleaner, reparse func() *html.No
 	bx := xs
 	// Decisions weigh the article-like text: a listing inside the chosen
 	// root (see markLists) comes along with it but is no article.
-	if strictBlocks.articleLen() < retryChars {
+	retry := strictBlocks.articleLen() < retryChars
+	if retry && page.off.on(&ruleLenientReading) {
 		// A short result may mean that the strict cleaning removed part of
 		// the content (a wrapper with a misleading class): redo it on a
 		// fresh tree without class hints and keep the longer result.
@@ -149,7 +152,7 @@ func mainBlocks(doc *html.Node, elems int, page cleaner, reparse func() *html.No
 		// one found some text the hints had removed (a cookie notice, a
 		// footer) and no listing: unless that text dwarfs the items, the
 		// listing stays the content.
-		if best.articleLen() > strictBlocks.articleLen() && strictList.keepsOver(strictBlocks.articleLen(), best.articleLen()) {
+		if best.articleLen() > strictBlocks.articleLen() && strictList.keepsOver(strictBlocks.articleLen(), best.articleLen()) && page.off.on(&ruleListContent) {
 			if list := xl.listContainer(findBody(clone)); !list.isContent(best.articleLen()) && !xl.listInLandmark(list) {
 				if items := xs.emitList(strictList.node, strictList.items); textLen(items) > strictBlocks.articleLen() {
 					out := withList(strictBlocks.article(), items)
@@ -162,14 +165,14 @@ func mainBlocks(doc *html.Node, elems int, page cleaner, reparse func() *html.No
 	// A long run of repeated items beside little article-like text (a
 	// listing, a collection, a schedule), or inside the main landmark
 	// while the text is outside it: the items are the content.
-	if list := x.listContainer(findBody(tree)); list.isContent(best.articleLen()) || x.listInLandmark(list) {
+	if list := x.listContainer(findBody(tree)); (list.isContent(best.articleLen()) || x.listInLandmark(list)) && page.off.on(&ruleListContent) {
 		if items := x.emitList(list.node, list.items); textLen(items) > best.articleLen() {
 			out := withList(best.article(), items)
 			x.settleList(bx, list, best.articleLen(), len(out) > len(items), tree)
 			return out
 		}
 	}
-	if best.articleLen() >= minContentChars || tree == doc {
+	if best.articleLen() >= minContentChars || !retry {
 		bx.settleReading(best.articleLen())
 		return best.text()
 	}
@@ -185,7 +188,7 @@ func mainBlocks(doc *html.Node, elems int, page cleaner, reparse func() *html.No
 	if st := x.stat(findBody(tree)); st != nil {
 		visible = st.text
 	}
-	if list := xh.listContainer(findBody(hidden)); visible < minContentChars && list.isContent(shown.articleLen()) {
+	if list := xh.listContainer(findBody(hidden)); visible < minContentChars && list.isContent(shown.articleLen()) && page.off.on(&ruleListContent) && page.off.on(&ruleShownReading) {
 		if items := xh.emitList(list.node, list.items); textLen(items) > shown.articleLen() && textLen(items) >= minContentChars {
 			out := withList(shown.article(), items)
 			xh.settleList(xh, list, shown.articleLen(), len(out) > len(items), hidden)
@@ -194,17 +197,17 @@ func mainBlocks(doc *html.Node, elems int, page cleaner, reparse func() *html.No
 	}
 	// As above, the article-like text decides: hidden cards (a gallery's
 	// slides) are no reason to drop the visible page.
-	if shown.articleLen() >= minContentChars {
+	if shown.articleLen() >= minContentChars && page.off.on(&ruleShownReading) {
 		xh.settleReading(shown.articleLen())
 		return shown.text()
 	}
 	// The lenient attempt measured this very tree: reuse it.
 	whole := x.wholeBody(tree, false)
-	if textLen(whole) > textLen(best.text()) {
+	if textLen(whole) > textLen(best.text()) && page.off.on(&ruleWholeBody) {
 		x.settleWhole(tree, textLen(whole))
 		return whole
 	}
-	if len(best) == 0 {
+	if len(best) == 0 && page.off.on(&ruleWholeBody) {
 		// Nothing but links (a list page, a site map): keep them.
 		whole = x.wholeBody(tree, true)
 		x.settleWhole(tree, textLen(whole))
@@ -325,6 +328,7 @@ func findMain(doc *html.Node, elems int, c cleaner) (found, *extraction) {
 		x.body = body
 	}
 	x.posts = c.posts
+	x.off = c.off
 	x.article = c.article
 	x.quiet = c.quiet
 	x.appeal = c.appeal
@@ -338,16 +342,23 @@ func findMain(doc *html.Node, elems int, c cleaner) (found, *extraction) {
 		return x.emitBlocks([]*html.Node{body}, false), x
 	}
 	// The search's steps, each widening the roots the one before chose.
-	first := x.withProseRun(top, body)
+	first := top
+	if x.off.on(&ruleMainProseRun) {
+		first = x.withProseRun(top, body)
+	}
 	x.credit(&ruleMainTop, []*html.Node{top})
 	x.credit(&ruleMainProseRun, []*html.Node{first})
-	x.roots = x.credit(&ruleMainSibling, x.withSiblings(first, body))
-	x.roots = x.credit(&ruleMainLead, x.withLead(x.roots, body))
-	x.roots = x.credit(&ruleMainTrail, x.withTrail(x.roots, body))
-	x.roots = x.credit(&ruleMainLandmark, x.withLandmark(x.roots, body))
-	x.roots = x.credit(&ruleMainPart, x.withParts(x.roots, body))
+	if x.off.on(&ruleMainSibling) {
+		x.roots = x.credit(&ruleMainSibling, x.withSiblings(first, body))
+	} else {
+		x.roots = []*html.Node{first}
+	}
+	x.roots = x.widen(&ruleMainLead, x.withLead, body)
+	x.roots = x.widen(&ruleMainTrail, x.withTrail, body)
+	x.roots = x.widen(&ruleMainLandmark, x.withLandmark, body)
+	x.roots = x.widen(&ruleMainPart, x.withParts, body)
 	if c.byHints {
-		x.roots = x.credit(&ruleMainSections, x.withSections(x.roots, body))
+		x.roots = x.widen(&ruleMainSections, x.withSections, body)
 	}
 	x.markLists(x.roots)
 	mark := x.trace.size()
@@ -364,6 +375,15 @@ func findMain(doc *html.Node, elems int, c cleaner) (found, *extraction) {
 	x.lists = nil
 	x.holders = nil
 	return blocks, x
+}
+
+// widen is the search step of rule r: it widens x.roots (see credit),
+// unless Options.Off turned the rule off, and then they pass unchanged.
+func (x *extraction) widen(r *stageRule, step func([]*html.Node, *html.Node) []*html.Node, body *html.Node) []*html.Node {
+	if !x.off.on(r) {
+		return x.roots
+	}
+	return x.credit(r, step(x.roots, body))
 }
 
 // wholeBody emits every block of the body x measured (after cleaning), with
@@ -445,6 +465,9 @@ type cleaner struct {
 	rules []rule
 	// trace, when not nil, records the table's decisions.
 	trace *Trace
+	// off holds the stage rules turned off (see Options.Off), for the
+	// search and emission after the cleaning and the page's choices.
+	off stageSet
 	// removed, when not nil, logs what clean takes out (see Result.Tree).
 	removed *[]removal
 }

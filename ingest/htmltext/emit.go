@@ -67,7 +67,7 @@ func (x *extraction) emitBlocks(roots []*html.Node, keepAll bool) []block {
 		e.flush()
 		e.settleSlot(false)
 	}
-	if x.trace != nil {
+	if x.trace != nil || x.off != 0 {
 		return x.traceFilters(e.blocks, keepAll)
 	}
 	blocks := dropRepeats(dropItemCopies(e.blocks))
@@ -77,8 +77,9 @@ func (x *extraction) emitBlocks(roots []*html.Node, keepAll bool) []block {
 	return trimHead(trimTail(dropOrphanHeadings(blocks)))
 }
 
-// traceFilters is the end of emitBlocks with a trace: the same filters in
-// the same order, each block one leaves out recorded with its rule.
+// traceFilters is the end of emitBlocks with a trace or rules turned off:
+// the same filters in the same order, but those Options.Off turned off,
+// each block one leaves out recorded with its rule.
 func (x *extraction) traceFilters(blocks []block, keepAll bool) []block {
 	filters := []struct {
 		rule   *stageRule
@@ -92,7 +93,11 @@ func (x *extraction) traceFilters(blocks []block, keepAll bool) []block {
 		{&ruleHeadFragment, trimHead},
 	}
 	for _, f := range filters {
-		if keepAll && f.rule == &ruleLinkedTitle {
+		if keepAll && f.rule == &ruleLinkedTitle || !x.off.on(f.rule) {
+			continue
+		}
+		if x.trace == nil {
+			blocks = f.filter(blocks)
 			continue
 		}
 		before := append([]block(nil), blocks...)
@@ -228,14 +233,28 @@ func (x *extraction) emitList(list *html.Node, items int) []string {
 	e := &emitter{x: x, keepAll: true, whole: true}
 	e.walk(list, list, false, false, 0)
 	e.flush()
-	if x.trace != nil {
-		before := append([]block(nil), e.blocks...)
-		copies := dropItemCopies(e.blocks)
-		x.trace.recordDropped(&ruleItemCopy, before, copies)
-		before = append(before[:0], copies...)
-		labels := dropLabels(copies, list, items)
-		x.trace.recordDropped(&ruleCardLabel, before, labels)
-		return texts(labels)
+	if x.trace != nil || x.off != 0 {
+		blocks := e.blocks
+		filters := []struct {
+			rule   *stageRule
+			filter func([]block) []block
+		}{
+			{&ruleItemCopy, dropItemCopies},
+			{&ruleCardLabel, func(b []block) []block { return dropLabels(b, list, items) }},
+		}
+		for _, f := range filters {
+			if !x.off.on(f.rule) {
+				continue
+			}
+			if x.trace == nil {
+				blocks = f.filter(blocks)
+				continue
+			}
+			before := append([]block(nil), blocks...)
+			blocks = f.filter(blocks)
+			x.trace.recordDropped(f.rule, before, blocks)
+		}
+		return texts(blocks)
 	}
 	return texts(dropLabels(dropItemCopies(e.blocks), list, items))
 }
@@ -436,8 +455,8 @@ func dropOrphanHeadings(blocks []block) []block {
 }
 
 func (e *emitter) flush() {
-	if e.chars > 0 && (e.keepAll || e.listed || e.links*2 <= e.chars || e.level > 0) {
-		if s := strings.TrimSpace(e.cur.String()); s != "" && (e.data || !isGeneratedIDs(s)) {
+	if e.chars > 0 && (e.keepAll || e.listed || e.links*2 <= e.chars || e.level > 0 || !e.x.off.on(&ruleLinkDenseBlock)) {
+		if s := strings.TrimSpace(e.cur.String()); s != "" && (e.data || !isGeneratedIDs(s) || !e.x.off.on(&ruleGeneratedIDs)) {
 			e.settleSlot(e.level == 0 && e.chars >= proseChars)
 			e.blocks = append(e.blocks, block{text: s, level: e.level, data: e.data, panel: e.panels > 0, listed: e.listed, chars: e.chars, links: e.links, at: e.at})
 		} else if s != "" && e.x.trace != nil {
@@ -504,7 +523,7 @@ func (e *emitter) settleSlot(prose bool) {
 	if e.pending == 0 {
 		return
 	}
-	if e.pending == len(e.blocks) && !prose {
+	if e.pending == len(e.blocks) && !prose && e.x.off.on(&ruleSlotIntroduction) {
 		if e.x.trace != nil {
 			e.x.trace.recordBlock(&ruleSlotIntroduction, e.blocks[len(e.blocks)-1])
 		}
@@ -530,7 +549,7 @@ func introduces(b block) bool {
 // furniture that was left out: a short heading or a short line ending in
 // ':' or '?' ("Related articles", "Share this:").
 func (e *emitter) dropIntroduction() {
-	if e.chars > 0 || len(e.blocks) == 0 {
+	if e.chars > 0 || len(e.blocks) == 0 || !e.x.off.on(&ruleIntroduction) {
 		return
 	}
 	if introduces(e.blocks[len(e.blocks)-1]) {
@@ -607,7 +626,7 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 		e.walk(n, root, inLink, inPre, depth)
 		e.flush()
 		e.listed = false
-		if run := e.x.cardRunIn(n); run != nil || e.x.lists[n] {
+		if run := e.x.cardRunIn(n); (run != nil || e.x.lists[n]) && e.x.off.on(&ruleCardLabel) {
 			if run == nil {
 				run = n
 			}
@@ -666,7 +685,7 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 		e.poster++
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if !childPre && isTwin(c) {
+		if !childPre && isTwin(c) && e.x.off.on(&ruleTwin) {
 			if e.x.trace != nil {
 				e.x.trace.record(stageEmit, ruleTwin.name, ruleTwin.action.String(), ruleTwin.limits, c)
 			}
@@ -705,7 +724,7 @@ func (e *emitter) traceContainer(n *html.Node) {
 	case !e.isDroppedContainer(n):
 	case e.listed:
 		r = &ruleNestedCards
-	case e.x.isBoilerplateContainer(n):
+	case e.x.off.on(&ruleLinkDenseContainer) && e.x.isBoilerplateContainer(n):
 		r = &ruleLinkDenseContainer
 	default:
 		r = &ruleAppeal
@@ -905,7 +924,7 @@ func (x *extraction) wrapsProse(n *html.Node) bool {
 // and holds less than half of the root's text. The cleaning without hints
 // keeps such containers; a narrower root rarely holds them.
 func (e *emitter) isMarkedFurniture(n *html.Node) bool {
-	if furnitureHint(n, e.x.posts) < 2 {
+	if furnitureHint(n, e.x.posts) < 2 || !e.x.off.on(&ruleMarkedFurniture) {
 		return false
 	}
 	st := e.x.stat(n)
@@ -923,9 +942,9 @@ func (e *emitter) isDroppedContainer(n *html.Node) bool {
 		return false
 	}
 	if !e.listed {
-		return e.x.isBoilerplateContainer(n) || e.isAppeal(n)
+		return e.x.off.on(&ruleLinkDenseContainer) && e.x.isBoilerplateContainer(n) || e.x.off.on(&ruleAppeal) && e.isAppeal(n)
 	}
-	if e.x.lists[n] || e.x.lists[n.Parent] || e.grids[n] || e.grids[n.Parent] {
+	if e.x.lists[n] || e.x.lists[n.Parent] || e.grids[n] || e.grids[n.Parent] || !e.x.off.on(&ruleNestedCards) {
 		return false
 	}
 	return e.x.isCardRun(n) && e.x.isBoilerplateContainer(n)

@@ -273,9 +273,12 @@ hints, then leniently or with its hidden parts when that finds little), the emis
 them as blocks and leaves some out, and the page's outcome picks the reading the text comes
 from. Each decision is a named rule with its thresholds; ` + "`digestd extract --explain`" + ` and
 ` + "`POST /v1/digest?explain=1`" + ` name the rule of every block kept or removed, with its
-numbers, and mark final the decisions of the reading the text came from. These rules are
-steps of the method, not judgements about one kind of block: the ablation does not turn
-them off one by one.
+numbers, and mark final the decisions of the reading the text came from. The ablation
+(` + "`digestd eval extract --ablate`" + `) turns each rule off in turn, as it does the cleaner's:
+a search step off passes on the containers it would widen unchanged, an emission's drop off
+keeps the block, a page's choice off does not choose its reading. A fixed rule is the method
+itself, with nothing to turn off; docs/extraction-rules.md gives the others' measured
+contribution.
 
 | stage | rule | action | thresholds | what it decides |
 |---|---|---|---|---|

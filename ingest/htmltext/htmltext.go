@@ -102,9 +102,14 @@ func Extract(raw []byte, contentType string, pageURL string, limits ...Limits) (
 
 // ExtractWith is Extract with options: rules turned off (an ablation) and a
 // trace of the rule table's decisions. A name in opt.Off that names no rule
-// fails with ErrUnknownRule. With the zero Options it is Extract.
+// (or a fixed one) fails with ErrUnknownRule. With the zero Options it is
+// Extract.
 func ExtractWith(raw []byte, contentType string, pageURL string, opt Options) (*Result, error) {
-	rules, err := activeRules(opt.Off)
+	off, cleanOff, err := stageOff(opt.Off)
+	if err != nil {
+		return nil, err
+	}
+	rules, err := activeRules(cleanOff)
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +171,7 @@ func ExtractWith(raw []byte, contentType string, pageURL string, opt Options) (*
 	}
 	page := cleaner{reviews: product, cards: product && (desc != "" || declaredProducts(lds) == 1), posts: isThreadPage(doc, lds) || hasPostRun(doc) || !article && isCommentThread(doc), controlled: controlledIDs(doc)}
 	page.article = article
-	page.rules, page.trace = rules, opt.Trace
+	page.rules, page.trace, page.off = rules, opt.Trace, off
 	page.removed = &res.removed
 	if article && !page.posts {
 		// A box naming the article's author is about them (isAuthorBox);
@@ -182,7 +187,7 @@ func ExtractWith(raw []byte, contentType string, pageURL string, opt Options) (*
 		return d
 	})
 	res.tree = doc
-	if page.posts {
+	if page.posts && off.on(&rulePostCounter) {
 		var before []string
 		if opt.Trace != nil {
 			before = append(before, res.Blocks...)
@@ -192,7 +197,7 @@ func ExtractWith(raw []byte, contentType string, pageURL string, opt Options) (*
 			traceCounters(opt.Trace, before, res.Blocks)
 		}
 	}
-	if textLen(res.Blocks) == 0 {
+	if textLen(res.Blocks) == 0 && off.on(&ruleFlatText) {
 		// The cleaning left nothing (a page built of forms or other
 		// furniture): its visible text in order beats an empty result.
 		res.Blocks = flatBlocks(decoded)
@@ -204,7 +209,7 @@ func ExtractWith(raw []byte, contentType string, pageURL string, opt Options) (*
 	if title != "" && textLen(res.Blocks) > 0 {
 		res.Blocks = withName(res.Blocks, title)
 	}
-	if elems >= shellElements && visibleLen(res.Blocks) < minMainChars {
+	if elems >= shellElements && visibleLen(res.Blocks) < minMainChars && off.on(&ruleAppShell) {
 		// A few words out of a whole page's markup are no main content
 		// but what an application shell shows while its scripts fetch
 		// the content: a skip link, a notice to turn on JavaScript, an

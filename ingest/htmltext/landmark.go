@@ -76,7 +76,9 @@ func (x *extraction) withLandmark(roots []*html.Node, body *html.Node) []*html.N
 		// list reading to find, not a wider article.
 		return roots
 	}
-	x.skip = cards
+	if x.off.on(&ruleLandmarkCards) {
+		x.skip = cards
+	}
 	return []*html.Node{main}
 }
 

@@ -399,8 +399,9 @@ func (cl *cleaner) decide(v *visit) *rule {
 // reading.
 type Options struct {
 	Limits
-	// Off names rules (see Rules) the cleaner does not ask: the extraction
-	// without them, to measure what each one does.
+	// Off names rules the extraction does without, to measure what each
+	// one does: the cleaner's (see Rules) it does not ask, and the stages'
+	// (see Stages) that are not fixed.
 	Off []string
 	// Trace, when not nil, receives every decision of the rule table, in
 	// every reading of the page.
@@ -467,6 +468,9 @@ type Rule struct {
 	// Routine is set for a keep rule that only passes over nodes no later
 	// rule concerns (text, structural markup); the trace leaves it out.
 	Routine bool
+	// Fixed is set for a stage rule Options.Off cannot turn off: a step
+	// of the method with nothing to turn off (see Stages).
+	Fixed bool
 	// Unless are the rule's exceptions: cases it leaves to the next
 	// rules. Options.Off turns one off as "rule/name".
 	Unless []Exception

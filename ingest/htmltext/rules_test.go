@@ -139,3 +139,51 @@ func TestRuleException(t *testing.T) {
 		t.Errorf("unknown exception: err = %v, want ErrUnknownRule", err)
 	}
 }
+
+const repeatPage = `<html><body><article><h1>Trains to the coast</h1>
+<p>Trains to the coast leave every hour from the main station, and the journey takes a little under two hours in all.</p>
+<p>On Sundays the first train leaves at nine, and bicycles travel free of charge in the last carriage of every train.</p>
+<p>Trains to the coast leave every hour from the main station, and the journey takes a little under two hours in all.</p>
+</article></body></html>`
+
+// TestStageRuleOff shows that Options.Off turns a stage's rule off (the
+// repeat rule: the second copy of a paragraph stays), that every stage
+// rule but the fixed ones can be turned off, and that a fixed one is
+// refused.
+func TestStageRuleOff(t *testing.T) {
+	const para = "Trains to the coast leave every hour"
+	plain, err := Extract([]byte(repeatPage), "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(plain.Text, para); n != 1 {
+		t.Errorf("with every rule on, the repeated paragraph is read %d times, want 1:\n%s", n, plain.Text)
+	}
+	res, err := ExtractWith([]byte(repeatPage), "", "", Options{Off: []string{"repeat"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(res.Text, para); n != 2 {
+		t.Errorf("with repeat off, the repeated paragraph is read %d times, want 2:\n%s", n, res.Text)
+	}
+	fixed := 0
+	for _, r := range Stages() {
+		_, err := ExtractWith([]byte(repeatPage), "", "", Options{Off: []string{r.Name}})
+		if r.Fixed {
+			fixed++
+			if !errors.Is(err, ErrUnknownRule) {
+				t.Errorf("fixed rule %s turned off: err = %v, want ErrUnknownRule", r.Name, err)
+			}
+			if !strings.Contains(r.Doc, "fixed:") {
+				t.Errorf("fixed rule %s: its doc does not say why it is fixed", r.Name)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("stage rule %s off: %v", r.Name, err)
+		}
+	}
+	if fixed == 0 || fixed > 5 {
+		t.Errorf("%d fixed stage rules, want main-top, main-body, outside-main, strict-reading, outside-list", fixed)
+	}
+}

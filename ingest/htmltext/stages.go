@@ -1,13 +1,19 @@
 package htmltext
 
+import "fmt"
+
 // After the cleaner's table (see cleanRules) the extractor decides in three
 // more stages: the search chooses the containers of the main content, the
 // emission writes them as blocks and leaves some out, and the page's
 // outcome picks among the readings. Their decisions are named rules too,
 // declared here with the thresholds they read, so that a trace can say
-// which one kept or removed each block (see Trace). They are not turned
-// off one by one (see Options.Off): each is a step of the method, not a
-// judgement about one kind of block.
+// which one kept or removed each block (see Trace). Options.Off turns
+// them off one by one, as it does the cleaner's rules, where the off state
+// is well defined: a search step that widens the roots passes them through
+// unchanged, an emission's drop keeps the block, and a page's choice of a
+// reading does not choose it. A fixed rule (main-top, main-body,
+// outside-main, strict-reading, outside-list) is the method itself, with
+// nothing to turn off.
 
 // The stages of the extractor, as named in a trace.
 const (
@@ -22,6 +28,55 @@ type stageRule struct {
 	name, stage, doc string
 	action           action
 	limits           []limit
+	// fixed: Options.Off cannot turn the rule off (its doc says why).
+	fixed bool
+	// bit is the rule's place in a stageSet (see init).
+	bit stageSet
+}
+
+// stageSet is a set of stage rules: those Options.Off turned off. The
+// empty set, Extract's, costs one test of a bit at each decision.
+type stageSet uint64
+
+func init() {
+	if len(stageRules) > 64 {
+		panic("htmltext: more stage rules than a stageSet holds")
+	}
+	for i, r := range stageRules {
+		r.bit = 1 << i
+	}
+}
+
+// on reports whether rule r decides: Options.Off did not turn it off.
+func (s stageSet) on(r *stageRule) bool { return s&r.bit == 0 }
+
+// stageOff returns the set of the stage rules named in off, and off
+// without them. Naming a fixed rule fails with ErrUnknownRule.
+func stageOff(off []string) (stageSet, []string, error) {
+	var set stageSet
+	var rest []string
+	for _, name := range off {
+		r := stageRuleNamed(name)
+		switch {
+		case r == nil:
+			rest = append(rest, name)
+		case r.fixed:
+			return 0, nil, fmt.Errorf("extract html: rule %q is fixed: %w", name, ErrUnknownRule)
+		default:
+			set |= r.bit
+		}
+	}
+	return set, rest, nil
+}
+
+// stageRuleNamed returns the stage rule named name, or nil.
+func stageRuleNamed(name string) *stageRule {
+	for _, r := range stageRules {
+		if r.name == name {
+			return r
+		}
+	}
+	return nil
 }
 
 // pct expresses a share as a threshold in per cent.
@@ -30,10 +85,11 @@ func pct(share float64) int { return int(share*100 + 0.5) }
 // The search's rules: the containers it takes and what it leaves.
 var (
 	ruleMainTop = stageRule{name: "main-top", stage: stageSearch, action: keep,
-		doc:    "the best-scoring container: text runs vote for the containers above them, scaled by their share of unlinked text; moved up to a common ancestor of strong candidates or a parent that scores higher",
+		doc:    "the best-scoring container: text runs vote for the containers above them, scaled by their share of unlinked text; moved up to a common ancestor of strong candidates or a parent that scores higher (fixed: the search starts from it)",
+		fixed:  true,
 		limits: []limit{{"minRunChars", minRunChars}, {"maxAncestorLevels", maxAncestorLevels}, {"splitSharePct", pct(splitShare)}}}
 	ruleMainBody = stageRule{name: "main-body", stage: stageSearch, action: keep,
-		doc: "the whole body, when no text run voted for a container"}
+		doc: "the whole body, when no text run voted for a container (fixed: there is nothing else to search)", fixed: true}
 	ruleMainProseRun = stageRule{name: "main-prose-run", stage: stageSearch, action: keep,
 		doc:    "the container of the run of parts holding prose that the best container is one of (see withProseRun)",
 		limits: []limit{{"runLevels", runLevels}, {"postLevels", postLevels}, {"runLinkSharePct", pct(runLinkShare)}, {"runTopSharePct", pct(runTopShare)}}}
@@ -56,7 +112,7 @@ var (
 		doc:    "a section of the run of headed sections around the chosen containers (see withSections)",
 		limits: []limit{{"minSections", minSections}, {"sectionChars", sectionChars}, {"sectionsSharePct", pct(sectionsShare)}, {"pageSectionsSharePct", pct(pageSectionsShare)}}}
 	ruleOutsideMain = stageRule{name: "outside-main", stage: stageSearch, action: drop,
-		doc: "a block outside the containers the search chose (main-*): the page around its content"}
+		doc: "a block outside the containers the search chose (main-*): the page around its content (fixed: what the search leaves, not a decision of its own)", fixed: true}
 )
 
 // The emission's rules: what it leaves out of the chosen containers.
@@ -114,7 +170,8 @@ var (
 // of it as a whole.
 var (
 	ruleStrictReading = stageRule{name: "strict-reading", stage: stagePage, action: keep,
-		doc:    "the reading with class and id hints trusted gives the text",
+		doc:    "the reading with class and id hints trusted gives the text (fixed: the first reading, the others its fallbacks)",
+		fixed:  true,
 		limits: []limit{{"retryChars", retryChars}}}
 	ruleLenientReading = stageRule{name: "lenient-reading", stage: stagePage, action: keep,
 		doc:    "the reading without class and id hints, when the strict one found less than retryChars of text",
@@ -129,14 +186,14 @@ var (
 		doc:    "a long run of repeated items that dwarfs the article-like text, or that the main landmark holds: the items are the content (see itemList.isContent)",
 		limits: []limit{{"minListItems", minListItems}, {"minListChars", minListChars}, {"listRatio", listRatio}, {"longListRatio", longListRatio}, {"manyListItems", manyListItems}, {"sparseChars", sparseChars}}}
 	ruleOutsideList = stageRule{name: "outside-list", stage: stagePage, action: drop,
-		doc: "a block outside the run of items read as the content (list-content)"}
+		doc: "a block outside the run of items read as the content (list-content) (fixed: what list-content leaves, not a decision of its own)", fixed: true}
 	rulePostCounter = stageRule{name: "post-counter", stage: stagePage, action: drop,
 		doc: "on a thread, a block that is only a count (likes, replies: \"12\", \"1 Reply\")"}
 	ruleAppShell = stageRule{name: "app-shell", stage: stagePage, action: drop,
 		doc:    "a few words out of a whole page's markup: what an application's shell shows while its scripts fetch the content",
 		limits: []limit{{"minMainChars", minMainChars}, {"shellElements", shellElements}}}
 	ruleFlatText = stageRule{name: "flat-text", stage: stagePage, action: keep,
-		doc: "the page's visible text in order, when its tree cannot be weighed (too deep or too many elements) or the cleaning left nothing"}
+		doc: "the page's visible text in order, when its tree cannot be weighed (too deep or too many elements) or the cleaning left nothing (off: only the latter keeps its empty text)"}
 )
 
 // stageRules lists the stages' rules, in the order of the stages.
@@ -153,7 +210,7 @@ var stageRules = []*stageRule{
 func Stages() []Rule {
 	out := make([]Rule, 0, len(stageRules))
 	for _, r := range stageRules {
-		out = append(out, Rule{Name: r.name, Doc: r.doc, Stage: r.stage, Kinds: "any", Action: r.action.String(), Limits: limitMap(r.limits)})
+		out = append(out, Rule{Name: r.name, Doc: r.doc, Stage: r.stage, Kinds: "any", Action: r.action.String(), Limits: limitMap(r.limits), Fixed: r.fixed})
 	}
 	return out
 }
