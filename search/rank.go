@@ -7,13 +7,17 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/digest"
+	"github.com/digestd/digestd/normalize"
 )
 
 // Re-ranking depth.
@@ -77,22 +81,24 @@ type Results struct {
 
 // Search runs req against idx: the engine's CandidatePassages best
 // passages name the sources; the first RerankSources of them are scored by
-// the digester (digest.Evidence over each whole canonical text, read with
-// text), and their passages ranked by score, the source's score breaking
-// ties.
+// the digester (digest.Evidence over the excerpt of each canonical text,
+// read with text, around its candidate passages; see excerptOf), and their
+// passages ranked by score, the source's score breaking ties.
 func Search(ctx context.Context, idx Index, text TextFunc, req Request) (Results, error) {
 	cands, total, err := idx.Candidates(ctx, req.Query, req.Filter, CandidatePassages)
 	if err != nil {
 		return Results{}, err
 	}
 	var order []archive.Hash
+	found := map[archive.Hash][]digest.Locator{}
 	for _, c := range cands {
 		if !slices.Contains(order, c.Source) {
-			order = append(order, c.Source)
 			if len(order) == RerankSources {
-				break
+				continue
 			}
+			order = append(order, c.Source)
 		}
+		found[c.Source] = append(found[c.Source], c.Locator)
 	}
 	type scored struct {
 		hash  archive.Hash
@@ -112,11 +118,36 @@ func Search(ctx context.Context, idx Index, text TextFunc, req Request) (Results
 		if err != nil {
 			return Results{}, fmt.Errorf("search: read %s: %w", h, err)
 		}
-		snips, match, err := digest.Evidence(t, req.Query, digest.Options{})
-		if err != nil {
-			return Results{}, fmt.Errorf("search: score %s: %w", h, err)
-		}
-		srcs = append(srcs, scored{h, snips, match, t})
+		srcs = append(srcs, scored{hash: h, text: t})
+	}
+	// The texts are scored at once, as many at a time as there are
+	// processors: scoring is most of a search's time.
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i := range srcs {
+		g.Go(func() error {
+			if err := gctx.Err(); err != nil {
+				return err
+			}
+			s := &srcs[i]
+			ex := excerptOf(s.text, found[s.hash])
+			snips, match, err := digest.Evidence(ex.text, req.Query, digest.Options{})
+			if err != nil {
+				return fmt.Errorf("search: score %s: %w", s.hash, err)
+			}
+			for k := range snips {
+				l, err := digest.ParseLocator(snips[k].Locator)
+				if err != nil {
+					return fmt.Errorf("search: score %s: %w", s.hash, err)
+				}
+				snips[k].Locator = ex.locate(l).String()
+			}
+			s.snips, s.match = snips, match
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return Results{}, err
 	}
 	matches := make([]*digest.Match, len(srcs))
 	tops := make([]float64, len(srcs))
@@ -206,4 +237,94 @@ func holdsWordPrefix(s, p string) bool {
 		}
 		i = at + 1
 	}
+}
+
+// ExcerptContext is how many passages before and after each candidate
+// passage the digester scores with it: the digester's time grows with the
+// text it reads, and the passages far from every candidate seldom answer.
+// The context lets it find an answer beside the passage the engine found
+// (a definition, the next sentences) and weigh a word by how many
+// sentences around hold it. Measured on covidqa: candidate passages alone
+// lose a tenth of the answers the whole text finds (recall@10 0.7428,
+// MRR 0.5606, below BM25's); two passages around them lose none.
+const ExcerptContext = 2
+
+// excerpt is the part of a text the digester scores: runs of whole
+// passages, each run a page of its own, so that no window of the digester
+// runs from one into the next.
+type excerpt struct {
+	text string
+	// runs are the runs' locators in the whole text; at[i] is where run i
+	// starts in the excerpt, in code points.
+	runs []digest.Locator
+	at   []int
+}
+
+// excerptOf returns the excerpt of text around the passages at locs
+// (candidates of text's source): the passages of text (digest.Passages)
+// within ExcerptContext passages of one that holds the start of a locator
+// of locs, or the whole text when that is all of them.
+func excerptOf(text string, locs []digest.Locator) excerpt {
+	all := digest.Passages(text)
+	keep := make([]bool, len(all))
+	for _, l := range locs {
+		// The passage holding l's start: the index's passages are these,
+		// unless the digester's segmentation changed since it indexed.
+		i, ok := slices.BinarySearchFunc(all, l.Start, func(p digest.Locator, start int) int { return cmp.Compare(p.Start, start) })
+		if !ok {
+			i--
+		}
+		for j := max(0, i-ExcerptContext); j <= min(len(all)-1, i+ExcerptContext); j++ {
+			keep[j] = true
+		}
+	}
+	var runs []digest.Locator
+	for i, p := range all {
+		switch {
+		case !keep[i]:
+		case len(runs) > 0 && keep[i-1] && runs[len(runs)-1].Page == p.Page:
+			runs[len(runs)-1].End = p.End
+		default:
+			runs = append(runs, p)
+		}
+	}
+	if !slices.Contains(keep, false) {
+		return excerpt{text: text}
+	}
+	ex := excerpt{runs: runs}
+	var b strings.Builder
+	cp, off := 0, 0
+	byteAt := func(to int) int {
+		for cp < to {
+			_, n := utf8.DecodeRuneInString(text[off:])
+			off += n
+			cp++
+		}
+		return off
+	}
+	at := 0
+	for i, r := range runs {
+		if i > 0 {
+			b.WriteString(normalize.PageBreak)
+			at++
+		}
+		from := byteAt(r.Start)
+		b.WriteString(text[from:byteAt(r.End)])
+		ex.at = append(ex.at, at)
+		at += r.Len()
+	}
+	ex.text = b.String()
+	return ex
+}
+
+// locate returns the locator in the whole text of l, a locator of the
+// digester's in the excerpt (in the page form when the excerpt has several
+// runs, the run being the page); the digester's windows keep to one page.
+func (ex excerpt) locate(l digest.Locator) digest.Locator {
+	if ex.runs == nil {
+		return l
+	}
+	r := ex.runs[max(l.Page, 1)-1]
+	shift := r.Start - ex.at[max(l.Page, 1)-1]
+	return digest.Locator{Page: r.Page, Start: l.Start + shift, End: l.End + shift}
 }
