@@ -1,6 +1,9 @@
 package htmltext
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestCollectionPages(t *testing.T) {
 	checkPages(t, []pageCase{
@@ -94,6 +97,34 @@ func TestCollectionPages(t *testing.T) {
 			has:     []string{"Alder Meadow 4 Tent\n$319.00", "Kestrel Summit 1 Tent", "Alder Prairie 8 Tent XL", "Choosing a camping tent", "Clean the zippers with a soft brush"},
 			hasNot:  []string{"All rights reserved", "Save to list", "AlderMeadow"},
 		},
+		// A catalogue whose body is a few groups, each a heading over a
+		// grid of link cards, below a short introduction: the groups count
+		// by their cards, so the cards are the content with the
+		// introduction, not a block of links to leave out.
+		{
+			name:    "a few groups of link cards are a catalogue's content",
+			fixture: "catalogue-card-groups.html",
+			has: []string{"Our collection of tomato sauce recipes", "Pasta sauces", "Slow-cooked pork ragù with pappardelle",
+				"Sicilian sfincione topping", "Classic béarnaise with tarragon vinegar"},
+			hasNot: []string{"All rights reserved"},
+		},
+		// The columns of a menu, each a list of many links, are no group of
+		// cards: the short article beside them stays the content.
+		{
+			name:    "columns of a menu are no groups of cards",
+			fixture: "article-beside-menu-columns.html",
+			has:     []string{"Nobody likes conflict"},
+			hasNot:  []string{"Issue 07/2019", "Newsletter sign-up"},
+		},
+		// A chapter's table of contents read as the page's content keeps
+		// the chapter's introduction after it, which the search left out
+		// with the links around it.
+		{
+			name:    "an index keeps its introduction",
+			fixture: "index-toc-then-intro.html",
+			has:     []string{"9.2.3. Continuous archiving", "9.13. Upgrading through a backup", "a database should be backed up regularly."},
+			hasNot:  []string{"All rights reserved"},
+		},
 		// Two fields of a card set side by side without white space (a
 		// brand and a name, a price and the price it replaces) are two
 		// words in a listing, whether it is the page's content or inside it.
@@ -104,4 +135,23 @@ func TestCollectionPages(t *testing.T) {
 			hasNot:  []string{"AsterStudio", "All rights reserved"},
 		},
 	})
+}
+
+// The article's blocks that a list read as content holds too come once,
+// in the list: a post whose teasers follow it inside the list's container
+// is not read twice.
+func TestWithListOnce(t *testing.T) {
+	intro := "Some of my friends and I are sharing the wooden projects we built with power tools this spring."
+	own := "Get the latest tips and tutorials on building furniture delivered to your inbox every week."
+	article := []string{own, intro, "Ten easy wood projects"}
+	items := []string{intro, "Ten easy wood projects", "Industrial pipe bookshelf", "Reclaimed wood arrows", "Rustic fireplace mantel"}
+	got := withList(article, items)
+	want := append([]string{own}, items...)
+	if !slices.Equal(got, want) {
+		t.Errorf("withList =\n%q\nwant\n%q", got, want)
+	}
+	// An article all of whose prose the list holds gives the list alone.
+	if got := withList(article[1:], items); !slices.Equal(got, items) {
+		t.Errorf("withList without prose of its own =\n%q\nwant the items", got)
+	}
 }

@@ -168,7 +168,11 @@ func mainBlocks(doc *html.Node, elems int, page cleaner, reparse func() *html.No
 	if list := x.listContainer(findBody(tree)); (list.isContent(best.articleLen()) || x.listInLandmark(list)) && page.off.on(&ruleListContent) {
 		if items := x.emitList(list.node, list.items); textLen(items) > best.articleLen() {
 			out := withList(best.article(), items)
-			x.settleList(bx, list, best.articleLen(), len(out) > len(items), tree)
+			var prose []*html.Node
+			if len(out) == len(items) {
+				out, prose = x.withProse(list.node, findBody(tree), items)
+			}
+			x.settleList(bx, list, best.articleLen(), len(prose) == 0 && len(out) > len(items), tree, prose...)
 			return out
 		}
 	}
@@ -217,6 +221,29 @@ func mainBlocks(doc *html.Node, elems int, page cleaner, reparse func() *html.No
 	return best.text()
 }
 
+// withProse returns items, the blocks of list read as content, between
+// the paragraphs of running text just before and just after the list
+// inside its ancestors (see withLead, withTrail): an index's
+// introduction, which the article search left out with the links around
+// it. It also returns those paragraphs.
+func (x *extraction) withProse(list, body *html.Node, items []string) ([]string, []*html.Node) {
+	roots := x.withTrail(x.withLead([]*html.Node{list}, body), body)
+	if len(roots) == 1 {
+		return items, nil
+	}
+	var out []string
+	var prose []*html.Node
+	for _, r := range roots {
+		if r == list {
+			out = append(out, items...)
+			continue
+		}
+		prose = append(prose, r)
+		out = append(out, x.emit([]*html.Node{r}, false)...)
+	}
+	return out, prose
+}
+
 // settleReading ends a trace of the page's readings with the text x's
 // search found, of articleChars characters outside listings.
 func (x *extraction) settleReading(articleChars int) {
@@ -243,14 +270,14 @@ func (x *extraction) settleWhole(tree *html.Node, chars int) {
 
 // settleList ends a trace with list, read by x (see emitList) as the
 // content of tree, after the text of bx's search when withArticle (of
-// articleChars characters): the blocks outside both are recorded as left
-// out.
-func (x *extraction) settleList(bx *extraction, list itemList, articleChars int, withArticle bool, tree *html.Node) {
+// articleChars characters) or beside the paragraphs prose (see
+// withProse): the blocks outside them are recorded as left out.
+func (x *extraction) settleList(bx *extraction, list itemList, articleChars int, withArticle bool, tree *html.Node, prose ...*html.Node) {
 	if x.trace == nil {
 		return
 	}
 	passes := []int{x.cleanPass, x.emitPass}
-	kept := []*html.Node{list.node}
+	kept := append([]*html.Node{list.node}, prose...)
 	if withArticle {
 		passes = append(passes, bx.cleanPass, bx.searchPass)
 		if bx == x {
@@ -260,7 +287,7 @@ func (x *extraction) settleList(bx *extraction, list itemList, articleChars int,
 	x.trace.begin(x.reading)
 	x.traceOutside(&ruleOutsideList, findBody(tree), kept)
 	passes = append(passes, x.trace.pass)
-	x.trace.settle(&ruleListContent, list.node, []limit{{"items", list.items}, {"itemChars", list.text}, {"articleChars", articleChars}}, passes...)
+	x.trace.settle(&ruleListContent, list.node, []limit{{"items", list.items}, {"cards", list.cards}, {"itemChars", list.text}, {"articleChars", articleChars}}, passes...)
 }
 
 // root is the first root x's search chose, or the body when it chose

@@ -5,6 +5,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
+
+	"github.com/digestd/digestd/internal/htmlwalk"
 )
 
 // Repeated items: listings, collections, search results and schedules are
@@ -44,6 +46,12 @@ type itemList struct {
 	items int    // repeated items
 	text  int    // visible characters in them
 	tag   string // the items' tag
+	shape string // the items' shape (see itemShape)
+	// cards counts the items of a short run (fewer than manyListItems),
+	// each group of cards counted by its cards: a catalogue's few
+	// sections, each a heading over a grid of cards, are so many cards
+	// (see groupCards).
+	cards int
 }
 
 // isContent reports whether the list should stand for the page's content
@@ -54,7 +62,7 @@ func (l itemList) isContent(articleChars int) bool {
 		ratio = longListRatio
 	}
 	return l.node != nil && l.text >= minListChars && l.text >= ratio*articleChars &&
-		(l.items >= manyListItems || articleChars < sparseChars)
+		(max(l.items, l.cards) >= manyListItems || articleChars < sparseChars)
 }
 
 // hintedTextRatio is how many times longer than a listing of the strict
@@ -138,7 +146,7 @@ func (x *extraction) listContainer(root *html.Node) itemList {
 			texts[shape] += cs.text
 			counts[shape]++
 			if counts[shape] >= minListItems && texts[shape] > top.text {
-				top.items, top.text, top.tag = counts[shape], texts[shape], c.Data
+				top.items, top.text, top.tag, top.shape = counts[shape], texts[shape], c.Data, shape
 			}
 		}
 		if top.items == 0 || float64(top.text) < listShare*float64(st.text) {
@@ -148,12 +156,93 @@ func (x *extraction) listContainer(root *html.Node) itemList {
 			best = top
 		}
 	}
+	if best.node != nil && best.items < manyListItems {
+		best.cards = x.groupCards(best)
+	}
 	return best
 }
+
+// groupCards counts the cards of l: each item that holds a run of
+// same-shaped children (see cardsIn) counts as that many cards, any
+// other as one.
+func (x *extraction) groupCards(l itemList) int {
+	n := 0
+	for c := l.node.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode || c.Data == removedMark || itemShape(c) != l.shape {
+			continue
+		}
+		if cs := x.stat(c); cs == nil || cs.text == 0 || boilerplateHint(c) == 2 {
+			continue
+		}
+		n += max(1, x.cardsIn(c))
+	}
+	return n
+}
+
+// cardsIn returns the number of cards in group n: same-shaped children,
+// at least minListItems of them, each holding a link and all together at
+// most cardLinks links a card, that hold half of the group's text; they
+// are children of n or of the element down its line of children holding
+// half of the text (a group's heading and its grid's frames), within
+// groupLevels levels. It returns 0 when there are none.
+func (x *extraction) cardsIn(n *html.Node) int {
+	gs := x.stat(n)
+	if gs == nil || gs.text == 0 {
+		return 0
+	}
+	for level := 0; n != nil && level < groupLevels; level++ {
+		st := x.stat(n)
+		if st == nil || st.text == 0 {
+			return 0
+		}
+		counts, texts := map[string]int{}, map[string]int{}
+		var next *html.Node
+		top := ""
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			cs := x.stat(c)
+			if c.Type != html.ElementNode || cs == nil || cs.text == 0 {
+				continue
+			}
+			shape := itemShape(c)
+			if cs.link == 0 {
+				// A card links to its page.
+				counts[shape] = -1 << 30
+			}
+			counts[shape]++
+			texts[shape] += cs.text
+			if texts[shape] > texts[top] {
+				top = shape
+			}
+			if 2*cs.text >= st.text {
+				next = c
+			}
+		}
+		if k := counts[top]; k >= minListItems && 2*texts[top] >= gs.text {
+			anchors := 0
+			for c := n.FirstChild; c != nil && anchors <= cardLinks*k; c = c.NextSibling {
+				if c.Type == html.ElementNode && itemShape(c) == top {
+					anchors += countAnchors(c, cardLinks*k+1-anchors)
+				}
+			}
+			if anchors > cardLinks*k {
+				// Columns of a menu, each a list of links.
+				return 0
+			}
+			return k
+		}
+		n = next
+	}
+	return 0
+}
+
+// groupLevels is how deep cardsIn looks for a group's cards.
+const groupLevels = 4
 
 // withList returns the blocks of a list read as content, after the
 // paragraphs of running text the article search found (a category's
 // introduction, a short post above its teasers) unless the list holds them.
+// The article's blocks that the list holds too (a post whose teasers
+// follow it inside the list's container) come once, with the list.
 func withList(article, items []string) []string {
 	inList := make(map[string]bool, len(items))
 	for _, b := range items {
@@ -162,7 +251,12 @@ func withList(article, items []string) []string {
 	var out []string
 	for _, b := range article {
 		if !inList[b] && isProseBlock(b) {
-			return append(append(out, article...), items...)
+			for _, a := range article {
+				if !inList[a] {
+					out = append(out, a)
+				}
+			}
+			return append(out, items...)
 		}
 	}
 	return items
@@ -264,4 +358,20 @@ func (x *extraction) markLists(roots []*html.Node) {
 			x.holders[p] = true
 		}
 	}
+}
+
+// cardLinks is the most links a card of a group holds on average: a card
+// links to its page (its picture and its title, a rating); an entry of a
+// menu holds a list of further links.
+const cardLinks = 3
+
+// countAnchors counts the links of n's subtree, n included, up to limit.
+func countAnchors(n *html.Node, limit int) int {
+	k := 0
+	for c := n; c != nil && k < limit; c = htmlwalk.Next(c, n) {
+		if c.Type == html.ElementNode && c.Data == "a" {
+			k++
+		}
+	}
+	return k
 }

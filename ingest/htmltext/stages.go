@@ -183,8 +183,8 @@ var (
 		doc:    "the whole cleaned body, when no reading found minContentChars of content",
 		limits: []limit{{"minContentChars", minContentChars}}}
 	ruleListContent = stageRule{name: "list-content", stage: stagePage, action: keep,
-		doc:    "a long run of repeated items that dwarfs the article-like text, or that the main landmark holds: the items are the content (see itemList.isContent)",
-		limits: []limit{{"minListItems", minListItems}, {"minListChars", minListChars}, {"listRatio", listRatio}, {"longListRatio", longListRatio}, {"manyListItems", manyListItems}, {"sparseChars", sparseChars}}}
+		doc:    "a long run of repeated items (a few groups of link cards count by their cards) that dwarfs the article-like text, or that the main landmark holds: the items are the content, with the paragraphs of prose beside them when the search kept none (see itemList.isContent, withProse)",
+		limits: []limit{{"minListItems", minListItems}, {"minListChars", minListChars}, {"listRatio", listRatio}, {"longListRatio", longListRatio}, {"manyListItems", manyListItems}, {"sparseChars", sparseChars}, {"cardLinks", cardLinks}, {"groupLevels", groupLevels}}}
 	ruleOutsideList = stageRule{name: "outside-list", stage: stagePage, action: drop,
 		doc: "a block outside the run of items read as the content (list-content) (fixed: what list-content leaves, not a decision of its own)", fixed: true}
 	rulePostCounter = stageRule{name: "post-counter", stage: stagePage, action: drop,
