@@ -58,8 +58,9 @@ type Hit struct {
 	// calibrated chance (the passage answers if its source does; the
 	// source does), rounded to 4 places.
 	Score float64
-	// Relevance is the passage's relevance_score in a digest of its
-	// source for the query.
+	// Relevance is the passage's relevance_score for the query as the
+	// digester scores the excerpt of its source (see excerptOf; the whole
+	// source when the excerpt is all of it).
 	Relevance float64
 	// SourceScore is the calibrated chance that the passage's source
 	// answers the query (digest.RankSources over the sources scored).
