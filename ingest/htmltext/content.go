@@ -62,9 +62,6 @@ type extraction struct {
 	runs       []run
 	pending    []run        // runs of the elements being measured, a stack
 	candidates []*html.Node // in order of first vote
-	// skip holds containers emission leaves out: the link cards inside a
-	// landmark taken as root.
-	skip map[*html.Node]bool
 	// roots are the containers findMain chose.
 	roots []*html.Node
 	// posts reads names of comments as posts (see cleaner.posts).
@@ -398,7 +395,6 @@ func findMain(doc *html.Node, elems int, c cleaner) (found, *extraction) {
 	if x.trace != nil {
 		x.traceSearch(body)
 	}
-	x.skip = nil // the cards stay out of this emission only
 	x.lists = nil
 	x.holders = nil
 	return blocks, x

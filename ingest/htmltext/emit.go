@@ -617,7 +617,7 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 	case "img":
 		return
 	}
-	if e.x.lists[n] && !e.listed || !e.listed && !e.keepAll && n != root && containerTags[tag] && !e.x.skip[n] && e.cardsInside(n, root) {
+	if e.x.lists[n] && !e.listed || !e.listed && !e.keepAll && n != root && containerTags[tag] && e.cardsInside(n, root) {
 		// A listing inside the root: its cards are content, without
 		// the labels every card repeats (see dropLabels).
 		e.flush()
@@ -647,7 +647,7 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 		}
 		return
 	}
-	if tag == removedMark || e.x.skip[n] || n != root && !e.keepAll && containerTags[tag] && (e.isDroppedContainer(n) || e.broad && e.isMarkedFurniture(n)) {
+	if tag == removedMark || n != root && !e.keepAll && containerTags[tag] && (e.isDroppedContainer(n) || e.broad && e.isMarkedFurniture(n)) {
 		if e.x.trace != nil && tag != removedMark {
 			e.traceContainer(n)
 		}
@@ -719,8 +719,6 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 func (e *emitter) traceContainer(n *html.Node) {
 	r := &ruleMarkedFurniture
 	switch {
-	case e.x.skip[n]:
-		r = &ruleLandmarkCards
 	case !e.isDroppedContainer(n):
 	case e.listed:
 		r = &ruleNestedCards

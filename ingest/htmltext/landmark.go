@@ -9,8 +9,9 @@ import (
 // The <main> landmark (or an element with role="main") is the author's
 // own statement of where the content is. When the chosen containers hold
 // only a small part of it (a description beside its specification table,
-// one section of a documentation page), the landmark is the better root;
-// runs of link cards inside it (more posts, related items) are left out.
+// one section of a documentation page), the landmark is the better root,
+// unless runs of link cards (more posts, related items) make up most of
+// it: a listing, for the list reading.
 const (
 	// landmarkShare is the share of the landmark's text below which the
 	// chosen containers give way to it.
@@ -75,9 +76,6 @@ func (x *extraction) withLandmark(roots []*html.Node, body *html.Node) []*html.N
 		// Mostly cards: the landmark holds a listing, which is for the
 		// list reading to find, not a wider article.
 		return roots
-	}
-	if x.off.on(&ruleLandmarkCards) {
-		x.skip = cards
 	}
 	return []*html.Node{main}
 }

@@ -125,9 +125,6 @@ var (
 		limits: []limit{{"appealMaxChars", appealMaxChars}}}
 	ruleMarkedFurniture = stageRule{name: "marked-furniture", stage: stageEmit, action: drop,
 		doc: "in a container as broad as the page, a block surely named as furniture holding less than half of its text (see isMarkedFurniture)"}
-	ruleLandmarkCards = stageRule{name: "landmark-cards", stage: stageEmit, action: drop,
-		doc:    "a run of link cards inside the main landmark taken as the content (see withLandmark)",
-		limits: []limit{{"minListItems", minListItems}, {"cardLinkSharePct", pct(cardLinkShare)}}}
 	ruleNestedCards = stageRule{name: "nested-card-run", stage: stageEmit, action: drop,
 		doc:    "inside a listing read as content, a nested run of link cards that is furniture (see isDroppedContainer)",
 		limits: []limit{{"minListItems", minListItems}, {"cardLinkSharePct", pct(cardLinkShare)}}}
@@ -199,7 +196,7 @@ var (
 // stageRules lists the stages' rules, in the order of the stages.
 var stageRules = []*stageRule{
 	&ruleMainTop, &ruleMainBody, &ruleMainProseRun, &ruleMainSibling, &ruleMainLead, &ruleMainTrail, &ruleMainLandmark, &ruleMainPart, &ruleMainSections, &ruleOutsideMain,
-	&ruleLinkDenseContainer, &ruleAppeal, &ruleMarkedFurniture, &ruleLandmarkCards, &ruleNestedCards, &ruleIntroduction, &ruleSlotIntroduction,
+	&ruleLinkDenseContainer, &ruleAppeal, &ruleMarkedFurniture, &ruleNestedCards, &ruleIntroduction, &ruleSlotIntroduction,
 	&ruleLinkDenseBlock, &ruleGeneratedIDs, &ruleTwin, &ruleItemCopy, &ruleRepeat, &ruleLinkedTitle, &ruleOrphanHeading, &ruleHeadFragment, &ruleTailFragment, &ruleCardLabel,
 	&ruleStrictReading, &ruleLenientReading, &ruleShownReading, &ruleWholeBody, &ruleListContent, &ruleOutsideList, &rulePostCounter, &ruleAppShell, &ruleFlatText,
 }
