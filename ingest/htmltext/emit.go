@@ -2,6 +2,7 @@ package htmltext
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -81,10 +82,7 @@ func (x *extraction) emitBlocks(roots []*html.Node, keepAll bool) []block {
 // the same filters in the same order, but those Options.Off turned off,
 // each block one leaves out recorded with its rule.
 func (x *extraction) traceFilters(blocks []block, keepAll bool) []block {
-	filters := []struct {
-		rule   *stageRule
-		filter func([]block) []block
-	}{
+	filters := []blockFilter{
 		{&ruleItemCopy, dropItemCopies},
 		{&ruleRepeat, dropRepeats},
 		{&ruleLinkedTitle, dropLinkedTitles},
@@ -92,8 +90,23 @@ func (x *extraction) traceFilters(blocks []block, keepAll bool) []block {
 		{&ruleTailFragment, trimTail},
 		{&ruleHeadFragment, trimHead},
 	}
+	if keepAll {
+		filters = slices.DeleteFunc(filters, func(f blockFilter) bool { return f.rule == &ruleLinkedTitle })
+	}
+	return x.filter(blocks, filters)
+}
+
+// blockFilter is a filter of emitted blocks and the rule it applies.
+type blockFilter struct {
+	rule   *stageRule
+	filter func([]block) []block
+}
+
+// filter applies filters in order to blocks, but those Options.Off turned
+// off, and records each block one leaves out with its rule when tracing.
+func (x *extraction) filter(blocks []block, filters []blockFilter) []block {
 	for _, f := range filters {
-		if keepAll && f.rule == &ruleLinkedTitle || !x.off.on(f.rule) {
+		if !x.off.on(f.rule) {
 			continue
 		}
 		if x.trace == nil {
@@ -234,27 +247,10 @@ func (x *extraction) emitList(list *html.Node, items int) []string {
 	e.walk(list, list, false, false, 0)
 	e.flush()
 	if x.trace != nil || x.off != 0 {
-		blocks := e.blocks
-		filters := []struct {
-			rule   *stageRule
-			filter func([]block) []block
-		}{
+		return texts(x.filter(e.blocks, []blockFilter{
 			{&ruleItemCopy, dropItemCopies},
 			{&ruleCardLabel, func(b []block) []block { return dropLabels(b, list, items) }},
-		}
-		for _, f := range filters {
-			if !x.off.on(f.rule) {
-				continue
-			}
-			if x.trace == nil {
-				blocks = f.filter(blocks)
-				continue
-			}
-			before := append([]block(nil), blocks...)
-			blocks = f.filter(blocks)
-			x.trace.recordDropped(f.rule, before, blocks)
-		}
-		return texts(blocks)
+		}))
 	}
 	return texts(dropLabels(dropItemCopies(e.blocks), list, items))
 }
