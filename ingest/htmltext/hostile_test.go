@@ -101,7 +101,7 @@ func TestHostileShapesBounded(t *testing.T) {
 			if err != nil {
 				continue // the flat scan handled it
 			}
-			elems := countElements(doc, MaxElements)
+			elems := countElements(doc, "", MaxElements)
 			if elems > MaxElements {
 				continue
 			}
@@ -132,7 +132,7 @@ func TestCountElements(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := countElements(doc, tt.limit); got != tt.want {
+		if got := countElements(doc, "", tt.limit); got != tt.want {
 			t.Errorf("countElements(%q, %d) = %d, want %d", tt.doc, tt.limit, got, tt.want)
 		}
 	}

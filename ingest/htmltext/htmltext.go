@@ -149,7 +149,7 @@ func ExtractWith(raw []byte, contentType string, pageURL string, opt Options) (*
 	decl := readDeclarations(doc)
 	meta, article := decl.metadata(pageURL)
 	res.Meta = meta
-	elems := countElements(doc, MaxElements)
+	elems := countElements(doc, "", MaxElements)
 	if elems > MaxElements {
 		// Too many elements to weigh (the parser multiplies reopened
 		// formatting elements): keep the text, lose the structure.
@@ -254,12 +254,13 @@ func visibleLen(blocks []string) int {
 	return n
 }
 
-// countElements counts the element nodes of the tree under n, stopping
-// once the count exceeds limit.
-func countElements(n *html.Node, limit int) int {
+// countElements counts the element nodes of the tree under n, n included,
+// named tag (any name when tag is ""), stopping once the count exceeds
+// limit.
+func countElements(n *html.Node, tag string, limit int) int {
 	count := 0
 	for c := n; c != nil && count <= limit; c = htmlwalk.Next(c, n) {
-		if c.Type == html.ElementNode {
+		if c.Type == html.ElementNode && (tag == "" || c.Data == tag) {
 			count++
 		}
 	}

@@ -5,8 +5,6 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
-
-	"github.com/digestd/digestd/internal/htmlwalk"
 )
 
 // Repeated items: listings, collections, search results and schedules are
@@ -221,7 +219,7 @@ func (x *extraction) cardsIn(n *html.Node) int {
 			anchors := 0
 			for c := n.FirstChild; c != nil && anchors <= cardLinks*k; c = c.NextSibling {
 				if c.Type == html.ElementNode && itemShape(c) == top {
-					anchors += countAnchors(c, cardLinks*k+1-anchors)
+					anchors += countElements(c, "a", cardLinks*k-anchors)
 				}
 			}
 			if anchors > cardLinks*k {
@@ -364,14 +362,3 @@ func (x *extraction) markLists(roots []*html.Node) {
 // links to its page (its picture and its title, a rating); an entry of a
 // menu holds a list of further links.
 const cardLinks = 3
-
-// countAnchors counts the links of n's subtree, n included, up to limit.
-func countAnchors(n *html.Node, limit int) int {
-	k := 0
-	for c := n; c != nil && k < limit; c = htmlwalk.Next(c, n) {
-		if c.Type == html.ElementNode && c.Data == "a" {
-			k++
-		}
-	}
-	return k
-}
