@@ -12,10 +12,10 @@ import (
 // against Config.MemoryBytes.
 const memoryStep = 100 * time.Millisecond
 
-// watchMemory measures, every memoryStep until ctx ends, the resident
-// memory of each renderer process the browser (process id browser) started,
-// and kills one past limit bytes: its page crashes and fails, and the
-// browser starts another renderer for the next page. It bounds what V8's
+// watchMemory measures, every memoryStep while a page renders, until ctx
+// ends, the resident memory of each renderer process the browser (process
+// id browser) started, and kills one past limit bytes: its page crashes
+// and fails, and the browser starts another renderer for the next page. It bounds what V8's
 // heap limit does not: the DOM and layout, decoded images, canvas, and the
 // backing stores of ArrayBuffers and WebAssembly memory. Processes are read
 // from /proc; where there is none, it returns at once.
@@ -32,6 +32,11 @@ func (r *Renderer) watchMemory(ctx context.Context, browser int, limit int64) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		}
+		if len(r.pool) == 0 {
+			// No page is rendering: a renderer grows only by a page's
+			// scripts and content.
+			continue
 		}
 		for _, pid := range renderers(browser) {
 			rss := residentPages(pid) * page
