@@ -147,11 +147,12 @@ func TestFitCalibration(t *testing.T) {
 }
 
 // setBounds logs how close to each set's answer rates a snippet model of
-// the same features can come when it is told which set a snippet is from:
-// one model with an intercept per set, then a model fitted on each set
-// alone. The pooled model's bins can come no closer than the first, which
-// is what is left when the sets' labels mean different things at equal
-// features (docs/evidence.md, "Calibration across genres").
+// the same features comes when it is told which set a snippet is from (one
+// model with an intercept per set) and when it is fitted on each set
+// alone: they tell how much of the pooled model's distance from a set's
+// rates comes from the sets' labels meaning different things at equal
+// features rather than from its weights (docs/evidence.md, "Calibration
+// across genres").
 func setBounds(t *testing.T, snips []calibrationRow, nsets int) {
 	withSet := make([]calibrationRow, len(snips))
 	for i, r := range snips {
