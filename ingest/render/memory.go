@@ -6,6 +6,8 @@ import (
 	"os"
 	"strconv"
 	"time"
+
+	"github.com/digestd/digestd/internal/procstat"
 )
 
 // memoryStep is how often the browser's renderer processes are measured
@@ -20,11 +22,10 @@ const memoryStep = 100 * time.Millisecond
 // backing stores of ArrayBuffers and WebAssembly memory. Processes are read
 // from /proc; where there is none, it returns at once.
 func (r *Renderer) watchMemory(ctx context.Context, browser int, limit int64) {
-	if _, err := os.Stat("/proc/self/statm"); err != nil {
+	if _, err := os.Stat("/proc/self/status"); err != nil {
 		r.cfg.Logger.Warn("renderer memory is not bounded: no /proc on this system")
 		return
 	}
-	page := int64(os.Getpagesize())
 	t := time.NewTicker(memoryStep)
 	defer t.Stop()
 	for {
@@ -39,8 +40,8 @@ func (r *Renderer) watchMemory(ctx context.Context, browser int, limit int64) {
 			continue
 		}
 		for _, pid := range renderers(browser) {
-			rss := residentPages(pid) * page
-			if rss <= limit {
+			rss, _, err := procstat.Memory(pid)
+			if err != nil || rss <= limit {
 				continue
 			}
 			if p, err := os.FindProcess(pid); err == nil && p.Kill() == nil {
@@ -112,19 +113,4 @@ func parentOf(pid int) (int, bool) {
 	}
 	pp, err := strconv.Atoi(string(f[1]))
 	return pp, err == nil
-}
-
-// residentPages returns process pid's resident set in pages, from
-// /proc/PID/statm, or 0.
-func residentPages(pid int) int64 {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/statm")
-	if err != nil {
-		return 0
-	}
-	f := bytes.Fields(b)
-	if len(f) < 2 {
-		return 0
-	}
-	n, _ := strconv.ParseInt(string(f[1]), 10, 64)
-	return n
 }

@@ -1,5 +1,6 @@
 // Package procstat reads a process's memory use from /proc (Linux), for the
-// load tool and the tests that bound the server's memory.
+// renderer's memory watcher, the load tool and the tests that bound the
+// server's memory.
 package procstat
 
 import (
