@@ -203,15 +203,12 @@ func Test(t *testing.T, open func(t *testing.T) search.Index) {
 		// A text of more passages than an engine may take at once, put
 		// with a short one given twice: each is whole, once, with the
 		// labels of its last document.
-		var long []byte
-		for i := range 2500 {
-			long = fmt.Appendf(long, "Sentence %d mentions a walrus. ", i)
-		}
-		big := search.Source{Hash: archive.SumString(string(long)), Kind: "text", Added: time.Unix(1e9, 0).UTC()}
+		long := mentions(2500, "walrus")
+		big := search.Source{Hash: archive.SumString(long), Kind: "text", Added: time.Unix(1e9, 0).UTC()}
 		small := search.Source{Hash: archive.SumString(cells), Kind: "html", Added: time.Unix(2e9, 0).UTC(), Labels: []string{"a"}}
 		smallAgain := small
 		smallAgain.Labels = []string{"b"}
-		bigPassages := search.PassagesOf(string(long))
+		bigPassages := search.PassagesOf(long)
 		for range 2 { // a second Put replaces the first
 			if err := x.Put(ctx,
 				search.Document{Source: small, Passages: search.PassagesOf(cells)},
@@ -252,14 +249,11 @@ func Test(t *testing.T, open func(t *testing.T) search.Index) {
 		// A word in more passages than an engine may rank at once, and
 		// a rarer one in a few passages of another source, some of
 		// which hold the common word too.
-		var common []byte
-		for i := range 5000 {
-			common = fmt.Appendf(common, "Sentence %d mentions a river. ", i)
-		}
+		common := mentions(5000, "river")
 		rare := "The otter swims in the river. Rivers hold otters. A heron stands in the river. The heron eats a fish."
-		big := search.Source{Hash: archive.SumString(string(common)), Kind: "text", Added: time.Unix(1e9, 0).UTC()}
+		big := search.Source{Hash: archive.SumString(common), Kind: "text", Added: time.Unix(1e9, 0).UTC()}
 		small := search.Source{Hash: archive.SumString(rare), Kind: "html", Added: time.Unix(2e9, 0).UTC()}
-		bigPassages := search.PassagesOf(string(common))
+		bigPassages := search.PassagesOf(common)
 		if err := x.Put(ctx, search.Document{Source: big, Passages: bigPassages}, search.Document{Source: small, Passages: search.PassagesOf(rare)}); err != nil {
 			t.Fatal(err)
 		}
@@ -290,6 +284,15 @@ func Test(t *testing.T, open func(t *testing.T) search.Index) {
 			t.Errorf("Candidates on a closed index: %v, want search.ErrUnavailable", err)
 		}
 	})
+}
+
+// mentions returns a text of n numbered sentences, each mentioning noun.
+func mentions(n int, noun string) string {
+	var b []byte
+	for i := range n {
+		b = fmt.Appendf(b, "Sentence %d mentions a %s. ", i, noun)
+	}
+	return string(b)
 }
 
 func compare(a, b archive.Hash) int {
