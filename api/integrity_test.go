@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +19,9 @@ import (
 	"github.com/digestd/digestd/archive/fsstore"
 	"github.com/digestd/digestd/archive/s3store"
 	"github.com/digestd/digestd/archive/s3store/s3test"
+	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/ingest"
+	"github.com/digestd/digestd/internal/payloadtest"
 	"github.com/digestd/digestd/pipeline"
 	"github.com/digestd/digestd/wire"
 )
@@ -371,5 +374,49 @@ func TestVerifyHelps(t *testing.T) {
 	}
 	if !strings.Contains(rep.Snippets[1].Problem, "evidence_snippets[1].relevance_score") || strings.Contains(rep.Snippets[0].Problem, "relevance_score") {
 		t.Errorf("the snippets' problems are not their own: %+v", rep.Snippets)
+	}
+}
+
+// TestVerifyTamperedIsInvalid: a snippet whose text no longer equals the
+// archived text at its locator (one word swapped for another of the same
+// length, so every bound still holds) makes the whole report invalid, and
+// problems names that snippet.
+func TestVerifyTamperedIsInvalid(t *testing.T) {
+	h, _ := newTestServer(t, api.Config{})
+	c := loadContract(t)
+	_, body := c.do(t, h, "POST", "/v1/digest?query=tides", "text/plain", []byte("Tides rise twice a day. The moon pulls the sea towards it. Spring tides follow the full moon."))
+	var dd wire.DigestData
+	json.Unmarshal(decodeEnvelope(t, body).Data, &dd)
+	if len(dd.Digest.EvidenceSnippets) == 0 {
+		t.Fatalf("no snippet: %s", body)
+	}
+	tampered := *dd.Digest
+	tampered.EvidenceSnippets = slices.Clone(dd.Digest.EvidenceSnippets)
+	at, ok := payloadtest.SwapWord(&tampered)
+	if !ok {
+		t.Fatalf("no word to swap: %s", body)
+	}
+	for _, tc := range []struct {
+		name    string
+		payload *digest.Payload
+		valid   bool
+	}{
+		{"as returned", dd.Digest, true},
+		{"one word swapped", &tampered, false},
+	} {
+		wrapped, _ := json.Marshal(map[string]any{"digest": tc.payload})
+		resp, body := c.do(t, h, "POST", "/v1/verify", "application/json", wrapped)
+		var rep struct {
+			Valid    bool     `json:"valid"`
+			Verified bool     `json:"verified"`
+			Problems []string `json:"problems"`
+		}
+		json.Unmarshal(decodeEnvelope(t, body).Data, &rep)
+		if resp.StatusCode != 200 || rep.Valid != tc.valid || rep.Verified != tc.valid || rep.Valid != (len(rep.Problems) == 0) {
+			t.Errorf("%s: %d valid %t verified %t problems %q", tc.name, resp.StatusCode, rep.Valid, rep.Verified, rep.Problems)
+		}
+		if want := fmt.Sprintf("evidence_snippets[%d]: ", at); !tc.valid && (len(rep.Problems) != 1 || !strings.HasPrefix(rep.Problems[0], want)) {
+			t.Errorf("%s: problems %q, want one naming %s", tc.name, rep.Problems, want)
+		}
 	}
 }

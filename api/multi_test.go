@@ -14,6 +14,7 @@ import (
 	"github.com/digestd/digestd/api"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/ingest/fetch"
+	"github.com/digestd/digestd/internal/payloadtest"
 	"github.com/digestd/digestd/wire"
 )
 
@@ -477,17 +478,21 @@ func TestSliceAndVerify(t *testing.T) {
 	}
 	bad := *d.Digest
 	bad.EvidenceSnippets = append([]digest.EvidenceSnippet(nil), d.Digest.EvidenceSnippets...)
-	bad.EvidenceSnippets[0].Text = strings.ToUpper(bad.EvidenceSnippets[0].Text)
-	badBody, _ := json.Marshal(map[string]any{"digest": bad})
+	at, ok := payloadtest.SwapWord(&bad)
+	if !ok {
+		t.Fatalf("no word to swap: %+v", bad)
+	}
+	badBody, _ := json.Marshal(map[string]any{"digest": &bad})
 	resp, body = c.do(t, h, "POST", "/v1/verify", "application/json", badBody)
 	var rep struct {
 		Data struct {
 			Valid, Verified, HashMatches bool
+			Problems                     []string
 			Snippets                     []struct{ Verified bool }
 		} `json:"data"`
 	}
 	json.Unmarshal(body, &rep)
-	if resp.StatusCode != 200 || rep.Data.Verified || !rep.Data.Valid || rep.Data.Snippets[0].Verified {
+	if resp.StatusCode != 200 || rep.Data.Verified || rep.Data.Valid || len(rep.Data.Problems) != 1 || rep.Data.Snippets[at].Verified {
 		t.Errorf("verify tampered: %d %s", resp.StatusCode, body)
 	}
 }

@@ -111,14 +111,10 @@ func renderVerify(rep *pipeline.VerifyReport, hash string) string {
 		fmt.Fprintf(&b, "VERIFIED: the payload is valid and all %d snippets equal the archived text %s at their locators.\n", len(rep.Snippets), hash)
 		return b.String()
 	}
-	fmt.Fprintf(&b, "NOT VERIFIED (valid %t, text found %t, hash matches %t).\n", rep.Valid, rep.TextFound, rep.HashMatches)
+	// The problems name every failure, each snippet's included.
+	fmt.Fprintf(&b, "NOT VERIFIED (text found %t, hash matches %t):\n", rep.TextFound, rep.HashMatches)
 	for _, p := range rep.Problems {
 		fmt.Fprintf(&b, "- %s\n", p)
-	}
-	for _, c := range rep.Snippets {
-		if !c.Verified {
-			fmt.Fprintf(&b, "- snippet [%d] %s: %s\n", c.Index+1, c.Locator, c.Problem)
-		}
 	}
 	return b.String()
 }

@@ -172,7 +172,7 @@ func (t *tools) register(srv *mcp.Server) {
 		Name:  "verify_digest",
 		Title: "Verify a digest",
 		Description: "Check a DigestPayload against the archive: every bound and pattern of the payload, that the text named by source_text_hash is archived, " +
-			"and that every evidence snippet equals the archived text at its locator. data.verified is true only when all of these hold; data.problems and data.snippets say what failed.",
+			"and that every evidence snippet equals the archived text at its locator. data.valid (and data.verified, the same) is true only when all of these hold; data.problems names each failure, a snippet's as evidence_snippets[i].",
 		InputSchema:  mustInputSchema[VerifyDigestInput](verifyBounds),
 		OutputSchema: envelopeSchema("{verified, valid, problems: [string], text_found, hash_matches, snippets: [{index, locator, verified, problem?}]}"),
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no},

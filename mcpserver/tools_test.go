@@ -18,6 +18,7 @@ import (
 	"github.com/digestd/digestd/archive/fsstore"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/internal/payloadtest"
 	"github.com/digestd/digestd/mcpserver"
 	"github.com/digestd/digestd/pipeline"
 )
@@ -270,7 +271,10 @@ func TestVerifyDigest(t *testing.T) {
 
 	tamperText := d.Digest
 	tamperText.EvidenceSnippets = slices.Clone(d.Digest.EvidenceSnippets)
-	tamperText.EvidenceSnippets[0].Text = strings.Replace(tamperText.EvidenceSnippets[0].Text, "a", "o", 1)
+	tampered, ok := payloadtest.SwapWord(&tamperText)
+	if !ok {
+		t.Fatalf("no word to swap: %+v", tamperText)
+	}
 	shifted := d.Digest
 	shifted.EvidenceSnippets = slices.Clone(d.Digest.EvidenceSnippets)
 	loc, _ := digest.ParseLocator(shifted.EvidenceSnippets[0].Locator)
@@ -281,29 +285,38 @@ func TestVerifyDigest(t *testing.T) {
 	tooLong.Summary = strings.Repeat("x", digest.MaxSummaryChars+1)
 
 	for _, c := range []struct {
-		name            string
-		payload         digest.Payload
-		verified, valid bool
-		textFound       bool
-		badSnippet      bool
+		name       string
+		payload    digest.Payload
+		valid      bool
+		textFound  bool
+		badSnippet int // the snippet that fails, or -1
 	}{
-		{"as returned", d.Digest, true, true, true, false},
-		{"snippet text changed", tamperText, false, true, true, true},
-		{"locator shifted", shifted, false, true, true, true},
-		{"unknown text", unknown, false, true, false, false},
-		{"summary over its bound", tooLong, false, false, true, false},
+		{"as returned", d.Digest, true, true, -1},
+		{"one word swapped", tamperText, false, true, tampered},
+		{"locator shifted", shifted, false, true, 0},
+		{"unknown text", unknown, false, false, -1},
+		{"summary over its bound", tooLong, false, true, -1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var rep pipeline.VerifyReport
 			res, _ := mustSucceed(t, cs, "verify_digest", map[string]any{"payload": c.payload}, &rep)
-			if rep.Verified != c.verified || rep.Valid != c.valid || rep.TextFound != c.textFound {
-				t.Errorf("verified %t valid %t text_found %t, want %t %t %t (problems %v)", rep.Verified, rep.Valid, rep.TextFound, c.verified, c.valid, c.textFound, rep.Problems)
+			if rep.Verified != c.valid || rep.Valid != c.valid || rep.TextFound != c.textFound || rep.Valid != (len(rep.Problems) == 0) {
+				t.Errorf("verified %t valid %t text_found %t, want %t %t %t (problems %v)", rep.Verified, rep.Valid, rep.TextFound, c.valid, c.valid, c.textFound, rep.Problems)
 			}
-			if c.badSnippet && (len(rep.Snippets) == 0 || rep.Snippets[0].Verified) {
-				t.Errorf("the tampered snippet verifies: %+v", rep.Snippets)
+			if c.badSnippet >= 0 {
+				named := fmt.Sprintf("evidence_snippets[%d]: ", c.badSnippet)
+				if len(rep.Snippets) <= c.badSnippet || rep.Snippets[c.badSnippet].Verified || len(rep.Problems) != 1 || !strings.HasPrefix(rep.Problems[0], named) {
+					t.Errorf("the bad snippet is not named: problems %q, snippets %+v", rep.Problems, rep.Snippets)
+				}
 			}
-			if c.verified != strings.HasPrefix(textOf(res), "VERIFIED") {
-				t.Errorf("text rendering: %s", textOf(res))
+			text := textOf(res)
+			if c.valid != strings.HasPrefix(text, "VERIFIED") {
+				t.Errorf("text rendering: %s", text)
+			}
+			for _, p := range rep.Problems {
+				if !strings.Contains(text, p) {
+					t.Errorf("text rendering lacks the problem %q:\n%s", p, text)
+				}
 			}
 		})
 	}

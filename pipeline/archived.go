@@ -16,6 +16,11 @@ import (
 )
 
 // VerifyReport is the outcome of checking a payload against the archive.
+// Valid is true exactly when Problems is empty: the payload passes the
+// validator, its text is archived, and every snippet equals the text at its
+// locator. Problems names each failure, a snippet's as
+// "evidence_snippets[i]: …". Verified says the same as Valid, for clients
+// that read it.
 type VerifyReport struct {
 	Valid       bool                  `json:"valid"`
 	Problems    []string              `json:"problems"`
@@ -36,8 +41,6 @@ func (p *Pipeline) Verify(ctx context.Context, pl *digest.Payload) (*VerifyRepor
 		} else {
 			rep.Problems = []string{err.Error()}
 		}
-	} else {
-		rep.Valid = true
 	}
 	d, err := archive.ParseHash(pl.SourceTextHash)
 	if err != nil {
@@ -60,11 +63,10 @@ func (p *Pipeline) Verify(ctx context.Context, pl *digest.Payload) (*VerifyRepor
 	rep.HashMatches = blob.Hash().String() == pl.SourceTextHash
 	if n := utf8.RuneCountInString(text); rep.HashMatches && n != pl.OriginalChars {
 		rep.Problems = append(rep.Problems, fmt.Sprintf("original_chars: must be %d, the code points of the archived text (is %d)", n, pl.OriginalChars))
-		rep.Valid = false
 	}
-	if !rep.Valid {
-		// Validation failed: the locators are not checked, so a payload
-		// over its bounds costs no more than a valid one.
+	if len(rep.Problems) > 0 {
+		// The payload is invalid: the locators are not checked, so a
+		// payload over its bounds costs no more than a valid one.
 		rep.Snippets = uncheckedSnippets(pl, rep.Problems, "not checked: the payload is invalid (see problems)")
 		return rep, nil
 	}
@@ -78,16 +80,16 @@ func (p *Pipeline) Verify(ctx context.Context, pl *digest.Payload) (*VerifyRepor
 	if err != nil {
 		return nil, fault.Wrap(fault.Unavailable, "the verification was cancelled", err)
 	}
-	all := true
 	for i, s := range pl.EvidenceSnippets {
 		c := digest.SnippetCheck{Index: i, Locator: s.Locator, Verified: errs[i] == nil}
 		if errs[i] != nil {
 			c.Problem = errs[i].Error()
-			all = false
+			rep.Problems = append(rep.Problems, fmt.Sprintf("evidence_snippets[%d]: %s", i, c.Problem))
 		}
 		rep.Snippets = append(rep.Snippets, c)
 	}
-	rep.Verified = rep.Valid && rep.HashMatches && all
+	rep.Valid = len(rep.Problems) == 0
+	rep.Verified = rep.Valid
 	return rep, nil
 }
 
