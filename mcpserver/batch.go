@@ -7,9 +7,11 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/wire"
 )
 
@@ -18,10 +20,6 @@ import (
 // (which refuses it).
 const batchlessRevision = "2025-06-18"
 
-// jsonrpcInvalidRequest is JSON-RPC 2.0's error code for a request the
-// server cannot take.
-const jsonrpcInvalidRequest = -32600
-
 // answerBatches answers a JSON-RPC batch (a POST whose body is an array)
 // one message at a time: each message goes to next as a request of its
 // own, and its answer is written out as an element of the answer's array
@@ -29,9 +27,11 @@ const jsonrpcInvalidRequest = -32600
 // is one message's answer, whatever the batch asks for. A batch of more
 // than wire.MaxBatchEntries messages is 413 TOO_LARGE before any runs. A
 // message whose own request fails gets a JSON-RPC error carrying the
-// failure's envelope; messages that need no answer (notifications) get
-// none, and a batch of them only is 202 Accepted. A body that is not an
-// array passes to next as it is.
+// failure's envelope, and an element that is not a JSON-RPC message (1, "x",
+// null) an invalid-request error (-32600) answering to id null, as JSON-RPC
+// 2.0 asks; messages that need no answer (notifications) get none, and a
+// batch of them only is 202 Accepted. A body that is not an array passes to
+// next as it is.
 func answerBatches(maxBody int64, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -122,8 +122,12 @@ func answerEach(w http.ResponseWriter, r *http.Request, entries [][]byte, next h
 }
 
 // runOne serves one message of a batch as a request of its own and returns
-// its JSON-RPC answer, or nil when it has none.
+// its JSON-RPC answer, or nil when it has none. An element that is no
+// JSON-RPC message is answered without running.
 func runOne(r *http.Request, entry []byte, next http.Handler) []byte {
+	if answer := invalidMessage(entry); answer != nil {
+		return answer
+	}
 	one := r.Clone(r.Context())
 	one.Body = io.NopCloser(bytes.NewReader(entry))
 	one.ContentLength = int64(len(entry))
@@ -151,7 +155,7 @@ func runOne(r *http.Request, entry []byte, next http.Handler) []byte {
 	if json.Unmarshal(rec.body.Bytes(), &env) == nil && env.Error != nil {
 		message = *env.Error
 	}
-	rpcErr := map[string]any{"code": jsonrpcInvalidRequest, "message": message}
+	rpcErr := map[string]any{"code": jsonrpc.CodeInvalidRequest, "message": message}
 	if json.Valid(rec.body.Bytes()) {
 		rpcErr["data"] = json.RawMessage(rec.body.Bytes())
 	}
@@ -181,83 +185,39 @@ func (c *recorder) Write(b []byte) (int, error) {
 	return c.body.Write(b)
 }
 
-// boundStdioBatches passes the newline-delimited messages read from in on
-// to the reader it returns, except a batch of more than
-// wire.MaxBatchEntries messages: that line is answered on out at once with
-// a JSON-RPC error (id null) carrying the TOO_LARGE envelope, and dropped.
-// A line longer than maxLine passes as it is, for the transport to refuse.
-// out must be the writer the transport writes its answers to, so that
-// lines do not interleave. The copy stops when in ends or the returned
-// reader is closed.
-func boundStdioBatches(in io.Reader, out io.Writer, maxLine int) io.ReadCloser {
-	pr, pw := io.Pipe()
-	go func() {
-		br := bufio.NewReaderSize(in, 64<<10)
-		inLong := false // inside a line longer than maxLine, passed as it is
-		for {
-			line, err := readLine(br, maxLine)
-			whole := bytes.HasSuffix(line, []byte("\n")) || err != nil
-			if len(line) > 0 && !inLong && whole && refuseBatch(line, out) {
-				line = nil
-			}
-			if len(line) > 0 {
-				if _, werr := pw.Write(line); werr != nil {
-					return
-				}
-			}
-			if err != nil {
-				pw.CloseWithError(err)
-				return
-			}
-			inLong = !whole
-		}
-	}()
-	return pr
+// invalidMessage returns the JSON-RPC error (-32600, invalid request)
+// answering a message that is not a JSON-RPC 2.0 request, notification or
+// response as the SDK reads one (a number, a string, null, an object without
+// "jsonrpc": "2.0", an id that is neither a number nor a string, …), or nil
+// when msg is one. The error answers to msg's id when it has one that is an
+// id, else to null.
+func invalidMessage(msg []byte) []byte {
+	if _, err := jsonrpc.DecodeMessage(msg); err == nil {
+		return nil
+	}
+	return rpcError(messageID(msg), jsonrpc.CodeInvalidRequest, fault.E(fault.InvalidFormat,
+		`not a JSON-RPC 2.0 message: an object with "jsonrpc": "2.0" and a "method" (a request or notification) or an "id" (a response)`))
 }
 
-// refuseBatch answers line on out with a JSON-RPC error (id null) carrying
-// the TOO_LARGE envelope when it is a batch of more than
-// wire.MaxBatchEntries messages, and reports whether it did.
-func refuseBatch(line []byte, out io.Writer) bool {
-	_, err := wire.BatchEntries(line)
-	if err == nil {
-		return false
+// messageID returns msg's id when msg is an object whose id is a number or a
+// string, else null.
+func messageID(msg []byte) json.RawMessage {
+	var m struct {
+		ID json.RawMessage `json:"id"`
 	}
+	if json.Unmarshal(msg, &m) == nil && len(m.ID) > 0 && (m.ID[0] == '"' || m.ID[0] == '-' || m.ID[0] >= '0' && m.ID[0] <= '9') {
+		return m.ID
+	}
+	return json.RawMessage("null")
+}
+
+// rpcError returns the JSON-RPC error answering to id with code, whose
+// message is err's and whose data is err's response-v2 envelope, as a tool
+// error carries it.
+func rpcError(id json.RawMessage, code int, err error) []byte {
 	env, _ := wire.Failure(err, wire.Meta{}, wire.NewRequestID(), time.Now())
 	data, _ := json.Marshal(env)
-	msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil,
-		"error": map[string]any{"code": jsonrpcInvalidRequest, "message": *env.Error, "data": json.RawMessage(data)}})
-	out.Write(append(msg, '\n'))
-	return true
-}
-
-// readLine returns the next line with its newline; a line longer than max
-// is returned in pieces of about max bytes, the last with the newline. At
-// the end of in it returns what is left with io.EOF.
-func readLine(br *bufio.Reader, max int) ([]byte, error) {
-	var line []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		line = append(line, chunk...)
-		if err == bufio.ErrBufferFull && len(line) < max {
-			continue
-		}
-		if err == bufio.ErrBufferFull {
-			err = nil
-		}
-		return line, err
-	}
-}
-
-// lockedWriter serializes writes from the transport and from
-// boundStdioBatches.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id,
+		"error": map[string]any{"code": code, "message": *env.Error, "data": json.RawMessage(data)}})
+	return b
 }

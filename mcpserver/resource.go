@@ -2,13 +2,16 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/digestd/digestd/wire"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/digestd/digestd/archive"
@@ -44,8 +47,10 @@ func archiveLink(hash, title string) mcp.Content {
 		Description: "The archived canonical text the locators index."}
 }
 
-// readArchive serves resources/read for an archived text. Errors carry the
-// error code and the client-safe message only.
+// readArchive serves resources/read for an archived text. A text that is
+// not archived is the SDK's resource-not-found error (invalid params,
+// -32602, as the MCP specification has it since SEP-2164); any other failure
+// is a JSON-RPC error whose code says whose it is (resourceError).
 func (t *tools) readArchive(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
 	raw, ok := strings.CutPrefix(uri, archiveURIPrefix)
@@ -68,10 +73,27 @@ func (t *tools) readArchive(ctx context.Context, req *mcp.ReadResourceRequest) (
 		if fe.Code == fault.NotFound {
 			return nil, mcp.ResourceNotFoundError(uri)
 		}
-		if status, _, _, _ := wire.Classify(fe.Code); status >= 500 {
+		rerr := resourceError(fe)
+		if rerr.Code == jsonrpc.CodeInternalError {
 			t.log.Error("resource read failed", "uri", uri, "code", fe.Code, "err", err)
 		}
-		return nil, fmt.Errorf("%s: %s", fe.Code, fe.Msg)
+		return nil, rerr
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: ArchiveURI(d.String()), MIMEType: "text/plain", Text: string(b)}}}, nil
+}
+
+// resourceError is the JSON-RPC error of a failed resources/read: invalid
+// params (-32602) when the request is at fault (the status of fe's code is
+// 4xx: a blob that is not text), an internal error (-32603) when the server
+// is (5xx: a corrupt blob, the archive unavailable). Its message is the
+// error code and the client-safe message, and its data the response-v2 error
+// envelope, as a tool error carries it.
+func resourceError(fe *fault.Error) *jsonrpc.Error {
+	code := int64(jsonrpc.CodeInvalidParams)
+	if status, _, _, _ := wire.Classify(fe.Code); status >= 500 {
+		code = jsonrpc.CodeInternalError
+	}
+	env, _ := wire.Failure(fe, wire.Meta{}, wire.NewRequestID(), time.Now())
+	data, _ := json.Marshal(env)
+	return &jsonrpc.Error{Code: code, Message: fmt.Sprintf("%s: %s", fe.Code, fe.Msg), Data: data}
 }

@@ -132,12 +132,13 @@ func Handler(pipe *pipeline.Pipeline, opts Options) http.Handler {
 
 // ServeStdio serves one MCP session over newline-delimited JSON-RPC on in
 // and out (a process's stdin and stdout) until the client closes in or ctx
-// ends. Nothing but protocol messages is written to out. A batch of more
-// than wire.MaxBatchEntries messages is answered with a JSON-RPC error
-// carrying the TOO_LARGE envelope, as over HTTP.
+// ends. Nothing but protocol messages is written to out. A line the session
+// cannot take (not JSON, not a JSON-RPC message, over the size bound, a
+// batch of more than wire.MaxBatchEntries messages) is answered with a
+// JSON-RPC error and the session goes on (screenStdio).
 func ServeStdio(ctx context.Context, pipe *pipeline.Pipeline, opts Options, in io.Reader, out io.Writer) error {
 	w := &lockedWriter{w: out}
-	lines := boundStdioBatches(in, w, int(opts.maxBodyBytes()))
+	lines := screenStdio(in, w, int(opts.maxBodyBytes()))
 	defer lines.Close()
 	return NewServer(pipe, opts).Run(ctx, &mcp.IOTransport{
 		Reader:        lines,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -13,8 +14,10 @@ import (
 
 	"github.com/digestd/digestd/wire"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/archive/fsstore"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
@@ -501,7 +504,8 @@ func TestDigestSourcesPacksIntoTheBudget(t *testing.T) {
 }
 
 func TestResourceTemplate(t *testing.T) {
-	cs := connectInMemory(t, newPipeline(t))
+	pipe := newPipeline(t)
+	cs := connectInMemory(t, pipe)
 	res, err := cs.ListResourceTemplates(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -526,12 +530,22 @@ func TestResourceTemplate(t *testing.T) {
 			t.Errorf("%s: %q", uri, rr.Contents[0].Text)
 		}
 	}
-	for _, uri := range []string{
-		"digestd://archive/sha256:" + strings.Repeat("0", 64),
-		"digestd://archive/not-a-hash",
+	// Each failure is a JSON-RPC error with a code that says why, never 0.
+	notText, err := archive.PutBytes(context.Background(), pipe.Store, []byte("\xff\xfe not text"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		uri  string
+		code int64
+	}{
+		{"digestd://archive/sha256:" + strings.Repeat("0", 64), jsonrpc.CodeInvalidParams},
+		{"digestd://archive/not-a-hash", jsonrpc.CodeInvalidParams},
+		{mcpserver.ArchiveURI(notText.String()), jsonrpc.CodeInvalidParams},
 	} {
-		if _, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri}); err == nil {
-			t.Errorf("%s: read succeeded", uri)
+		_, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: c.uri})
+		if rpcErr := (*jsonrpc.Error)(nil); !errors.As(err, &rpcErr) || rpcErr.Code != c.code {
+			t.Errorf("%s: %v, want a JSON-RPC error %d", c.uri, err, c.code)
 		}
 	}
 }
@@ -610,8 +624,9 @@ func TestEmptiedBlobIsNotServed(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: mcpserver.ArchiveURI(d.Source.ArchiveHash.String())})
-	if err == nil || !strings.Contains(err.Error(), "ARCHIVE_CORRUPT") {
-		t.Errorf("resource of an emptied blob: %v", err)
+	var rpcErr *jsonrpc.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInternalError || !strings.Contains(rpcErr.Message, "ARCHIVE_CORRUPT") {
+		t.Errorf("resource of an emptied blob: %v, want a JSON-RPC internal error (%d) saying ARCHIVE_CORRUPT", err, jsonrpc.CodeInternalError)
 	}
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_archived_text", Arguments: map[string]any{"hash": d.Source.ArchiveHash.String(), "start": 0, "end": 4}})
 	if err != nil || !res.IsError || !strings.Contains(fmt.Sprint(res.StructuredContent), "ARCHIVE_CORRUPT") {

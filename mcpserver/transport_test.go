@@ -532,3 +532,205 @@ func TestStdioBatchBound(t *testing.T) {
 		t.Errorf("%d refusals and %d tool lists in %.600s", refused, listed, out.String())
 	}
 }
+
+// rpcAnswer is one JSON-RPC answer, as a test reads it.
+type rpcAnswer struct {
+	ID     json.RawMessage `json:"id"`
+	Result *struct {
+		Tools []json.RawMessage `json:"tools"`
+	} `json:"result"`
+	Error *struct {
+		Code int64    `json:"code"`
+		Data envelope `json:"data"`
+	} `json:"error"`
+}
+
+// errorCode is the response-v2 error_code an answer's error carries.
+func (a rpcAnswer) errorCode() string {
+	var ed errorData
+	if a.Error != nil {
+		json.Unmarshal(a.Error.Data.Data, &ed)
+	}
+	return ed.ErrorCode
+}
+
+// stdioSession writes lines to a stdio session, one a line, waits until an
+// answer to the id last is out (or 30 s), then closes the session's input.
+// It returns the output's lines, and whether the session ended before its
+// input was closed.
+func stdioSession(t *testing.T, opts mcpserver.Options, lines []string, last string) (out []string, endedEarly bool) {
+	t.Helper()
+	var buf lockedBuffer
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- mcpserver.ServeStdio(ctx, newPipeline(t), opts, pr, &buf) }()
+	go io.WriteString(pw, strings.Join(lines, "\n")+"\n")
+	for ctx.Err() == nil && !strings.Contains(buf.String(), `"id":`+last+`,`) {
+		select {
+		case err := <-done:
+			endedEarly = true
+			t.Logf("the session ended: %v", err)
+		case <-time.After(10 * time.Millisecond):
+		}
+		if endedEarly {
+			break
+		}
+	}
+	pw.Close()
+	if !endedEarly {
+		<-done
+	}
+	return strings.Split(strings.TrimSpace(buf.String()), "\n"), endedEarly
+}
+
+// Over stdio no line ends the session: a line that is not JSON is a parse
+// error (-32700), a message or batch element that is not a JSON-RPC message,
+// an empty batch and a line over the size bound are invalid requests
+// (-32600), each answered at once; a batch's good elements still run. The
+// message after them all is answered.
+func TestStdioBadLinesKeepTheSession(t *testing.T) {
+	const list = `{"jsonrpc":"2.0","id":%d,"method":"tools/list"}`
+	const maxLine = 4 << 10
+	type want struct {
+		code      int64
+		errorCode string
+	}
+	cases := []struct {
+		name string
+		line string
+		want []want // the answer's errors, in order; one answer line, an array when the line is a batch
+	}{
+		{"not JSON", `{"jsonrpc":"2.0","id":3,"method":`, []want{{-32700, "INVALID_FORMAT"}}},
+		{"two values on a line", fmt.Sprintf(list, 4) + " " + fmt.Sprintf(list, 5), []want{{-32700, "INVALID_FORMAT"}}},
+		{"a number", `1`, []want{{-32600, "INVALID_FORMAT"}}},
+		{"an object of no message", `{"jsonrpc":"1.0","id":6,"method":"tools/list"}`, []want{{-32600, "INVALID_FORMAT"}}},
+		{"an empty batch", `[]`, []want{{-32600, "INVALID_FORMAT"}}},
+		{"a batch of non-objects", `[1,"x",null]`, []want{{-32600, "INVALID_FORMAT"}, {-32600, "INVALID_FORMAT"}, {-32600, "INVALID_FORMAT"}}},
+		{"a batch with one bad element", "[" + fmt.Sprintf(list, 7) + `,"x"]`, []want{{-32600, "INVALID_FORMAT"}}},
+		{"a batch with an id twice", "[" + fmt.Sprintf(list, 8) + "," + fmt.Sprintf(list, 8) + "]", []want{{-32600, "INVALID_FORMAT"}}},
+		{"a line over the bound", `{"jsonrpc":"2.0","id":9,"method":"ping","params":{"_meta":{"x":"` + strings.Repeat("x", maxLine) + `"}}}`, []want{{-32600, "TOO_LARGE"}}},
+	}
+	lines := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+	}
+	for _, c := range cases {
+		lines = append(lines, c.line)
+	}
+	lines = append(lines, fmt.Sprintf(list, 2))
+	out, endedEarly := stdioSession(t, mcpserver.Options{MaxBodyBytes: maxLine}, lines, "2")
+	if endedEarly {
+		t.Fatalf("the session ended early; it wrote:\n%.2000s", strings.Join(out, "\n"))
+	}
+	// The answers of the good batch elements (ids 7 and 8) and of the
+	// initialize come between; the error answers keep the lines' order.
+	var errs [][]rpcAnswer
+	listed := map[string]bool{}
+	for _, l := range out {
+		var one rpcAnswer
+		var many []rpcAnswer
+		switch {
+		case json.Unmarshal([]byte(l), &many) == nil:
+		case json.Unmarshal([]byte(l), &one) == nil:
+			many = []rpcAnswer{one}
+		default:
+			t.Fatalf("not a JSON-RPC line: %.200q", l)
+		}
+		if many[0].Error != nil {
+			errs = append(errs, many)
+		}
+		for _, a := range many {
+			if a.Result != nil && len(a.Result.Tools) > 0 {
+				listed[string(a.ID)] = true
+			}
+		}
+	}
+	if len(errs) != len(cases) {
+		t.Fatalf("%d error answers for %d bad lines:\n%.3000s", len(errs), len(cases), strings.Join(out, "\n"))
+	}
+	for i, c := range cases {
+		got := errs[i]
+		if len(got) != len(c.want) {
+			t.Errorf("%s: %d errors, want %d", c.name, len(got), len(c.want))
+			continue
+		}
+		for k, w := range c.want {
+			if got[k].Error.Code != w.code || got[k].errorCode() != w.errorCode {
+				t.Errorf("%s: error %d is %d %s, want %d %s", c.name, k, got[k].Error.Code, got[k].errorCode(), w.code, w.errorCode)
+			}
+		}
+	}
+	if id := string(errs[3][0].ID); id != "6" {
+		t.Errorf("an object of no message with id 6 answered to id %s", id)
+	}
+	for _, id := range []string{"2", "7", "8"} {
+		if !listed[id] {
+			t.Errorf("no tool list for id %s:\n%.3000s", id, strings.Join(out, "\n"))
+		}
+	}
+}
+
+// A session that speaks a revision without batches (2025-06-18 and later,
+// or one the SDK does not speak and answers with its latest) gets an
+// invalid-request error for a batch, and goes on.
+func TestStdioBatchlessRevision(t *testing.T) {
+	for _, version := range []string{"2025-06-18", "1999-01-01"} {
+		t.Run(version, func(t *testing.T) {
+			lines := []string{
+				`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + version + `","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+				`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+				`[{"jsonrpc":"2.0","id":3,"method":"tools/list"}]`,
+				`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+			}
+			out, endedEarly := stdioSession(t, mcpserver.Options{}, lines, "2")
+			if endedEarly {
+				t.Fatalf("the session ended early; it wrote:\n%.2000s", strings.Join(out, "\n"))
+			}
+			refused := false
+			for _, l := range out {
+				var a rpcAnswer
+				json.Unmarshal([]byte(l), &a)
+				if a.Error != nil && a.Error.Code == -32600 && string(a.ID) == "null" && a.errorCode() == "INVALID_FORMAT" {
+					refused = true
+				}
+				if string(a.ID) == "3" {
+					t.Errorf("the batch ran: %.300s", l)
+				}
+			}
+			if !refused {
+				t.Errorf("no invalid-request answer:\n%.2000s", strings.Join(out, "\n"))
+			}
+		})
+	}
+}
+
+// Over HTTP, a batch of elements that are not JSON-RPC messages is answered
+// with an invalid-request error (-32600, id null) for each, not 202 with no
+// body; a good element beside them runs.
+func TestBatchOfNonMessages(t *testing.T) {
+	srv := newHTTPServer(t)
+	for _, c := range []struct {
+		body  string
+		codes []int64
+	}{
+		{`[1,"x",null]`, []int64{-32600, -32600, -32600}},
+		{`[{"jsonrpc":"2.0","id":1,"method":"tools/list"},{}]`, []int64{0, -32600}},
+	} {
+		resp, b := postMCP(t, srv.URL, c.body)
+		var answers []rpcAnswer
+		if err := json.Unmarshal(b, &answers); err != nil || resp.StatusCode != 200 || len(answers) != len(c.codes) {
+			t.Errorf("%s: %d %.500s (%v)", c.body, resp.StatusCode, b, err)
+			continue
+		}
+		for i, a := range answers {
+			switch {
+			case c.codes[i] == 0 && (a.Result == nil || len(a.Result.Tools) == 0):
+				t.Errorf("%s: answer %d is no tool list: %.300s", c.body, i, b)
+			case c.codes[i] != 0 && (a.Error == nil || a.Error.Code != c.codes[i] || string(a.ID) != "null" || a.errorCode() != "INVALID_FORMAT"):
+				t.Errorf("%s: answer %d: %.300s", c.body, i, b)
+			}
+		}
+	}
+}
