@@ -10,13 +10,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/digestd/digestd/archive"
+	"github.com/digestd/digestd/digest/sentences"
 	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/normalize"
 )
 
 // DigesterVersion names the digester's rules. It changes whenever Build's
 // output may change for some input, and is part of the digest cache key.
-const DigesterVersion = "digester/35"
+const DigesterVersion = "digester/36"
 
 // Warning is a non-fatal condition met while building a digest: Build
 // reports fault.QueryFallback when the query has no content terms (empty or
@@ -105,9 +106,23 @@ func build(blob archive.Blob, query string, opts Options) (built, error) {
 		fallback = true
 	}
 
-	var feats [][snippetFeatures]float64
-	p.EvidenceSnippets, feats = evidenceFor(d, q, query, opts, fallback)
-	p.Summary, p.KeyPoints = summarize(d, scores, opts, p.EvidenceSnippets)
+	// The summary comes first, as a reader reads it; the evidence fits
+	// beside it, and the key points take what both leave of the source.
+	sum := summarize(d, scores, opts)
+	p.Summary = sum.text
+	snips, feats := evidenceFor(d, q, query, opts, fallback)
+	if fallback && len(snips) > fallbackEvidence {
+		snips, feats = snips[:fallbackEvidence], feats[:fallbackEvidence]
+	}
+	p.EvidenceSnippets, feats = fitEvidence(p.Summary, snips, feats, p.OriginalChars)
+	p.DigestChars = CountDigestChars(p)
+	if p.DigestChars > p.OriginalChars {
+		// The summary and the best snippet overlap where the summary's
+		// own segmentation does not show it: the summary gives way.
+		p.Summary = fitSummary(p.Summary, p.EvidenceSnippets, p.OriginalChars)
+		p.DigestChars = CountDigestChars(p)
+	}
+	p.KeyPoints = keyPoints(d, scores, opts, sum, p.EvidenceSnippets, p.OriginalChars-p.DigestChars)
 
 	p.DigestChars = CountDigestChars(p)
 	p.CompressionRatio = Ratio(p.DigestChars, p.OriginalChars)
@@ -357,15 +372,79 @@ func centroidTerms(d *document, k int) []int32 {
 	return ids
 }
 
-// CountDigestChars returns what digest_chars must be: the code points of the
-// summary, the key points and the evidence snippets' texts.
+// CountDigestChars returns what digest_chars must be: the code points a
+// reader reads, those of the summary, the key points and the evidence
+// snippets' texts, where a summary sentence a snippet shows verbatim is
+// counted once (see snippetChars).
 func CountDigestChars(p *Payload) int {
 	n := utf8.RuneCountInString(p.Summary)
 	for _, k := range p.KeyPoints {
 		n += utf8.RuneCountInString(k)
 	}
+	said := summarySentences(p.Summary)
 	for _, s := range p.EvidenceSnippets {
-		n += utf8.RuneCountInString(s.Text)
+		n += snippetChars(s.Text, said)
+	}
+	return n
+}
+
+// summarySentences returns the sentences of a summary, as
+// sentences.Split segments it, that a snippet may show too.
+func summarySentences(summary string) []string {
+	return sentences.Strings(summary)
+}
+
+// snippetChars returns the code points of snippet that count toward
+// digest_chars beside a summary of the sentences said: all of them, less
+// those of each place where the snippet shows one of said verbatim.
+func snippetChars(snippet string, said []string) int {
+	n := utf8.RuneCountInString(snippet)
+	if len(said) == 0 {
+		return n
+	}
+	// covered marks the snippet's bytes inside a shown summary sentence.
+	var covered []bool
+	for _, s := range said {
+		for off := 0; off < len(snippet); {
+			k := strings.Index(snippet[off:], s)
+			if k < 0 {
+				break
+			}
+			if covered == nil {
+				covered = make([]bool, len(snippet))
+			}
+			for b := off + k; b < off+k+len(s); b++ {
+				covered[b] = true
+			}
+			off += k + len(s)
+		}
+	}
+	if covered == nil {
+		return n
+	}
+	// A run of white space between two shown sentences (or between one
+	// and the snippet's edge) is the summary's own separator: it counts
+	// with them.
+	for lo := 0; lo < len(snippet); {
+		if covered[lo] {
+			lo++
+			continue
+		}
+		hi := lo
+		for hi < len(snippet) && !covered[hi] {
+			hi++
+		}
+		if strings.TrimSpace(snippet[lo:hi]) == "" {
+			for b := lo; b < hi; b++ {
+				covered[b] = true
+			}
+		}
+		lo = hi
+	}
+	for b := range snippet {
+		if covered[b] {
+			n--
+		}
 	}
 	return n
 }

@@ -299,7 +299,14 @@ func openingStart(d *document) int {
 		if k := strings.IndexAny(s, ":—"); k > 0 {
 			head, rest = s[:k], strings.TrimSpace(strings.TrimLeft(s[k:], ":—"))
 		}
-		switch strings.ToLower(strings.Trim(head, " .0123456789")) {
+		label := strings.Trim(head, " .0123456789")
+		if number := strings.Trim(strings.TrimSuffix(head, label), " ."); number != "" && number != "0" && number != "1" {
+			// A document's own summary is its first part: a label
+			// numbered 2 or later ("2. Highlights: …") is a list
+			// item or a later section.
+			continue
+		}
+		switch strings.ToLower(label) {
 		case "abstract", "summary", "executive summary", "highlights", "key findings", "synopsis":
 			if rest != "" {
 				return i

@@ -43,72 +43,141 @@ const keyPointParts = 5
 // the other must hold for the two to say the same thing.
 const duplicateShare = 0.8
 
-// summarize returns an extractive summary of at most SummaryMaxChars code
-// points (see pickSummary) and up to MaxKeyPoints key points: the
-// highest-scoring remaining sentences, at most one per block, in document
-// order. Evidence comes first: the summary and key points together take
-// at most the code points of the text the snippets leave, so that a
-// digest is never longer than its source. A text with room for every part
-// at its full bound beside the snippets gets a summary that may quote a
-// sentence a snippet holds; in a shorter one no summary sentence lies in a
-// snippet and the summary takes about half of what is left. A key point
-// repeats neither a snippet, nor another key point, nor the summary, and
-// is always a complete sentence; a text where none qualifies gets none.
-// The summary is "" when the snippets leave no sentence that qualifies.
-func summarize(d *document, scores []float64, opts Options, evidence []EvidenceSnippet) (string, []string) {
-	used := make([]bool, len(d.sents))
+// summaryShare is the share of a short text its summary may take: a text
+// of fewer than SummaryMaxChars·summaryShare code points gets a summary of
+// at most a third of its length, and never less than its opening sentence.
+const summaryShare = 3
+
+// fallbackEvidence is the most snippets a digest shows for a query that
+// matches nothing in particular: the few windows that best say what the
+// text is about, not the whole text.
+const fallbackEvidence = 3
+
+// summaryPart is the summary Build chose: its text and the sentences of d
+// it holds (none when it is the lead's prefix or empty).
+type summaryPart struct {
+	text   string
+	chosen []int
+	ok     []bool // the sentences that may enter a summary or key point
+}
+
+// summarize returns the digest's extractive summary, chosen before and
+// apart from the evidence: a reader reads it first. It holds at most
+// summaryBound code points (see pickSummary), opens with the text's
+// opening sentence (its own abstract or summary where it has one, else its
+// lead) when that sentence qualifies and fits, and may quote a sentence a
+// snippet also shows (the sentence then counts once toward digest_chars:
+// see CountDigestChars). A text where no sentence qualifies (no
+// punctuation, headings only) gets the longest prefix of its lead that
+// fits; the summary is "" only for a text without words.
+func summarize(d *document, scores []float64, opts Options) summaryPart {
 	boiler := boilerplate(d)
-	covered, budget := uncovered(d, evidence)
-	long := budget >= opts.SummaryMaxChars+max(0, opts.MaxKeyPoints)*MaxKeyPointChars
-	if long {
-		// A text that holds every part at its full bound beside the
-		// snippets: the summary, which must stand on its own, may quote
-		// a sentence a snippet holds too (key points still may not).
-		clear(covered)
-	}
 	cased := hasUpper(d.text)
 	ok := make([]bool, len(d.sents))
 	for i := range d.sents {
-		ok[i] = !boiler[i] && !covered[i] && summaryWorthy(d, &d.sents[i], cased)
+		ok[i] = !boiler[i] && summaryWorthy(d, &d.sents[i], cased)
 	}
-	summaryMax := min(opts.SummaryMaxChars, budget)
-	chosen := pickOpenSummary(d, scores, summaryMax, ok)
-	if opts.MaxKeyPoints > 0 && !long && len(chosen) > 1 {
-		// A short text: the summary takes about half of what the
-		// snippets leave, the key points the rest.
-		if half := pickOpenSummary(d, scores, min(summaryMax, budget/2), ok); len(half) > 0 {
-			chosen = half
-		}
-	}
+	bound := summaryBound(d, opts, ok)
+	chosen := pickOpenSummary(d, scores, bound, ok)
 	var b strings.Builder
 	for k, i := range chosen {
 		if k > 0 {
 			b.WriteByte(' ')
 		}
 		b.WriteString(sentenceText(d, i))
-		used[i] = true
 	}
 	summary := b.String()
-	// A text where no sentence qualifies (no punctuation, headings only)
-	// gets its lead instead when it is long or has no snippet; a short
-	// one whose sentences the snippets hold gets no summary rather than
-	// its scraps.
-	if fallback := long || len(evidence) == 0; summary == "" && fallback {
-		summary = leadPrefix(d, boiler, summaryMax)
+	if summary == "" {
+		summary = leadPrefix(d, boiler, bound)
 		if summary == "" {
-			summary = leadPrefix(d, nil, summaryMax)
+			summary = leadPrefix(d, nil, bound)
 		}
 	}
-	budget -= utf8.RuneCountInString(summary)
-	if opts.MaxKeyPoints <= 0 {
-		return summary, []string{}
-	}
+	return summaryPart{text: summary, chosen: chosen, ok: ok}
+}
 
+// summaryBound returns the most code points the summary of d may take:
+// SummaryMaxChars, and for a short text a summaryShare-th of it, or its
+// opening sentence when that is longer.
+func summaryBound(d *document, opts Options, ok []bool) int {
+	n := 0
+	if len(d.sents) > 0 {
+		n = d.sents[len(d.sents)-1].cend
+	}
+	bound := n / summaryShare
+	if o := openingSentence(d, ok); o >= 0 {
+		bound = max(bound, utf8.RuneCountInString(sentenceText(d, o)))
+	}
+	return max(1, min(opts.SummaryMaxChars, bound))
+}
+
+// openingSentence returns the sentence a summary opens with when it can:
+// the first that qualifies at or after the document's own summary (an
+// abstract), or from the start; -1 when none qualifies.
+func openingSentence(d *document, ok []bool) int {
+	from := max(0, openingStart(d))
+	for i := from; i < len(d.sents); i++ {
+		if ok[i] {
+			return i
+		}
+	}
+	return -1
+}
+
+// fitEvidence returns the snippets, and their features, that fit beside
+// a summary in a digest of at most limit code points (counted as
+// CountDigestChars counts them): when they do not all fit, snippets that
+// only repeat summary sentences go first, then the lowest-ranked ones. The
+// best snippet always stays.
+func fitEvidence(summary string, snips []EvidenceSnippet, feats [][snippetFeatures]float64, limit int) ([]EvidenceSnippet, [][snippetFeatures]float64) {
+	said := summarySentences(summary)
+	cost := make([]int, len(snips))
+	total := utf8.RuneCountInString(summary)
+	for k, s := range snips {
+		cost[k] = snippetChars(s.Text, said)
+		total += cost[k]
+	}
+	if total <= limit {
+		return snips, feats
+	}
+	keep := make([]bool, len(snips))
+	for k := range keep {
+		keep[k] = k == 0 || cost[k] > 0
+	}
+	for k := len(snips) - 1; k > 0 && total > limit; k-- {
+		if keep[k] {
+			keep[k] = false
+			total -= cost[k]
+		}
+	}
+	var outS []EvidenceSnippet
+	var outF [][snippetFeatures]float64
+	for k := range snips {
+		if keep[k] {
+			outS = append(outS, snips[k])
+			outF = append(outF, feats[k])
+		}
+	}
+	return outS, outF
+}
+
+// keyPoints returns up to MaxKeyPoints key points of at most budget code
+// points together: the highest-scoring remaining sentences, at most one
+// per block, in document order. A key point repeats neither a snippet, nor
+// another key point, nor the summary, and is always a complete sentence;
+// a text where none qualifies gets none.
+func keyPoints(d *document, scores []float64, opts Options, sum summaryPart, evidence []EvidenceSnippet, budget int) []string {
+	if opts.MaxKeyPoints <= 0 {
+		return []string{}
+	}
+	used := make([]bool, len(d.sents))
+	ok := sum.ok
 	// Texts a key point must not repeat: the summary's sentences and the
 	// evidence snippets.
 	words := newWordIDs()
 	var said [][]int32
-	for _, i := range chosen {
+	for _, i := range sum.chosen {
+		used[i] = true
 		text := sentenceText(d, i)
 		said = append(said, words.contentTerms(text))
 		if strings.Contains(text, "\n") {
@@ -120,9 +189,9 @@ func summarize(d *document, scores []float64, opts Options, evidence []EvidenceS
 			}
 		}
 	}
-	if len(chosen) == 0 {
-		for _, sp := range sentences.Split(summary) {
-			said = append(said, words.contentTerms(summary[sp.Start:sp.End]))
+	if len(sum.chosen) == 0 {
+		for _, sp := range sentences.Split(sum.text) {
+			said = append(said, words.contentTerms(sum.text[sp.Start:sp.End]))
 		}
 	}
 	// A snippet is compared sentence by sentence: a long one holds most
@@ -191,27 +260,7 @@ func summarize(d *document, scores []float64, opts Options, evidence []EvidenceS
 			}
 		}
 	}
-	return summary, kps
-}
-
-// uncovered reports which sentences of d overlap an evidence snippet, and
-// how many code points of d the snippets leave.
-func uncovered(d *document, evidence []EvidenceSnippet) ([]bool, int) {
-	covered := make([]bool, len(d.sents))
-	left := utf8.RuneCountInString(d.text)
-	for _, e := range evidence {
-		l, err := ParseLocator(e.Locator)
-		if err != nil {
-			continue
-		}
-		left -= l.Len()
-		// Sentences are in text order: the first that may overlap.
-		k := sort.Search(len(d.sents), func(i int) bool { return d.sents[i].cend > l.Start })
-		for ; k < len(d.sents) && d.sents[k].cstart < l.End; k++ {
-			covered[k] = true
-		}
-	}
-	return covered, max(0, left)
+	return kps
 }
 
 // fallbackKeyPoint returns the key point of a text where none qualifies:
@@ -481,13 +530,22 @@ func pickSummary(d *document, scores []float64, max int, ok []bool) []int {
 		}
 		all[k] = scored{i, v}
 	}
-	// Best value first, ties in document order.
+	// Best value first, ties in document order; but the opening sentence
+	// (the abstract's or the lead's first) before all: a reader of news,
+	// a report or an encyclopedia page expects the summary to open where
+	// the text does.
 	slices.SortFunc(all, func(a, b scored) int {
 		if c := cmp.Compare(b.v, a.v); c != 0 {
 			return c
 		}
 		return a.i - b.i
 	})
+	if origin < len(worthy) {
+		k := slices.IndexFunc(all, func(c scored) bool { return c.i == worthy[origin] })
+		first := all[k]
+		copy(all[1:k+1], all[:k])
+		all[0] = first
+	}
 	var picked []int
 	in := map[int]bool{}
 	var said [][]int32
@@ -642,7 +700,7 @@ func anaphoric(s string) bool {
 		"er", "jedoch", "außerdem", "daher", "deshalb", "damit", "dadurch", "dabei", "zudem", "allerdings":
 		return true
 	case "this", "these", "those", "that", "dies", "diese", "dieser", "dieses":
-		return !namesDocument(firstWords(s, 2))
+		return !namesDocument(firstWords(s, 3))
 	case "in", "on", "as", "for", "by":
 		// "In addition, …", "On the other hand, …", "As a result, …",
 		// "For example, …", "By contrast, …", "In this case, …".
@@ -663,17 +721,28 @@ func anaphoric(s string) bool {
 }
 
 // namesDocument reports a demonstrative phrase ("this paper", "these
-// guidelines") that names the document itself rather than something said
+// guidelines", "This Endorsement Agreement": one capitalised word may name
+// its kind) that names the document itself rather than something said
 // before.
 func namesDocument(phrase string) bool {
-	f := strings.Fields(strings.ToLower(phrase))
+	f := strings.Fields(phrase)
 	if len(f) < 2 {
 		return false
 	}
-	switch strings.TrimRight(f[1], ",;:.") {
+	if documentNoun(f[1]) {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(f[1])
+	return len(f) > 2 && unicode.IsUpper(r) && documentNoun(f[2])
+}
+
+// documentNoun reports a word that names a kind of document.
+func documentNoun(w string) bool {
+	switch strings.ToLower(strings.TrimRight(w, ",;:.")) {
 	case "paper", "study", "report", "article", "work", "document", "chapter", "review", "thesis", "book",
 		"survey", "guide", "manual", "letter", "note", "section", "analysis", "testimony", "statement", "guidance", "guidelines", "publication",
-		"post", "page", "beitrag", "artikel", "bericht", "studie", "text", "seite":
+		"post", "page", "agreement", "contract", "amendment", "policy", "license", "licence", "lease",
+		"beitrag", "artikel", "bericht", "studie", "text", "seite", "vertrag", "vereinbarung":
 		return true
 	}
 	return false
@@ -740,4 +809,28 @@ func joinFirstWords(s string, n int) string {
 		s = s[end:]
 	}
 	return b.String()
+}
+
+// fitSummary returns the longest opening of summary, whole sentences
+// while any fits, else a prefix ending at a clause or word boundary, that
+// makes a digest of it and the snippets at most limit code points. It is
+// the last resort of a tiny text whose summary and best snippet overlap
+// in a way the summary's own segmentation does not show.
+func fitSummary(summary string, snips []EvidenceSnippet, limit int) string {
+	fits := func(s string) bool {
+		p := Payload{Summary: s, EvidenceSnippets: snips}
+		return CountDigestChars(&p) <= limit
+	}
+	spans := sentences.Split(summary)
+	for k := len(spans) - 1; k >= 1; k-- {
+		if s := summary[:spans[k-1].End]; fits(s) {
+			return s
+		}
+	}
+	for n := utf8.RuneCountInString(summary) - 1; n > 0; n-- {
+		if s := clausePrefix(summary, n); fits(s) {
+			return s
+		}
+	}
+	return ""
 }

@@ -391,7 +391,9 @@ func TestKeyPointRepeatsNoSummaryLine(t *testing.T) {
 			scores[i] = 1
 		}
 	}
-	summary, kps := summarize(d, scores, Options{SummaryMaxChars: 130, MaxKeyPoints: 3}.WithDefaults(), nil)
+	opts := Options{SummaryMaxChars: 130, MaxKeyPoints: 3}.WithDefaults()
+	sum := summarize(d, scores, opts)
+	summary, kps := sum.text, keyPoints(d, scores, opts, sum, nil, len(text))
 	if !strings.Contains(summary, "Monday") {
 		t.Fatalf("summary %q, want the Monday list", summary)
 	}

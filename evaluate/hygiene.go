@@ -113,8 +113,15 @@ func repeats(a, b string) bool {
 // sentence); key_points_repeating_summary (a key point that holds or is
 // held by a summary sentence, the held one at least half as many words as
 // the other); repeated_sentences (a digest in which a summary sentence is
-// also inside a snippet); digests_longer_than_source; empty_summaries. Shares: key_points_not_sentences_share over key
-// points, boilerplate_share over key points and summary sentences. An
+// also inside a snippet, which the contract allows); digests_longer_than_source;
+// empty_summaries (of texts of at least two sentences);
+// summaries_not_opening_lead (a summary whose first sentence is not the
+// text's lead: its first sentence of at least 3 words that ends with a
+// stop). Shares: key_points_not_sentences_share over key
+// points, boilerplate_share over key points and summary sentences. Every
+// count is also reported, prefixed short_, on the short-text view: each
+// document longer than 1,500 code points cut at a sentence end to its
+// first 1,500 to 4,000 and digested again with the same question. An
 // encrypted PDF case is skipped; a case that fails counts in
 // Report.Errors. Seconds and DocsPerSec time extract and digest together.
 func Hygiene(ctx context.Context, dir string, extract ExtractFunc, digestFn EvidenceFunc) (Report, error) {
@@ -128,6 +135,7 @@ func Hygiene(ctx context.Context, dir string, extract ExtractFunc, digestFn Evid
 		d      EvidenceDigest
 	}
 	var docs []digested
+	var questions []string
 	seen := map[string]bool{}
 	var elapsed time.Duration
 	for _, c := range cases {
@@ -166,6 +174,7 @@ func Hygiene(ctx context.Context, dir string, extract ExtractFunc, digestFn Evid
 			continue
 		}
 		docs = append(docs, digested{blocks: textBlocks(d.Canonical), d: d})
+		questions = append(questions, c.Question)
 	}
 	// How many documents hold each block, copies of one document (the
 	// same text from several producers) counted once.
@@ -197,68 +206,33 @@ func Hygiene(ctx context.Context, dir string, extract ExtractFunc, digestFn Evid
 		}
 		return false
 	}
-	var kps, sums, notSentence, boiler, dangling, kpRepeats, repeated, longer, empty int
-	for _, doc := range docs {
-		p := doc.d.Payload
-		if p.DigestChars > p.OriginalChars {
-			longer++
-		}
-		if strings.TrimSpace(p.Summary) == "" && strings.TrimSpace(doc.d.Canonical) != "" {
-			empty++
-		}
-		isBlock := map[string]bool{}
-		for _, b := range doc.blocks {
-			isBlock[b] = true
-		}
-		summary := sentences.Strings(p.Summary)
-		for i := range summary {
-			summary[i] = CollapseSpace(summary[i])
-		}
-		sums += len(summary)
-		for _, s := range summary {
-			if boilerplate(doc.blocks, s) {
-				boiler++
-			}
-		}
-		if danglingOpener(p.Summary, doc.d.Canonical) {
-			dangling++
-		}
-		for _, e := range p.EvidenceSnippets {
-			if e := CollapseSpace(e.Text); containsAny(e, summary) {
-				repeated++
-				break
-			}
-		}
-		for _, k := range p.KeyPoints {
-			kps++
-			k = CollapseSpace(k)
-			if isBlock[k] && notASentence(k) {
-				notSentence++
-			}
-			if boilerplate(doc.blocks, k) {
-				boiler++
-			}
-			for _, s := range summary {
-				if repeats(k, s) {
-					kpRepeats++
-					break
-				}
-			}
-		}
+	all := make([]EvidenceDigest, len(docs))
+	for i := range docs {
+		all[i] = docs[i].d
 	}
-	m := rep.Metrics
-	m["hygiene_documents"] = float64(len(docs))
-	m["hygiene_key_points"] = float64(kps)
-	m["hygiene_summary_sentences"] = float64(sums)
-	m["key_points_not_sentences"] = float64(notSentence)
-	m["boilerplate_lines"] = float64(boiler)
-	m["dangling_summary_openers"] = float64(dangling)
-	m["key_points_repeating_summary"] = float64(kpRepeats)
-	m["repeated_sentences"] = float64(repeated)
-	m["digests_longer_than_source"] = float64(longer)
-	m["empty_summaries"] = float64(empty)
-	m["key_points_not_sentences_share"] = share(notSentence, kps)
-	m["boilerplate_share"] = share(boiler, kps+sums)
+	tallyHygiene(rep.Metrics, "", all, boilerplate)
+	// The short-text view: each document longer than shortViewMin code
+	// points cut at a sentence end to its first shortViewMin–shortViewMax,
+	// as short news and pages are, and digested again.
+	var short []EvidenceDigest
+	for i, doc := range docs {
+		cut := shortView(doc.d.Canonical, i)
+		if cut == "" {
+			continue
+		}
+		start := time.Now()
+		d, err := digestFn(ctx, cut, questions[i])
+		elapsed += time.Since(start)
+		if err != nil {
+			if ctx.Err() != nil {
+				return Report{}, fmt.Errorf("hygiene run %s: %w", rep.Set, ctx.Err())
+			}
+			rep.Errors++
+			continue
+		}
+		short = append(short, d)
+	}
+	tallyHygiene(rep.Metrics, "short_", short, boilerplate)
 	rep.Seconds = elapsed.Seconds()
 	if elapsed > 0 {
 		rep.DocsPerSec = float64(len(docs)) / elapsed.Seconds()
@@ -313,11 +287,15 @@ func notASentence(s string) bool {
 func danglingOpener(summary, text string) bool {
 	first := strings.TrimLeftFunc(summary, func(r rune) bool { return !unicode.IsLetter(r) })
 	word, rest, _ := strings.Cut(first, " ")
-	next, _, _ := strings.Cut(rest, " ")
+	next, rest, _ := strings.Cut(rest, " ")
+	third, _, _ := strings.Cut(rest, " ")
 	lower := func(w string) string {
 		return strings.ToLower(strings.TrimRightFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }))
 	}
-	if !backReference(lower(word)) || documentNoun(lower(next)) {
+	// "This Endorsement Agreement": one capitalised word may name the
+	// document's kind.
+	named := documentNoun(lower(next)) || unicode.IsUpper(firstRune(next)) && documentNoun(lower(third))
+	if !backReference(lower(word)) || named {
 		return false
 	}
 	lead := sentences.Strings(summary)
@@ -348,8 +326,146 @@ func documentNoun(w string) bool {
 	switch w {
 	case "paper", "study", "report", "article", "work", "document", "chapter", "review", "thesis", "book",
 		"survey", "guide", "manual", "letter", "note", "section", "analysis", "testimony", "statement", "guidance",
-		"guidelines", "publication", "post", "page", "beitrag", "artikel", "bericht", "studie", "text", "seite":
+		"guidelines", "publication", "post", "page", "agreement", "contract", "amendment", "policy", "license",
+		"licence", "lease", "beitrag", "artikel", "bericht", "studie", "text", "seite", "vertrag", "vereinbarung":
 		return true
 	}
 	return false
+}
+
+// firstRune returns the first rune of s, or utf8.RuneError for "".
+func firstRune(s string) rune {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
+}
+
+// The short-text view of a hygiene set: a document longer than
+// shortViewMin code points is cut, at the last sentence end that fits, to
+// its first shortViewMin to shortViewMax code points (the length spread
+// over the documents by their order).
+const (
+	// leadWords is the fewest words of a text's lead: a shorter
+	// sentence is a heading or a label.
+	leadWords    = 3
+	shortViewMin = 1500
+	shortViewMax = 4000
+)
+
+// shortView returns the opening of text that the short-text view digests
+// for the i-th document: whole sentences of at most shortViewMin +
+// (i·997 mod (shortViewMax−shortViewMin)) code points, or "" for a text no
+// longer than shortViewMin or without a sentence end in reach.
+func shortView(text string, i int) string {
+	if utf8.RuneCountInString(text) <= shortViewMin {
+		return ""
+	}
+	limit := shortViewMin + i*997%(shortViewMax-shortViewMin)
+	// The byte offset of code point limit.
+	end, n := len(text), 0
+	for b := range text {
+		if n == limit {
+			end = b
+			break
+		}
+		n++
+	}
+	cut := 0
+	for _, sp := range sentences.Split(text) {
+		if sp.End > end {
+			break
+		}
+		cut = sp.End
+	}
+	if utf8.RuneCountInString(text[:cut]) < shortViewMin/2 {
+		return ""
+	}
+	return text[:cut]
+}
+
+// tallyHygiene counts what a reader would not keep in the digests ds and
+// writes the counts (see Hygiene) into m, each name after prefix.
+// boilerplate reports a text inside a block of blocks that the set holds
+// on boilerplatePages documents or more.
+func tallyHygiene(m map[string]float64, prefix string, ds []EvidenceDigest, boilerplate func(blocks []string, s string) bool) {
+	var kps, sums, notSentence, boiler, dangling, kpRepeats, repeated, longer, empty, notLead int
+	for _, d := range ds {
+		p := d.Payload
+		blocks := textBlocks(d.Canonical)
+		if p.DigestChars > p.OriginalChars {
+			longer++
+		}
+		textSentences := sentences.Strings(d.Canonical)
+		if strings.TrimSpace(p.Summary) == "" && len(textSentences) >= 2 {
+			empty++
+		}
+		isBlock := map[string]bool{}
+		for _, b := range blocks {
+			isBlock[b] = true
+		}
+		summary := sentences.Strings(p.Summary)
+		for i := range summary {
+			summary[i] = CollapseSpace(summary[i])
+		}
+		if lead := leadSentence(textSentences); lead != "" && (len(summary) == 0 || summary[0] != lead) {
+			notLead++
+		}
+		sums += len(summary)
+		for _, s := range summary {
+			if boilerplate(blocks, s) {
+				boiler++
+			}
+		}
+		if danglingOpener(p.Summary, d.Canonical) {
+			dangling++
+		}
+		for _, e := range p.EvidenceSnippets {
+			if e := CollapseSpace(e.Text); containsAny(e, summary) {
+				repeated++
+				break
+			}
+		}
+		for _, k := range p.KeyPoints {
+			kps++
+			k = CollapseSpace(k)
+			if isBlock[k] && notASentence(k) {
+				notSentence++
+			}
+			if boilerplate(blocks, k) {
+				boiler++
+			}
+			for _, s := range summary {
+				if repeats(k, s) {
+					kpRepeats++
+					break
+				}
+			}
+		}
+	}
+	m[prefix+"hygiene_documents"] = float64(len(ds))
+	m[prefix+"hygiene_key_points"] = float64(kps)
+	m[prefix+"hygiene_summary_sentences"] = float64(sums)
+	m[prefix+"key_points_not_sentences"] = float64(notSentence)
+	m[prefix+"boilerplate_lines"] = float64(boiler)
+	m[prefix+"dangling_summary_openers"] = float64(dangling)
+	m[prefix+"key_points_repeating_summary"] = float64(kpRepeats)
+	m[prefix+"repeated_sentences"] = float64(repeated)
+	m[prefix+"digests_longer_than_source"] = float64(longer)
+	m[prefix+"empty_summaries"] = float64(empty)
+	m[prefix+"summaries_not_opening_lead"] = float64(notLead)
+	m[prefix+"key_points_not_sentences_share"] = share(notSentence, kps)
+	m[prefix+"boilerplate_share"] = share(boiler, kps+sums)
+}
+
+// leadSentence returns the text's lead, the first of its sentences that
+// reads as a statement (at least leadWords words and sentence-final
+// punctuation), white space collapsed; "" when there is none.
+func leadSentence(sents []string) string {
+	for _, s := range sents {
+		s = CollapseSpace(s)
+		last, _ := utf8.DecodeLastRuneInString(strings.TrimRight(s, "\"'”’“‘»«›‹)]"))
+		if len(strings.Fields(s)) >= leadWords && strings.ContainsRune(".!?。！？", last) {
+			return s
+		}
+	}
+	return ""
 }

@@ -194,3 +194,19 @@ func TestCopies(t *testing.T) {
 		t.Errorf("copies = %v, want %v", got, want)
 	}
 }
+
+// TestShortView: the short-text view cuts a long text at a sentence end
+// within its bounds, and leaves short texts out.
+func TestShortView(t *testing.T) {
+	long := strings.Repeat("The river rose above the old stone bridge in the night. ", 200)
+	for i := range 5 {
+		cut := shortView(long, i)
+		n := utf8.RuneCountInString(cut)
+		if n > shortViewMax || n < shortViewMin-100 || !strings.HasSuffix(cut, ".") || !strings.HasPrefix(long, cut) {
+			t.Errorf("document %d: cut of %d code points ending %q", i, n, cut[max(0, len(cut)-10):])
+		}
+	}
+	if cut := shortView(long[:shortViewMin], 0); cut != "" {
+		t.Errorf("a text of %d code points is cut to %d", shortViewMin, len(cut))
+	}
+}

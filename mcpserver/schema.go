@@ -236,7 +236,7 @@ func verifyBounds(s *jsonschema.Schema) {
 		"key_points":        fmt.Sprintf("At most %d, each at most %d code points.", digest.MaxKeyPoints, digest.MaxKeyPointChars),
 		"evidence_snippets": fmt.Sprintf("At most %d, each at most %d code points, relevance_score in [0,1] and non-increasing.", digest.MaxEvidence, digest.MaxSnippetChars),
 		"original_chars":    "Code points of the canonical text.",
-		"digest_chars":      "Code points of the digest's text.",
+		"digest_chars":      "Code points of the digest's text: summary, key points and snippets, a summary sentence a snippet repeats counted once.",
 		"compression_ratio": "digest_chars / original_chars, never clamped; digest_chars never exceeds original_chars.",
 		"source_text_hash":  "sha256:<64 hex> of the canonical text: its archive key.",
 	}
