@@ -13,10 +13,12 @@ import (
 )
 
 // hygieneSets are the sets `digestd eval hygiene` is held on, with the
-// bars of issue 33: on every set no digest longer than its source, no
-// summary opening with a word that points back, no key point repeating
-// the summary; on the web and PDF extraction sets at most maxShare of key
-// points that are not sentences and of boilerplate lines.
+// bars of issues 33 and 46: on every set and on its short-text view
+// (short_*) no digest longer than its source, no empty summary of a text
+// of two or more sentences, no summary opening with a word that points
+// back, no key point repeating the summary; on the web and PDF extraction
+// sets at most maxShare of key points that are not sentences and of
+// boilerplate lines, on both views.
 var hygieneSets = []struct {
 	set    string
 	shares bool
@@ -29,6 +31,8 @@ var hygieneSets = []struct {
 	{"evidence-covidqa", false},
 	{"evidence-squad", false},
 	{"evidence-qasper-train", false},
+	{"evidence-cuad-dev", false},
+	{"evidence-xquad", false},
 	{"summary-govreport", false},
 	{"summary-abstracts", false},
 }
@@ -40,7 +44,7 @@ const maxShare = 0.01
 // TestHygieneBars runs `digestd eval hygiene` on every set of
 // hygieneSets and holds its counts to the bars.
 func TestHygieneBars(t *testing.T) {
-	testenv.FullSuite(t, "digests every document of ten dev sets with the digestd binary")
+	testenv.FullSuite(t, "digests every document of twelve dev sets, and a short view of each, with the digestd binary")
 	data := sharedData(t)
 	bin := buildDigestd(t)
 	args := []string{"eval", "hygiene", "--json"}
@@ -71,16 +75,21 @@ func TestHygieneBars(t *testing.T) {
 			continue
 		}
 		t.Logf("%s: %v", s.set, rep.Metrics)
-		for _, name := range []string{"digests_longer_than_source", "dangling_summary_openers", "key_points_repeating_summary"} {
-			if v := rep.Metrics[name]; v != 0 {
-				t.Errorf("%s: %s = %v, want 0", s.set, name, v)
+		for _, view := range []string{"", "short_"} {
+			if _, ok := rep.Metrics[view+"hygiene_documents"]; !ok {
+				t.Errorf("%s: %shygiene_documents not reported", s.set, view)
 			}
-		}
-		if v := rep.Metrics["key_points_not_sentences_share"]; s.shares && v > maxShare {
-			t.Errorf("%s: key_points_not_sentences_share = %.4f, above %.2f", s.set, v, maxShare)
-		}
-		if v := rep.Metrics["boilerplate_share"]; s.shares && v > maxShare {
-			t.Errorf("%s: boilerplate_share = %.4f, above %.2f", s.set, v, maxShare)
+			for _, name := range []string{"digests_longer_than_source", "empty_summaries", "dangling_summary_openers", "key_points_repeating_summary"} {
+				if v, ok := rep.Metrics[view+name]; !ok || v != 0 {
+					t.Errorf("%s: %s%s = %v (reported %v), want 0", s.set, view, name, v, ok)
+				}
+			}
+			if v := rep.Metrics[view+"key_points_not_sentences_share"]; s.shares && v > maxShare {
+				t.Errorf("%s: %skey_points_not_sentences_share = %.4f, above %.2f", s.set, view, v, maxShare)
+			}
+			if v := rep.Metrics[view+"boilerplate_share"]; s.shares && v > maxShare {
+				t.Errorf("%s: %sboilerplate_share = %.4f, above %.2f", s.set, view, v, maxShare)
+			}
 		}
 	}
 }
