@@ -295,6 +295,11 @@ func (s *Server) admit(weight weightFunc, next http.Handler) http.HandlerFunc {
 // readBody reads the whole request body under the body deadline, at most
 // MaxBodyBytes, counting what it holds against the budget for bodies being
 // read. The caller gives back cap(body) to s.bodies when done with it.
+//
+// The deadline is lifted only once the whole body is in. When readBody
+// fails, the deadline stays: net/http reads what is left of an unread body
+// before it answers, and that read must end, or a client that announces a
+// body and stops sending holds its connection, unanswered, for ever.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	if s.cfg.BodyTimeout > 0 {
 		// Errors mean the connection cannot take a deadline (HTTP/2 test
@@ -306,8 +311,13 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 	// large body and trickles it holds little.
 	buf := make([]byte, 0, min(max(r.ContentLength, 512), 64<<10))
 	held := int64(0)
+	complete := false
 	defer func() {
-		if s.cfg.BodyTimeout > 0 {
+		if s.cfg.BodyTimeout > 0 && complete {
+			// Left in place, the deadline would expire in net/http's
+			// background read while the request is worked on, and
+			// cancel it; the body is all in, so nothing else is read
+			// until the next request, which sets its own deadlines.
 			_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
 		}
 	}()
@@ -327,6 +337,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 		n, err := lr.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		if err == io.EOF {
+			complete = true
 			return buf, nil
 		}
 		if err != nil {

@@ -90,6 +90,36 @@ func TestTricklingBodyHoldsNoSlot(t *testing.T) {
 	}
 }
 
+// TestStalledBodyIsAnsweredAndClosed announces a body of 100 bytes, sends
+// one and stops, on a real connection: once the body timeout passes, the
+// server answers and closes the connection. The server's own read timeout
+// is far longer than the wait, so only the body deadline can end it.
+func TestStalledBodyIsAnsweredAndClosed(t *testing.T) {
+	h, _ := newTestServer(t, api.Config{BodyTimeout: 200 * time.Millisecond})
+	ts := httptest.NewUnstartedServer(h)
+	ts.Config.ReadTimeout = time.Hour
+	ts.Start()
+	defer ts.Close()
+	for _, path := range []string{"/v1/search", "/v1/digest?query=q"} {
+		c, err := net.Dial("tcp", ts.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{", path)
+		// Generous: the answer is due after 200 ms; only a connection
+		// left without a deadline waits this long.
+		c.SetReadDeadline(time.Now().Add(20 * time.Second))
+		got, err := io.ReadAll(c)
+		if err != nil {
+			t.Fatalf("%s, a stalled body: no close from the server (%v), read %q", path, err, got)
+		}
+		if !bytes.HasPrefix(got, []byte("HTTP/1.1 400")) || !bytes.Contains(got, []byte("INVALID_FORMAT")) {
+			t.Errorf("%s, a stalled body: answered %q, want 400 INVALID_FORMAT", path, got)
+		}
+	}
+}
+
 // TestVerifyOversizedPayloadStops sends a payload of 20,000 snippets: it is
 // invalid by its count, and no locator is sliced.
 func TestVerifyOversizedPayloadStops(t *testing.T) {

@@ -43,7 +43,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	queueWait := fs.Duration("queue-wait", 500*time.Millisecond, "longest a request waits for admission; one that would wait longer is answered 503 with Retry-After at once")
 	bodyTimeout := fs.Duration("body-timeout", 20*time.Second, "time to read one request body, which is read before the request is admitted")
 	bodyBudget := fs.Int64("body-budget-bytes", 256<<20, "request body bytes being read at once; more: 503")
-	maxConns := fs.Int("max-conns", 0, "open connections at once; at the bound the longest-idle one is closed for a new one (0: the file-descriptor limit less 512, at most 4096)")
+	maxConns := fs.Int("max-conns", 0, "open connections at once; at the bound the one that has waited on its client the longest (idle, or still sending its body) is closed for a new one (0: the file-descriptor limit less 512, at most 4096)")
 	maxIdleConns := fs.Int("max-idle-conns", 1024, "idle (keep-alive or silent) connections kept while open connections are over 7/8 of --max-conns; beyond it the oldest idle one is closed")
 	mcpOrigins := fs.String("mcp-allowed-origins", "", "comma-separated origins (scheme://host[:port]) besides the server's own whose browser pages may call /mcp; a request with another Origin is refused (403)")
 	cursorKey := fs.String("cursor-key", "", "secret that signs listing cursors of the API and MCP; give replicas the same one (empty: random per process)")
@@ -125,7 +125,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		*maxConns = defaultMaxConns()
 	}
 	lim := newConnLimit(framingListener{ln}, *maxConns, *maxIdleConns)
-	hs.ConnState = lim.track
+	hs.ConnState, hs.ConnContext = lim.track, lim.connContext
+	hs.Handler = lim.watchBodies(hs.Handler)
 	logger.Info("digestd listening", "addr", ln.Addr().String(), "archive", c.archive, "version", digestd.Version, "auth", len(hashes) > 0)
 	fmt.Fprintf(stdout, "digestd listening on %s\n", ln.Addr())
 
