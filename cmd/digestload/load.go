@@ -291,7 +291,7 @@ send:
 	}
 	inflight.Wait()
 	elapsed := time.Since(start)
-	if p := cfg.Probes; p.SlowBodies+p.SlowReaders+p.IdleConns > 0 || p.Health {
+	if p := cfg.Probes; p.SlowBodies+p.SlowReaders+p.IdleConns+p.LimitBodies > 0 || p.Health {
 		rep.Probes = &ProbeReport{}
 		stopProbes(rep.Probes)
 	} else {
@@ -417,6 +417,12 @@ func (r *Report) WriteText(w io.Writer) {
 		if p.HealthSamples > 0 {
 			fmt.Fprintf(w, "health: %d samples  p99 %.2f ms  max %.2f ms  %s\n", p.HealthSamples, p.HealthP99MS, p.HealthMaxMS, statusList(p.HealthStatuses, 0))
 		}
+		if a := p.AtLimit; a != nil {
+			fmt.Fprintf(w, "slow bodies at the limit: %d opened (%d failed), %d closed within the read timeout %.0f ms (%d answered, max %.2f ms): %s\n",
+				a.Opened, a.Failed, a.ClosedInTime, a.ReadTimeoutMS, a.Answered, a.MaxCloseMS, yesNo(a.AllClosed))
+			fmt.Fprintf(w, "health beside them: %d of %d answered 200 within 1 s, max %.2f ms  %s: %s\n",
+				a.HealthInTime, a.HealthSamples, a.HealthMaxMS, statusList(a.HealthStatuses, 0), yesNo(a.HealthWithinBar))
+		}
 	}
 	if r.ServerPID > 0 {
 		fmt.Fprintf(w, "server pid %d  peak RSS %.1f MiB (%d samples)  VmHWM %.1f MiB\n",
@@ -425,6 +431,13 @@ func (r *Report) WriteText(w io.Writer) {
 	for _, e := range r.ErrorSamples {
 		fmt.Fprintf(w, "error: %s\n", e)
 	}
+}
+
+func yesNo(ok bool) string {
+	if ok {
+		return "yes"
+	}
+	return "NO"
 }
 
 func statusList(m map[string]int, errs int) string {

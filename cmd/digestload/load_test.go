@@ -115,7 +115,20 @@ func TestRunRefusesBadConfig(t *testing.T) {
 // fakeServer answers like digestd: digests (with an archive hash) for
 // JSON text sources and supported uploads, 400 for anything malformed.
 func fakeServer(t *testing.T, delay time.Duration) *httptest.Server {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(fakeHandler(delay, 0))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// fakeHandler is fakeServer's handler; /healthz answers 200 after
+// healthDelay.
+func fakeHandler(delay, healthDelay time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/healthz" {
+			time.Sleep(healthDelay)
+			w.Write([]byte("ok"))
+			return
+		}
 		body, _ := io.ReadAll(r.Body)
 		time.Sleep(delay)
 		switch {
@@ -130,9 +143,7 @@ func fakeServer(t *testing.T, delay time.Duration) *httptest.Server {
 		default:
 			w.WriteHeader(http.StatusBadRequest)
 		}
-	}))
-	t.Cleanup(srv.Close)
-	return srv
+	})
 }
 
 func TestRunAgainstFakeServer(t *testing.T) {
@@ -178,6 +189,44 @@ func TestRunAgainstFakeServer(t *testing.T) {
 			t.Errorf("text report lacks %q:\n%s", want, text.String())
 		}
 	}
+}
+
+// TestSlowBodiesAtLimit runs the scenario against a server that closes a
+// stalled body at its read timeout and answers health, then against one
+// that never closes it and answers health late: the verdicts follow.
+// Health's latency is asserted only where the server is made slow.
+func TestSlowBodiesAtLimit(t *testing.T) {
+	closing := httptest.NewUnstartedServer(fakeHandler(0, 0))
+	closing.Config.ReadTimeout = 300 * time.Millisecond
+	closing.Start()
+	defer closing.Close()
+	rep, err := Run(context.Background(), Config{URL: closing.URL, Rate: 10, Duration: 200 * time.Millisecond, Mix: Mix{"cached": 1},
+		MaxInFlight: 4, Timeout: 5 * time.Second, Query: "q", Probes: Probes{LimitBodies: 4, ReadTimeout: time.Minute}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := rep.Probes.AtLimit
+	if a == nil || a.Opened != 4 || a.Failed != 0 || a.ClosedInTime != 4 || a.Answered != 4 || !a.AllClosed ||
+		a.HealthSamples == 0 || a.HealthStatuses["200"] != a.HealthSamples {
+		t.Errorf("a server that closes stalled bodies: %+v", a)
+	}
+	var text bytes.Buffer
+	rep.WriteText(&text)
+	if !strings.Contains(text.String(), "slow bodies at the limit: 4 opened (0 failed), 4 closed within the read timeout 60000 ms") {
+		t.Errorf("text report:\n%s", text.String())
+	}
+
+	holding := httptest.NewServer(fakeHandler(0, 1500*time.Millisecond))
+	defer holding.Close()
+	rep, err = Run(context.Background(), Config{URL: holding.URL, Rate: 10, Duration: 200 * time.Millisecond, Mix: Mix{"cached": 1},
+		MaxInFlight: 4, Timeout: 5 * time.Second, Query: "q", Probes: Probes{LimitBodies: 2, ReadTimeout: 300 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := rep.Probes.AtLimit; a == nil || a.Opened != 2 || a.ClosedInTime != 0 || a.AllClosed || a.HealthInTime != 0 || a.HealthWithinBar {
+		t.Errorf("a server that holds stalled bodies and answers health late: %+v", a)
+	}
+	holding.CloseClientConnections()
 }
 
 // TestRunIsOpenLoop checks that a slow server does not slow the sending

@@ -27,7 +27,14 @@
 //
 // Probes held beside the load for the whole run (--slow-bodies,
 // --slow-readers, --idle-conns, --health) reach only the same loopback
-// target and are bounded in number.
+// target and are bounded in number. --slow-bodies-at-limit N (N: the
+// server's --max-conns) opens N connections that each announce a body of
+// 100 bytes and send one, and reports two verdicts: whether GET /healthz
+// answered within 1 s on a new connection while they were open, and whether
+// the server closed every one within --read-timeout (the server's). The
+// load starts a second after they are sent, once the server has read their
+// headers, and the run lasts until they are all closed or the read timeout
+// has passed.
 //
 // The exit status is 0 when the run completed (whatever the statuses), 1 on
 // a setup failure and 2 for bad flags.
@@ -101,6 +108,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&cfg.Probes.SlowReaders, "slow-readers", 0, fmt.Sprintf("connections held for the run that GET an archived text and read nothing (at most %d)", maxSlowReaders))
 	fs.IntVar(&cfg.Probes.IdleConns, "idle-conns", 0, fmt.Sprintf("silent connections held open for the run (at most %d)", maxIdleConns))
 	fs.BoolVar(&cfg.Probes.Health, "health", false, "sample GET /v1/health once a second during the run and report its latency")
+	fs.IntVar(&cfg.Probes.LimitBodies, "slow-bodies-at-limit", 0, fmt.Sprintf("connections (give the server's --max-conns) that each send POST /v1/search with Content-Length: 100 and one byte; reports whether GET /healthz answered within 1 s beside them and whether the server closed each within --read-timeout (at most %d)", maxLimitBodies))
+	fs.DurationVar(&cfg.Probes.ReadTimeout, "read-timeout", 60*time.Second, "the server's --read-timeout: the time within which it must close each --slow-bodies-at-limit connection")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: digestload [flags]\n\nDrives a digestd server on a loopback address at a fixed rate with a mixed workload and reports throughput, latency percentiles per kind, status counts and the server's peak RSS.\n\nFlags:")
 		fs.PrintDefaults()
