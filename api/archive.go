@@ -5,6 +5,8 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -47,6 +49,9 @@ func (s *Server) getArchive(w http.ResponseWriter, r *http.Request) {
 	h.Set("ETag", `"`+d.String()+`"`)
 	h.Set("Cache-Control", "public, max-age=31536000, immutable")
 	h.Set("X-Content-Type-Options", "nosniff")
+	if rg := r.Header.Get("Range"); rg != "" {
+		r.Header.Set("Range", dropEmptySuffixRanges(rg, br.Size()))
+	}
 	g := &rangeGuard{ResponseWriter: w}
 	http.ServeContent(g, r, "", time.Time{}, br)
 	if g.refused {
@@ -89,6 +94,34 @@ func (s *Server) openArchived(r *http.Request, d archive.Hash) (*pipeline.BlobRe
 		return br, "text/plain; charset=utf-8", nil
 	}
 	return br, "application/octet-stream", nil
+}
+
+// dropEmptySuffixRanges rewrites each suffix range of length zero
+// ("bytes=-0") in the Range header rg as a range starting at size, which
+// ServeContent, like RFC 9110 (14.1.1), takes as not satisfiable: a set of
+// only such ranges is answered 416, and one beside satisfiable ranges is left
+// out. ServeContent itself answers "-0" with a 206 of no bytes. Any other
+// header is returned as it is, for ServeContent to judge.
+func dropEmptySuffixRanges(rg string, size int64) string {
+	set, ok := strings.CutPrefix(rg, "bytes=")
+	if !ok {
+		return rg
+	}
+	specs := strings.Split(set, ",")
+	changed := false
+	for i, spec := range specs {
+		spec = strings.TrimSpace(spec)
+		n, isSuffix := strings.CutPrefix(spec, "-")
+		if !isSuffix || n == "" || strings.Trim(n, "0") != "" {
+			continue
+		}
+		specs[i] = strconv.FormatInt(size, 10) + "-"
+		changed = true
+	}
+	if !changed {
+		return rg
+	}
+	return "bytes=" + strings.Join(specs, ",")
 }
 
 // rangeGuard holds back a 416 answer (and its plain-text body).

@@ -276,6 +276,18 @@ func TestArchiveRetrieval(t *testing.T) {
 	if resp.StatusCode != 416 || errorOf(t, body).ErrorCode != "RANGE_NOT_SATISFIABLE" || resp.Header.Get("Content-Range") != "bytes */28" {
 		t.Errorf("bad Range: %d %v %q", resp.StatusCode, resp.Header, body)
 	}
+	// A suffix range of length zero asks for no bytes: not satisfiable
+	// (RFC 9110, 14.1.1) alone, left out beside a satisfiable range.
+	for _, rg := range []string{"bytes=-0", "bytes=-000", "bytes= -0 , -0"} {
+		resp, body = c.do(t, h, "GET", "/v1/archive/"+hash, "", nil, "Range", rg)
+		if resp.StatusCode != 416 || errorOf(t, body).ErrorCode != "RANGE_NOT_SATISFIABLE" || resp.Header.Get("Content-Range") != "bytes */28" {
+			t.Errorf("Range %q: %d %v %q", rg, resp.StatusCode, resp.Header, body)
+		}
+	}
+	resp, body = c.do(t, h, "GET", "/v1/archive/"+hash, "", nil, "Range", "bytes=0-4,-0")
+	if resp.StatusCode != 206 || string(body) != "Hello" || resp.Header.Get("Content-Range") != "bytes 0-4/28" {
+		t.Errorf("Range bytes=0-4,-0: %d %v %q", resp.StatusCode, resp.Header, body)
+	}
 	resp, body = c.do(t, h, "HEAD", "/v1/archive/"+hash, "", nil)
 	if resp.StatusCode != 200 || len(body) != 0 || resp.Header.Get("Content-Length") != "28" {
 		t.Errorf("HEAD: %d len %d %v", resp.StatusCode, len(body), resp.Header)
