@@ -238,9 +238,12 @@ type window struct {
 // selectEvidence returns the best non-overlapping windows of at most
 // SnippetMaxChars as snippets, each scored by the calibrated chance that it
 // answers the query (see snippetScore), with the features of that score.
-// Scores are made non-increasing in rank. A fallback digest (the query
-// has no content word, or none is in the text) scores at most
-// fallbackScore.
+// Scores are made non-increasing in rank. A snippet that holds a query
+// term scores at least minMatchScore; one that holds none, and every
+// snippet of a fallback digest (the query has no content word, or none is
+// in the text), scores its model score times fallbackScore, below every
+// match, so that snippets sorted by score across sources put every answer
+// before anything off-topic.
 func selectEvidence(d *document, q queryModel, question string, opts Options, fallback bool) ([]EvidenceSnippet, [][snippetFeatures]float64) {
 	out := []EvidenceSnippet{}
 	var feats [][snippetFeatures]float64
@@ -249,11 +252,20 @@ func selectEvidence(d *document, q queryModel, question string, opts Options, fa
 	if len(cands) > 0 {
 		best = cands[0].score
 	}
-	for rank, c := range pickWindows(d, cands, opts.MaxEvidence, sc) {
+	picked := pickWindows(d, cands, opts.MaxEvidence, sc)
+	// A window that holds a query term ranks before one with only soft
+	// matches, so that scores, non-increasing in rank, keep every match
+	// above every snippet that matches nothing.
+	slices.SortStableFunc(picked, func(a, b candidate) int {
+		return boolRank(q.holdsTerm(b)) - boolRank(q.holdsTerm(a))
+	})
+	for rank, c := range picked {
 		x := q.features(c, rank, best)
 		v := snippetModel.p(x[:])
 		if fallback || x[featWindowCoverage] == 0 {
-			v = min(v, fallbackScore)
+			v *= fallbackScore
+		} else {
+			v = max(v, minMatchScore)
 		}
 		sn := EvidenceSnippet{
 			Text:           d.text[c.w.bstart:c.w.bend],
@@ -267,6 +279,14 @@ func selectEvidence(d *document, q queryModel, question string, opts Options, fa
 		feats = append(feats, x)
 	}
 	return out, feats
+}
+
+// boolRank is 1 for true and 0 for false.
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // locatorFor returns w's locator: page form for paginated texts.

@@ -35,8 +35,13 @@ const (
 )
 
 // fallbackScore is the most a snippet scores when it holds no query term,
-// or when its digest falls back to describing the whole document.
-const fallbackScore = 0.2
+// or when its digest falls back to describing the whole document: its
+// model score is scaled into [0, fallbackScore], below minMatchScore.
+const fallbackScore = 0.04
+
+// minMatchScore is the least a snippet that holds a query term scores,
+// above every snippet that holds none, in any source.
+const minMatchScore = 0.05
 
 // logit is a logistic model: p(x) = 1 / (1 + exp(−(bias + w·x))).
 type logit struct {
@@ -51,6 +56,17 @@ func (m logit) p(x []float64) float64 {
 		z += m.w[i] * v
 	}
 	return 1 / (1 + math.Exp(-z))
+}
+
+// holdsTerm reports whether candidate c holds one of the query's own terms
+// (not an expansion): a match, however weak.
+func (q *queryModel) holdsTerm(c candidate) bool {
+	for k := range q.asked {
+		if q.weight[k] > 0 && c.tf[k] > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // features returns the calibration features of chosen candidate c at rank

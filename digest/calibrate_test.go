@@ -110,3 +110,51 @@ func TestMatchOf(t *testing.T) {
 		t.Error("length 0")
 	}
 }
+
+// TestScoresOrderAcrossSources: snippets of several sources sorted by
+// score put every snippet that holds a query term, however weak, before
+// every snippet of a source that matches nothing and every snippet that
+// holds no query term.
+func TestScoresOrderAcrossSources(t *testing.T) {
+	query := "Which bridge did Hanna Lindqvist design over the Kessel river?"
+	sources := []string{
+		// Matches nothing: a fallback digest.
+		strings.Repeat("Farmers in the valley planted wheat and barley on the terraces. The harvest was good this year. ", 6),
+		// A weak match: one rare query word, once, in a long text.
+		strings.Repeat("The committee discussed the budget for roads and schools at length. ", 12) +
+			"A minor footnote mentions that Lindqvist once visited the town. " +
+			strings.Repeat("Members spent weeks reviewing the plan for the harbour. ", 12),
+		// A strong match.
+		"The bridge over the Kessel river was designed by Hanna Lindqvist in 1931. It replaced a ferry.",
+	}
+	var matched, unmatched []float64
+	for i, text := range sources {
+		p, _, err := Build(text, query, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range p.EvidenceSnippets {
+			if strings.Contains(s.Text, "Lindqvist") || strings.Contains(s.Text, "Kessel") || strings.Contains(s.Text, "bridge") {
+				matched = append(matched, s.RelevanceScore)
+			} else {
+				unmatched = append(unmatched, s.RelevanceScore)
+			}
+		}
+		if i == 0 && len(p.EvidenceSnippets) == 0 {
+			t.Fatalf("source %d: no snippets", i)
+		}
+	}
+	if len(matched) < 2 || len(unmatched) == 0 {
+		t.Fatalf("fixture: %d matching and %d other snippets", len(matched), len(unmatched))
+	}
+	for _, m := range matched {
+		for _, u := range unmatched {
+			if m <= u {
+				t.Errorf("a snippet holding a query term scores %v, at most an off-topic one's %v", m, u)
+			}
+		}
+		if m < minMatchScore {
+			t.Errorf("a match scores %v, below %v", m, minMatchScore)
+		}
+	}
+}
