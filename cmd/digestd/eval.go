@@ -21,6 +21,11 @@ import (
 const evalUsage = `Usage: digestd eval KIND [--json] DIR...
 
 Measures quality on evaluation sets (folders with cases.jsonl, see the README):
+  all        every kind below on every set under each DIR that fits it, by
+             the set's name: extract-* extract and hygiene; evidence-*
+             evidence, sources, search, locate and hygiene; summary-*
+             summary and hygiene; sbd-* sbd. One report a kind and set: the
+             table docs/eval-baseline.json holds as last landed
   extract    main-content extraction of cases of any source kind (html, pdf,
              docx, pptx, xlsx, odt, odp, ods, epub, markdown, csv): shingle,
              snippet and word F1 (word_f1 for PDFs, word_f1_<kind> for the
@@ -52,7 +57,10 @@ Measures quality on evaluation sets (folders with cases.jsonl, see the README):
              and summary sentences inside a block found on 3+ documents of the
              set; boilerplate_share), dangling_summary_openers,
              key_points_repeating_summary, repeated_sentences,
-             digests_longer_than_source, empty_summaries
+             digests_longer_than_source, empty_summaries (texts of two or
+             more sentences), summaries_not_opening_lead; every count also
+             short_ on a short-text view (each text over 1,500 code points
+             cut at a sentence end to its first 1,500-4,000)
   search     search across a whole evidence set: every document put into a fresh
              index, each question asked across all of them (answer_recall_at_10,
              hit_at_1, mrr_at_10, evidence_* where cases have gold evidence,
@@ -126,20 +134,13 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		return writeAblation(stdout, abl, *asJSON)
 	}
+	if kind == "all" {
+		return evalAll(ctx, a, scratch, fs.Args(), stdout, *asJSON)
+	}
 	for _, dir := range fs.Args() {
-		var rep evaluate.Report
-		switch kind {
-		case "extract":
-			rep, err = evaluate.Extract(ctx, dir, extractFunc(a.pipe.Ingester))
-		case "search":
-			rep, err = evalSearch(ctx, dir, a.pipe, scratch)
-		case "hygiene":
-			rep, err = evaluate.Hygiene(ctx, dir, extractFunc(a.pipe.Ingester), evidenceFunc(a.pipe))
-		default:
-			err = evalKind(ctx, kind, dir, a.pipe, &rep)
-		}
+		rep, err := evalOne(ctx, a, scratch, kind, dir)
 		if err != nil {
-			return fmt.Errorf("eval %s %s: %w", kind, dir, err)
+			return err
 		}
 		if *asJSON {
 			err = rep.WriteJSON(stdout)
@@ -148,6 +149,54 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		if err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// evalOne measures one kind on the set in dir.
+func evalOne(ctx context.Context, a *app, scratch, kind, dir string) (evaluate.Report, error) {
+	var rep evaluate.Report
+	var err error
+	switch kind {
+	case "extract":
+		rep, err = evaluate.Extract(ctx, dir, extractFunc(a.pipe.Ingester))
+	case "search":
+		rep, err = evalSearch(ctx, dir, a.pipe, scratch)
+	case "hygiene":
+		rep, err = evaluate.Hygiene(ctx, dir, extractFunc(a.pipe.Ingester), evidenceFunc(a.pipe))
+	default:
+		err = evalKind(ctx, kind, dir, a.pipe, &rep)
+	}
+	if err != nil {
+		return rep, fmt.Errorf("eval %s %s: %w", kind, dir, err)
+	}
+	return rep, nil
+}
+
+// evalAll runs every kind on every set under the data roots that fits it
+// (evaluate.KindsFor), one report a kind and set, in the sets' name order.
+func evalAll(ctx context.Context, a *app, scratch string, roots []string, stdout io.Writer, asJSON bool) error {
+	for _, root := range roots {
+		sets, err := evaluate.Sets(root)
+		if err != nil {
+			return fmt.Errorf("eval all: %w", err)
+		}
+		for _, dir := range sets {
+			for _, kind := range evaluate.KindsFor(filepath.Base(dir)) {
+				rep, err := evalOne(ctx, a, scratch, kind, dir)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					err = rep.WriteJSON(stdout)
+				} else {
+					err = rep.WriteTable(stdout)
+				}
+				if err != nil {
+					return err
+				}
+			}
 		}
 	}
 	return nil
