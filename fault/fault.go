@@ -8,6 +8,7 @@ package fault
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Code is a stable, SCREAMING_SNAKE_CASE error code.
@@ -82,10 +83,24 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	if e.Err != nil {
-		return fmt.Sprintf("%s: %s: %v", e.Code, e.Msg, e.Err)
+	s := fmt.Sprintf("%s: %s", e.Code, e.Msg)
+	if e.Err == nil {
+		return s
 	}
-	return fmt.Sprintf("%s: %s", e.Code, e.Msg)
+	// A cause classified under the same code (a fetch error carried into a
+	// fault) reads "CODE: message: …" itself: the code and a message
+	// already said are said once.
+	cause := e.Err.Error()
+	if rest, ok := strings.CutPrefix(cause, string(e.Code)+": "); ok {
+		cause = rest
+		if rest, ok := strings.CutPrefix(cause, e.Msg); ok {
+			cause = strings.TrimPrefix(rest, ": ")
+		}
+	}
+	if cause == "" {
+		return s
+	}
+	return s + ": " + cause
 }
 
 func (e *Error) Unwrap() error { return e.Err }
