@@ -108,7 +108,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "reindex":
 		return runReindex(ctx, args[1:], stdout, stderr)
 	case "hash-key":
-		return runHashKey(args[1:], stdin, stdout)
+		return runHashKey(args[1:], stdin, stdout, stderr)
 	case workerCommand:
 		return runWorker(stdin, stdout)
 	case "help", "-h", "--help", "-help":
@@ -119,11 +119,27 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return &exitError{code: 2, err: fmt.Errorf("unknown command %q", args[0])}
 }
 
+// hashKeyUsage is hash-key's help.
+const hashKeyUsage = `Usage: digestd hash-key [KEY]
+
+Prints the hex sha256 of an API key, as --api-keys-file and --api-key-hashes of
+"digestd serve" take it. Without KEY the key is read from stdin (so that it stays out
+of the shell's history); a key that starts with "-" follows "--".`
+
 // runHashKey prints the hash under which an API key is configured.
-func runHashKey(args []string, stdin io.Reader, stdout io.Writer) error {
+func runHashKey(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("hash-key", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprintln(stderr, hashKeyUsage) }
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 1 {
+		return &exitError{code: 2, err: errors.New("hash-key: one key at a time")}
+	}
 	key := ""
-	if len(args) > 0 {
-		key = args[0]
+	if fs.NArg() == 1 {
+		key = fs.Arg(0)
 	} else {
 		b, err := io.ReadAll(io.LimitReader(stdin, 4096))
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/digestd/digestd/api"
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/ingest/pdftext/pdfgen"
@@ -114,6 +115,18 @@ func TestUsageAndExitCodes(t *testing.T) {
 	out, _, code = runCLI(t, "", "hash-key", "hello")
 	if code != 0 || strings.TrimSpace(out) != "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824" {
 		t.Errorf("hash-key: %d %q", code, out)
+	}
+	// --help is help, not a key to hash; a key that looks like a flag
+	// follows "--".
+	for _, help := range []string{"--help", "-h"} {
+		out, stderr, code := runCLI(t, "", "hash-key", help)
+		if code != 0 || out != "" || !strings.Contains(stderr, "Usage: digestd hash-key") {
+			t.Errorf("hash-key %s: exit %d, stdout %q, stderr %q", help, code, out, stderr)
+		}
+	}
+	out, _, code = runCLI(t, "", "hash-key", "--", "--help")
+	if code != 0 || strings.TrimSpace(out) != api.HashAPIKey("--help") {
+		t.Errorf("hash-key -- --help: %d %q", code, out)
 	}
 	t.Setenv("DIGESTD_RATE_LIMIT", "not-a-number")
 	_, _, code = runCLI(t, "", "serve", "--addr", "127.0.0.1:0")
