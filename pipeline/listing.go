@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -111,7 +112,9 @@ type ListFilter struct {
 }
 
 // ListSourcesWhere is ListSources with only the sources that pass f; a
-// page then reads entries until it is full or the listing ends.
+// page then reads entries until it is full or the listing ends. A label no
+// archived source carries is NOT_FOUND, as it is to search, told when the
+// first page reads the whole listing without meeting it.
 func (p *Pipeline) ListSourcesWhere(ctx context.Context, f ListFilter, after string, limit int) (*SourcePage, error) {
 	if f.Label != "" {
 		if _, err := CheckLabels("label", []string{f.Label}); err != nil {
@@ -136,12 +139,16 @@ func (p *Pipeline) ListSourcesWhere(ctx context.Context, f ListFilter, after str
 		seen[after[positionDigits+1:]] = true
 	}
 	page := &SourcePage{Sources: []ListedSource{}}
+	labelSeen := false
 	for {
 		pos, prefix, err := nextPosition(ctx, streams)
 		if err != nil {
 			return nil, archiveFault("list sources", err)
 		}
 		if pos == "" {
+			if f.Label != "" && after == "" && !labelSeen {
+				return nil, fault.E(fault.NotFound, "label: no archived source carries the label "+strconv.Quote(f.Label)).With("field", "label").With("label", f.Label)
+			}
 			return page, nil
 		}
 		hex := pos[positionDigits+1:]
@@ -158,6 +165,7 @@ func (p *Pipeline) ListSourcesWhere(ctx context.Context, f ListFilter, after str
 			return nil, err
 		}
 		page.Next = pos
+		labelSeen = labelSeen || f.Label != "" && slices.Contains(e.Labels, f.Label)
 		if f.Kind != "" && e.Kind != f.Kind || f.Label != "" && !slices.Contains(e.Labels, f.Label) {
 			continue
 		}

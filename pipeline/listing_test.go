@@ -217,3 +217,43 @@ func BenchmarkListSourcesPage(b *testing.B) {
 type namesOnly struct{ *fsstore.Store }
 
 func (s namesOnly) ListRefNamesAfter() {} // hides the store's archive.RefPager
+
+// TestListingUnknownLabel: a label no archived source carries is NOT_FOUND
+// to the listing, as it is to search (docs/search.md); a label some source
+// carries is a page, empty when the kind filter leaves none of them.
+func TestListingUnknownLabel(t *testing.T) {
+	ctx := context.Background()
+	fs, err := fsstore.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &pipeline.Pipeline{Ingester: &ingest.Ingester{}, Store: fs}
+	for i, labels := range [][]string{{"alps"}, nil} {
+		req := pipeline.Request{Query: "glaciers", Labels: labels}
+		req.Source.Text = fmt.Sprintf("Glacier %d lost half its volume since 1900.", i)
+		if _, err := p.Digest(ctx, req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		filter pipeline.ListFilter
+		n      int
+		code   fault.Code
+	}{
+		{pipeline.ListFilter{Label: "alps"}, 1, ""},
+		{pipeline.ListFilter{Label: "alps", Kind: "pdf"}, 0, ""},
+		{pipeline.ListFilter{Label: "andes"}, 0, fault.NotFound},
+		{pipeline.ListFilter{Label: "andes", Kind: "text"}, 0, fault.NotFound},
+	} {
+		page, err := p.ListSourcesWhere(ctx, tc.filter, "", 0)
+		if tc.code != "" {
+			if fault.CodeOf(err) != tc.code {
+				t.Errorf("%+v: %v, want %s", tc.filter, err, tc.code)
+			}
+			continue
+		}
+		if err != nil || len(page.Sources) != tc.n {
+			t.Errorf("%+v: %v, %d sources, want %d", tc.filter, err, len(page.Sources), tc.n)
+		}
+	}
+}

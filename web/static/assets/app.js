@@ -579,6 +579,7 @@ async function listSources(cursor) {
   if (cursor) q.set("cursor", cursor);
   const list = $("#sources-list");
   const more = $("#sources-more");
+  if (!cursor) $("#search-error").replaceChildren();
   try {
     const env = await callJSON(`/v1/sources?${q}`);
     const items = env.data.sources.map((s) => el("li", {},
@@ -591,6 +592,9 @@ async function listSources(cursor) {
     more.hidden = !next;
     more.dataset.cursor = next ?? "";
   } catch (err) {
+    // A label no source carries is NOT_FOUND: the list it filters is empty.
+    if (!cursor) list.replaceChildren();
+    more.hidden = true;
     renderError($("#search-error"), err);
   }
 }
