@@ -173,7 +173,7 @@ func TestDocumentKindsInOpenAPI(t *testing.T) {
 		documented = append(documented, mt)
 	}
 	slices.Sort(documented)
-	want := append(append([]string{wire.MediaJSON}, format.MediaTypes()...), "multipart/form-data")
+	want := slices.Concat([]string{wire.MediaJSON}, format.MediaTypes(), format.GenericMediaTypes(), []string{"multipart/form-data"})
 	slices.Sort(want)
 	if !slices.Equal(documented, want) {
 		t.Errorf("openapi.yaml /v1/digest takes %v, the server %v", documented, want)

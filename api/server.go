@@ -5,6 +5,7 @@
 package api
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"log/slog"
@@ -281,6 +282,19 @@ func (s *Server) decodeDigest(w http.ResponseWriter, r *http.Request) (pipeline.
 		return pipeline.Request{}, err
 	}
 	q := r.URL.Query()
+	if r.Header.Get("Content-Type") == "" {
+		// A body declared as nothing is JSON when it opens as JSON does and
+		// no ?name= names it a file; otherwise it is a file, told by its
+		// name and its first bytes as a generic binary type is.
+		raw, err := readBody(r.Body)
+		if err != nil {
+			return pipeline.Request{}, err
+		}
+		if trimmed := bytes.TrimLeft(raw, " \t\r\n"); q.Get("name") != "" || len(trimmed) > 0 && trimmed[0] != '{' && trimmed[0] != '[' {
+			mt = ""
+		}
+		r.Body = io.NopCloser(bytes.NewReader(raw))
+	}
 	spec, err := wire.OptionsFromQuery(q)
 	if err != nil {
 		return pipeline.Request{}, err
@@ -331,8 +345,9 @@ func (s *Server) decodeDigest(w http.ResponseWriter, r *http.Request) (pipeline.
 			req.Source.HTML = raw
 			req.Source.ContentType = r.Header.Get("Content-Type")
 		default:
-			// An office document, EPUB, Markdown or CSV, by its media
-			// type; ?name= may give its file name.
+			// An office document, EPUB, Markdown or CSV by its media type,
+			// or any kind under a generic type or none; ?name= may give its
+			// file name.
 			req.Source.File, req.Source.Name = raw, q.Get("name")
 			req.Source.ContentType = r.Header.Get("Content-Type")
 		}
@@ -341,9 +356,11 @@ func (s *Server) decodeDigest(w http.ResponseWriter, r *http.Request) (pipeline.
 }
 
 // digestContentTypes are the request bodies POST /v1/digest takes: JSON
-// (assumed when a request declares none), every media type of a source
-// kind (format.MediaTypes), and multipart uploads.
-var digestContentTypes = append(append([]string{wire.MediaJSON}, format.MediaTypes()...), "multipart/form-data")
+// (a body declared as nothing is JSON when it opens with { or [), every
+// media type of a source kind (format.MediaTypes), the generic binary types
+// a file of any kind may be sent as (format.GenericMediaTypes), and
+// multipart uploads.
+var digestContentTypes = slices.Concat([]string{wire.MediaJSON}, format.MediaTypes(), format.GenericMediaTypes(), []string{"multipart/form-data"})
 
 // decodeJSON decodes the JSON body of a route that takes only JSON into v,
 // refusing a body declared as anything else (415) before reading it.

@@ -106,6 +106,20 @@ func MediaTypes() []string {
 	return out
 }
 
+// GenericMediaTypes returns the declared media types that say nothing of
+// a body's kind (a catch-all binary type, a bare zip), sorted: a body so
+// declared is told by its file name and its first bytes.
+func GenericMediaTypes() []string {
+	out := make([]string, 0, len(genericTypes))
+	for mt := range genericTypes {
+		if mt != "" {
+			out = append(out, mt)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // Extensions returns every file name extension that names a kind, sorted
 // (with the dot): the files batch --dir picks up.
 func Extensions() []string {
