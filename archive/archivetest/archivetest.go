@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -64,6 +65,7 @@ func Test(t *testing.T, newStore func(t *testing.T) archive.Store, opts ...Optio
 	})
 	t.Run("ConcurrentPuts", func(t *testing.T) { testConcurrentPuts(t, newStore(t)) })
 	t.Run("ConcurrentSetRef", func(t *testing.T) { testConcurrentSetRef(t, newStore(t)) })
+	t.Run("RecordsPerText", func(t *testing.T) { testRecordsPerText(t, newStore(t)) })
 	t.Run("CanceledContext", func(t *testing.T) { testCanceledContext(t, newStore(t)) })
 	t.Run("CancelDuringPut", func(t *testing.T) { testCancelDuringPut(t, newStore(t)) })
 	t.Run("Damage", func(t *testing.T) {
@@ -604,6 +606,84 @@ func testConcurrentSetRef(t *testing.T, s archive.Store) {
 	got, err := s.Ref(ctxFor(t), "race/name")
 	if err != nil || !targets[got] {
 		t.Fatalf("Ref after racing SetRefs = %s, %v; want one of the written values", got, err)
+	}
+}
+
+// testRecordsPerText writes the references the pipeline keeps for the
+// records of one canonical text, one for each raw input
+// ("records/<text hex>/<raw hex>", and "-<URL hex>" after it for a fetched
+// source), as concurrent uploads of several inputs of a few texts do: each
+// is kept, read back, and listed under its own text's prefix and no other,
+// and writing one again (the same input uploaded again) adds none.
+func testRecordsPerText(t *testing.T, s archive.Store) {
+	ctx := ctxFor(t)
+	const texts, inputs = 3, 12
+	want := map[string]archive.Hash{}
+	prefix := func(text int) string { return "records/" + archive.SumString(fmt.Sprint("text ", text)).Hex() + "/" }
+	for text := range texts {
+		for i := range inputs {
+			name := prefix(text) + archive.SumString(fmt.Sprint("raw ", i%4)).Hex()
+			if i >= 4 {
+				name += "-" + archive.SumString(fmt.Sprint("https://example.org/", i)).Hex()
+			}
+			want[name] = archive.SumString(fmt.Sprint("record ", text, " ", i))
+		}
+		// The source's own reference, beside its records.
+		want["sources/"+archive.SumString(fmt.Sprint("text ", text)).Hex()] = archive.SumString(fmt.Sprint("record ", text, " 0"))
+	}
+	var wg sync.WaitGroup
+	for name, d := range want {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := s.SetRef(ctx, name, d); err != nil {
+				t.Errorf("SetRef(%q): %v", name, err)
+			}
+		}()
+	}
+	wg.Wait()
+	for name, d := range want {
+		if got, err := s.Ref(ctx, name); err != nil || got != d {
+			t.Errorf("Ref(%q) = %s, %v; want %s", name, got, err, d)
+		}
+	}
+	// The same input again: its reference is written anew, and counts once.
+	again := prefix(1) + archive.SumString("raw 2").Hex()
+	if err := s.SetRef(ctx, again, want[again]); err != nil {
+		t.Fatal(err)
+	}
+	for text := range texts {
+		var got []string
+		err := s.ListRefs(ctx, prefix(text), func(name string, d archive.Hash) error {
+			got = append(got, name)
+			if d != want[name] {
+				t.Errorf("ListRefs gave %s -> %s, want %s", name, d, want[name])
+			}
+			return nil
+		})
+		if err != nil || len(got) != inputs {
+			t.Errorf("ListRefs(%q) = %d names (%v), want %d", prefix(text), len(got), err, inputs)
+		}
+		for _, name := range got {
+			if !strings.HasPrefix(name, prefix(text)) {
+				t.Errorf("ListRefs(%q) gave %q", prefix(text), name)
+			}
+		}
+		var named []string
+		collect := func(name string) error { named = append(named, name); return nil }
+		switch l := s.(type) {
+		case archive.RefNamer:
+			err = l.ListRefNames(ctx, prefix(text), collect)
+		case archive.RefPager:
+			err = l.ListRefNamesAfter(ctx, prefix(text), "", collect)
+		default:
+			continue
+		}
+		sort.Strings(got)
+		sort.Strings(named)
+		if err != nil || fmt.Sprint(named) != fmt.Sprint(got) {
+			t.Errorf("names under %q = %v (%v), want %v", prefix(text), named, err, got)
+		}
 	}
 }
 
