@@ -21,7 +21,7 @@ import (
 )
 
 // newSearchServer is newTestServer with an embedded search index.
-func newSearchServer(t *testing.T) (http.Handler, *pipeline.Pipeline) {
+func newSearchServer(t testing.TB) (http.Handler, *pipeline.Pipeline) {
 	t.Helper()
 	dir := t.TempDir()
 	store, err := fsstore.Open(filepath.Join(dir, "archive"))

@@ -29,6 +29,10 @@ const (
 	// Index.Put is a segment of the embedded engine, and merging many
 	// small segments costs more than indexing them.
 	indexLinger = 500 * time.Millisecond
+	// maxKnownIndexed bounds the sources the indexer remembers as indexed
+	// (about 100 bytes each); one it has forgotten costs one question to
+	// the engine when it is archived again.
+	maxKnownIndexed = 1 << 15
 )
 
 // indexJob is an archived text to put into the search index.
@@ -60,6 +64,45 @@ type indexer struct {
 	waiters int
 	// changed is closed, and replaced, whenever room frees or done grows.
 	changed chan struct{}
+	// indexed holds sources this process put into the index or found
+	// there, with the labels they carry there: a text archived again
+	// with the same labels (a repeated digest) is not queued, so the
+	// cached path asks the engine nothing. At most maxKnownIndexed.
+	indexed map[archive.Hash][]string
+}
+
+// knownIndexed reports whether text is indexed with labels, as far as this
+// process knows; mu is held.
+func (ix *indexer) knownIndexed(text archive.Hash, labels []string) bool {
+	have, ok := ix.indexed[text]
+	return ok && slices.Equal(have, labels)
+}
+
+// noteIndexed remembers that text is indexed with labels; mu is held. At
+// the bound it forgets a quarter of what it knows, in no set order.
+func (ix *indexer) noteIndexed(text archive.Hash, labels []string) {
+	if ix.indexed == nil {
+		ix.indexed = make(map[archive.Hash][]string)
+	}
+	if _, ok := ix.indexed[text]; !ok && len(ix.indexed) >= maxKnownIndexed {
+		for h := range ix.indexed {
+			delete(ix.indexed, h)
+			if len(ix.indexed) <= maxKnownIndexed*3/4 {
+				break
+			}
+		}
+	}
+	ix.indexed[text] = labels
+}
+
+// forgetIndexed forgets what is known of text in the index: the
+// reconcile and garbage collection call it for a source they remove or
+// relabel.
+func (p *Pipeline) forgetIndexed(text archive.Hash) {
+	ix := &p.indexer
+	ix.mu.Lock()
+	delete(ix.indexed, text)
+	ix.mu.Unlock()
 }
 
 // notify wakes every waiter; mu is held.
@@ -79,16 +122,21 @@ func (ix *indexer) wait() <-chan struct{} {
 }
 
 // queueIndex queues an archived text for the search index, if there is one,
-// with its labels; added is when it was archived. It waits while the queue
-// is full; a context that ends first leaves the text out, counted as a
-// failure that the next reconcile mends, as is a text the index fails to
-// take: indexing never fails a digest.
+// with its labels; added is when it was archived. A text this process
+// knows to be indexed with the same labels is not queued. It waits while
+// the queue is full; a context that ends first leaves the text out,
+// counted as a failure that the next reconcile mends, as is a text the
+// index fails to take: indexing never fails a digest.
 func (p *Pipeline) queueIndex(ctx context.Context, text archive.Hash, body, kind string, labels []string, added time.Time) {
 	if p.Index == nil {
 		return
 	}
 	ix := &p.indexer
 	ix.mu.Lock()
+	if ix.knownIndexed(text, labels) {
+		ix.mu.Unlock()
+		return
+	}
 	for ix.texts > 0 && (ix.texts >= maxQueuedTexts || ix.bytes+int64(len(body)) > maxQueuedBytes) {
 		ch := ix.wait()
 		ix.mu.Unlock()
@@ -160,27 +208,44 @@ func (p *Pipeline) runIndexer() {
 
 // indexJobs puts jobs into the index: a text the index holds keeps its time
 // and has only its labels rewritten (nothing when they are the same); the
-// others are put in one call.
+// others are put in one call. Each source the index then holds as its job
+// asks is remembered (noteIndexed), in job order, so the last job of a
+// source gives its labels.
 func (p *Pipeline) indexJobs(ctx context.Context, jobs []indexJob) {
 	var docs []search.Document
-	for _, j := range jobs {
+	// held[i] reports that jobs[i] is in the index as it asks, unless it
+	// is put: then the Put decides.
+	held := make([]bool, len(jobs))
+	for i, j := range jobs {
 		src := search.Source{Hash: j.hash, Kind: j.kind, Added: j.added, Labels: j.labels}
 		if old, err := p.Index.Source(ctx, j.hash); err == nil && !slices.ContainsFunc(docs, func(d search.Document) bool { return d.Source.Hash == j.hash }) {
 			if slices.Equal(old.Labels, j.labels) {
+				held[i] = true
 				continue
 			}
 			if err := p.Index.SetLabels(ctx, j.hash, j.labels); err == nil {
+				held[i] = true
 				continue
 			}
 		}
 		docs = append(docs, search.Document{Source: src, Passages: search.PassagesOf(j.text)})
 	}
-	if len(docs) == 0 {
-		return
+	var putErr error
+	if len(docs) > 0 {
+		if putErr = p.Index.Put(ctx, docs...); putErr != nil {
+			for _, d := range search.LastPerSource(docs) {
+				p.indexFailed(1, d.Source.Hash, putErr)
+			}
+		}
 	}
-	if err := p.Index.Put(ctx, docs...); err != nil {
-		for _, d := range search.LastPerSource(docs) {
-			p.indexFailed(1, d.Source.Hash, err)
+	ix := &p.indexer
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	for i, j := range jobs {
+		if held[i] || putErr == nil {
+			ix.noteIndexed(j.hash, j.labels)
+		} else {
+			delete(ix.indexed, j.hash)
 		}
 	}
 }

@@ -219,6 +219,7 @@ func (p *Pipeline) Reindex(ctx context.Context, all bool) (ReindexReport, error)
 		if err := p.Index.Remove(ctx, h); err != nil {
 			return rep, indexFault("remove a source from the index", err)
 		}
+		p.forgetIndexed(h)
 		rep.Removed++
 	}
 	return rep, nil
@@ -243,6 +244,7 @@ func (p *Pipeline) relabel(ctx context.Context, h archive.Hash, have []string, b
 	if slices.Equal(labels, have) {
 		return false, nil
 	}
+	p.forgetIndexed(h)
 	return true, p.Index.SetLabels(ctx, h, labels)
 }
 

@@ -143,7 +143,7 @@ else row "Rendered page" "not measured (see log below)" "$cmd"; fi
 
 # 4. HTTP API handler benchmarks.
 echo "bench: api" >&2
-for spec in "PostDigest100k:POST /v1/digest, 100k-character text, uncached" "Digests20Cached:POST /v1/digests, 20 cached sources"; do
+for spec in "PostDigest100k:POST /v1/digest, 100k-character text, uncached" "Digests20Cached:POST /v1/digests, 20 cached sources" "DigestCached:POST /v1/digest, one cached source"; do
 	b="${spec%%:*}"
 	label="${spec#*:}"
 	cmd="go test -run '^\$' -bench '$b\$' -benchtime 30x ./api"
@@ -152,7 +152,8 @@ for spec in "PostDigest100k:POST /v1/digest, 100k-character text, uncached" "Dig
 	section "$label" "$cmd" "$work/api-$b.out"
 	p50="$(metric "$work/api-$b.log" "Benchmark$b" p50-ms)"
 	p95="$(metric "$work/api-$b.log" "Benchmark$b" p95-ms)"
-	if [ -n "$p50" ]; then row "$label" "p50 $p50 ms, p95 $p95 ms" "$cmd"
+	allocs="$(metric "$work/api-$b.log" "Benchmark$b" allocs/op)"
+	if [ -n "$p50" ]; then row "$label" "p50 $p50 ms, p95 $p95 ms${allocs:+, $allocs allocs/op}" "$cmd"
 	else row "$label" "not measured (see log below)" "$cmd"; fi
 done
 
