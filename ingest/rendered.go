@@ -41,7 +41,7 @@ func (in *Ingester) checkRender(mode string) error {
 		return nil
 	case RenderAlways:
 		if in.Renderer == nil {
-			return fault.E(fault.FeatureDisabled, "rendering is not enabled on this server (digestd serve --renderer chromium)")
+			return fault.E(fault.FeatureDisabled, "rendering is not enabled here: start digestd serve with --renderer chromium; digestd digest and extract render with --render and their default --renderer chromium")
 		}
 		return nil
 	}

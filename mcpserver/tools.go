@@ -135,6 +135,16 @@ type ServiceHealthInput struct{}
 // CacheStatsInput is the input of get_cache_stats (none).
 type CacheStatsInput struct{}
 
+// ToolNames lists the tools the server offers, in the order register adds
+// them: the one list help texts and documentation name them from
+// (TestListTools holds it to tools/list).
+func ToolNames() []string {
+	return []string{
+		wire.ToolDigestSource, wire.ToolDigestSources, wire.ToolGetArchivedText, wire.ToolVerifyDigest, wire.ToolListSources,
+		wire.ToolSearchArchive, wire.ToolLocateQuotes, wire.ToolCheckCitations, wire.ToolServiceHealth, wire.ToolCacheStats,
+	}
+}
+
 func (t *tools) register(srv *mcp.Server) {
 	yes, no := true, false
 	mcp.AddTool(srv, &mcp.Tool{

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"time"
 
 	"golang.org/x/term"
@@ -18,13 +19,14 @@ import (
 	"github.com/digestd/digestd/batch"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/ingest"
+	"github.com/digestd/digestd/ingest/format"
 )
 
 const batchSynopsis = `Usage: digestd batch (--manifest FILE | --dir DIR) --out FILE [--query Q] [-j N] [flags]
 
-Digests every source of a JSONL manifest (or every .html, .htm, .pdf, .txt and .md file
-under --dir, id = the path relative to DIR) through the same pipeline as the service, and
-appends one JSON line per source to --out:
+Digests every source of a JSONL manifest (or every file under --dir whose extension names
+a source kind, id = the path relative to DIR) through the same pipeline as the service,
+and appends one JSON line per source to --out:
 
   {"id": "...", "status": 200, "envelope": {...}}
 
@@ -56,10 +58,10 @@ interrupted: rerun to resume).`
 
 func runBatch(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("batch", batchSynopsis, stderr)
-	var c config
+	c := config{command: "batch"}
 	c.register(fs)
 	manifest := fs.String("manifest", "", "JSONL manifest of sources (- for stdin)")
-	dir := fs.String("dir", "", "digest every .html, .htm, .pdf, .txt and .md file under this directory instead of a manifest")
+	dir := fs.String("dir", "", "digest every file under this directory whose name names a kind ("+strings.Join(format.Extensions(), ", ")+") instead of a manifest")
 	out := fs.String("out", "", "JSONL output file, appended to and resumed (required)")
 	query := fs.String("query", "", "the research question, for sources without their own")
 	workers := fs.Int("j", runtime.NumCPU(), "sources digested at once")
@@ -191,7 +193,7 @@ func loadEntries(manifest, dir string, stdin io.Reader) ([]batch.Entry, error) {
 			return nil, err
 		}
 		if len(entries) == 0 {
-			return nil, fmt.Errorf("no .html, .htm, .pdf, .txt or .md files under %s", dir)
+			return nil, fmt.Errorf("no file under %s has the extension of a source kind (%s)", dir, strings.Join(format.Extensions(), ", "))
 		}
 		return entries, nil
 	}

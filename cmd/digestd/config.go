@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,8 +25,11 @@ import (
 	"github.com/digestd/digestd/search/pgindex"
 )
 
-// config is what every command that runs the pipeline shares.
+// config is what every command that runs the pipeline shares. Each
+// command registers the flag groups that apply to it.
 type config struct {
+	// command names the subcommand (serve, mcp, reindex, …).
+	command      string
 	archive      string
 	maxTextChars int
 	maxTextBytes int64
@@ -44,14 +49,47 @@ type config struct {
 	renderTimeout      time.Duration
 	renderHeap         int64
 	renderMemory       int64
+	// ingest is set by registerIngest: only a command that reads sources
+	// gets the fetcher, the worker pool and a renderer.
+	ingest bool
+	// render is --render of a one-shot command (digest, extract): a URL
+	// source's render mode, for which the browser starts; "" elsewhere.
+	render string
 }
 
-// register adds the shared flags to fs.
+// register adds the flags of a command that reads sources and keeps them
+// (serve, mcp, batch): the archive's, the index's, the ingester's and the
+// renderer's.
 func (c *config) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.archive, "archive", "./digestd-data", "archive location: a directory, or s3://bucket/prefix")
+	c.registerArchive(fs, true)
+	c.registerIndex(fs)
+	c.registerIngest(fs)
+	c.registerRenderer(fs)
+}
+
+// registerArchive adds --archive and, for a command that reads archived
+// texts back (readsTexts), --max-text-bytes.
+func (c *config) registerArchive(fs *flag.FlagSet, readsTexts bool) {
+	fs.StringVar(&c.archive, "archive", defaultArchive, "archive location: a directory, or s3://bucket/prefix")
+	if readsTexts {
+		fs.Int64Var(&c.maxTextBytes, "max-text-bytes", 64<<20, "largest archived blob read back, in bytes")
+	}
+}
+
+// defaultArchive is --archive's default.
+const defaultArchive = "./digestd-data"
+
+// registerIndex adds --index.
+func (c *config) registerIndex(fs *flag.FlagSet) {
+	fs.StringVar(&c.index, "index", "", "search index: a directory for the embedded engine (default: search-index inside a directory archive; none for an S3 archive), postgres://… for a PostgreSQL database every replica shares, or off")
+}
+
+// registerIngest adds the limits of reading a source: its text, HTML,
+// the worker processes and fetching.
+func (c *config) registerIngest(fs *flag.FlagSet) {
+	c.ingest = true
 	fs.IntVar(&c.maxTextChars, "max-text-chars", 5_000_000, "largest canonical text of one source, in code points")
 	fs.IntVar(&c.htmlMaxNodes, "html-max-nodes", htmltext.DefaultMaxNodes, "most elements and text runs of one HTML page; a larger page is TOO_LARGE before it is parsed (bounds extraction memory, about 300 bytes a node)")
-	fs.Int64Var(&c.maxTextBytes, "max-text-bytes", 64<<20, "largest archived blob read back, in bytes")
 	fs.IntVar(&c.pdfWorkers, "pdf-workers", 2, "worker processes (PDFs, office documents, EPUB, Markdown, CSV) that may run at once")
 	fs.DurationVar(&c.pdfDeadline, "pdf-deadline", 20*time.Second, "wall-clock limit for parsing one PDF or converting one document")
 	fs.DurationVar(&c.pdfQueueWait, "pdf-queue-wait", pdfworker.DefaultQueueWait, "how long a PDF waits for a free worker before the request gets 503 with Retry-After")
@@ -59,13 +97,44 @@ func (c *config) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.pdfMaxPages, "pdf-max-pages", 2000, "most pages read from one PDF")
 	fs.Int64Var(&c.fetchMax, "fetch-max-bytes", 20<<20, "largest decoded body fetched for a URL source")
 	fs.DurationVar(&c.fetchTimeout, "fetch-timeout", 20*time.Second, "time limit for fetching a URL source")
+	fs.StringVar(&c.fetchAllowLoopback, "fetch-allow-loopback", "", "comma-separated exact loopback `IP:PORT` pairs (127.0.0.1:8081,[::1]:9000) that URL sources may reach, for end-to-end checks; anything else is refused at start-up, and a server started with it logs a warning (empty: no loopback address is reachable)")
+}
+
+// registerRenderer adds the browser that renders URL sources asking for
+// it ("render": "auto" or "always"), off unless --renderer chromium.
+func (c *config) registerRenderer(fs *flag.FlagSet) {
 	fs.StringVar(&c.renderer, "renderer", "off", "browser that renders URL sources asking for \"render\": \"auto\" or \"always\": chromium (headless /usr/bin/chromium, every request through the fetch guard) or off")
 	fs.IntVar(&c.renderPages, "render-pages", render.DefaultPages, "pages the browser renders at once; more wait")
+	c.registerPageLimits(fs)
+}
+
+// registerRender adds --render to a one-shot command (digest, extract),
+// which reads one source: the browser (--renderer, chromium by default)
+// starts only when --render asks for it, and renders one page.
+func (c *config) registerRender(fs *flag.FlagSet) {
+	fs.StringVar(&c.render, "render", ingest.RenderNever, "render a URL source's page in a browser: "+strings.Join(ingest.RenderModes, ", ")+" (auto: when the fetched page is a shell its scripts fill, the pages that answer JS_REQUIRED; always: every HTML page)")
+	fs.StringVar(&c.renderer, "renderer", "chromium", "browser that renders with --render auto or always: chromium (headless /usr/bin/chromium, every request through the fetch guard) or off")
+	c.renderPages = 1
+	c.registerPageLimits(fs)
+}
+
+// registerPageLimits adds the limits of rendering one page.
+func (c *config) registerPageLimits(fs *flag.FlagSet) {
 	fs.DurationVar(&c.renderTimeout, "render-timeout", render.DefaultPageTimeout, "time limit for rendering one page")
 	fs.Int64Var(&c.renderHeap, "render-heap-bytes", render.DefaultHeapBytes, "JavaScript heap limit of one rendered page; a page past it fails with RENDER_FAILED")
 	fs.Int64Var(&c.renderMemory, "render-memory-bytes", render.DefaultMemoryBytes, "resident memory limit of one rendered page's renderer process, all of it (heap, DOM, images, canvas, ArrayBuffers); a page past it fails with RENDER_FAILED")
-	fs.StringVar(&c.fetchAllowLoopback, "fetch-allow-loopback", "", "comma-separated exact loopback `IP:PORT` pairs (127.0.0.1:8081,[::1]:9000) that URL sources may reach, for end-to-end checks; anything else is refused at start-up, and a server started with it logs a warning (empty: no loopback address is reachable)")
-	fs.StringVar(&c.index, "index", "", "search index: a directory for the embedded engine (default: search-index inside a directory archive; none for an S3 archive), postgres://… for a PostgreSQL database every replica shares, or off")
+}
+
+// checkRender refuses a --render mode that is none of ingest.RenderModes,
+// and one that asks for rendering of a source that is not a URL.
+func (c *config) checkRender(isURL bool) error {
+	if !slices.Contains(ingest.RenderModes, c.render) {
+		return &exitError{code: 2, err: fmt.Errorf("--render: %q is not one of %s", c.render, strings.Join(ingest.RenderModes, ", "))}
+	}
+	if c.render != ingest.RenderNever && !isURL {
+		return &exitError{code: 2, err: errors.New("--render renders URL sources; a file is read as it is")}
+	}
+	return nil
 }
 
 // parseFlags parses args, after first applying DIGESTD_* environment
@@ -143,8 +212,10 @@ func openApp(ctx context.Context, c *config, logger *slog.Logger) (*app, error) 
 		Store:    store,
 		Limits:   pipeline.Limits{MaxTextBytes: c.maxTextBytes},
 	}}
-	if err := a.wireIngest(c, in); err != nil {
-		return nil, err
+	if c.ingest {
+		if err := a.wireIngest(c, in); err != nil {
+			return nil, err
+		}
 	}
 	a.pipe.Log = logger
 	idx, err := openIndex(ctx, c)

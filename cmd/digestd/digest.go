@@ -19,14 +19,22 @@ import (
 )
 
 func runDigest(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("digest", "Usage: digestd digest --query Q [flags] [FILE | URL]\n\nDigests one source (a file, a URL, or stdin when FILE is omitted or -) and prints the\nresponse-v2 envelope that POST /v1/digest would answer. The exit status is 0 on success,\n2 when the source could not be digested.", stderr)
-	var c config
-	c.register(fs)
+	fs := newFlagSet("digest", "Usage: digestd digest --query Q [flags] [FILE | URL]\n\nDigests one source (a file, a URL, or stdin when FILE is omitted or -) and prints the\nresponse-v2 envelope that POST /v1/digest would answer. A URL whose page only its scripts\nfill (JS_REQUIRED) digests with --render auto, in headless Chromium. The exit status is 0\non success, 2 when the source could not be digested.", stderr)
+	c := config{command: "digest"}
+	c.registerArchive(fs, true)
+	c.registerIndex(fs)
+	c.registerIngest(fs)
+	c.registerRender(fs)
 	query := fs.String("query", "", "the research question the digest is for")
 	kind := fs.String("kind", "", "source kind: "+strings.Join(format.Kinds, ", ")+" (default: from the file name or its first bytes)")
 	var opts digest.Options
 	registerOptions(fs, &opts)
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	name := fs.Arg(0)
+	isURL := strings.HasPrefix(name, "http://") || strings.HasPrefix(name, "https://")
+	if err := c.checkRender(isURL); err != nil {
 		return err
 	}
 	start := time.Now()
@@ -37,9 +45,8 @@ func runDigest(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	defer a.Close()
 
 	req := pipeline.Request{Query: *query, Options: opts}
-	name := fs.Arg(0)
-	if strings.HasPrefix(name, "http://") || strings.HasPrefix(name, "https://") {
-		req.Source.URL = name
+	if isURL {
+		req.Source.URL, req.Source.Render = name, c.render
 	} else {
 		raw, err := readSource(name, stdin)
 		if err != nil {

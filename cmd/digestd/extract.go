@@ -11,10 +11,11 @@ import (
 	"strings"
 
 	"github.com/digestd/digestd/ingest"
+	"github.com/digestd/digestd/ingest/format"
 	"github.com/digestd/digestd/ingest/htmltext"
 )
 
-const extractUsage = `Usage: digestd extract [--explain] [--json] [FILE | URL]
+const extractUsage = `Usage: digestd extract [--explain] [--json] [--render auto|always] [FILE | URL]
 
 Extracts one source (a file, a URL, or stdin when FILE is omitted or -) and prints its
 canonical text, as the service archives it. With --explain, an HTML page's text is
@@ -26,16 +27,23 @@ the action, the rule's name, the block (tag#id.classes), its characters and
 characters in links, the rule's thresholds and the measures they met, its score
 in the search, and the start of its text. Every block of the page missing from
 the text has a "*" drop naming its rule. --json prints one object
-{"text", "record", "decisions"} instead. Nothing is archived.`
+{"text", "record", "decisions"} instead. --render renders a URL's page in headless
+Chromium first, as "render" does for the service. Nothing is archived.`
 
 func runExtract(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("extract", extractUsage, stderr)
-	var c config
-	c.register(fs)
+	c := config{command: "extract"}
+	c.registerIngest(fs)
+	c.registerRender(fs)
 	explain := fs.Bool("explain", false, "print the rule of every block the HTML extractor kept or removed")
 	asJSON := fs.Bool("json", false, "print one JSON object: the text, the source record and the decisions")
-	kind := fs.String("kind", "", "source kind: text, html or pdf (default: from the file name or its first bytes)")
+	kind := fs.String("kind", "", "source kind: "+strings.Join(format.Kinds, ", ")+" (default: from the file name or its first bytes)")
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	name := fs.Arg(0)
+	isURL := strings.HasPrefix(name, "http://") || strings.HasPrefix(name, "https://")
+	if err := c.checkRender(isURL); err != nil {
 		return err
 	}
 	// Nothing is archived: the app's archive is a scratch directory.
@@ -44,7 +52,7 @@ func runExtract(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		return err
 	}
 	defer os.RemoveAll(scratch)
-	c.archive = scratch
+	c.archive, c.index = scratch, "off"
 	a, err := openApp(ctx, &c, slog.New(slog.NewJSONHandler(stderr, nil)))
 	if err != nil {
 		return err
@@ -52,9 +60,8 @@ func runExtract(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	defer a.Close()
 
 	var src ingest.Source
-	name := fs.Arg(0)
-	if strings.HasPrefix(name, "http://") || strings.HasPrefix(name, "https://") {
-		src.URL = name
+	if isURL {
+		src.URL, src.Render = name, c.render
 	} else {
 		raw, err := readSource(name, stdin)
 		if err != nil {

@@ -64,10 +64,11 @@ func exitCode(err error, stderr io.Writer) int {
 	return 1
 }
 
-const usage = `digestd turns sources into small, verifiable digests for a research question.
+// usage is digestd's help; serve's defaults are its flags'.
+var usage = `digestd turns sources into small, verifiable digests for a research question.
 
 Usage:
-  digestd serve   [flags]           run the HTTP API (default :8080, archive ./digestd-data)
+  digestd serve   [flags]           run the HTTP API (default ` + defaultAddr + `, archive ` + defaultArchive + `)
   digestd digest  [flags] [FILE]    digest one file (or stdin) for --query and print the envelope
   digestd extract [flags] [FILE]    print a source's canonical text; --explain adds why each block stayed or went
   digestd batch   [flags]           digest every source of a JSONL manifest (or a directory)
@@ -125,6 +126,24 @@ const hashKeyUsage = `Usage: digestd hash-key [KEY]
 Prints the hex sha256 of an API key, as --api-keys-file and --api-key-hashes of
 "digestd serve" take it. Without KEY the key is read from stdin (so that it stays out
 of the shell's history); a key that starts with "-" follows "--".`
+
+// wrap breaks s into lines of at most width bytes at spaces.
+func wrap(s string, width int) string {
+	var b strings.Builder
+	n := 0
+	for i, w := range strings.Fields(s) {
+		if i > 0 && n+1+len(w) > width {
+			b.WriteByte('\n')
+			n = 0
+		} else if i > 0 {
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(w)
+		n += len(w)
+	}
+	return b.String()
+}
 
 // runHashKey prints the hash under which an API key is configured.
 func runHashKey(args []string, stdin io.Reader, stdout, stderr io.Writer) error {

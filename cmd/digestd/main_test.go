@@ -106,7 +106,7 @@ func TestUsageAndExitCodes(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "digestd serve") {
 		t.Errorf("help: %d %s", code, out)
 	}
-	for _, cmd := range []string{"serve", "digest", "extract", "gc", "verify", "batch", "mcp"} {
+	for _, cmd := range []string{"serve", "digest", "gc", "verify", "batch", "mcp", "reindex"} {
 		_, stderr, code := runCLI(t, "", cmd, "--help")
 		if code != 0 || !strings.Contains(stderr, "--archive") && !strings.Contains(stderr, "-archive") {
 			t.Errorf("%s --help: exit %d %s", cmd, code, stderr)

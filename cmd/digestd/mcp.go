@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"strings"
 
 	"github.com/digestd/digestd"
 	"github.com/digestd/digestd/digest"
@@ -11,11 +12,18 @@ import (
 	"github.com/digestd/digestd/mcpserver"
 )
 
+// mcpSynopsis is mcp's help; the tools it names are the server's own.
+func mcpSynopsis() string {
+	return "Usage: digestd mcp [flags]\n\n" + wrap("Serves digestd's MCP tools ("+strings.Join(mcpserver.ToolNames(), ", ")+
+		") and the archived texts (digestd://archive/sha256:<hex>) over stdio, for an MCP client that starts digestd as a subprocess. "+
+		"Logs go to stderr. Streamable HTTP is at /mcp of \"digestd serve\".", 92)
+}
+
 // runMCP serves the MCP tools over stdio: JSON-RPC on stdin and stdout,
 // logs on stderr only (stdout carries nothing but protocol messages).
 func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("mcp", "Usage: digestd mcp [flags]\n\nServes digestd's MCP tools (digest_source, digest_sources, get_archived_text, verify_digest,\nlist_sources) and the archived texts (digestd://archive/sha256:<hex>) over stdio, for an MCP\nclient that starts digestd as a subprocess. Logs go to stderr. Streamable HTTP is at /mcp\nof \"digestd serve\".", stderr)
-	var c config
+	fs := newFlagSet("mcp", mcpSynopsis(), stderr)
+	c := config{command: "mcp"}
 	c.register(fs)
 	maxBody := fs.Int64("max-body-bytes", ingest.DefaultMaxSourceBytes, "largest JSON-RPC message, in bytes (a base64 PDF is 4/3 of its size)")
 	if err := parseFlags(fs, args); err != nil {

@@ -23,11 +23,14 @@ import (
 	"github.com/digestd/digestd/mcpserver"
 )
 
+// defaultAddr is serve's --addr default: this machine only.
+const defaultAddr = "127.0.0.1:8080"
+
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("serve", "Usage: digestd serve [flags]\n\nRuns the HTTP API. POST /v1/digest digests a source; GET /v1/archive/{hash} returns archived text; /openapi.yaml describes every route.", stderr)
-	var c config
+	c := config{command: "serve"}
 	c.register(fs)
-	addr := fs.String("addr", "127.0.0.1:8080", "listen address, HOST:PORT (the default is this machine only; in a container use :8080 with API keys)")
+	addr := fs.String("addr", defaultAddr, "listen address, HOST:PORT (the default is this machine only; in a container use :8080 with API keys)")
 	maxBody := fs.Int64("max-body-bytes", ingest.DefaultMaxSourceBytes, "largest request body, in bytes")
 	readHeader := fs.Duration("read-header-timeout", 5*time.Second, "time to read request headers")
 	readTimeout := fs.Duration("read-timeout", 60*time.Second, "time to read a whole request")

@@ -78,6 +78,10 @@ func (a *app) wireIngest(c *config, in *ingest.Ingester) error {
 	switch c.renderer {
 	case "off":
 	case "chromium":
+		if c.render == ingest.RenderNever {
+			// A one-shot command not asked to render starts no browser.
+			break
+		}
 		r, err := render.New(render.Config{
 			Pages:       c.renderPages,
 			PageTimeout: c.renderTimeout,
