@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/digestd/digestd/archive"
@@ -93,7 +92,6 @@ func (p *Pipeline) CollectGarbage(ctx context.Context, grace time.Duration, dryR
 				if err := p.Index.Remove(ctx, bi.Hash); err != nil {
 					return rep, indexFault("remove a collected text from the search index", err)
 				}
-				p.forgetIndexed(bi.Hash)
 			}
 		}
 		rep.Removed++
@@ -104,16 +102,15 @@ func (p *Pipeline) CollectGarbage(ctx context.Context, grace time.Duration, dryR
 
 // markLive adds to live every blob that a reference reaches, and to
 // corrupt the reached records and digests found corrupt. A source's
-// reference names its text too ("sources/<hex>"), so the text stays live
-// when its record cannot be read.
+// reference and the references of its records name its text too
+// ("sources/<hex>", "records/<hex>/<key>"), so the text stays live when a
+// record cannot be read.
 func (p *Pipeline) markLive(ctx context.Context, live, corrupt map[archive.Hash]bool) error {
 	var roots []archive.Hash
 	err := p.Store.ListRefs(ctx, "", func(name string, d archive.Hash) error {
 		roots = append(roots, d)
-		if hex, ok := strings.CutPrefix(name, sourceRefPrefix); ok {
-			if text, err := archive.ParseHash(hex); err == nil {
-				live[text] = true
-			}
+		if text, ok := sourceOfRef(name); ok {
+			live[text] = true
 		}
 		return nil
 	})

@@ -264,7 +264,10 @@ func (p *Pipeline) store(ctx context.Context, doc *ingest.Document, labels []str
 	return text, record, nil
 }
 
-// storeText is store without labels and the index.
+// storeText is store without labels and the index. The record it returns
+// is always the one of doc, this input's: every raw input of a text keeps
+// its own record (see recordKey), and the source's reference names one of
+// them.
 func (p *Pipeline) storeText(ctx context.Context, doc *ingest.Document) (text, record archive.Hash, err error) {
 	text, textBefore, err := p.putOnce(ctx, doc.Text)
 	if err != nil {
@@ -285,32 +288,39 @@ func (p *Pipeline) storeText(ctx context.Context, doc *ingest.Document) (text, r
 	prev, err := p.Store.Ref(ctx, name)
 	switch {
 	case err == nil && prev == record:
+		// The source's record, kept under its key when it was first named
+		// (after a crash between the two, or in an archive not migrated
+		// yet, Records reads it from here).
 		return text, record, nil
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return archive.Hash{}, archive.Hash{}, archiveFault("find the source record", err)
 	}
-	if prev.Valid() {
-		// Another upload of the same text named its record first. A
-		// record no larger may replace it (a later fetch); a larger one may
-		// not, so no uploader can push someone else's record past the read
-		// cap on records.
-		keep, err := p.keepRecord(ctx, prev, int64(len(rec)))
-		if err != nil {
-			return archive.Hash{}, archive.Hash{}, err
-		}
-		if keep != nil {
-			doc.Record = *keep
-			return text, prev, nil
-		}
-	} else {
+	if !prev.Valid() {
 		// First archived now: list it from now on, newest first. The index
 		// entry is written before the source's reference, which is what
 		// marks the text as listed: a crash between the two leaves an
 		// entry that a later upload completes (and reuses), never a source
-		// that is acknowledged and not listed.
+		// that is acknowledged and not listed. The record is kept under its
+		// key last, so that a crash leaves no reference to an unlisted text.
 		if err := p.indexSource(ctx, text, record, textBefore); err != nil {
 			return archive.Hash{}, archive.Hash{}, archiveFault("record the source", err)
 		}
+		if err := p.Store.SetRef(ctx, name, record); err != nil {
+			return archive.Hash{}, archive.Hash{}, archiveFault("record the source", err)
+		}
+		if err := p.keepRecord(ctx, text, &doc.Record, record); err != nil {
+			return archive.Hash{}, archive.Hash{}, archiveFault("keep the source record", err)
+		}
+		return text, record, nil
+	}
+	// Another input of the same text (or this one, read again) named its
+	// record first. This one keeps its own, and may become the source's.
+	if err := p.keepRecord(ctx, text, &doc.Record, record); err != nil {
+		return archive.Hash{}, archive.Hash{}, archiveFault("keep the source record", err)
+	}
+	stays, err := p.sourceRecordStays(ctx, text, prev, &doc.Record, int64(len(rec)))
+	if err != nil || stays {
+		return text, record, err
 	}
 	if err := p.Store.SetRef(ctx, name, record); err != nil {
 		return archive.Hash{}, archive.Hash{}, archiveFault("record the source", err)
@@ -318,28 +328,37 @@ func (p *Pipeline) storeText(ctx context.Context, doc *ingest.Document) (text, r
 	return text, record, nil
 }
 
-// keepRecord returns the record prev when a record of size bytes may not
-// replace it (it is smaller), and nil when it may (or prev is gone).
-func (p *Pipeline) keepRecord(ctx context.Context, prev archive.Hash, size int64) (*ingest.Record, error) {
-	info, err := p.Store.Stat(ctx, prev)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+// sourceRecordStays reports whether prev, the record the source's
+// reference names, stays named when a record rec of size bytes is kept
+// beside it. A record of the same input replaces it (it is the newer), and
+// so does an unreadable one (the new record repairs the reference). A
+// larger record of another input does not, so that no uploader can push
+// the record a listing shows past the read cap on records; a record no
+// larger does (a later fetch). Before prev is replaced it is kept under its
+// key, which an archive written before records were kept per input may
+// not have done.
+func (p *Pipeline) sourceRecordStays(ctx context.Context, text, prev archive.Hash, rec *ingest.Record, size int64) (bool, error) {
+	b, err := p.readBlob(ctx, prev, 1<<20)
+	switch {
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, archive.ErrCorrupt), errors.Is(err, archive.ErrTooLarge):
+		return false, nil
+	case err != nil:
+		return false, archiveFault("read the source record", err)
 	}
-	if err != nil {
-		return nil, archiveFault("find the source record", err)
+	var old ingest.Record
+	if json.Unmarshal(b, &old) != nil {
+		return false, nil
 	}
-	if size <= info.Size {
-		return nil, nil
+	if recordKey(&old) == recordKey(rec) {
+		return false, nil
 	}
-	b, err := archive.ReadAll(ctx, p.Store, prev, 1<<20)
-	if err != nil {
-		return nil, nil // unreadable: the new record repairs it
+	if size > int64(len(b)) {
+		return true, nil
 	}
-	var rec ingest.Record
-	if json.Unmarshal(b, &rec) != nil {
-		return nil, nil
+	if _, err := p.keepOlderRecord(ctx, text, &old, prev); err != nil {
+		return false, archiveFault("keep the source record", err)
 	}
-	return &rec, nil
+	return false, nil
 }
 
 // putOnce stores b unless a blob with its hash was stored whole a moment ago: a
@@ -389,23 +408,20 @@ func (p *Pipeline) Archived(ctx context.Context, d archive.Hash) (archive.Blob, 
 	return text, rec, recHash, nil
 }
 
-// Record returns the source record of an archived canonical text and the
-// record blob's hash; fs.ErrNotExist (wrapped in a NOT_FOUND fault) when the
-// text has no record.
+// Record returns the source record of an archived canonical text, the one
+// its source reference names (the record listings show; Records returns
+// all of them), and the record blob's hash; fs.ErrNotExist (wrapped in a
+// NOT_FOUND fault) when the text has no record.
 func (p *Pipeline) Record(ctx context.Context, text archive.Hash) (*ingest.Record, archive.Hash, error) {
 	recHash, err := p.Store.Ref(ctx, sourceRefPrefix+text.Hex())
 	if err != nil {
 		return nil, archive.Hash{}, archiveFault("find the source record", err)
 	}
-	b, err := p.readBlob(ctx, recHash, 1<<20)
+	rec, err := p.readRecord(ctx, recHash)
 	if err != nil {
-		return nil, archive.Hash{}, archiveFault("read the source record", err)
+		return nil, archive.Hash{}, err
 	}
-	var rec ingest.Record
-	if err := json.Unmarshal(b, &rec); err != nil {
-		return nil, archive.Hash{}, fault.Wrap(fault.Internal, "decode the source record", err)
-	}
-	return &rec, recHash, nil
+	return rec, recHash, nil
 }
 
 // MaxTextBytes is the largest archived blob the pipeline reads back.

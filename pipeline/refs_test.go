@@ -65,8 +65,9 @@ func TestAcknowledgedSourceIsListed(t *testing.T) {
 }
 
 // TestRecordNotReplacedByLarger uploads one text as plain text and then as
-// an HTML page whose record is larger: the text keeps its first record.
-// Metadata is capped before it is stored.
+// an HTML page whose record is larger: the page's answer names its own
+// record, kept beside the first, and the source's record (the one listings
+// show) stays the first. Metadata is capped before it is stored.
 func TestRecordNotReplacedByLarger(t *testing.T) {
 	ctx := context.Background()
 	store, err := fsstore.Open(t.TempDir())
@@ -86,13 +87,16 @@ func TestRecordNotReplacedByLarger(t *testing.T) {
 	if second.Source.ArchiveHash != first.Source.ArchiveHash {
 		t.Fatalf("not the same text: %s %s", first.Source.ArchiveHash, second.Source.ArchiveHash)
 	}
-	if second.Source.RecordHash != first.Source.RecordHash {
-		t.Errorf("a larger record replaced the first: %s, was %s", second.Source.RecordHash, first.Source.RecordHash)
+	if second.Source.RecordHash == first.Source.RecordHash || second.Source.Kind != ingest.KindHTML {
+		t.Errorf("the page's answer names the record %s (%s), the first's", second.Source.RecordHash, second.Source.Kind)
 	}
 	d, _ := archive.ParseHash(first.Source.ArchiveHash.String())
-	rec, _, err := p.Record(ctx, d)
-	if err != nil || rec.Kind != ingest.KindText {
-		t.Errorf("record by hash: %+v %v", rec, err)
+	rec, recHash, err := p.Record(ctx, d)
+	if err != nil || rec.Kind != ingest.KindText || recHash != first.Source.RecordHash {
+		t.Errorf("a larger record replaced the first as the source's: %+v %v", rec, err)
+	}
+	if all, err := p.Records(ctx, d); err != nil || all.RecordCount != 2 {
+		t.Errorf("records: %+v, %v; want both", all, err)
 	}
 	// On a fresh archive the same page is stored, its title capped.
 	store2, _ := fsstore.Open(t.TempDir())
