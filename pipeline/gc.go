@@ -92,6 +92,7 @@ func (p *Pipeline) CollectGarbage(ctx context.Context, grace time.Duration, dryR
 				if err := p.Index.Remove(ctx, bi.Hash); err != nil {
 					return rep, indexFault("remove a collected text from the search index", err)
 				}
+				p.forgetIndexed(bi.Hash)
 			}
 		}
 		rep.Removed++
