@@ -70,6 +70,10 @@ const (
 	CitationsNotFound      Warning = "CITATIONS_NOT_FOUND"
 	CitationsUnknownSource Warning = "CITATIONS_UNKNOWN_SOURCE"
 	NoCitations            Warning = "NO_CITATIONS"
+	// SourcesCorrupt: sources a search found were left out because their
+	// archived text failed its integrity check (the error code's name, as
+	// a warning).
+	SourcesCorrupt Warning = "ARCHIVE_CORRUPT"
 )
 
 // Error is a classified error. Msg and Details are shown to clients and must

@@ -316,6 +316,10 @@ type SearchPage struct {
 	// at (the edges carry it in a signed cursor).
 	More bool
 	Next int
+	// Corrupt names the sources the search found and left out because
+	// their archived text failed its integrity check (each is noted for
+	// health and repair).
+	Corrupt []archive.Hash
 }
 
 // Search answers a question across the archived sources that pass the
@@ -383,7 +387,7 @@ func (p *Pipeline) Search(ctx context.Context, req SearchRequest) (*SearchPage, 
 		}
 		return nil, indexFault("search", err)
 	}
-	page := &SearchPage{Hits: []SearchHit{}, TotalEstimate: res.TotalEstimate}
+	page := &SearchPage{Hits: []SearchHit{}, TotalEstimate: res.TotalEstimate, Corrupt: res.Corrupt}
 	for i := req.Offset; i < len(res.Hits) && len(page.Hits) < req.Limit; i++ {
 		h := res.Hits[i]
 		info := kinds[h.Source]

@@ -34,7 +34,9 @@ const (
 )
 
 // TextFunc returns the canonical text of an archived source; a source no
-// longer archived is fs.ErrNotExist and is left out of the results.
+// longer archived is fs.ErrNotExist and is left out of the results, and so
+// is one whose text fails its integrity check (an error wrapping
+// archive.ErrCorrupt), which Results.Corrupt names.
 type TextFunc func(ctx context.Context, h archive.Hash) (string, error)
 
 // Request is one search.
@@ -78,6 +80,9 @@ type Results struct {
 	// TotalEstimate is the engine's estimate of the passages that hold
 	// a query word.
 	TotalEstimate int
+	// Corrupt names the candidate sources left out because their text
+	// failed its integrity check, in the engine's order.
+	Corrupt []archive.Hash
 }
 
 // Search runs req against idx: the engine's CandidatePassages best
@@ -107,13 +112,22 @@ func Search(ctx context.Context, idx Index, text TextFunc, req Request) (Results
 		match *digest.Match
 		text  string
 	}
-	var srcs []scored
+	var (
+		srcs    []scored
+		corrupt []archive.Hash
+	)
 	for _, h := range order {
 		if err := ctx.Err(); err != nil {
 			return Results{}, err
 		}
 		t, err := text(ctx, h)
 		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if errors.Is(err, archive.ErrCorrupt) {
+			// One damaged source does not fail the search: the others
+			// are answered, and the answer says which was left out.
+			corrupt = append(corrupt, h)
 			continue
 		}
 		if err != nil {
@@ -191,7 +205,7 @@ func Search(ctx context.Context, idx Index, text TextFunc, req Request) (Results
 	for i := range hits {
 		hits[i].Rank = i + 1
 	}
-	return Results{Hits: hits, TotalEstimate: max(total, len(hits))}, nil
+	return Results{Hits: hits, TotalEstimate: max(total, len(hits)), Corrupt: corrupt}, nil
 }
 
 // queryWords returns the query's words, lower-cased, without repeats.

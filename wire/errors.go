@@ -115,6 +115,7 @@ var warningTable = map[fault.Warning]string{
 	fault.CitationsNotFound:      SeverityWarning,
 	fault.CitationsUnknownSource: SeverityWarning,
 	fault.NoCitations:            SeverityInfo,
+	fault.SourcesCorrupt:         SeverityError,
 }
 
 // WarningSeverity returns the severity of a warning code; a code missing

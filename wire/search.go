@@ -146,7 +146,8 @@ func (b *SearchRequest) key() string {
 
 // SearchEnvelope returns the success envelope of a search page: the hits
 // rendered with fields, each source's labels read with labels, the
-// pagination with a signed cursor for the next page.
+// pagination with a signed cursor for the next page, and the content
+// fidelity, partial with a warning when sources were left out.
 func SearchEnvelope(ctx context.Context, body *SearchRequest, fields []string, page *pipeline.SearchPage, labels func(context.Context, archive.Hash) ([]string, error), cursors *Cursors, meta Meta, requestID string, start time.Time) (Envelope, error) {
 	if meta.ToolID == "" {
 		meta.ToolID = ToolSearchArchive
@@ -170,6 +171,19 @@ func SearchEnvelope(ctx context.Context, body *SearchRequest, fields []string, p
 		data.Results = append(data.Results, item)
 		raw, _ := json.Marshal(item)
 		chars += len(raw)
+	}
+	// A search answers what the index and the archive can give: full,
+	// or partial when a source it found is left out; a warning says which.
+	meta.ContentFidelity = pipeline.FidelityFull
+	meta.ContentFidelitySchemaVersion = FidelitySchemaVersion
+	if len(page.Corrupt) > 0 {
+		ids := make([]string, len(page.Corrupt))
+		for i, h := range page.Corrupt {
+			ids[i] = h.String()
+		}
+		meta.AddWarning(fault.SourcesCorrupt, fmt.Sprintf("%d source(s) left out: their archived text failed its integrity check: %s", len(ids), strings.Join(ids, ", ")),
+			map[string]any{"archive_hashes": ids})
+		meta.ContentFidelity = pipeline.FidelityPartial
 	}
 	meta.Pagination = &Pagination{HasMore: page.More, PageSize: len(page.Hits)}
 	if page.More {
