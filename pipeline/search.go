@@ -273,6 +273,12 @@ func (p *Pipeline) indexDocument(ctx context.Context, h archive.Hash) (search.Do
 
 // indexFault classifies a search engine's error.
 func indexFault(op string, err error) error {
+	var fe *fault.Error
+	if errors.As(err, &fe) {
+		// An index that classifies its own error (another process holds
+		// it: FEATURE_DISABLED naming the holder) is answered as it says.
+		return &fault.Error{Code: fe.Code, Msg: op + ": " + fe.Msg, Details: fe.Details, Err: fe.Err}
+	}
 	if errors.Is(err, search.ErrUnavailable) || errors.Is(err, context.DeadlineExceeded) {
 		return fault.Wrap(fault.Unavailable, op+": the search index is unavailable", err)
 	}

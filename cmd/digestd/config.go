@@ -28,7 +28,9 @@ import (
 // config is what every command that runs the pipeline shares. Each
 // command registers the flag groups that apply to it.
 type config struct {
-	// command names the subcommand (serve, mcp, reindex, …).
+	// command names the subcommand (serve, mcp, reindex, …): the search
+	// index's lock records it, and it decides what the command does when
+	// another process holds the index (indexHeldPolicy).
 	command      string
 	archive      string
 	maxTextChars int
@@ -180,6 +182,9 @@ type app struct {
 	pool     *pdfworker.Pool
 	renderer *render.Renderer
 	logger   *slog.Logger
+	// indexLock is this process's hold on an embedded search index, nil
+	// for none (closed with the index).
+	indexLock *indexLock
 }
 
 // Close releases what the app holds: the search index, once the texts
@@ -218,14 +223,28 @@ func openApp(ctx context.Context, c *config, logger *slog.Logger) (*app, error) 
 		}
 	}
 	a.pipe.Log = logger
-	idx, err := openIndex(ctx, c)
-	if err != nil {
+	idx, lock, err := openIndex(ctx, c)
+	var held *indexHeldError
+	switch {
+	case errors.As(err, &held):
+		switch indexHeldPolicy[c.command] {
+		case heldRefuse:
+			a.Close()
+			return nil, held.refusal(c.command)
+		case heldSearchElsewhere:
+			logger.Warn("search index held by another process; search answers where to search instead", "index", held.Dir, "holder", held.Holder.String())
+			idx = heldIndex{held.Holder}
+		default:
+			logger.Info("search index held by another process; what this run archives is indexed by the holder's reconcile (digestd serve at its start, or digestd reindex)", "index", held.Dir, "holder", held.Holder.String())
+			idx = nil
+		}
+	case err != nil:
 		// The archive serves without search: digests never wait on the
 		// index, and the next start reconciles it.
 		logger.Warn("search index not opened; search is unavailable", "err", err)
 		idx = unavailableIndex{err}
 	}
-	a.pipe.Index = idx
+	a.pipe.Index, a.indexLock = idx, lock
 	return a, nil
 }
 
@@ -244,20 +263,32 @@ func indexLocation(c *config) string {
 }
 
 // openIndex opens the search index of c, or returns nil when there is none:
-// a postgres:// URL is the server engine, anything else a directory of the
-// embedded one.
-func openIndex(ctx context.Context, c *config) (search.Index, error) {
+// a postgres:// URL is the server engine, which every process and replica
+// shares, anything else a directory of the embedded one, which one process
+// holds at a time: its lock is returned with it, and when another process
+// holds it the error is an *indexHeldError naming that process.
+func openIndex(ctx context.Context, c *config) (search.Index, *indexLock, error) {
 	loc := indexLocation(c)
 	if loc == "" {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if strings.HasPrefix(loc, "postgres://") || strings.HasPrefix(loc, "postgresql://") {
-		return pgindex.Open(ctx, loc)
+		idx, err := pgindex.Open(ctx, loc)
+		return idx, nil, err
 	}
 	if err := os.MkdirAll(filepath.Dir(loc), 0o755); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return bleveindex.Open(loc)
+	lock, err := lockIndex(loc, c.command)
+	if err != nil {
+		return nil, nil, err
+	}
+	idx, err := bleveindex.Open(loc)
+	if err != nil {
+		lock.Close()
+		return nil, nil, err
+	}
+	return lockedIndex{idx, lock}, lock, nil
 }
 
 // unavailableIndex stands for an index that could not be opened: every

@@ -16,7 +16,8 @@ import (
 func mcpSynopsis() string {
 	return "Usage: digestd mcp [flags]\n\n" + wrap("Serves digestd's MCP tools ("+strings.Join(mcpserver.ToolNames(), ", ")+
 		") and the archived texts (digestd://archive/sha256:<hex>) over stdio, for an MCP client that starts digestd as a subprocess. "+
-		"Logs go to stderr. Streamable HTTP is at /mcp of \"digestd serve\".", 92)
+		"Logs go to stderr. Streamable HTTP is at /mcp of \"digestd serve\". One process holds an archive's search index at a time: "+
+		"while digestd serve runs on the same archive, point the MCP client at its /mcp instead, or search_archive answers where the index is.", 92)
 }
 
 // runMCP serves the MCP tools over stdio: JSON-RPC on stdin and stdout,

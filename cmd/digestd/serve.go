@@ -130,6 +130,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	lim := newConnLimit(framingListener{ln}, *maxConns, *maxIdleConns)
 	hs.ConnState, hs.ConnContext = lim.track, lim.connContext
 	hs.Handler = lim.watchBodies(hs.Handler)
+	if a.indexLock != nil {
+		// A second process on this archive is told where to search.
+		if err := a.indexLock.SetAddress(ln.Addr().String()); err != nil {
+			logger.Warn("the search index's lock does not say where this server listens", "err", err)
+		}
+	}
 	logger.Info("digestd listening", "addr", ln.Addr().String(), "archive", c.archive, "version", digestd.Version, "auth", len(hashes) > 0)
 	fmt.Fprintf(stdout, "digestd listening on %s\n", ln.Addr())
 
