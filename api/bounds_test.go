@@ -58,6 +58,7 @@ func TestOpenAPIBoundsAgreeWithDigest(t *testing.T) {
 	eq("Labels maxItems", prop("Labels").MaxItems, pipeline.MaxLabels)
 	eq("Labels[] maxLength", prop("Labels", "[]").MaxLength, pipeline.MaxLabelChars)
 	eq("SearchResult.text maxLength", prop("SearchResult", "text").MaxLength, digest.MaxSnippetChars)
+	eq("SourceRecordEnvelope.data.records maxItems", prop("SourceRecordEnvelope", "data", "records").MaxItems, pipeline.MaxSourceRecords)
 	var levels []string
 	for _, f := range pipeline.SearchDetailFields[pipeline.DetailFull] {
 		levels = append(levels, f)

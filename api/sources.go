@@ -54,12 +54,12 @@ func (s *Server) getSource(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	rec, recHash, err := s.pipe.Record(r.Context(), d)
+	recs, err := s.pipe.Records(r.Context(), d)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	success(w, r, http.StatusOK, map[string]any{"archive_hash": d.String(), "record_hash": recHash.String(), "record": rec})
+	success(w, r, http.StatusOK, recs)
 }
 
 // getSlice returns a span of an archived text, by locator or start/end.
