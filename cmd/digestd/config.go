@@ -223,6 +223,14 @@ func openApp(ctx context.Context, c *config, logger *slog.Logger) (*app, error) 
 		}
 	}
 	a.pipe.Log = logger
+	// An archive written before records were kept per raw input gets its
+	// records keyed, once. One that cannot be written (read-only) still
+	// serves: its records are read from the sources' references.
+	if n, err := a.pipe.MigrateRecords(ctx); err != nil {
+		logger.Warn("source records not migrated; the next start tries again", "err", err)
+	} else if n > 0 {
+		logger.Info("source records migrated: each kept under its raw input", "records", n)
+	}
 	idx, lock, err := openIndex(ctx, c)
 	var held *indexHeldError
 	switch {

@@ -17,9 +17,10 @@ import (
 // by its name alone.
 func TestBatchDirDocuments(t *testing.T) {
 	src := "../../ingest/doctext/testdata/devset"
-	// Two runs, each with its own archive: the dev set's documents of one
-	// text in several formats (report.docx, .odt, .md) would share one
-	// archived text and its first record.
+	// Two runs into one archive: the dev set's documents of one text in
+	// several formats (report.docx, .odt, .md) share one archived text, and
+	// each answer names the record, and so the kind, of its own file.
+	archiveDir := t.TempDir()
 	for _, group := range [][]string{
 		{"report.docx", "slides.pptx", "sheets.xlsx", "book.epub", "stations.csv"},
 		{"report.odt", "slides.odp", "sheets.ods", "report.md"},
@@ -35,7 +36,7 @@ func TestBatchDirDocuments(t *testing.T) {
 			}
 		}
 		out := filepath.Join(t.TempDir(), "out.jsonl")
-		_, stderr, code := runCLI(t, "", "batch", "--archive", t.TempDir(), "--dir", dir, "--query", "what is here", "--out", out)
+		_, stderr, code := runCLI(t, "", "batch", "--archive", archiveDir, "--dir", dir, "--query", "what is here", "--out", out)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
