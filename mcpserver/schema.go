@@ -175,8 +175,8 @@ func digestSourcesBounds(s *jsonschema.Schema) {
 	zero := 0.0
 	at(s, "budget.max_chars").Minimum = &zero
 	at(s, "budget.max_tokens").Minimum = &zero
-	describe(at(s, "budget.max_tokens"), "Most tokens of the digests in the answer, counted at %d characters a token (omit for no bound). "+
-		"With max_chars too, the smaller bound applies.", pipeline.CharsPerToken)
+	describe(at(s, "budget.max_tokens"), "Most tokens of the digests in the answer, counted at %d characters a token (0 or omitted: no bound). "+
+		"Give max_chars or max_tokens, not both (INVALID_FORMAT). A budget that holds no digest, not even as a reference, is VALIDATION_ERROR with details.min_budget_chars.", pipeline.CharsPerToken)
 }
 
 func searchBounds(s *jsonschema.Schema) {

@@ -85,7 +85,7 @@ type DigestSourceInput struct {
 
 // BudgetInput bounds a digest_sources answer.
 type BudgetInput struct {
-	MaxChars  int `json:"max_chars,omitempty" jsonschema:"Most characters of the digests' JSON in the answer (omit for no bound)."`
+	MaxChars  int `json:"max_chars,omitempty" jsonschema:"Most characters of the digests' JSON in the answer (0 or omitted: no bound)."`
 	MaxTokens int `json:"max_tokens,omitempty"`
 }
 

@@ -27,7 +27,7 @@ const (
 
 // Budget bounds the size of a multi-source response. MaxChars counts the
 // characters of the items' JSON; MaxTokens is converted at CharsPerToken.
-// Zero fields mean no bound.
+// Zero fields mean no bound. The edges take one of the two.
 type Budget struct {
 	MaxChars  int `json:"max_chars,omitempty"`
 	MaxTokens int `json:"max_tokens,omitempty"`
@@ -122,9 +122,12 @@ type ManyResult struct {
 	// dropped.
 	ArchiveHashes map[string]ArchiveRef `json:"-"`
 	// BudgetChars is the budget applied, 0 when unbounded.
-	BudgetChars int  `json:"-"`
-	UsedChars   int  `json:"-"`
-	AllCached   bool `json:"-"`
+	BudgetChars int `json:"-"`
+	// leastChars is what the smallest dropped item takes at the lowest
+	// level it may be sent at.
+	leastChars int
+	UsedChars  int  `json:"-"`
+	AllCached  bool `json:"-"`
 }
 
 // DigestMany ingests and digests every source concurrently, ranks the
@@ -219,7 +222,26 @@ func (p *Pipeline) DigestMany(ctx context.Context, req ManyRequest) (*ManyResult
 		}
 	}
 	out.pack(items, detail, req.Fields)
+	if len(out.Items) == 0 {
+		return nil, out.noneFits()
+	}
 	return out, nil
+}
+
+// noneFits is the error of a budget that holds no digest, not even at the
+// lowest level the request allows: an answer with nothing in it is not a
+// success. The digests are made and cached, and details name them, so the
+// same request with a budget of details.min_budget_chars is cheap.
+func (out *ManyResult) noneFits() error {
+	hashes := map[string]string{}
+	for id, ref := range out.ArchiveHashes {
+		hashes[id] = ref.DigestHash.String()
+	}
+	tokens := (out.leastChars + CharsPerToken - 1) / CharsPerToken
+	return fault.E(fault.ValidationError, fmt.Sprintf("budget: %d characters hold none of the %d digests, not even as a reference; the smallest takes %d characters (%d tokens)",
+		out.BudgetChars, len(out.Dropped), out.leastChars, tokens)).
+		With("field", "budget").With("budget_chars", out.BudgetChars).With("min_budget_chars", out.leastChars).With("min_budget_tokens", tokens).
+		With("content_archive_hashes", hashes).With("failed", out.Failed)
 }
 
 func sourceID(r Request, i int) string {
@@ -260,6 +282,9 @@ func (out *ManyResult) pack(items []Item, detail string, fields []string) {
 			}
 		}
 		if !placed {
+			if least := renderedChars(at(it, levels[len(levels)-1]), fields); out.leastChars == 0 || least < out.leastChars {
+				out.leastChars = least
+			}
 			it.Fidelity = FidelityDropped
 			it.Digest, it.Source = nil, nil
 			out.Dropped = append(out.Dropped, it)

@@ -213,7 +213,7 @@ type DigestsRequest struct {
 
 // BudgetSpec bounds a multi-source response: max_chars counts the
 // characters of the digests' JSON; max_tokens is taken at 4 characters a
-// token.
+// token. A request gives one of the two; 0 (or omitted) is no bound.
 type BudgetSpec struct {
 	MaxChars  int `json:"max_chars,omitempty"`
 	MaxTokens int `json:"max_tokens,omitempty"`
@@ -286,7 +286,11 @@ func (b *DigestsRequest) PipelineRequest() (pipeline.ManyRequest, []string, erro
 	}
 	if b.Budget != nil {
 		if b.Budget.MaxChars < 0 || b.Budget.MaxTokens < 0 {
-			return req, nil, fault.E(fault.ValidationError, "budget: max_chars and max_tokens must be ≥ 0")
+			return req, nil, fault.E(fault.ValidationError, "budget: max_chars and max_tokens must be ≥ 0 (0 is no bound)").With("field", "budget")
+		}
+		if b.Budget.MaxChars > 0 && b.Budget.MaxTokens > 0 {
+			return req, nil, fault.E(fault.InvalidFormat, "budget: give max_chars or max_tokens, not both").
+				With("field", "budget").With("fields", []string{"budget.max_chars", "budget.max_tokens"})
 		}
 		req.Budget = pipeline.Budget{MaxChars: b.Budget.MaxChars, MaxTokens: b.Budget.MaxTokens}
 	}
@@ -417,13 +421,8 @@ func DigestsEnvelope(body *DigestsRequest, req pipeline.ManyRequest, fields []st
 		meta.ContentArchiveHashes[id] = ref.DigestHash
 	}
 	if res.Fidelity != pipeline.FidelityFull && (len(res.Dropped) > 0 || req.Budget != (pipeline.Budget{})) {
-		reason := "budget"
-		if req.Detail != pipeline.FidelityFull && len(res.Dropped) == 0 {
-			reason = "detail"
-		}
-		meta.AddWarning(fault.ContentTruncated,
-			fmt.Sprintf("%d of %d digests were left out and others may be cut down to fit; fetch them by content_archive_hashes", len(res.Dropped), len(res.Items)+len(res.Dropped)),
-			map[string]any{"dropped_count": len(res.Dropped), "total_count": len(res.Items) + len(res.Dropped), "reason": reason})
+		msg, context := truncation(req, res)
+		meta.AddWarning(fault.ContentTruncated, msg, context)
 	}
 	meta.AddFailures(res.Failed)
 	hit := res.AllCached
@@ -431,6 +430,45 @@ func DigestsEnvelope(body *DigestsRequest, req pipeline.ManyRequest, fields []st
 	tokens := (res.UsedChars + pipeline.CharsPerToken - 1) / pipeline.CharsPerToken
 	meta.Telemetry.TokensEstimated = &tokens
 	return Success(data, meta, requestID, start)
+}
+
+// truncation says what a multi-source answer left out or cut down, and
+// why: the budget, or the detail level the request asked for.
+func truncation(req pipeline.ManyRequest, res *pipeline.ManyResult) (string, map[string]any) {
+	most := req.Detail
+	if most == "" {
+		most = pipeline.FidelityFull
+	}
+	total := len(res.Items) + len(res.Dropped)
+	cut := map[string]int{}
+	degraded := 0
+	for _, it := range res.Items {
+		if it.Fidelity != most {
+			cut[it.Fidelity]++
+			degraded++
+		}
+	}
+	context := map[string]any{"dropped_count": len(res.Dropped), "degraded_count": degraded, "total_count": total, "reason": "budget"}
+	var parts []string
+	if len(res.Dropped) > 0 {
+		parts = append(parts, fmt.Sprintf("%d of %d digests were left out", len(res.Dropped), total))
+	}
+	for _, level := range []string{pipeline.FidelitySummary, pipeline.FidelityReferenceOnly} {
+		if n := cut[level]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d cut down to %s", n, strings.ReplaceAll(level, "_", " ")))
+		}
+	}
+	if len(parts) > 0 {
+		budget := fmt.Sprintf("the budget of %d characters", res.BudgetChars)
+		if res.BudgetChars == 0 {
+			budget = "the budget"
+		}
+		return fmt.Sprintf("%s to fit %s; fetch each full digest by content_archive_hashes", strings.Join(parts, " and "), budget), context
+	}
+	// Nothing was left out or cut: the request's detail level is what
+	// every item holds.
+	context["reason"] = "detail"
+	return fmt.Sprintf("no digest was left out or cut down: each is sent at the most the requested detail allows (%s); fetch each full digest by content_archive_hashes", strings.ReplaceAll(most, "_", " ")), context
 }
 
 // DigestEnvelope returns the success envelope of one digest result, as POST
