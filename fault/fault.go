@@ -74,6 +74,9 @@ const (
 	// archived text failed its integrity check (the error code's name, as
 	// a warning).
 	SourcesCorrupt Warning = "ARCHIVE_CORRUPT"
+	// IndexLagging: the search index lags the archive (a reconcile is
+	// indexing what it lacks), so a search may miss archived sources.
+	IndexLagging Warning = "INDEX_LAGGING"
 )
 
 // Error is a classified error. Msg and Details are shown to clients and must

@@ -69,6 +69,44 @@ type indexer struct {
 	// with the same labels (a repeated digest) is not queued, so the
 	// cached path asks the engine nothing. At most maxKnownIndexed.
 	indexed map[archive.Hash][]string
+	// listing counts the reconciles (Reindex) still listing the archive
+	// and the index, when what the index lacks is not known yet; lagging
+	// counts the archived sources that reconciles found the index lacking
+	// and have not yet indexed: a search does not find them.
+	listing, lagging int
+}
+
+// reconcileBegin notes a reconcile that starts listing.
+func (ix *indexer) reconcileBegin() {
+	ix.mu.Lock()
+	ix.listing++
+	ix.mu.Unlock()
+}
+
+// reconcileListed notes that a reconcile has listed what the index lacks:
+// n archived sources, about to be indexed.
+func (ix *indexer) reconcileListed(n int) {
+	ix.mu.Lock()
+	ix.listing--
+	ix.lagging += n
+	ix.mu.Unlock()
+}
+
+// reconcileIndexed notes that n of the sources a reconcile found lacking
+// are indexed, or that it gave them up (counted as failures).
+func (ix *indexer) reconcileIndexed(n int) {
+	ix.mu.Lock()
+	ix.lagging -= n
+	ix.mu.Unlock()
+}
+
+// lag reports how far the index is behind the archive: whether a
+// reconcile is still finding out, and how many archived sources reconciles
+// found it lacking and have yet to index.
+func (ix *indexer) lag() (listing bool, lagging int) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.listing > 0, ix.lagging
 }
 
 // knownIndexed reports whether text is indexed with labels, as far as this

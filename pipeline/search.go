@@ -128,12 +128,26 @@ type ReindexReport struct {
 // source that is no longer archived is removed. Reindexing is what makes
 // the index derived data: a source acknowledged before a crash (its
 // reference written, its indexing queued or not yet on disk) is searchable
-// after the reconcile at start.
+// after the reconcile at start. Until it has indexed them, searches and
+// the index's health say how many archived sources the index lacks (and,
+// while it lists them, that it does not know yet).
 func (p *Pipeline) Reindex(ctx context.Context, all bool) (ReindexReport, error) {
 	var rep ReindexReport
 	if p.Index == nil {
 		return rep, fault.E(fault.FeatureDisabled, "search is not enabled")
 	}
+	ix := &p.indexer
+	ix.reconcileBegin()
+	// left counts the sources this reconcile found lacking and has not
+	// indexed; whatever is left when it ends is no longer counted as
+	// catching up (its failures are counted as failures).
+	listed, left := false, 0
+	defer func() {
+		if !listed {
+			ix.reconcileListed(0)
+		}
+		ix.reconcileIndexed(left)
+	}()
 	indexed := map[archive.Hash][]string{}
 	if err := p.Index.Sources(ctx, func(s search.Source) error { indexed[s.Hash] = s.Labels; return nil }); err != nil {
 		return rep, indexFault("list the indexed sources", err)
@@ -151,25 +165,9 @@ func (p *Pipeline) Reindex(ctx context.Context, all bool) (ReindexReport, error)
 		return rep, archiveFault("list the sources' labels", err)
 	}
 	archived := map[archive.Hash]bool{}
-	var (
-		docs  []search.Document
-		bytes int
-	)
-	flush := func() error {
-		if len(docs) == 0 {
-			return nil
-		}
-		if err := p.Index.Put(ctx, docs...); err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			rep.Failed += len(docs)
-		} else {
-			rep.Indexed += len(docs)
-		}
-		docs, bytes = docs[:0], 0
-		return nil
-	}
+	// The sources to index are listed first, so that searches can be told
+	// how many the index lacks while they are indexed.
+	var todo []archive.Hash
 	err = p.Store.ListRefs(ctx, sourceRefPrefix, func(name string, _ archive.Hash) error {
 		h, err := archive.ParseHash(strings.TrimPrefix(name, sourceRefPrefix))
 		if err != nil {
@@ -189,27 +187,62 @@ func (p *Pipeline) Reindex(ctx context.Context, all bool) (ReindexReport, error)
 			}
 			return nil
 		}
-		doc, err := p.indexDocument(ctx, h)
-		if err != nil {
+		todo = append(todo, h)
+		if _, ok := indexed[h]; !ok {
+			left++
+		}
+		return nil
+	})
+	if err != nil {
+		return rep, archiveFault("list the archived sources", err)
+	}
+	listed = true
+	ix.reconcileListed(left)
+	var (
+		docs    []search.Document
+		bytes   int
+		lacking int // of docs, those the index lacked
+	)
+	flush := func() error {
+		if len(docs) == 0 {
+			return nil
+		}
+		if err := p.Index.Put(ctx, docs...); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
+			rep.Failed += len(docs)
+		} else {
+			rep.Indexed += len(docs)
+		}
+		ix.reconcileIndexed(lacking)
+		left -= lacking
+		docs, bytes, lacking = docs[:0], 0, 0
+		return nil
+	}
+	for _, h := range todo {
+		doc, err := p.indexDocument(ctx, h)
+		if err != nil {
+			if ctx.Err() != nil {
+				return rep, archiveFault("list the archived sources", ctx.Err())
+			}
 			rep.Failed++
-			return nil
+			continue
 		}
 		docs = append(docs, doc)
+		if _, ok := indexed[h]; !ok {
+			lacking++
+		}
 		for _, ps := range doc.Passages {
 			bytes += len(ps.Text)
 		}
 		if len(docs) == putTexts || bytes >= maxQueuedBytes {
-			return flush()
+			if err := flush(); err != nil {
+				return rep, archiveFault("list the archived sources", err)
+			}
 		}
-		return nil
-	})
-	if err == nil {
-		err = flush()
 	}
-	if err != nil {
+	if err := flush(); err != nil {
 		return rep, archiveFault("list the archived sources", err)
 	}
 	for h := range indexed {
@@ -326,6 +359,11 @@ type SearchPage struct {
 	// their archived text failed its integrity check (each is noted for
 	// health and repair).
 	Corrupt []archive.Hash
+	// Unsearchable counts the archived sources the index is known to
+	// lack while a reconcile indexes them; Reconciling reports a
+	// reconcile still finding out how many (see Reindex).
+	Unsearchable int
+	Reconciling  bool
 }
 
 // Search answers a question across the archived sources that pass the
@@ -394,6 +432,7 @@ func (p *Pipeline) Search(ctx context.Context, req SearchRequest) (*SearchPage, 
 		return nil, indexFault("search", err)
 	}
 	page := &SearchPage{Hits: []SearchHit{}, TotalEstimate: res.TotalEstimate, Corrupt: res.Corrupt}
+	page.Reconciling, page.Unsearchable = p.indexer.lag()
 	for i := req.Offset; i < len(res.Hits) && len(page.Hits) < req.Limit; i++ {
 		h := res.Hits[i]
 		info := kinds[h.Source]
@@ -406,14 +445,20 @@ func (p *Pipeline) Search(ctx context.Context, req SearchRequest) (*SearchPage, 
 }
 
 // IndexProbe is the search index's health probe: healthy when the engine
-// answers, degraded when it does not or sources wait for the reconcile.
+// answers, degraded when it does not, when texts failed to enter it, or
+// while it lags the archive (a reconcile lists what it lacks, or indexes
+// unsearchable_sources archived sources).
 func (p *Pipeline) IndexProbe(ctx context.Context) (string, map[string]any) {
-	details := map[string]any{"failed_since_start": p.indexFailures.Load()}
+	listing, lagging := p.indexer.lag()
+	details := map[string]any{"failed_since_start": p.indexFailures.Load(), "unsearchable_sources": lagging}
+	if listing {
+		details["reconciling"] = true
+	}
 	if _, _, err := p.Index.Candidates(ctx, "probe", search.Filter{}, 1); err != nil {
 		details["error"] = "the search index does not answer"
 		return Degraded, details
 	}
-	if p.indexFailures.Load() > 0 {
+	if p.indexFailures.Load() > 0 || listing || lagging > 0 {
 		return Degraded, details
 	}
 	return Healthy, details

@@ -116,6 +116,7 @@ var warningTable = map[fault.Warning]string{
 	fault.CitationsUnknownSource: SeverityWarning,
 	fault.NoCitations:            SeverityInfo,
 	fault.SourcesCorrupt:         SeverityError,
+	fault.IndexLagging:           SeverityWarning,
 }
 
 // WarningSeverity returns the severity of a warning code; a code missing

@@ -147,7 +147,7 @@ func (b *SearchRequest) key() string {
 // SearchEnvelope returns the success envelope of a search page: the hits
 // rendered with fields, each source's labels read with labels, the
 // pagination with a signed cursor for the next page, and the content
-// fidelity, partial with a warning when sources were left out.
+// fidelity, partial with a warning when sources were left out or may be.
 func SearchEnvelope(ctx context.Context, body *SearchRequest, fields []string, page *pipeline.SearchPage, labels func(context.Context, archive.Hash) ([]string, error), cursors *Cursors, meta Meta, requestID string, start time.Time) (Envelope, error) {
 	if meta.ToolID == "" {
 		meta.ToolID = ToolSearchArchive
@@ -173,7 +173,8 @@ func SearchEnvelope(ctx context.Context, body *SearchRequest, fields []string, p
 		chars += len(raw)
 	}
 	// A search answers what the index and the archive can give: full,
-	// or partial when a source it found is left out; a warning says which.
+	// or partial when a source it found is left out or the index lags
+	// the archive; a warning says which, or how many.
 	meta.ContentFidelity = pipeline.FidelityFull
 	meta.ContentFidelitySchemaVersion = FidelitySchemaVersion
 	if len(page.Corrupt) > 0 {
@@ -183,6 +184,16 @@ func SearchEnvelope(ctx context.Context, body *SearchRequest, fields []string, p
 		}
 		meta.AddWarning(fault.SourcesCorrupt, fmt.Sprintf("%d source(s) left out: their archived text failed its integrity check: %s", len(ids), strings.Join(ids, ", ")),
 			map[string]any{"archive_hashes": ids})
+		meta.ContentFidelity = pipeline.FidelityPartial
+	}
+	switch {
+	case page.Unsearchable > 0:
+		meta.AddWarning(fault.IndexLagging, fmt.Sprintf("%d archived source(s) are not yet searchable: the search index is catching up with the archive", page.Unsearchable),
+			map[string]any{"unsearchable_sources": page.Unsearchable, "reconciling": page.Reconciling})
+		meta.ContentFidelity = pipeline.FidelityPartial
+	case page.Reconciling:
+		meta.AddWarning(fault.IndexLagging, "the search index is being reconciled with the archive: archived sources may not be searchable yet",
+			map[string]any{"reconciling": true})
 		meta.ContentFidelity = pipeline.FidelityPartial
 	}
 	meta.Pagination = &Pagination{HasMore: page.More, PageSize: len(page.Hits)}
