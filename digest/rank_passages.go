@@ -66,6 +66,7 @@ type candidate struct {
 	rank        float64    // the score selection orders by (see windowWeights)
 	anchor      [2]float64 // parts of score from the first and second sentences
 	mid         bool       // starts inside sentence first
+	tail        int        // bytes after the last query term, in a window that cuts a sentence
 	fill        bool       // one sentence of a longer window, chosen only when no whole window fits
 }
 
@@ -122,6 +123,7 @@ func windowCandidates(d *document, q queryModel, question string, max int) ([]ca
 		clear(wtf)
 		length := 0
 		last := i
+		tail := 0
 		for k := i; k <= pageLast[i] && d.sents[k].start < w.bend; k++ {
 			last = k
 			sk := &d.sents[k]
@@ -143,6 +145,7 @@ func windowCandidates(d *document, q queryModel, question string, max int) ([]ca
 				length++
 				if x := slot[id]; x >= 0 {
 					wtf[x]++
+					tail = w.bend - (sk.start + int(sk.ends[t]))
 				}
 			}
 		}
@@ -153,7 +156,7 @@ func windowCandidates(d *document, q queryModel, question string, max int) ([]ca
 			// The candidates' frequencies share blocks of memory.
 			tfs = make([]int32, 256*nq)
 		}
-		c := candidate{w: w, first: i, last: last, length: length, tf: tfs[:nq:nq]}
+		c := candidate{w: w, first: i, last: last, length: length, tf: tfs[:nq:nq], tail: tail}
 		tfs = tfs[nq:]
 		copy(c.tf, wtf)
 		return c, true
@@ -203,21 +206,63 @@ func windowCandidates(d *document, q queryModel, question string, max int) ([]ca
 				cands = append(cands, c)
 			}
 		}
-		// A sentence too long for one window also starts windows at
-		// clause boundaries, so that its tail can be shown whole.
+		// A sentence too long for one window is windowed within itself:
+		// windows also start at its clause and separator boundaries (a
+		// table flattened into one line, a list with separators), and
+		// where none comes for three quarters of a window, at a word
+		// boundary, so that no part of it is out of every window's reach
+		// (any span of up to a quarter window lies whole inside one).
 		if s.chars() > max {
 			str := d.text[s.start:s.end]
+			gap := min(clauseGap, max/2)
 			lastC, cp := 0, 0
 			for b := 0; b < len(str); {
 				r, n := utf8.DecodeRuneInString(str[b:])
 				b += n
 				cp++
-				if (r == ',' || r == ';' || r == ':') && b < len(str) && str[b] == ' ' && cp-lastC >= clauseGap {
+				if b >= len(str) || str[b] != ' ' {
+					continue
+				}
+				if clauseMark(r) && cp-lastC >= gap || cp-lastC >= max*3/4 {
 					if c, ok := buildWindow(i, s.start+b+1, s.cstart+cp+1, limitAt(i, s.cstart+cp+1)); ok {
 						c.mid = true
 						cands = append(cands, c)
 					}
 					lastC = cp + 1
+				}
+			}
+			// Windows also open a quarter window before each stretch of
+			// query terms, so that what follows a match is shown with it
+			// wherever the punctuation falls.
+			last := -max
+			for t, id := range s.terms {
+				if slot[id] < 0 {
+					continue
+				}
+				endB := int(s.ends[t])
+				endC := utf8.RuneCountInString(str[:endB])
+				if endC-last < max/2 {
+					continue
+				}
+				// The first word start at or after a quarter window
+				// before the term's end.
+				from, fromC := 0, 0
+				if target := endC - max/4; target > 0 {
+					from, fromC = byteAtRune(str, target), target
+					for from < endB && str[from] != ' ' {
+						_, n := utf8.DecodeRuneInString(str[from:])
+						from += n
+						fromC++
+					}
+					from, fromC = from+1, fromC+1
+				}
+				if fromC == 0 {
+					continue // the sentence's own window starts there
+				}
+				last = endC
+				if c, ok := buildWindow(i, s.start+from, s.cstart+fromC, limitAt(i, s.cstart+fromC)); ok {
+					c.mid = true
+					cands = append(cands, c)
 				}
 			}
 		}
@@ -244,8 +289,34 @@ func windowCandidates(d *document, q queryModel, question string, max int) ([]ca
 	return cands, sc
 }
 
-// sortCandidates orders cands best first by rank, then by position: a
-// total order keeps the result deterministic.
+// byteAtRune returns the byte offset of code point n of s (len(s) past
+// its end).
+func byteAtRune(s string, n int) int {
+	k := 0
+	for b := range s {
+		if k == n {
+			return b
+		}
+		k++
+	}
+	return len(s)
+}
+
+// clauseMark reports a mark that ends a clause or separates the items of
+// a run-on line when a space follows it: a comma, semicolon or colon, a
+// table's cell bar, a bullet, a middle dot, a dash.
+func clauseMark(r rune) bool {
+	switch r {
+	case ',', ';', ':', '|', '،', '、', '，', '；':
+		return true
+	}
+	return false
+}
+
+// sortCandidates orders cands best first by rank, then by the room they
+// leave after their last query term (of two windows of a long sentence
+// that hold the same matches, the one that shows what follows them), then
+// by position: a total order keeps the result deterministic.
 func sortCandidates(cands []candidate) {
 	slices.SortFunc(cands, func(a, b candidate) int {
 		if a.rank != b.rank {
@@ -254,7 +325,13 @@ func sortCandidates(cands []candidate) {
 			}
 			return 1
 		}
-		return a.first - b.first
+		if a.tail != b.tail {
+			return b.tail - a.tail
+		}
+		if a.first != b.first {
+			return a.first - b.first
+		}
+		return a.w.cstart - b.w.cstart
 	})
 }
 

@@ -224,6 +224,38 @@ func TestLongSentenceTail(t *testing.T) {
 	t.Errorf("no snippet holds the end of the long sentence")
 }
 
+// TestInsideLongSentence: a text without sentence punctuation (a table
+// flattened into one line, a list with separators) is windowed inside its
+// one long sentence, so that an answer deep inside it is the first snippet.
+func TestInsideLongSentence(t *testing.T) {
+	words := []string{"alpha", "harbour", "ledger", "meadow", "copper", "signal", "orchard", "lantern", "granite", "willow"}
+	for _, sep := range []string{" | ", " ", " - "} {
+		runs := make([]string, 400)
+		for i := range runs {
+			var run []string
+			for k := range 8 {
+				run = append(run, words[(i*7+k*3)%len(words)])
+			}
+			runs[i] = strings.Join(run, " ")
+		}
+		runs[300] = "the bridge over the Kessel river was designed by Hanna Lindqvist in 1931"
+		text := strings.Join(runs, sep)
+		const q = "Who designed the bridge over the Kessel river?"
+		p, _, err := Build(text, q, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkPayload(t, text, q, Options{}, p)
+		if len(p.EvidenceSnippets) == 0 || !strings.Contains(p.EvidenceSnippets[0].Text, runs[300]) {
+			first := ""
+			if len(p.EvidenceSnippets) > 0 {
+				first = p.EvidenceSnippets[0].Text
+			}
+			t.Errorf("separator %q: the answer is not in the first snippet %q", sep, first)
+		}
+	}
+}
+
 func TestEditDistance(t *testing.T) {
 	tests := []struct {
 		a, b  string
