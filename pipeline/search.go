@@ -374,7 +374,7 @@ type SearchPage struct {
 // UNAVAILABLE.
 func (p *Pipeline) Search(ctx context.Context, req SearchRequest) (*SearchPage, error) {
 	if p.Index == nil {
-		return nil, fault.E(fault.FeatureDisabled, "search is not enabled on this service")
+		return nil, fault.E(fault.FeatureDisabled, "search is not enabled on this service: it keeps no search index (it was started with --index off, or with an S3 archive and no --index)")
 	}
 	q := strings.TrimSpace(req.Query)
 	if q == "" {
