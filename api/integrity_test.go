@@ -228,7 +228,8 @@ var damageBackends = []damagedBackend{
 // answered, on both backends: the whole blob, HEAD, a conditional GET, a
 // range, a slice and a digest of the archived text. The blob is larger than
 // the bytes the content type is named from, and damage is done behind the
-// store's back the ways a disk does it. Health counts the blob.
+// store's back the ways a disk does it. Health counts the blob, and posting
+// the same text again repairs it on both backends.
 func TestDamagedBlobIsNeverServed(t *testing.T) {
 	text := strings.Repeat("Tides rise twice a day. The moon pulls the sea towards it. ", 120)
 	damages := []struct {
@@ -263,6 +264,10 @@ func TestDamagedBlobIsNeverServed(t *testing.T) {
 						t.Fatal(err)
 					}
 					checkDamagedBlobRefused(t, c, h, d)
+					c.do(t, h, "POST", "/v1/digest?query=tides", "text/plain", []byte(text))
+					if resp, body := c.do(t, h, "GET", "/v1/archive/"+d.String(), "", nil); resp.StatusCode != 200 || string(body) != strings.TrimSpace(text) {
+						t.Errorf("after the same text was posted again: %d, %d bytes", resp.StatusCode, len(body))
+					}
 				})
 			}
 		})

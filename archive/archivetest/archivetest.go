@@ -766,8 +766,9 @@ var damages = []struct {
 
 // testDamage damages a small and a large blob each way (and removes them)
 // behind the store's back, and checks that a read to the end fails with
-// ErrCorrupt (fs.ErrNotExist when removed) and ReadAll returns nothing.
-// Stat says nothing of the bytes and is not checked.
+// ErrCorrupt (fs.ErrNotExist when removed) and ReadAll returns nothing, and
+// that a Put of the same content then repairs the blob. Stat says nothing
+// of the bytes and is not checked.
 func testDamage(t *testing.T, newStore func(t *testing.T) archive.Store, o Options) {
 	blobs := []struct {
 		name string
@@ -783,6 +784,7 @@ func testDamage(t *testing.T, newStore func(t *testing.T) archive.Store, o Optio
 				d := mustPut(t, s, bl.data)
 				o.Rewrite(t, s, d, dm.fn(bytes.Clone(bl.data)))
 				checkUnreadable(t, s, d, archive.ErrCorrupt)
+				checkRepaired(t, s, d, bl.data)
 			})
 		}
 		t.Run(bl.name+"/missing", func(t *testing.T) {
@@ -790,6 +792,7 @@ func testDamage(t *testing.T, newStore func(t *testing.T) archive.Store, o Optio
 			d := mustPut(t, s, bl.data)
 			o.Remove(t, s, d)
 			checkUnreadable(t, s, d, fs.ErrNotExist)
+			checkRepaired(t, s, d, bl.data)
 		})
 	}
 	// The empty blob is no damage under its own hash.
@@ -803,6 +806,19 @@ func testDamage(t *testing.T, newStore func(t *testing.T) archive.Store, o Optio
 			t.Errorf("the empty blob %s read back %d bytes", empty, len(got))
 		}
 	})
+}
+
+// checkRepaired puts data, the content of the damaged or removed blob d,
+// again and checks that d then reads back whole: re-posting repairs on
+// every backend.
+func checkRepaired(t *testing.T, s archive.Store, d archive.Hash, data []byte) {
+	t.Helper()
+	if got, err := s.Put(ctxFor(t), d, bytes.NewReader(data)); err != nil || got != d {
+		t.Fatalf("Put of the content of a damaged blob: %s, %v", got, err)
+	}
+	if got, err := readBlob(t, s, d); err != nil || !bytes.Equal(got, data) {
+		t.Errorf("after a Put of its content, the damaged blob reads %d bytes, err = %v; want its %d bytes", len(got), err, len(data))
+	}
 }
 
 // checkUnreadable checks that every way of reading d fails with want.

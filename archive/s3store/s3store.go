@@ -6,8 +6,11 @@
 // Put reads its input once into a spool (memory up to Config.PartSize, a
 // temporary file beyond) through archive.HashingReader, and only then uploads, so the key is
 // known and a mismatch with the expected digest stores nothing. Uploads are
-// conditional (If-None-Match: *) and carry the content's sha256 in the signed
-// x-amz-content-sha256 header, so the server rejects bytes damaged on the way;
+// conditional (If-None-Match: *), and one that finds its key present reads
+// the stored object back and overwrites it unless it hashes to its key, so
+// that putting a damaged blob's content again repairs it. They carry the
+// content's sha256 in the signed x-amz-content-sha256 header, so the server
+// rejects bytes damaged on the way;
 // blobs larger than Config.PartSize go up as a multipart upload whose every
 // part is sent with its own sha256. Every read is re-hashed through
 // archive.VerifyingReader.
@@ -246,8 +249,11 @@ func (s *Store) refKey(name string) string     { return s.prefix + archive.RefKe
 
 // Put implements archive.Putter. Storing a blob that exists succeeds without
 // uploading it again (the server answers the conditional PUT with 412 or
-// 409). A connection failure is archive.ErrUnavailable; a body the server
-// found damaged in transit is archive.ErrCorrupt.
+// 409) when the stored object hashes to its key; one that does not (damaged
+// behind the store's back) is overwritten, so that putting the same content
+// again repairs it, as on disk. A connection failure is
+// archive.ErrUnavailable; a body the server found damaged in transit is
+// archive.ErrCorrupt.
 func (s *Store) Put(ctx context.Context, want archive.Hash, r io.Reader) (archive.Hash, error) {
 	if err := ctx.Err(); err != nil {
 		return archive.Hash{}, fmt.Errorf("s3store: put: %w", err)
@@ -265,10 +271,19 @@ func (s *Store) Put(ctx context.Context, want archive.Hash, r io.Reader) (archiv
 		return archive.Hash{}, fmt.Errorf("s3store: put %s: %w", sp.digest, err)
 	}
 	key := s.blobKey(sp.digest)
-	if sp.file == nil {
-		err = s.putSingle(ctx, key, sp.mem.Bytes(), sp.digest)
-	} else {
-		err = s.putMultipart(ctx, key, sp)
+	put := func(overwrite bool) error {
+		if sp.file == nil {
+			return s.putSingle(ctx, key, sp.mem.Bytes(), sp.digest, overwrite)
+		}
+		return s.putMultipart(ctx, key, sp, overwrite)
+	}
+	err = put(false)
+	if errors.Is(err, errStored) {
+		// The blob exists: keep it if it is whole, else replace it.
+		var intact bool
+		if intact, err = s.intact(ctx, sp.digest); err == nil && !intact {
+			err = put(true)
+		}
 	}
 	if err != nil {
 		return archive.Hash{}, fmt.Errorf("s3store: put %s: %w", sp.digest, err)
@@ -341,18 +356,45 @@ func (s *Store) spool(ctx context.Context, r io.Reader) (*spooled, error) {
 	return sp, nil
 }
 
-// putSingle uploads b in one conditional PUT whose signature covers its
-// sha256, and whose x-amz-checksum-sha256 the server checks as well.
-func (s *Store) putSingle(ctx context.Context, key string, b []byte, d archive.Hash) error {
+// errStored is a conditional upload's answer when its key exists.
+var errStored = errors.New("s3store: the blob is stored already")
+
+// intact reports whether the stored blob d hashes to d, reading it whole
+// through the verifying reader; a blob that is gone is not intact.
+func (s *Store) intact(ctx context.Context, d archive.Hash) (bool, error) {
+	rc, err := s.Get(ctx, d)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer rc.Close()
+	_, err = io.Copy(io.Discard, rc)
+	switch {
+	case errors.Is(err, archive.ErrCorrupt):
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	return true, nil
+}
+
+// putSingle uploads b in one PUT whose signature covers its sha256, and
+// whose x-amz-checksum-sha256 the server checks as well: conditional
+// (errStored when the key exists) unless overwrite.
+func (s *Store) putSingle(ctx context.Context, key string, b []byte, d archive.Hash, overwrite bool) error {
 	opts := minio.PutObjectOptions{
 		ContentType:          "application/octet-stream",
 		DisableContentSha256: true, // sign the hash we give, not a chunked stream
 		UserMetadata:         map[string]string{"X-Amz-Checksum-Sha256": base64.StdEncoding.EncodeToString(d[:])},
 	}
-	opts.SetMatchETagExcept("*")
+	if !overwrite {
+		opts.SetMatchETagExcept("*")
+	}
 	_, err := s.core.PutObject(ctx, s.bucket, key, bytes.NewReader(b), int64(len(b)), "", d.Hex(), opts)
 	if alreadyStored(err) {
-		return nil
+		return errStored
 	}
 	if err != nil {
 		return classify(err)
@@ -361,9 +403,10 @@ func (s *Store) putSingle(ctx context.Context, key string, b []byte, d archive.H
 }
 
 // putMultipart uploads the spooled file in parts of s.partSize, each signed
-// with its own sha256, and completes the upload conditionally. A failed
-// upload is aborted so no parts linger.
-func (s *Store) putMultipart(ctx context.Context, key string, sp *spooled) (err error) {
+// with its own sha256, and completes the upload conditionally (errStored
+// when the key exists) unless overwrite. A failed upload is aborted so no
+// parts linger.
+func (s *Store) putMultipart(ctx context.Context, key string, sp *spooled, overwrite bool) (err error) {
 	uploadID, err := s.core.NewMultipartUpload(ctx, s.bucket, key, minio.PutObjectOptions{ContentType: "application/octet-stream"})
 	if err != nil {
 		return classify(err)
@@ -391,14 +434,12 @@ func (s *Store) putMultipart(ctx context.Context, key string, sp *spooled) (err 
 		parts = append(parts, minio.CompletePart{PartNumber: num, ETag: part.ETag})
 	}
 	opts := minio.PutObjectOptions{}
-	opts.SetMatchETagExcept("*")
+	if !overwrite {
+		opts.SetMatchETagExcept("*")
+	}
 	_, err = s.core.CompleteMultipartUpload(ctx, s.bucket, key, uploadID, parts, opts)
 	if alreadyStored(err) {
-		// Abort the upload the server kept open; the blob is stored.
-		actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		defer cancel()
-		s.core.AbortMultipartUpload(actx, s.bucket, key, uploadID)
-		return nil
+		return errStored // and the deferred abort ends the upload the server kept open
 	}
 	if err != nil {
 		return fmt.Errorf("complete: %w", classify(err))

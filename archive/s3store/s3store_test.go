@@ -51,7 +51,8 @@ func TestConformance(t *testing.T) {
 }
 
 // TestMultipart stores blobs larger than the part size, which go up as
-// multipart uploads, and reads them back.
+// multipart uploads, and reads them back; a second Put of a blob damaged
+// in between repairs it.
 func TestMultipart(t *testing.T) {
 	g := startGateway(t)
 	b := bucketName(t, 1)
@@ -80,6 +81,17 @@ func TestMultipart(t *testing.T) {
 		}
 		if _, err := s.Put(ctx, archive.SumString("other"), bytes.NewReader(data)); !errors.Is(err, archive.ErrCorrupt) {
 			t.Fatalf("large Put with a wrong digest: err = %v, want ErrCorrupt", err)
+		}
+		damaged := bytes.Clone(data)
+		damaged[len(damaged)/2] ^= 0x40
+		if err := os.WriteFile(g.objectPath(b, s.blobKey(d)), damaged, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := archive.PutBytes(ctx, s, data); err != nil {
+			t.Fatalf("Put %d bytes over a damaged blob: %v", size, err)
+		}
+		if got, err := archive.ReadAll(ctx, s, d, int64(size)); err != nil || !bytes.Equal(got, data) {
+			t.Errorf("after a Put of its content, the damaged blob of %d bytes reads %d bytes: %v", size, len(got), err)
 		}
 	}
 	if ents, _ := os.ReadDir(cfg.TempDir); len(ents) != 0 {
