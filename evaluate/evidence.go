@@ -52,6 +52,18 @@ type EvidenceCase struct {
 	Question string   `json:"question"`
 	Answers  []string `json:"answers,omitempty"`
 	Evidence []string `json:"evidence,omitempty"`
+	Lang     string   `json:"lang,omitempty"`
+}
+
+// groupsOf returns the prefixes of the groups case c is reported in
+// beside the whole set: its half (half0_, half1_, by DocHalf) and, where
+// the case carries a language, lang_<lang>_.
+func groupsOf(c EvidenceCase) []string {
+	g := []string{fmt.Sprintf("half%d_", DocHalf(c.Doc))}
+	if c.Lang != "" {
+		g = append(g, "lang_"+c.Lang+"_")
+	}
+	return g
 }
 
 // EvidenceK is the rank cut-off of the evidence metrics.
@@ -85,7 +97,9 @@ const UnanswerableScore = 0.5
 //     relevance_score of any of their snippets (0 when there is none);
 //   - the answer and evidence figures of each half of the set
 //     (DocHalf), prefixed half0_ and half1_, with the baseline's beside
-//     them: a change of method should hold on both;
+//     them: a change of method should hold on both; and of each language
+//     where cases carry one, prefixed lang_<lang>_; each group's number of
+//     cases as <group>cases;
 //   - the BM25 sentence-window baseline on the same canonical texts, with
 //     the same figures as the digests: bm25_window_answer_recall_at_10,
 //     bm25_window_hit_at_1, bm25_window_mrr_at_10,
@@ -134,7 +148,7 @@ func Evidence(ctx context.Context, dir string, fn EvidenceFunc) (Report, error) 
 	}
 	// The digests' figures and the baselines', each over the same cases.
 	var dig, base, bounded methodTally
-	var halfAnswered, halfEvidenced [2]int
+	groupAnswered, groupEvidenced := map[string]int{}, map[string]int{}
 	for _, c := range cases {
 		if err := ctx.Err(); err != nil {
 			return Report{}, fmt.Errorf("evidence run %s: %w", rep.Set, err)
@@ -196,22 +210,29 @@ func Evidence(ctx context.Context, dir string, fn EvidenceFunc) (Report, error) 
 				}
 			}
 		}
-		h := DocHalf(c.Doc)
+		groups := groupsOf(c)
+		for _, g := range groups {
+			rep.Metrics[g+"cases"]++
+		}
 		if len(c.Answers) > 0 {
 			answered++
-			halfAnswered[h]++
+			for _, g := range groups {
+				groupAnswered[g]++
+			}
 		}
 		if len(c.Evidence) > 0 {
 			evidenced++
-			halfEvidenced[h]++
+			for _, g := range groups {
+				groupEvidenced[g]++
+			}
 		}
-		dig.add(c, h, texts)
-		base.add(c, h, baseTexts)
-		bounded.add(c, h, boundedTexts)
+		dig.add(c, groups, texts)
+		base.add(c, groups, baseTexts)
+		bounded.add(c, groups, boundedTexts)
 	}
-	dig.report(rep.Metrics, "", answered, evidenced, halfAnswered, halfEvidenced)
-	base.report(rep.Metrics, "bm25_window_", answered, evidenced, halfAnswered, halfEvidenced)
-	bounded.report(rep.Metrics, "bm25_window500_", answered, evidenced, halfAnswered, halfEvidenced)
+	dig.report(rep.Metrics, "", answered, evidenced, groupAnswered, groupEvidenced)
+	base.report(rep.Metrics, "bm25_window_", answered, evidenced, groupAnswered, groupEvidenced)
+	bounded.report(rep.Metrics, "bm25_window500_", answered, evidenced, groupAnswered, groupEvidenced)
 	if evidenced > 0 && answered == 0 {
 		rep.Metrics["hit_at_1"] = rep.Metrics["evidence_hit_at_1"]
 		rep.Metrics["mrr_at_10"] = rep.Metrics["evidence_mrr_at_10"]
@@ -282,42 +303,57 @@ func (t rankTally) report(m map[string]float64, prefix, recall string, n int) {
 }
 
 // methodTally is one method's ranks of first hits over a set's cases:
-// answer and evidence ranks, over the whole set and each half.
+// answer and evidence ranks, over the whole set and each group of cases
+// (see groupsOf).
 type methodTally struct {
-	ans, ev         rankTally
-	halfAns, halfEv [2]rankTally
+	ans, ev           rankTally
+	groupAns, groupEv map[string]*rankTally
 }
 
-// add counts case c, in half h, answered by texts in rank order.
-func (t *methodTally) add(c EvidenceCase, h int, texts []string) {
+// add counts case c, in groups, answered by texts in rank order.
+func (t *methodTally) add(c EvidenceCase, groups []string, texts []string) {
+	if t.groupAns == nil {
+		t.groupAns, t.groupEv = map[string]*rankTally{}, map[string]*rankTally{}
+	}
+	tally := func(m map[string]*rankTally, g string) *rankTally {
+		if m[g] == nil {
+			m[g] = &rankTally{}
+		}
+		return m[g]
+	}
 	if len(c.Answers) > 0 {
 		r := AnswerRank(texts, c.Answers)
 		t.ans.add(r)
-		t.halfAns[h].add(r)
+		for _, g := range groups {
+			tally(t.groupAns, g).add(r)
+		}
 	}
 	if len(c.Evidence) > 0 {
 		r := EvidenceRank(texts, c.Evidence)
 		t.ev.add(r)
-		t.halfEv[h].add(r)
+		for _, g := range groups {
+			tally(t.groupEv, g).add(r)
+		}
 	}
 }
 
-// report writes the figures, prefixed (and prefixed halfN_ before that for
-// each half), of the answered and evidenced cases there are.
-func (t *methodTally) report(m map[string]float64, prefix string, answered, evidenced int, halfAnswered, halfEvidenced [2]int) {
+// report writes the figures, prefixed (and prefixed by each group before
+// that), of the answered and evidenced cases there are.
+func (t *methodTally) report(m map[string]float64, prefix string, answered, evidenced int, groupAnswered, groupEvidenced map[string]int) {
 	if answered > 0 {
 		t.ans.report(m, prefix, "answer_recall_at_10", answered)
 	}
 	if evidenced > 0 {
 		t.ev.report(m, prefix+"evidence_", "hit_at_10", evidenced)
 	}
-	for h := range halfAnswered {
-		half := fmt.Sprintf("half%d_", h)
-		if n := halfAnswered[h]; n > 0 {
-			t.halfAns[h].report(m, half+prefix, "answer_recall_at_10", n)
+	for g, n := range groupAnswered {
+		if tt := t.groupAns[g]; tt != nil && n > 0 {
+			tt.report(m, g+prefix, "answer_recall_at_10", n)
 		}
-		if n := halfEvidenced[h]; n > 0 {
-			t.halfEv[h].report(m, half+prefix+"evidence_", "hit_at_10", n)
+	}
+	for g, n := range groupEvidenced {
+		if tt := t.groupEv[g]; tt != nil && n > 0 {
+			tt.report(m, g+prefix+"evidence_", "hit_at_10", n)
 		}
 	}
 }

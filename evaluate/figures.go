@@ -118,22 +118,41 @@ var reportedFigures = map[string]bool{
 	"bm25_window_chars_per_question": true, "bm25_window500_chars_per_question": true,
 }
 
+// groupPrefix returns the prefix of a group of a set's cases that metric
+// name is measured on (half0_, half1_, lang_de_), or "".
+func groupPrefix(name string) string {
+	for _, p := range []string{"half0_", "half1_"} {
+		if strings.HasPrefix(name, p) {
+			return p
+		}
+	}
+	if rest, ok := strings.CutPrefix(name, "lang_"); ok {
+		if k := strings.IndexByte(rest, '_'); k > 0 {
+			return name[:len("lang_")+k+1]
+		}
+	}
+	return ""
+}
+
 // figureOf returns how the baseline holds metric name of a report of
-// cases cases: its direction and band. Prefixes a metric carries (short_,
-// half0_, half1_) keep its direction; a half's band is twice the whole's.
-func figureOf(name string, value float64, cases int) Figure {
-	base, scale := name, 1.0
-	for _, p := range []string{"short_", "half0_", "half1_"} {
-		if strings.HasPrefix(base, p) {
-			base = strings.TrimPrefix(base, p)
-			if p != "short_" {
-				scale = 2
-			}
+// cases cases, whose metrics are all: its direction and band. Prefixes a
+// metric carries (short_, a group's) keep its direction; a group's figure
+// is measured on the group's cases (its <group>cases metric, else half the
+// set's for a half).
+func figureOf(name string, value float64, cases int, all map[string]float64) Figure {
+	base := strings.TrimPrefix(name, "short_")
+	if g := groupPrefix(base); g != "" {
+		base = strings.TrimPrefix(base, g)
+		switch n, ok := all[g+"cases"]; {
+		case ok && n > 0:
+			cases = int(n)
+		case strings.HasPrefix(g, "half"):
+			cases /= 2
 		}
 	}
 	f := Figure{Value: value, Better: Higher}
 	switch {
-	case reportedFigures[base] || strings.HasSuffix(base, "_chars_per_question"):
+	case reportedFigures[base] || base == "cases" || strings.HasSuffix(base, "_chars_per_question"):
 		f.Better = Reported
 	case lowerFigures[base]:
 		f.Better = Lower
@@ -141,7 +160,7 @@ func figureOf(name string, value float64, cases int) Figure {
 	if countFigures[base] {
 		f.Band = noiseCases
 	} else if cases > 0 {
-		f.Band = math.Round(noiseCases*scale/float64(cases)*1e6) / 1e6
+		f.Band = math.Round(noiseCases/float64(cases)*1e6) / 1e6
 	}
 	return f
 }
@@ -155,9 +174,9 @@ func figureKey(r Report, metric string) string {
 func BaselineOf(reports []Report, command string) QualityBaseline {
 	b := QualityBaseline{Command: command, Figures: map[string]Figure{}}
 	for _, r := range reports {
-		b.Figures[figureKey(r, "errors")] = figureOf("errors", float64(r.Errors), r.Cases)
+		b.Figures[figureKey(r, "errors")] = figureOf("errors", float64(r.Errors), r.Cases, r.Metrics)
 		for m, v := range r.Metrics {
-			b.Figures[figureKey(r, m)] = figureOf(m, v, r.Cases)
+			b.Figures[figureKey(r, m)] = figureOf(m, v, r.Cases, r.Metrics)
 		}
 	}
 	return b
