@@ -22,8 +22,11 @@ import (
 // a HEAD included, comes after pipeline.OpenBlob has read the whole blob
 // through the verifying reader; the bytes are then streamed through it
 // again, never held whole, and damage done meanwhile ends the response
-// short of its Content-Length. Admission covers opening and verifying; the
-// stream itself holds no slot, so a client that reads slowly holds only its
+// short of its Content-Length. A range is checked too: the read that ends
+// it reads on to the blob's end first (BlobReader.CheckAt), and damage
+// found before any byte went out is answered ARCHIVE_CORRUPT, after it a
+// response cut short. Admission covers opening and verifying; the stream
+// itself holds no slot, so a client that reads slowly holds only its
 // connection.
 func (s *Server) getArchive(w http.ResponseWriter, r *http.Request) {
 	d, err := parseHashParam(chi.URLParam(r, "hash"))
@@ -50,18 +53,52 @@ func (s *Server) getArchive(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "public, max-age=31536000, immutable")
 	h.Set("X-Content-Type-Options", "nosniff")
 	if rg := r.Header.Get("Range"); rg != "" {
-		r.Header.Set("Range", dropEmptySuffixRanges(rg, br.Size()))
+		rg = dropEmptySuffixRanges(rg, br.Size())
+		r.Header.Set("Range", rg)
+		br.CheckAt(rangeEnds(rg, br.Size())...)
 	}
 	g := &rangeGuard{ResponseWriter: w}
 	http.ServeContent(g, r, "", time.Time{}, br)
-	if g.refused {
+	switch {
+	case g.refused:
 		// ServeContent answered a bad Range in plain text: answer it in an
 		// envelope instead, keeping its Content-Range: bytes */size.
 		h.Del("ETag")
 		h.Del("Cache-Control")
 		s.fail(w, r, fault.E(fault.RangeNotSatisfiable, "the Range header asks for bytes outside the blob").
 			With("blob_bytes", br.Size()))
+	case !g.sent && br.Corrupt():
+		// The blob changed after it was opened and before any byte of
+		// the answer went out: nothing was promised yet.
+		for _, k := range []string{"ETag", "Cache-Control", "Content-Length", "Content-Range", "Content-Type", "Accept-Ranges", "Last-Modified"} {
+			h.Del(k)
+		}
+		s.fail(w, r, pipeline.ArchiveFault("read the archive", archive.ErrCorrupt))
+	default:
+		g.commit()
 	}
+}
+
+// rangeEnds returns where the byte ranges of a Range header end, as
+// offsets past their last byte in a blob of size bytes: the reads that
+// ServeContent makes of each range end there. Only first-last ranges end
+// short of the blob; the others, and specs it cannot read, are left out.
+func rangeEnds(rg string, size int64) []int64 {
+	set, ok := strings.CutPrefix(rg, "bytes=")
+	if !ok {
+		return nil
+	}
+	var ends []int64
+	for _, spec := range strings.Split(set, ",") {
+		first, last, ok := strings.Cut(strings.TrimSpace(spec), "-")
+		if !ok || strings.TrimSpace(first) == "" {
+			continue
+		}
+		if n, err := strconv.ParseInt(strings.TrimSpace(last), 10, 64); err == nil && n >= 0 && n < size-1 {
+			ends = append(ends, n+1)
+		}
+	}
+	return ends
 }
 
 // sniffBytes is how much of a blob names its content type.
@@ -124,10 +161,14 @@ func dropEmptySuffixRanges(rg string, size int64) string {
 	return "bytes=" + strings.Join(specs, ",")
 }
 
-// rangeGuard holds back a 416 answer (and its plain-text body).
+// rangeGuard holds back a 416 answer (and its plain-text body), and any
+// other status until the first byte of the body: an answer that has sent
+// nothing can still be an error.
 type rangeGuard struct {
 	http.ResponseWriter
 	refused bool
+	code    int  // the status held back
+	sent    bool // the status went out
 }
 
 func (g *rangeGuard) WriteHeader(code int) {
@@ -135,14 +176,31 @@ func (g *rangeGuard) WriteHeader(code int) {
 		g.refused = true
 		return
 	}
-	g.ResponseWriter.WriteHeader(code)
+	if g.code == 0 {
+		g.code = code
+	}
 }
 
 func (g *rangeGuard) Write(b []byte) (int, error) {
 	if g.refused {
 		return len(b), nil
 	}
+	if len(b) == 0 {
+		return 0, nil
+	}
+	g.commit()
 	return g.ResponseWriter.Write(b)
+}
+
+// commit sends the status held back, if it has not gone out.
+func (g *rangeGuard) commit() {
+	if g.sent {
+		return
+	}
+	g.sent = true
+	if g.code != 0 {
+		g.ResponseWriter.WriteHeader(g.code)
+	}
 }
 
 // parseHashParam parses a path hash (sha256:<hex> or bare hex).

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/digestd/digestd/archive"
 )
@@ -14,12 +15,17 @@ import (
 // OpenBlob has verified whole. It opens the blob again when asked to go
 // back, skips forward by reading, and reads through the verifying reader
 // again, so that damage done after the open is still caught at the end (an
-// error wrapping archive.ErrCorrupt, after the bytes). The caller closes it.
+// error wrapping archive.ErrCorrupt, after the bytes), and at the end of
+// each range CheckAt names. The caller closes it.
 type BlobReader struct {
 	ctx  context.Context
 	p    *Pipeline
 	d    archive.Hash
 	size int64
+	// checks are where reads end that must be verified first (CheckAt);
+	// corrupt reports that a read found the blob damaged.
+	checks  []int64
+	corrupt bool
 
 	pos   int64 // the reader's position
 	rc    io.ReadCloser
@@ -50,6 +56,23 @@ func (p *Pipeline) OpenBlob(ctx context.Context, d archive.Hash) (*BlobReader, e
 
 // Size is the blob's length in bytes.
 func (b *BlobReader) Size() int64 { return b.size }
+
+// CheckAt asks the reader to verify the whole blob again before it gives
+// the bytes of any read that ends at one of ends: the ends of the byte
+// ranges a client asked for. A range short of the blob's end is then
+// checked as a read to the end is: the read that ends it reads on to the
+// blob's end through the verifying reader, and returns no bytes and an
+// error wrapping archive.ErrCorrupt when the blob changed since OpenBlob.
+func (b *BlobReader) CheckAt(ends ...int64) {
+	for _, e := range ends {
+		if e > 0 && e < b.size {
+			b.checks = append(b.checks, e)
+		}
+	}
+}
+
+// Corrupt reports whether a read found the blob damaged.
+func (b *BlobReader) Corrupt() bool { return b.corrupt }
 
 // Seek implements io.Seeker.
 func (b *BlobReader) Seek(off int64, whence int) (int64, error) {
@@ -92,11 +115,22 @@ func (b *BlobReader) Read(p []byte) (int, error) {
 		case e != io.EOF:
 			err = e
 		}
+	} else if err == nil && n > 0 && slices.Contains(b.checks, b.pos) {
+		// A range ends here, short of the blob's end: read on to the end,
+		// where the hash is checked, before its last bytes are given.
+		_, e := io.Copy(io.Discard, b.rc)
+		b.rc.Close()
+		b.rc = nil
+		if e != nil && !errors.Is(e, archive.ErrCorrupt) {
+			return 0, e // not verified: give nothing
+		}
+		err = e
 	}
 	if err == io.EOF && b.pos < b.size {
 		err = io.ErrUnexpectedEOF
 	}
 	if errors.Is(err, archive.ErrCorrupt) {
+		b.corrupt = true
 		// Hold back the last bytes read, so that a reader copying to a
 		// client ends short of the length it announced.
 		b.p.noteCorrupt(b.d)

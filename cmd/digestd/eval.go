@@ -142,16 +142,19 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err != nil {
 			return err
 		}
-		if *asJSON {
-			err = rep.WriteJSON(stdout)
-		} else {
-			err = rep.WriteTable(stdout)
-		}
-		if err != nil {
+		if err := writeReport(stdout, rep, *asJSON); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// writeReport writes rep as one JSON line or as a table.
+func writeReport(w io.Writer, rep evaluate.Report, asJSON bool) error {
+	if asJSON {
+		return rep.WriteJSON(w)
+	}
+	return rep.WriteTable(w)
 }
 
 // evalOne measures one kind on the set in dir.
@@ -188,12 +191,7 @@ func evalAll(ctx context.Context, a *app, scratch string, roots []string, stdout
 				if err != nil {
 					return err
 				}
-				if asJSON {
-					err = rep.WriteJSON(stdout)
-				} else {
-					err = rep.WriteTable(stdout)
-				}
-				if err != nil {
+				if err := writeReport(stdout, rep, asJSON); err != nil {
 					return err
 				}
 			}

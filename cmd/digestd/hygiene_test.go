@@ -1,10 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -47,25 +43,12 @@ func TestHygieneBars(t *testing.T) {
 	testenv.FullSuite(t, "digests every document of twelve dev sets, and a short view of each, with the digestd binary")
 	data := sharedData(t)
 	bin := buildDigestd(t)
-	args := []string{"eval", "hygiene", "--json"}
+	var dirs []string
 	for _, s := range hygieneSets {
-		args = append(args, filepath.Join(data, s.set))
-	}
-	cmd := exec.Command(bin, args...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("digestd eval hygiene: %v\n%s", err, stderr.Bytes())
+		dirs = append(dirs, filepath.Join(data, s.set))
 	}
 	reports := map[string]evaluate.Report{}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 16<<20)
-	for sc.Scan() {
-		var rep evaluate.Report
-		if err := json.Unmarshal(sc.Bytes(), &rep); err != nil {
-			t.Fatalf("report %q: %v", sc.Bytes(), err)
-		}
+	for _, rep := range evalReports(t, bin, "hygiene", dirs...) {
 		reports[rep.Set] = rep
 	}
 	for _, s := range hygieneSets {

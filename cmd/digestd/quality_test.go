@@ -19,25 +19,16 @@ var updateBaseline = flag.Bool("update-baseline", false, "TestQualityFloors: wri
 // last landed, each with its noise band (evaluate.QualityBaseline).
 const baselineFile = "../../docs/eval-baseline.json"
 
-// TestQualityFloors runs `digestd eval all` (built without the race
-// detector, as users run it) on the shared evaluation data and holds every
-// figure of every kind on every set to docs/eval-baseline.json: a figure
-// lowered beyond its band (three questions or pages of its set; a defect
-// count raised by more than three) fails, and so does a figure the run
-// adds or drops. A change that moves a figure for good updates the
-// baseline in the same commit (go test ./cmd/digestd -run
-// TestQualityFloors -update-baseline) and says in its message which figure
-// moved, by how much, and why it is worth it.
-func TestQualityFloors(t *testing.T) {
-	testenv.FullSuite(t, "evaluates every dev set with the digestd binary")
-	data := sharedData(t)
-	bin := buildDigestd(t)
-	cmd := exec.Command(bin, "eval", "all", "--json", data)
+// evalReports runs `digestd eval KIND --json DIR...` and returns its
+// reports, one a kind and set.
+func evalReports(t *testing.T, bin, kind string, dirs ...string) []evaluate.Report {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"eval", kind, "--json"}, dirs...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("digestd eval all: %v\n%s", err, stderr.Bytes())
+		t.Fatalf("digestd eval %s: %v\n%s", kind, err, stderr.Bytes())
 	}
 	var reports []evaluate.Report
 	sc := bufio.NewScanner(bytes.NewReader(out))
@@ -52,6 +43,23 @@ func TestQualityFloors(t *testing.T) {
 	if len(reports) == 0 {
 		t.Fatalf("no report in %q", out)
 	}
+	return reports
+}
+
+// TestQualityFloors runs `digestd eval all` (built without the race
+// detector, as users run it) on the shared evaluation data and holds every
+// figure of every kind on every set to docs/eval-baseline.json: a figure
+// lowered beyond its band (three questions or pages of its set; a defect
+// count raised by more than three) fails, and so does a figure the run
+// adds or drops. A change that moves a figure for good updates the
+// baseline in the same commit (go test ./cmd/digestd -run
+// TestQualityFloors -update-baseline) and says in its message which figure
+// moved, by how much, and why it is worth it.
+func TestQualityFloors(t *testing.T) {
+	testenv.FullSuite(t, "evaluates every dev set with the digestd binary")
+	data := sharedData(t)
+	bin := buildDigestd(t)
+	reports := evalReports(t, bin, "all", data)
 	for _, rep := range reports {
 		if n := rep.Metrics["empty_summaries"]; rep.Kind == "summary" && n != 0 {
 			t.Errorf("%s: %v empty summaries", rep.Set, n)
