@@ -47,4 +47,7 @@ if [ -n "$dead" ]; then
   echo "$dead" >&2
   exit 1
 fi
-go test -race -count=1 -timeout 30m ./...
+# cmd/digestd's quality tests run digestd eval all on every dev set (about
+# 20 minutes on two cores), so a package may take longer than go test's
+# default.
+go test -race -count=1 -timeout 50m ./...

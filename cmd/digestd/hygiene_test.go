@@ -1,11 +1,9 @@
 package main
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/digestd/digestd/evaluate"
-	"github.com/digestd/digestd/internal/testenv"
 )
 
 // hygieneSets are the sets `digestd eval hygiene` is held on, with the
@@ -37,19 +35,14 @@ var hygieneSets = []struct {
 // of key points and summary sentences that are boilerplate, a set may have.
 const maxShare = 0.01
 
-// TestHygieneBars runs `digestd eval hygiene` on every set of
-// hygieneSets and holds its counts to the bars.
+// TestHygieneBars holds the hygiene reports of `digestd eval all` (the
+// run TestQualityFloors shares) on every set of hygieneSets to the bars.
 func TestHygieneBars(t *testing.T) {
-	testenv.FullSuite(t, "digests every document of twelve dev sets, and a short view of each, with the digestd binary")
-	data := sharedData(t)
-	bin := buildDigestd(t)
-	var dirs []string
-	for _, s := range hygieneSets {
-		dirs = append(dirs, filepath.Join(data, s.set))
-	}
 	reports := map[string]evaluate.Report{}
-	for _, rep := range evalReports(t, bin, "hygiene", dirs...) {
-		reports[rep.Set] = rep
+	for _, rep := range evalAllReports(t) {
+		if rep.Kind == "hygiene" {
+			reports[rep.Set] = rep
+		}
 	}
 	for _, s := range hygieneSets {
 		rep, ok := reports[s.set]

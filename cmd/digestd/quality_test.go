@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/digestd/digestd/evaluate"
@@ -19,31 +21,54 @@ var updateBaseline = flag.Bool("update-baseline", false, "TestQualityFloors: wri
 // last landed, each with its noise band (evaluate.QualityBaseline).
 const baselineFile = "../../docs/eval-baseline.json"
 
-// evalReports runs `digestd eval KIND --json DIR...` and returns its
-// reports, one a kind and set.
-func evalReports(t *testing.T, bin, kind string, dirs ...string) []evaluate.Report {
+// evalAllRun is the one run of `digestd eval all --json DATA` the quality
+// and hygiene tests share (it takes many minutes).
+var evalAllRun struct {
+	once    sync.Once
+	reports []evaluate.Report
+	failed  string
+}
+
+// evalAllReports returns the reports of `digestd eval all --json DATA`,
+// run once for the whole test binary.
+func evalAllReports(t *testing.T) []evaluate.Report {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"eval", kind, "--json"}, dirs...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("digestd eval %s: %v\n%s", kind, err, stderr.Bytes())
+	testenv.FullSuite(t, "evaluates every dev set with the digestd binary (minutes)")
+	data := sharedData(t)
+	evalAllRun.once.Do(func() {
+		bin := buildDigestd(t)
+		cmd := exec.Command(bin, "eval", "all", "--json", data)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			evalAllRun.failed = fmt.Sprintf("digestd eval all: %v\n%s", err, stderr.Bytes())
+			return
+		}
+		evalAllRun.reports, evalAllRun.failed = parseReports(out)
+	})
+	if evalAllRun.failed != "" {
+		t.Fatal(evalAllRun.failed)
 	}
+	return evalAllRun.reports
+}
+
+// parseReports reads eval's JSON lines, or says why it cannot.
+func parseReports(out []byte) ([]evaluate.Report, string) {
 	var reports []evaluate.Report
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(nil, 16<<20)
 	for sc.Scan() {
 		var rep evaluate.Report
 		if err := json.Unmarshal(sc.Bytes(), &rep); err != nil {
-			t.Fatalf("report %q: %v", sc.Bytes(), err)
+			return nil, fmt.Sprintf("report %q: %v", sc.Bytes(), err)
 		}
 		reports = append(reports, rep)
 	}
 	if len(reports) == 0 {
-		t.Fatalf("no report in %q", out)
+		return nil, fmt.Sprintf("no report in %q", out)
 	}
-	return reports
+	return reports, ""
 }
 
 // TestQualityFloors runs `digestd eval all` (built without the race
@@ -56,10 +81,7 @@ func evalReports(t *testing.T, bin, kind string, dirs ...string) []evaluate.Repo
 // TestQualityFloors -update-baseline) and says in its message which figure
 // moved, by how much, and why it is worth it.
 func TestQualityFloors(t *testing.T) {
-	testenv.FullSuite(t, "evaluates every dev set with the digestd binary")
-	data := sharedData(t)
-	bin := buildDigestd(t)
-	reports := evalReports(t, bin, "all", data)
+	reports := evalAllReports(t)
 	for _, rep := range reports {
 		if n := rep.Metrics["empty_summaries"]; rep.Kind == "summary" && n != 0 {
 			t.Errorf("%s: %v empty summaries", rep.Set, n)
