@@ -95,7 +95,7 @@ func TestRangeOfABlobChangedUnderTheRequest(t *testing.T) {
 					t.Errorf("206 of %d bytes, Content-Length %q: the range of a changed blob was served whole", len(body), resp.Header.Get("Content-Length"))
 				}
 				if strings.HasPrefix(tc.name, "one short range") {
-					t.Errorf("a range that fits one read was answered 206 (cut short) instead of ARCHIVE_CORRUPT")
+					t.Errorf("a range that fits one read was answered 206 instead of ARCHIVE_CORRUPT")
 				}
 			default:
 				t.Errorf("status %d %.300s", resp.StatusCode, body)
