@@ -70,8 +70,8 @@ func positionName(prefix, pos string) string {
 }
 
 // ListedSource is one archived source in a listing, with what its record
-// says (a record that cannot be read leaves the entry bare: the listing
-// still names the text).
+// says (a record that is there but cannot be read leaves the entry bare:
+// the listing still names the text).
 type ListedSource struct {
 	ArchiveHash archive.Hash `json:"archive_hash"`
 	RecordHash  archive.Hash `json:"record_hash"`
@@ -161,6 +161,9 @@ func (p *Pipeline) ListSourcesWhere(ctx context.Context, f ListFilter, after str
 		}
 		seen[hex] = true
 		e, err := p.listedSource(ctx, prefix, pos)
+		if errors.Is(err, errUnacknowledged) {
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -173,7 +176,15 @@ func (p *Pipeline) ListSourcesWhere(ctx context.Context, f ListFilter, after str
 	}
 }
 
-// listedSource reads what the listing shows of the source at pos.
+// errUnacknowledged is listedSource's answer for an index entry whose source
+// has no record: an upload cut short between writing the entry and the
+// source's reference (or the record's blob gone). It is not listed, as
+// GET /v1/sources/{id} does not find it; the next upload of the text
+// completes the entry and reuses it.
+var errUnacknowledged = errors.New("pipeline: an index entry without a source")
+
+// listedSource reads what the listing shows of the source at pos, or
+// errUnacknowledged.
 func (p *Pipeline) listedSource(ctx context.Context, prefix, pos string) (ListedSource, error) {
 	text, _ := archive.ParseHash(pos[positionDigits+1:]) // validPosition checked it
 	labels, err := p.Labels(ctx, text)
@@ -190,8 +201,11 @@ func (p *Pipeline) listedSource(ctx context.Context, prefix, pos string) (Listed
 		}
 		return e, nil
 	}
-	// No readable record (an upload cut short before its source reference):
-	// the entry names the record its index entry points at, if any.
+	if errors.Is(err, fs.ErrNotExist) {
+		return e, errUnacknowledged
+	}
+	// A record that cannot be read (damaged, or the archive failing): the
+	// entry names the record its index entry points at, if any.
 	d, err := p.Store.Ref(ctx, positionName(prefix, pos))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return e, archiveFault("list sources", err)

@@ -70,9 +70,17 @@ func TestListingPages(t *testing.T) {
 		}
 		want = append([]string{res.Source.ArchiveHash.String()}, want...)
 		if i%6 == 2 {
-			// An older archive's entry, between two of the new index.
+			// An older archive's source (its record, and its entry in the
+			// flat index), between two of the new index.
 			legacy := archive.SumString(fmt.Sprintf("legacy %d", i))
-			if err := fs.SetRef(ctx, legacyName(at.Add(time.Second/2), legacy), legacy); err != nil {
+			rec, err := archive.PutBytes(ctx, fs, []byte(`{"kind":"text"}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := fs.SetRef(ctx, "sources/"+legacy.Hex(), rec); err != nil {
+				t.Fatal(err)
+			}
+			if err := fs.SetRef(ctx, legacyName(at.Add(time.Second/2), legacy), rec); err != nil {
 				t.Fatal(err)
 			}
 			want = append([]string{legacy.String()}, want...)

@@ -32,8 +32,9 @@ func (s *crashingStore) SetRef(ctx context.Context, name string, d archive.Hash)
 }
 
 // TestAcknowledgedSourceIsListed interrupts the reference writes of an
-// upload at each of them; the next upload of the same text is acknowledged,
-// and from then on the source is listed, once.
+// upload at each of them: the source is not listed (its record cannot be
+// read by its hash), the next upload of the same text is acknowledged, and
+// from then on the source is listed, once.
 func TestAcknowledgedSourceIsListed(t *testing.T) {
 	ctx := context.Background()
 	for _, prefix := range []string{"sources/", "sources-index/"} {
@@ -46,6 +47,12 @@ func TestAcknowledgedSourceIsListed(t *testing.T) {
 		req := pipeline.Request{Source: ingest.Source{Text: "A text about rivers and tides."}, Query: "tides"}
 		if _, err := p.Digest(ctx, req); err == nil {
 			t.Fatalf("%s: the interrupted upload was acknowledged", prefix)
+		}
+		if page, err := p.ListSources(ctx, "", 10); err != nil || len(page.Sources) != 0 {
+			t.Errorf("interrupted at %s: listing %+v (%v) before the next upload, want nothing", prefix, page.Sources, err)
+		}
+		if _, err := p.Records(ctx, archive.SumString(req.Source.Text)); fault.CodeOf(err) != fault.NotFound {
+			t.Errorf("interrupted at %s: the source's records: %v, want NOT_FOUND", prefix, err)
 		}
 		res, err := p.Digest(ctx, req)
 		if err != nil {
