@@ -263,24 +263,6 @@ func loadPages(b *testing.B) [][]byte {
 	return pages
 }
 
-// TestMetaCharset reads the declared charset from <meta> tags in any case.
-func TestMetaCharset(t *testing.T) {
-	tests := []struct{ head, want string }{
-		{`<html><head><META CHARSET="ISO-8859-1"></head>`, "iso-8859-1"},
-		{`<Meta http-equiv="Content-Type" content="text/html; Charset = 'Shift_JIS'">`, "shift_jis"},
-		{`<meta name="viewport" content="width=device-width"><meta charset=utf-8>`, "utf-8"},
-		{`<p>charset=latin1</p><meta name=x>`, ""},
-		{`<metA charset`, ""},
-		{`<me`, ""},
-		{`<script>var s = "<meta charset=koi8-r>";</script>`, "koi8-r"},
-	}
-	for _, tc := range tests {
-		if got := metaCharset([]byte(tc.head)); got != tc.want {
-			t.Errorf("metaCharset(%q) = %q, want %q", tc.head, got, tc.want)
-		}
-	}
-}
-
 // readDeclarations reads a page's declarations in one walk as the
 // selectors it replaced did: the first <title>, <html lang> and canonical
 // link, the first <meta> of each name; the metadata reads JSON-LD scripts
