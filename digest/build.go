@@ -10,7 +10,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/digestd/digestd/archive"
-	"github.com/digestd/digestd/digest/sentences"
 	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/normalize"
 )
@@ -394,8 +393,8 @@ func centroidTerms(d *document, k int) []int32 {
 
 // CountDigestChars returns what digest_chars must be: the code points a
 // reader reads, those of the summary, the key points and the evidence
-// snippets' texts, where a summary sentence a snippet shows verbatim is
-// counted once (see snippetChars).
+// snippets' texts, where a summary sentence (see summarySentences) a
+// snippet shows verbatim is counted once (see snippetChars).
 func CountDigestChars(p *Payload) int {
 	n := utf8.RuneCountInString(p.Summary)
 	for _, k := range p.KeyPoints {
@@ -408,10 +407,31 @@ func CountDigestChars(p *Payload) int {
 	return n
 }
 
-// summarySentences returns the sentences of a summary, as
-// sentences.Split segments it, that a snippet may show too.
+// summarySentences returns the pieces of a summary a snippet may show
+// too: its text split after each sentence-final mark (. ! ? and their
+// full-width forms, closing quotes and brackets after them) that a space
+// follows. A summary is whole sentences joined by single spaces, so each
+// of its sentences is one piece or several; splitting is a scan, cheap
+// enough for the validator of every payload.
 func summarySentences(summary string) []string {
-	return sentences.Strings(summary)
+	var out []string
+	start := 0
+	for i := 0; i < len(summary); i++ {
+		if summary[i] != ' ' || i == start {
+			continue
+		}
+		prev := strings.TrimRight(summary[start:i], "\"'”’)]»")
+		r, _ := utf8.DecodeLastRuneInString(prev)
+		switch r {
+		case '.', '!', '?', '。', '！', '？', '…':
+			out = append(out, summary[start:i])
+			start = i + 1
+		}
+	}
+	if start < len(summary) {
+		out = append(out, summary[start:])
+	}
+	return out
 }
 
 // snippetChars returns the code points of snippet that count toward
