@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/ingest/charset"
 	"github.com/digestd/digestd/ingest/doctext"
+	"github.com/digestd/digestd/ingest/format"
 	"github.com/digestd/digestd/ingest/pdfworker"
 	"github.com/digestd/digestd/normalize"
 )
@@ -50,13 +52,24 @@ func DocumentFault(err error) error {
 	return fault.Wrap(fault.DocumentUnreadable, "the document could not be read; check that the file is complete and valid", err)
 }
 
-// document converts an office document, EPUB, Markdown or CSV.
-func (in *Ingester) document(ctx context.Context, kind string, raw []byte, rec Record) (*Document, error) {
+// document converts an office document, EPUB, Markdown or CSV; the bytes
+// of Markdown and CSV are first read as UTF-8 in the charset
+// charset.Decode decides (contentType may declare it), which the record
+// keeps.
+func (in *Ingester) document(ctx context.Context, kind string, raw []byte, contentType string, rec Record) (*Document, error) {
 	var ex DocumentExtractor = InProcessDocuments{}
 	if in.Documents != nil {
 		ex = in.Documents
 	}
-	res, err := ex.ExtractDocument(ctx, kind, raw)
+	doc := raw
+	if kind == format.Markdown || kind == format.CSV {
+		dec, err := decodeText(raw, charset.Hints{ContentType: contentType, Markdown: kind == format.Markdown})
+		if err != nil {
+			return nil, err
+		}
+		doc, rec.Charset = dec.UTF8, dec.Charset
+	}
+	res, err := ex.ExtractDocument(ctx, kind, doc)
 	if err != nil {
 		return nil, err
 	}

@@ -9,12 +9,14 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"time"
 	"unicode/utf8"
 
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/ingest/charset"
 	"github.com/digestd/digestd/ingest/fetch"
 	"github.com/digestd/digestd/ingest/format"
 	"github.com/digestd/digestd/ingest/htmltext"
@@ -175,11 +177,13 @@ func (in *Ingester) file(ctx context.Context, kind string, raw []byte, contentTy
 	case kind == KindHTML:
 		return in.html(raw, contentType, "", rec, explain)
 	case kind == KindText:
-		return in.text(string(raw), rec)
+		return in.textBytes(raw, contentType, rec)
 	}
-	return in.document(ctx, kind, raw, rec)
+	return in.document(ctx, kind, raw, contentType, rec)
 }
 
+// text ingests a text given as a string (a JSON field, a UTF-8 body),
+// which is UTF-8 or refused.
 func (in *Ingester) text(raw string, rec Record) (*Document, error) {
 	if !utf8.ValidString(raw) {
 		return nil, fault.E(fault.InvalidFormat, "source.text: must be valid UTF-8")
@@ -187,6 +191,30 @@ func (in *Ingester) text(raw string, rec Record) (*Document, error) {
 	text := normalize.Canonical(raw)
 	rec.Kind, rec.Extractor, rec.ExtractorVersion = KindText, textExtractor, "1"
 	return in.finish(text, []byte(raw), rec, nil)
+}
+
+// textBytes ingests a text given as bytes (a file, a URL's body), in the
+// charset charset.Decode decides; the record keeps it.
+func (in *Ingester) textBytes(raw []byte, contentType string, rec Record) (*Document, error) {
+	dec, err := decodeText(raw, charset.Hints{ContentType: contentType})
+	if err != nil {
+		return nil, err
+	}
+	text := normalize.Canonical(string(dec.UTF8))
+	rec.Kind, rec.Extractor, rec.ExtractorVersion, rec.Charset = KindText, textExtractor, "1", dec.Charset
+	return in.finish(text, raw, rec, nil)
+}
+
+// decodeText reads the bytes of a text, Markdown or CSV source as UTF-8;
+// bytes whose charset nothing decides are DOCUMENT_UNREADABLE, with the
+// offset of the first byte that is not UTF-8.
+func decodeText(raw []byte, h charset.Hints) (charset.Text, error) {
+	dec, err := charset.Decode(raw, h)
+	if off, ok := charset.IsUndecidable(err); ok {
+		return dec, fault.Wrap(fault.DocumentUnreadable, fmt.Sprintf("the text's charset cannot be decided: byte %d is not UTF-8, and no byte order mark, charset declaration or confident detection names another; send it as UTF-8 or declare its charset", off), err).
+			With("byte_offset", off)
+	}
+	return dec, err
 }
 
 // html extracts a page's main content, with a trace of the extractor's
@@ -280,9 +308,9 @@ func (in *Ingester) url(ctx context.Context, rawURL, render string, explain bool
 		return in.pdf(ctx, resp.Body, rec)
 	case fetch.KindText:
 	default:
-		return in.document(ctx, resp.Kind, resp.Body, rec)
+		return in.document(ctx, resp.Kind, resp.Body, resp.ContentType, rec)
 	}
-	return in.text(string(resp.Body), rec)
+	return in.textBytes(resp.Body, resp.ContentType, rec)
 }
 
 // verdictFault is the error a page judged not to be content answers, or

@@ -14,7 +14,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"unicode/utf8"
 )
 
 // The kinds of source, the values of a source record's kind.
@@ -174,7 +173,10 @@ const sniffLen = 1024
 //     so that its converter says why it is unreadable;
 //   - an OLE compound file holding an EncryptedPackage is an encrypted
 //     OOXML document (of the kind its label or name gives, else docx);
-//   - a Markdown or CSV label or name holds for valid UTF-8;
+//   - a Markdown or CSV label or name holds for text: bytes that sniff as
+//     text (in any ASCII-compatible charset, or UTF-16 with a byte order
+//     mark), or any bytes under a declared charset; ingest/charset then
+//     decides how to read them;
 //   - an HTML label holds unless the bytes sniff as a specific non-text
 //     format, a text label for text; a PDF label, a container label
 //     without a container, or a generic label is resolved by sniffing
@@ -213,10 +215,10 @@ func Detect(contentType, name string, body []byte) string {
 		return ""
 	}
 	sniffed := MediaType(http.DetectContentType(head))
-	textual := strings.HasPrefix(sniffed, "text/")
+	textual := strings.HasPrefix(sniffed, "text/") || declaresCharset(contentType)
 	switch declared {
 	case Markdown, CSV:
-		if utf8.Valid(body) {
+		if textual {
 			return declared
 		}
 		return ""
@@ -235,7 +237,7 @@ func Detect(contentType, name string, body []byte) string {
 		}
 		return Text
 	}
-	if (named == Markdown || named == CSV) && utf8.Valid(body) {
+	if (named == Markdown || named == CSV) && textual {
 		return named
 	}
 	switch sniffed {
@@ -252,6 +254,14 @@ func Detect(contentType, name string, body []byte) string {
 		}
 	}
 	return ""
+}
+
+// declaresCharset reports whether a Content-Type carries a charset
+// parameter: the body is text in that charset, even one (UTF-16 without a
+// byte order mark) whose bytes sniff as binary.
+func declaresCharset(contentType string) bool {
+	_, params, err := mime.ParseMediaType(contentType)
+	return err == nil && params["charset"] != ""
 }
 
 // oleMagic starts an OLE compound file: legacy Office formats, and the
