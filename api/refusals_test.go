@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +12,9 @@ import (
 	"time"
 
 	"github.com/digestd/digestd/api"
+	"github.com/digestd/digestd/archive"
+	"github.com/digestd/digestd/wire"
+	"golang.org/x/text/encoding/japanese"
 )
 
 // TestOpenAPIListsRefusals sends a request to every operation of
@@ -77,14 +81,16 @@ func TestOpenAPIListsRefusals(t *testing.T) {
 	check("rate limited", h, http.StatusTooManyRequests)
 }
 
-// Bytes that are not UTF-8 are refused the same way whether they come as a
-// raw text/plain body, inside a JSON text field, among several sources or
-// as a multipart text file: 400 INVALID_FORMAT, never a digest of the text
-// with the bytes dropped.
+// Bytes that are not UTF-8 inside JSON are refused the same way whether
+// in one source's text field or among several: 400 INVALID_FORMAT, never
+// a digest of the text with the bytes dropped. Bytes sent as a text (a raw
+// text/plain body, a multipart text file) are read in the charset a
+// declaration or the detector names, and bytes no charset reads are 422
+// DOCUMENT_UNREADABLE with the offset of the first byte that is not UTF-8.
 func TestInvalidUTF8IsRefusedEverywhere(t *testing.T) {
 	h, _ := newTestServer(t, api.Config{})
 	c := loadContract(t)
-	bad := "Tides rise twice a day.\xff The moon pulls the sea towards it."
+	bad := "Tides rise.\x81\x8d\x8f\x90\x9d\xfe\xff\x80 The moon pulls the sea towards it."
 	jsonText := `{"query":"tides","source":{"text":"` + bad + `"}}`
 	multi := `{"query":"tides","sources":[{"id":"a","text":"Spring tides follow the full moon."},{"id":"b","text":"` + bad + `"}]}`
 	var form bytes.Buffer
@@ -96,15 +102,47 @@ func TestInvalidUTF8IsRefusedEverywhere(t *testing.T) {
 	for _, tc := range []struct {
 		name, target, ct string
 		body             []byte
+		status           int
+		code             string
 	}{
-		{"text/plain", "/v1/digest?query=tides", "text/plain", []byte(bad)},
-		{"json text", "/v1/digest", "application/json", []byte(jsonText)},
-		{"json sources", "/v1/digests", "application/json", []byte(multi)},
-		{"multipart", "/v1/digest", mw.FormDataContentType(), form.Bytes()},
+		{"text/plain", "/v1/digest?query=tides", "text/plain", []byte(bad), 422, "DOCUMENT_UNREADABLE"},
+		{"text/plain utf-8", "/v1/digest?query=tides", "text/plain; charset=utf-8", []byte(bad), 422, "DOCUMENT_UNREADABLE"},
+		{"json text", "/v1/digest", "application/json", []byte(jsonText), 400, "INVALID_FORMAT"},
+		{"json sources", "/v1/digests", "application/json", []byte(multi), 400, "INVALID_FORMAT"},
+		{"multipart", "/v1/digest", mw.FormDataContentType(), form.Bytes(), 422, "DOCUMENT_UNREADABLE"},
 	} {
 		resp, body := c.do(t, h, "POST", tc.target, tc.ct, tc.body)
-		if ed := errorOf(t, body); resp.StatusCode != 400 || ed.ErrorCode != "INVALID_FORMAT" {
-			t.Errorf("%s: %d %.300s", tc.name, resp.StatusCode, body)
+		ed := errorOf(t, body)
+		if resp.StatusCode != tc.status || ed.ErrorCode != tc.code {
+			t.Errorf("%s: %d %.300s, want %d %s", tc.name, resp.StatusCode, body, tc.status, tc.code)
+		}
+		if tc.code == "DOCUMENT_UNREADABLE" && ed.Details["byte_offset"] != float64(len("Tides rise.")) {
+			t.Errorf("%s: details %v, want byte_offset %d", tc.name, ed.Details, len("Tides rise."))
+		}
+	}
+}
+
+// TestTextInALegacyCharset: a text/plain body in Shift-JIS, declared or
+// not, is digested, and its record keeps the charset and the hash of the
+// bytes sent.
+func TestTextInALegacyCharset(t *testing.T) {
+	h, _ := newTestServer(t, api.Config{})
+	c := loadContract(t)
+	raw, err := japanese.ShiftJIS.NewEncoder().Bytes([]byte("潮の満ち引きは一日に二回起こる。月が海を引き寄せるからである。満潮と干潮の差は場所によって大きく異なる。"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ct := range []string{"text/plain; charset=Shift_JIS", "text/plain"} {
+		resp, b := c.do(t, h, "POST", "/v1/digest?query=潮", ct, raw)
+		if resp.StatusCode != 200 {
+			t.Fatalf("%s: %d %.300s", ct, resp.StatusCode, b)
+		}
+		var d wire.DigestData
+		if err := json.Unmarshal(decodeEnvelope(t, b).Data, &d); err != nil {
+			t.Fatal(err)
+		}
+		if rec := d.Source.Record; rec.Kind != "text" || rec.Charset != "shift_jis" || rec.RawSHA256 != archive.Sum(raw) || !strings.Contains(d.Digest.Summary, "潮の満ち引き") {
+			t.Errorf("%s: record %+v, summary %q", ct, rec, d.Digest.Summary)
 		}
 	}
 }

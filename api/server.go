@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/prometheus/client_golang/prometheus"
@@ -335,10 +336,14 @@ func (s *Server) decodeDigest(w http.ResponseWriter, r *http.Request) (pipeline.
 		}
 		switch mt {
 		case "text/plain":
-			if params["charset"] != "" && !strings.EqualFold(params["charset"], "utf-8") {
-				return req, fault.E(fault.InvalidFormat, "text/plain bodies must be UTF-8")
+			if cs := params["charset"]; (cs == "" || strings.EqualFold(cs, "utf-8")) && utf8.Valid(raw) {
+				req.Source.Text = string(raw)
+				break
 			}
-			req.Source.Text = string(raw)
+			// Text in another charset, declared or not, is read as a
+			// text file is (ingest/charset).
+			req.Source.File, req.Source.Kind = raw, format.Text
+			req.Source.ContentType = r.Header.Get("Content-Type")
 		case "application/pdf":
 			req.Source.PDF = raw
 		case "text/html", "application/xhtml+xml":
