@@ -21,6 +21,7 @@ import (
 	"github.com/digestd/digestd/ingest/format"
 	"github.com/digestd/digestd/ingest/htmltext"
 	"github.com/digestd/digestd/ingest/verdict"
+	"github.com/digestd/digestd/lang"
 	"github.com/digestd/digestd/normalize"
 )
 
@@ -77,11 +78,19 @@ type Record struct {
 	Title            string       `json:"title,omitempty"`
 	Author           string       `json:"author,omitempty"`
 	Published        string       `json:"published,omitempty"`
-	Language         string       `json:"language,omitempty"`
-	CanonicalURL     string       `json:"canonical_url,omitempty"`
-	SiteName         string       `json:"site_name,omitempty"`
-	Charset          string       `json:"charset,omitempty"`
-	PageCount        int          `json:"page_count,omitempty"`
+	// Language is the text's language, ISO 639-1: the one detected in it
+	// (lang.Detect) when LanguageConfidence reaches lang.MinConfidence,
+	// else the one the source declared (DeclaredLanguage), else the
+	// detector's best guess.
+	Language           string  `json:"language,omitempty"`
+	LanguageConfidence float64 `json:"language_confidence,omitempty"`
+	// DeclaredLanguage is the language an HTML page declares (its lang
+	// attribute or metadata, a BCP 47 tag as written): a hint, not the truth.
+	DeclaredLanguage string `json:"declared_language,omitempty"`
+	CanonicalURL     string `json:"canonical_url,omitempty"`
+	SiteName         string `json:"site_name,omitempty"`
+	Charset          string `json:"charset,omitempty"`
+	PageCount        int    `json:"page_count,omitempty"`
 	// PageOffsets[i] is the code point offset in the canonical text where
 	// page i+1 starts.
 	PageOffsets []int `json:"page_offsets,omitempty"`
@@ -250,7 +259,7 @@ func (in *Ingester) judgedHTML(raw []byte, contentType, pageURL string, rec Reco
 	rec.Title = res.Meta.Title
 	rec.Author = res.Meta.Author
 	rec.Published = res.Meta.Published
-	rec.Language = res.Meta.Language
+	rec.DeclaredLanguage = res.Meta.Language
 	rec.CanonicalURL = res.Meta.CanonicalURL
 	rec.SiteName = res.Meta.SiteName
 	rec.Charset = res.Charset
@@ -371,6 +380,8 @@ func (in *Ingester) finish(text string, raw []byte, rec Record, warns []Warning)
 	rec.RawBytes = len(raw)
 	rec.Canonicalizer = normalize.Version
 	rec.TextChars = n
+	found := lang.Decide(rec.DeclaredLanguage, lang.Detect(text))
+	rec.Language, rec.LanguageConfidence = found.Language, found.Confidence
 	rec.capMetadata()
 	return &Document{Text: blob, Record: rec, Warnings: warns}, nil
 }

@@ -13,7 +13,7 @@ const (
 // capMetadata cuts every metadata field of rec to its cap, at a code point
 // boundary.
 func (rec *Record) capMetadata() {
-	for _, f := range []*string{&rec.Title, &rec.Author, &rec.Published, &rec.Language, &rec.SiteName, &rec.Charset, &rec.ContentType} {
+	for _, f := range []*string{&rec.Title, &rec.Author, &rec.Published, &rec.DeclaredLanguage, &rec.SiteName, &rec.Charset, &rec.ContentType} {
 		*f = cut(*f, MaxMetadataBytes)
 	}
 	for _, f := range []*string{&rec.RequestedURL, &rec.FinalURL, &rec.CanonicalURL} {
