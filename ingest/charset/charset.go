@@ -32,6 +32,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/digestd/digestd/normalize"
 	"github.com/saintfish/chardet"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/htmlindex"
@@ -211,7 +212,7 @@ func readAs(raw []byte, e encoding.Encoding) ([]byte, bool) {
 	out = bytes.TrimPrefix(out, []byte("\ufeff"))
 	for _, r := range string(out) {
 		switch {
-		case r == utf8.RuneError, r < 0x20 && r != '\t' && r != '\n' && r != '\f' && r != '\r', r >= 0x7f && r <= 0x9f:
+		case r == utf8.RuneError, r < 0x20 && r != '\t' && r != '\n' && r != normalize.PageSeparator && r != '\r', r >= 0x7f && r <= 0x9f:
 			return nil, false
 		}
 	}
