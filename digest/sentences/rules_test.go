@@ -107,3 +107,76 @@ func TestLowerCasedTokenised(t *testing.T) {
 		t.Errorf("short lower-case text split: %q", got)
 	}
 }
+
+// TestScriptsAndLanguages covers the rows of the rule table: the stops of
+// other scripts, Thai and Lao sentences separated by spaces, and
+// abbreviations, ordinals and numbers of other languages, each with cases
+// written for this project.
+func TestScriptsAndLanguages(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		want []string
+	}{
+		{"ideographic stops", "今天下雨。我们在家！你呢？", []string{"今天下雨。", "我们在家！", "你呢？"}},
+		{"stop inside a title", "他读了《你好！世界》这本书。很好。", []string{"他读了《你好！世界》这本书。", "很好。"}},
+		{"Devanagari danda", "आज बारिश हुई। हम घर पर रहे॥ फिर धूप निकली।", []string{"आज बारिश हुई।", "हम घर पर रहे॥", "फिर धूप निकली।"}},
+		{"Arabic question mark", "هل وصلت الرسالة؟ نعم وصلت.", []string{"هل وصلت الرسالة؟", "نعم وصلت."}},
+		{"Urdu full stop", "یہ کتاب نئی ہے۔ وہ پرانی ہے۔", []string{"یہ کتاب نئی ہے۔", "وہ پرانی ہے۔"}},
+		{"Ethiopic stops without spaces", "ዛሬ ዝናብ ዘነበ።ነገ ፀሐይ ትወጣለች፧", []string{"ዛሬ ዝናብ ዘነበ።", "ነገ ፀሐይ ትወጣለች፧"}},
+		{"Myanmar section sign", "ဒီနေ့ မိုးရွာတယ်။ မနက်ဖြန် နေသာမယ်။", []string{"ဒီနေ့ မိုးရွာတယ်။", "မနက်ဖြန် နေသာမယ်။"}},
+		{"Myanmar little section is a comma", "ဒီနေ့ မိုးရွာတယ်၊ ဒါပေမဲ့ နေသာမယ်။", []string{"ဒီနေ့ မိုးရွာတယ်၊ ဒါပေမဲ့ နေသာမယ်။"}},
+		{"Khmer khan", "ថ្ងៃនេះភ្លៀង។ ស្អែកថ្ងៃក្តៅ។", []string{"ថ្ងៃនេះភ្លៀង។", "ស្អែកថ្ងៃក្តៅ។"}},
+		{"Armenian full stops", "Գիրքը սեղանին է։ Նա կարդում է: 3-րդ գլուխը կարճ է:", []string{"Գիրքը սեղանին է։", "Նա կարդում է:", "3-րդ գլուխը կարճ է:"}},
+		{"Armenian point is a colon", "Նա ասաց. «Գնանք»։ Մենք գնացինք։", []string{"Նա ասաց. «Գնանք»։", "Մենք գնացինք։"}},
+		{"colon elsewhere", "Note: the time is 10:30. It is late.", []string{"Note: the time is 10:30.", "It is late."}},
+		{"Greek question mark", "Πού είναι το σπίτι; Είναι εδώ.", []string{"Πού είναι το σπίτι;", "Είναι εδώ."}},
+		{"semicolon elsewhere", "It rained; We stayed in.", []string{"It rained; We stayed in."}},
+		{"Thai spaces", "วันนี้ฝนตก พรุ่งนี้แดดออก", []string{"วันนี้ฝนตก", "พรุ่งนี้แดดออก"}},
+		{"Thai beside numbers and Latin", "ราคา 20 บาทที่ Bangkok Mall", []string{"ราคา 20 บาทที่ Bangkok Mall"}},
+		{"Lao spaces", "ມື້ນີ້ຝົນຕົກ ມື້ອື່ນແດດອອກ", []string{"ມື້ນີ້ຝົນຕົກ", "ມື້ອື່ນແດດອອກ"}},
+		{"German spaced abbreviations", "Wir kaufen Obst, z. B. Äpfel u. Ä. im Laden. Dann gehen wir.", []string{"Wir kaufen Obst, z. B. Äpfel u. Ä. im Laden.", "Dann gehen wir."}},
+		{"German titles", "Sie traf Dr. med. Weber und Dipl. Ing. Roth. Beide kamen.", []string{"Sie traf Dr. med. Weber und Dipl. Ing. Roth.", "Beide kamen."}},
+		{"German street number", "Er wohnt in der Gartenstr. 12 in Kiel. Sie auch.", []string{"Er wohnt in der Gartenstr. 12 in Kiel.", "Sie auch."}},
+		{"German usw.", "Wir brauchen Brot, Käse usw. Die Liste ist lang. Er nahm Brot, Käse usw. Jahrgang 1990.", []string{"Wir brauchen Brot, Käse usw.", "Die Liste ist lang.", "Er nahm Brot, Käse usw. Jahrgang 1990."}},
+		{"German quotations", "„Komm her.“ Er kam. »Gut so!« »Ja.« Dann ging er.", []string{"„Komm her.“", "Er kam.", "»Gut so!«", "»Ja.«", "Dann ging er."}},
+		{"quotation of two sentences", "Sie sagte: „Es regnet. Wir bleiben hier.“ Er nickte.", []string{"Sie sagte: „Es regnet. Wir bleiben hier.“", "Er nickte."}},
+		{"French guillemets with spaces", "Il a dit : « Il pleut. » Puis il est parti.", []string{"Il a dit : « Il pleut. »", "Puis il est parti."}},
+		{"Italian titles with an article", "Ho visto l'Avv. Rossi e il Dott. Bianchi. Poi sono uscito.", []string{"Ho visto l'Avv. Rossi e il Dott. Bianchi.", "Poi sono uscito."}},
+		{"Danish saint", "Vi fejrede Skt. Hans ved stranden.", []string{"Vi fejrede Skt. Hans ved stranden."}},
+		{"Spanish titles", "La Sra. Gómez habló con el Lic. Pérez. Todo bien.", []string{"La Sra. Gómez habló con el Lic. Pérez.", "Todo bien."}},
+		{"Russian abbreviations", "Он живёт на ул. Ленина в г. Казань. Проф. Иванов читает лекцию.", []string{"Он живёт на ул. Ленина в г. Казань.", "Проф. Иванов читает лекцию."}},
+		{"Russian year", "Дом построен в 1905 г. В 1920 г. его продали.", []string{"Дом построен в 1905 г.", "В 1920 г. его продали."}},
+		{"Ukrainian one-letter abbreviations", "Місто стоїть на р. Десна, біля с. Вишеньки. Я був там.", []string{"Місто стоїть на р. Десна, біля с. Вишеньки.", "Я був там."}},
+		{"Greek letter as a symbol", "The bound holds when |x − y| < δ. Then f is smooth. We take λ. The rest follows.", []string{"The bound holds when |x − y| < δ.", "Then f is smooth.", "We take λ.", "The rest follows."}},
+		{"pronoun at the end", "Это был я. Потом пришла она.", []string{"Это был я.", "Потом пришла она."}},
+		{"Russian flat number", "Кв. 12 на втором этаже.", []string{"Кв. 12 на втором этаже."}},
+		{"speech after a dash", "Куда ты? — спросил он. Мы ушли.", []string{"Куда ты? — спросил он.", "Мы ушли."}},
+		{"Kazakh spaced abbreviation", "Қалалар, ауылдар т. б. (тағы басқа) аталды.", []string{"Қалалар, ауылдар т. б. (тағы басқа) аталды."}},
+		{"Slovak company", "Pracuje pre Alfa s. r. o., napr. v Nitre. Je spokojný.", []string{"Pracuje pre Alfa s. r. o., napr. v Nitre.", "Je spokojný."}},
+		{"Greek title", "Ο Δρ. Νικολάου ήρθε. Έφυγε νωρίς.", []string{"Ο Δρ. Νικολάου ήρθε.", "Έφυγε νωρίς."}},
+		{"Malayalam initials", "ഇത് ഡോ. എ. കെ. രാമൻ. അദ്ദേഹം വന്നു.", []string{"ഇത് ഡോ. എ. കെ. രാമൻ.", "അദ്ദേഹം വന്നു."}},
+		{"German date and number still hold", "Am 12. Juni kamen 1.000.000 Besucher. Das war viel.", []string{"Am 12. Juni kamen 1.000.000 Besucher.", "Das war viel."}},
+	}
+	for _, tt := range tests {
+		got := Strings(tt.text)
+		if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("%s: Strings(%q)\n got  %q\n want %q", tt.name, tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestRuleTable: every row names its rule and languages, and an
+// abbreviation row's words are lower-cased without a final stop.
+func TestRuleTable(t *testing.T) {
+	for _, r := range rules {
+		if r.name == "" || r.langs == "" || r.kind == 0 {
+			t.Errorf("row %+v: want a name, languages and a kind", r)
+		}
+		for _, w := range strings.Fields(r.words) {
+			if w != strings.ToLower(w) || strings.HasSuffix(w, ".") {
+				t.Errorf("row %q: word %q must be lower-cased without a final stop", r.name, w)
+			}
+		}
+	}
+}

@@ -4,7 +4,11 @@
 // addresses. Line breaks and page separators always end a sentence, so
 // headings and list items without a stop are sentences of their own; so
 // does a bullet between spaces, which starts an item of a list run
-// together on one line.
+// together on one line. Beyond English, the rows of the rule table
+// (rules.go) add the stops of other scripts, Thai and Lao sentences
+// separated by spaces, and the abbreviations of other languages, each
+// row with the languages it applies to; the splitter takes no language,
+// so every row is written to be safe in any text.
 package sentences
 
 import (
@@ -41,7 +45,7 @@ func Split(text string) []Span {
 // start the runes each test decodes).
 var (
 	blockEnd     = stopBytes("\n"+normalize.PageBreak+"\r\v", false)
-	terminalByte = stopBytes(".!?", true)
+	terminalByte = stopBytes(".!?:;", true)
 	enclosing    = stopBytes("()[]{}\"", true)
 	nonASCII     = stopBytes("", true)
 )
@@ -91,7 +95,7 @@ func splitBlock(text string, lo, hi int, spans []Span) []Span {
 	start := 0
 	markers := listMarkers(block)
 	cuts := boundaries(block, markers)
-	extra := bulletCuts(block)
+	extra := append(bulletCuts(block), spaceCuts(block)...)
 	for _, m := range markers {
 		// A label after a bullet starts its item with the bullet.
 		if prev, _ := utf8.DecodeLastRuneInString(strings.TrimRight(block[:m.start], " ")); m.chained && m.start > 0 && !isBullet(prev) {
@@ -190,7 +194,7 @@ func isCJKTerminal(r rune) bool {
 // they follow.
 func isCloser(r rune) bool {
 	switch r {
-	case '"', '\'', '”', '’', '»', '›', ')', ']', '}', '」', '』', '）', '】', '〉', '》', '`':
+	case '"', '\'', '”', '’', '»', '›', ')', ']', '}', '」', '』', '）', '】', '〉', '》', '`', '«', '“':
 		return true
 	}
 	return false
@@ -199,7 +203,7 @@ func isCloser(r rune) bool {
 // isOpener reports opening quotes and brackets that may start a sentence.
 func isOpener(r rune) bool {
 	switch r {
-	case '"', '\'', '“', '‘', '«', '‹', '(', '[', '{', '「', '『', '（', '【', '〈', '《', '`', '¿', '¡':
+	case '"', '\'', '“', '‘', '«', '‹', '(', '[', '{', '「', '『', '（', '【', '〈', '《', '`', '¿', '¡', '„', '‚':
 		return true
 	}
 	return false
@@ -225,7 +229,12 @@ func boundaries(block string, markers []listMarker) []int {
 			break
 		}
 		r, n := utf8.DecodeRuneInString(block[i:])
-		if !isTerminal(r) {
+		if !mayStop(r) {
+			i += n
+			continue
+		}
+		hard := isCJKTerminal(r) || isHardStop(r) || scriptStop(block, i)
+		if !hard && (!isTerminal(r) || notAStop(block, i)) {
 			i += n
 			continue
 		}
@@ -251,18 +260,26 @@ func boundaries(block string, markers []listMarker) []int {
 			}
 			break
 		}
-		if isCJKTerminal(r) {
+		if hard {
+			// Stops of scripts whose sentences need no space after them;
+			// a quotation or title that closes later holds them ("《摔跤吧！爸爸》").
 			k := skipClosers(block, j)
-			if k < len(block) {
+			if k < len(block) && !(inside(enclosed, termStart) && inside(enclosed, k)) {
 				cuts = append(cuts, k)
 			}
-			i = k
+			i = max(k, i+n)
 			continue
 		}
 		end := skipClosers(block, j)
 		end = skipCitations(block, end)
 		if end >= len(block) {
 			break
+		}
+		if end == j {
+			// French sets a space inside guillemets: "« Oui. » Puis".
+			if k := len(block) - len(strings.TrimLeft(block[end:], " ")); k > end && strings.HasPrefix(block[k:], "» ") {
+				end = k + len("»")
+			}
 		}
 		if inside(enclosed, termStart) && inside(enclosed, end) {
 			// A stop inside brackets or quotes that close later in the
@@ -462,40 +479,65 @@ func enclosedRanges(block string) []enclosure {
 			r, size = utf8.DecodeRuneInString(block[i:])
 		}
 		next += size
-		var closeFor rune
-		switch r {
-		case '(':
-			closeFor = ')'
-		case '[':
-			closeFor = ']'
-		case '{':
-			closeFor = '}'
-		case '（':
-			closeFor = '）'
-		case '“':
-			closeFor = '”'
-		case '"':
-			if len(want) > 0 && want[len(want)-1] == '"' {
-				break
-			}
-			if i == 0 || isSpaceOrOpener(block[:i]) {
-				closeFor = '"'
-			}
-		}
-		if closeFor != 0 {
-			stack = append(stack, i)
-			want = append(want, closeFor)
-			continue
-		}
-		if len(want) > 0 && r == want[len(want)-1] {
+		if len(want) > 0 && closes(want[len(want)-1], r) {
 			st := stack[len(stack)-1]
 			stack, want = stack[:len(stack)-1], want[:len(want)-1]
 			if len(stack) == 0 {
 				out = append(out, enclosure{st, i})
 			}
+			continue
+		}
+		closeFor := closerFor(r)
+		if (r == '"' || r == '»') && i > 0 && !isSpaceOrOpener(block[:i]) {
+			closeFor = 0 // a closing mark without its opener in the block
+		}
+		if closeFor != 0 {
+			stack = append(stack, i)
+			want = append(want, closeFor)
 		}
 	}
 	return out
+}
+
+// closerFor returns the mark that closes the bracket or quotation r
+// opens, or 0. "»" opens a quotation in German ("»Ja«") and closes one
+// elsewhere; it opens only where a closing one could not stand.
+func closerFor(r rune) rune {
+	switch r {
+	case '(':
+		return ')'
+	case '[':
+		return ']'
+	case '{':
+		return '}'
+	case '（':
+		return '）'
+	case '“':
+		return '”'
+	case '"':
+		return '"'
+	case '«':
+		return '»'
+	case '»':
+		return '«'
+	case '„':
+		return '“' // or ”: see closes
+	case '《':
+		return '》'
+	case '「':
+		return '」'
+	case '『':
+		return '』'
+	case '【':
+		return '】'
+	}
+	return 0
+}
+
+// closes reports whether r closes an enclosure waiting for want: „ is
+// closed by “ (German) or ” (Polish, Romanian, Hungarian).
+func closes(want, r rune) bool {
+	return r == want || want == '“' && r == '”'
 }
 
 // isSpaceOrOpener reports whether s ends in white space or an opener.
@@ -553,7 +595,9 @@ func isGluedBoundary(block string, ts, te, end int) bool {
 func isBoundary(block string, start, ts, te, end int, caseless bool) bool {
 	nextWord := firstWord(block[end:])
 	nr, _ := utf8.DecodeRuneInString(nextWord)
-	lowerNext := unicode.IsLower(nr) && !caseless
+	// The case of the next word is its first letter's, after opening
+	// quotes and a dash that resumes the sentence ("bar? — деді").
+	lowerNext := unicode.IsLower(nextLetter(block[end:])) && !caseless
 	if nr == ',' || nr == ';' || nr == ':' || nr == ')' || nr == ']' {
 		return false
 	}
@@ -590,6 +634,19 @@ func isBoundary(block string, start, ts, te, end int, caseless bool) bool {
 	}
 	if word == "" {
 		return true
+	}
+	switch abbreviationKind(word, strings.TrimSuffix(sentence, word)) {
+	case abbrevBeforeName:
+		return false
+	case abbrevBeforeNumber:
+		if unicode.IsDigit(nr) || unicode.IsDigit(nextLetter(block[end:])) {
+			return false
+		}
+	case abbrevMayEnd:
+		return opensSentence(nextWord)
+	}
+	if spacedAbbreviation(word, nextWord) {
+		return false // "z. B.", "u. Ä.", "s. r. o.", "т. зв."
 	}
 	if caseless && utf8.RuneCountInString(word) == 1 && word != "i" {
 		return false // "5 a. m.", "j. smith"
@@ -628,6 +685,45 @@ func isBoundary(block string, start, ts, te, end int, caseless bool) bool {
 	}
 	if numberedDay(sentence, word, block[end:]) {
 		return false
+	}
+	return true
+}
+
+// nextLetter returns the first letter or digit of s after white space,
+// opening quotes and brackets and dashes, or 0.
+func nextLetter(s string) rune {
+	for _, r := range s {
+		switch {
+		case unicode.IsSpace(r) || isOpener(r) || r == '—' || r == '–' || r == '-':
+			continue
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			return r
+		}
+		return 0
+	}
+	return 0
+}
+
+// spacedAbbreviation reports a single lower-case letter before a stop
+// followed by a letter or two and a stop: the first part of an
+// abbreviation written with spaces ("z. B.", "u. a.", "s. r. o.").
+func spacedAbbreviation(word, next string) bool {
+	if utf8.RuneCountInString(word) != 1 {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(word)
+	if !unicode.IsLower(r) {
+		return false
+	}
+	body, ok := strings.CutSuffix(strings.TrimRight(next, ",;:"), ".")
+	n := utf8.RuneCountInString(body)
+	if !ok || n == 0 || n > 2 {
+		return false
+	}
+	for _, c := range body {
+		if !unicode.IsLetter(c) {
+			return false
+		}
 	}
 	return true
 }
