@@ -146,6 +146,7 @@ type ruleIndex struct {
 	spaceScripts  []*unicode.RangeTable
 	spaceLo       rune // the span of the spaceScripts tables, a fast test
 	spaceHi       rune
+	spaceLead     [256]uint8 // the first bytes of runes from spaceLo to spaceHi
 	initials      []*unicode.RangeTable
 	lowerLetters  []rule
 	suffixes      []string      // suffixBeforeNumber words
@@ -199,6 +200,9 @@ func buildIndex(rows []rule) ruleIndex {
 				}
 			}
 		}
+	}
+	for r := x.spaceLo; len(x.spaceScripts) > 0 && r <= x.spaceHi; r++ {
+		x.spaceLead[utf8.AppendRune(nil, r)[0]] = 1
 	}
 	return x
 }
@@ -303,29 +307,25 @@ func spaceCuts(block string) []int {
 	}
 	var cuts []int
 	for i := 0; i < len(block); {
-		if i = skip(block, i, &nonASCII); i == len(block) {
+		// Only the lead bytes of the scripts' runes stop the scan.
+		if i = skip(block, i, &index.spaceLead); i == len(block) {
 			break
 		}
 		r, n := utf8.DecodeRuneInString(block[i:])
-		var t *unicode.RangeTable
-		if r >= index.spaceLo && r <= index.spaceHi {
-			t = scriptOf(r)
-		}
-		if t == nil {
-			i += n
+		i += n
+		if i == len(block) || block[i] != ' ' || r < index.spaceLo || r > index.spaceHi {
 			continue
 		}
-		j := i + n
-		k := j
+		t := scriptOf(r)
+		k := i
 		for k < len(block) && block[k] == ' ' {
 			k++
 		}
-		if k > j && k < len(block) {
+		if t != nil && k < len(block) {
 			if next, _ := utf8.DecodeRuneInString(block[k:]); unicode.Is(t, next) && unicode.IsLetter(next) {
 				cuts = append(cuts, k)
 			}
 		}
-		i = j
 	}
 	return cuts
 }
@@ -344,11 +344,14 @@ func scriptOf(r rune) *unicode.RangeTable {
 // (the token before a full stop, without an elided article: "l'Ing" is
 // "ing"), or 0. before is the text before word.
 func abbreviationKind(word, before string) ruleKind {
-	if i := strings.LastIndexAny(word, "'’"); i >= 0 {
-		_, size := utf8.DecodeRuneInString(word[i:])
-		if word = word[i+size:]; word == "" {
-			return 0
-		}
+	if i := strings.LastIndexByte(word, '\''); i >= 0 {
+		word = word[i+1:]
+	}
+	if i := strings.LastIndex(word, "’"); i >= 0 {
+		word = word[i+len("’"):]
+	}
+	if word == "" {
+		return 0
 	}
 	if allCaps(word) {
 		return 0 // an acronym ("ING.", "PR.") is not a title
