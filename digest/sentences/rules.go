@@ -28,7 +28,9 @@ const (
 	notStopAfterScript
 	// spaceInScript: a space between two letters of script ends a
 	// sentence (scripts that write words without spaces and sentences
-	// with them).
+	// with them) once the sentence holds min code points: a shorter run
+	// between spaces is a clause or a phrase, which the same space sets
+	// apart.
 	spaceInScript
 	// abbrevBeforeName: the words, each followed by a full stop, lead
 	// into what follows (titles, "z.", "вул.") and never end a sentence.
@@ -71,6 +73,7 @@ type rule struct {
 	script *unicode.RangeTable // stopAfterScript, notStopAfterScript, spaceInScript, initialInScript, lowerLetterAbbrev
 	chars  string              // stopChars, stopAfterScript
 	words  string              // space-separated, lower-cased
+	min    int                 // spaceInScript
 }
 
 // rules is the splitter's table, one row per rule. English abbreviations,
@@ -83,8 +86,8 @@ var rules = []rule{
 	{name: "Armenian full stop written as a colon", langs: "hy", kind: stopAfterScript, script: unicode.Armenian, chars: ":"},
 	{name: "Greek question mark", langs: "el", kind: stopAfterScript, script: unicode.Greek, chars: ";\u037e"},
 	{name: "Armenian full stop '.' is a colon (mijaket)", langs: "hy", kind: notStopAfterScript, script: unicode.Armenian},
-	{name: "Thai sentences separated by spaces", langs: "th", kind: spaceInScript, script: unicode.Thai},
-	{name: "Lao sentences separated by spaces", langs: "lo", kind: spaceInScript, script: unicode.Lao},
+	{name: "Thai sentences separated by spaces", langs: "th", kind: spaceInScript, script: unicode.Thai, min: 100},
+	{name: "Lao sentences separated by spaces", langs: "lo", kind: spaceInScript, script: unicode.Lao, min: 100},
 	{name: "Cyrillic one-letter abbreviations", langs: "ru uk bg kk be sr mk", kind: lowerLetterAbbrev, script: unicode.Cyrillic, words: "я"},
 	{name: "Greek one-letter abbreviations", langs: "el", kind: lowerLetterAbbrev, script: unicode.Greek},
 	{name: "initials in Dravidian scripts", langs: "ml ta te kn", kind: initialInScript, script: dravidianScripts},
@@ -143,7 +146,7 @@ type ruleIndex struct {
 	notHardStops  string // unicodeStops exceptions
 	scriptStops   []rule // stopAfterScript rows
 	notStops      []*unicode.RangeTable
-	spaceScripts  []*unicode.RangeTable
+	spaceScripts  []rule
 	spaceLo       rune // the span of the spaceScripts tables, a fast test
 	spaceHi       rune
 	spaceLead     [256]uint8 // the first bytes of runes from spaceLo to spaceHi
@@ -177,7 +180,7 @@ func buildIndex(rows []rule) ruleIndex {
 		case notStopAfterScript:
 			x.notStops = append(x.notStops, r.script)
 		case spaceInScript:
-			x.spaceScripts = append(x.spaceScripts, r.script)
+			x.spaceScripts = append(x.spaceScripts, r)
 			lo, hi := tableSpan(r.script)
 			if len(x.spaceScripts) == 1 || lo < x.spaceLo {
 				x.spaceLo = lo
@@ -316,13 +319,17 @@ func spaceCuts(block string) []int {
 		if i == len(block) || block[i] != ' ' || r < index.spaceLo || r > index.spaceHi {
 			continue
 		}
-		t := scriptOf(r)
+		row := scriptOf(r)
 		k := i
 		for k < len(block) && block[k] == ' ' {
 			k++
 		}
-		if t != nil && k < len(block) {
-			if next, _ := utf8.DecodeRuneInString(block[k:]); unicode.Is(t, next) && unicode.IsLetter(next) {
+		last := 0
+		if len(cuts) > 0 {
+			last = cuts[len(cuts)-1]
+		}
+		if row != nil && k < len(block) && utf8.RuneCountInString(block[last:i]) >= row.min {
+			if next, _ := utf8.DecodeRuneInString(block[k:]); unicode.Is(row.script, next) && unicode.IsLetter(next) {
 				cuts = append(cuts, k)
 			}
 		}
@@ -330,11 +337,11 @@ func spaceCuts(block string) []int {
 	return cuts
 }
 
-// scriptOf returns the spaceInScript table holding r, or nil.
-func scriptOf(r rune) *unicode.RangeTable {
-	for _, t := range index.spaceScripts {
-		if unicode.Is(t, r) {
-			return t
+// scriptOf returns the spaceInScript row whose script holds r, or nil.
+func scriptOf(r rune) *rule {
+	for i := range index.spaceScripts {
+		if unicode.Is(index.spaceScripts[i].script, r) {
+			return &index.spaceScripts[i]
 		}
 	}
 	return nil

@@ -113,6 +113,9 @@ func TestLowerCasedTokenised(t *testing.T) {
 // abbreviations, ordinals and numbers of other languages, each with cases
 // written for this project.
 func TestScriptsAndLanguages(t *testing.T) {
+	// Sentences long enough for a space to end them (100 code points).
+	thaiLong := strings.Repeat("วันนี้ฝนตกหนักมาก", 7)
+	laoLong := strings.Repeat("ມື້ນີ້ຝົນຕົກໜັກຫຼາຍ", 7)
 	tests := []struct {
 		name string
 		text string
@@ -132,9 +135,10 @@ func TestScriptsAndLanguages(t *testing.T) {
 		{"colon elsewhere", "Note: the time is 10:30. It is late.", []string{"Note: the time is 10:30.", "It is late."}},
 		{"Greek question mark", "Πού είναι το σπίτι; Είναι εδώ.", []string{"Πού είναι το σπίτι;", "Είναι εδώ."}},
 		{"semicolon elsewhere", "It rained; We stayed in.", []string{"It rained; We stayed in."}},
-		{"Thai spaces", "วันนี้ฝนตก พรุ่งนี้แดดออก", []string{"วันนี้ฝนตก", "พรุ่งนี้แดดออก"}},
+		{"Thai spaces", thaiLong + " " + thaiLong, []string{thaiLong, thaiLong}},
+		{"Thai clauses", "วันนี้ฝนตก พรุ่งนี้แดดออก", []string{"วันนี้ฝนตก พรุ่งนี้แดดออก"}},
 		{"Thai beside numbers and Latin", "ราคา 20 บาทที่ Bangkok Mall", []string{"ราคา 20 บาทที่ Bangkok Mall"}},
-		{"Lao spaces", "ມື້ນີ້ຝົນຕົກ ມື້ອື່ນແດດອອກ", []string{"ມື້ນີ້ຝົນຕົກ", "ມື້ອື່ນແດດອອກ"}},
+		{"Lao spaces", laoLong + " " + laoLong, []string{laoLong, laoLong}},
 		{"German spaced abbreviations", "Wir kaufen Obst, z. B. Äpfel u. Ä. im Laden. Dann gehen wir.", []string{"Wir kaufen Obst, z. B. Äpfel u. Ä. im Laden.", "Dann gehen wir."}},
 		{"German titles", "Sie traf Dr. med. Weber und Dipl. Ing. Roth. Beide kamen.", []string{"Sie traf Dr. med. Weber und Dipl. Ing. Roth.", "Beide kamen."}},
 		{"German street number", "Er wohnt in der Gartenstr. 12 in Kiel. Sie auch.", []string{"Er wohnt in der Gartenstr. 12 in Kiel.", "Sie auch."}},
