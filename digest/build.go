@@ -238,7 +238,7 @@ type window struct {
 // SnippetMaxChars as snippets, each scored by the calibrated chance that it
 // answers the query (see snippetScore), with the features of that score.
 // Scores are made non-increasing in rank. A snippet that holds a query
-// term scores at least minMatchScore; one that holds none, and every
+// term scores its model score (at least matchFloor); one that holds none, and every
 // snippet of a fallback digest (the query has no content word, or none is
 // in the text), scores its model score times fallbackScore, below every
 // match, so that snippets sorted by score across sources put every answer
@@ -264,7 +264,7 @@ func selectEvidence(d *document, q queryModel, question string, opts Options, fa
 		if fallback || x[featWindowCoverage] == 0 {
 			v *= fallbackScore
 		} else {
-			v = max(v, minMatchScore)
+			v = max(v, matchFloor)
 		}
 		sn := EvidenceSnippet{
 			Text:           d.text[c.w.bstart:c.w.bend],

@@ -34,19 +34,43 @@ const (
 	snippetFeatures
 )
 
+// featureRanges are the values each feature of a snippet's score can take
+// (featRank up to the last of MaxEvidence snippets).
+var featureRanges = [snippetFeatures][2]float64{
+	featSaturated:      {0, 1},
+	featWindowCoverage: {0, 1},
+	featDocCoverage:    {0, 1},
+	featRank:           {0, math.Log1p(MaxEvidence - 1)},
+	featRelative:       {0, 1},
+	featShortQuery:     {0, 0.5},
+	featFirst:          {0, 1},
+}
+
+// matchFloor is the least the snippet model scores any snippet: the model
+// at the low end of every feature's range. A snippet that holds a query
+// term, however weak the match, scores its model score, never below it.
+var matchFloor = snippetModel.least(featureRanges[:])
+
 // fallbackScore is the most a snippet scores when it holds no query term,
 // or when its digest falls back to describing the whole document: its
-// model score is scaled into [0, fallbackScore], below minMatchScore.
-const fallbackScore = 0.04
-
-// minMatchScore is the least a snippet that holds a query term scores,
-// above every snippet that holds none, in any source.
-const minMatchScore = 0.05
+// model score times fallbackScore, below every match in any source (half
+// of matchFloor, cut to the four decimals scores are given in).
+var fallbackScore = math.Floor(matchFloor/2*1e4) / 1e4
 
 // logit is a logistic model: p(x) = 1 / (1 + exp(−(bias + w·x))).
 type logit struct {
 	bias float64
 	w    []float64
+}
+
+// least returns the model's lowest probability over features within
+// ranges (each feature's [low, high]).
+func (m logit) least(ranges [][2]float64) float64 {
+	z := m.bias
+	for i, r := range ranges {
+		z += min(m.w[i]*r[0], m.w[i]*r[1])
+	}
+	return 1 / (1 + math.Exp(-z))
 }
 
 // p returns the model's probability for features x.

@@ -1,6 +1,7 @@
 package digest
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -153,8 +154,8 @@ func TestScoresOrderAcrossSources(t *testing.T) {
 				t.Errorf("a snippet holding a query term scores %v, at most an off-topic one's %v", m, u)
 			}
 		}
-		if m < minMatchScore {
-			t.Errorf("a match scores %v, below %v", m, minMatchScore)
+		if m < math.Round(matchFloor*1e4)/1e4 {
+			t.Errorf("a match scores %v, below %v", m, matchFloor)
 		}
 	}
 }

@@ -225,7 +225,7 @@ func (f snippetFigures) String() string {
 }
 
 // scoreSnippets scores the rows of fold (every row when fold < 0) with m as
-// Build does (capped at digest.FallbackScore for fallback digests and
+// Build does (times digest.FallbackScore for fallback digests and
 // snippets without a query term, non-increasing in rank).
 func scoreSnippets(m digest.Model, rows []calibrationRow, fold int) snippetFigures {
 	var f snippetFigures
@@ -238,7 +238,7 @@ func scoreSnippets(m digest.Model, rows []calibrationRow, fold int) snippetFigur
 		}
 		p := m.P(r.x)
 		if r.fallback || r.x[1] == 0 {
-			p = math.Min(p, digest.FallbackScore)
+			p *= digest.FallbackScore
 		}
 		p = math.Round(p*1e4) / 1e4
 		if v, ok := prev[r.group]; ok && p > v {

@@ -28,7 +28,7 @@ func SnippetFeatures(text, query string) ([]EvidenceSnippet, [][]float64, bool, 
 }
 
 // FallbackScore is the most a snippet without a query term scores.
-const FallbackScore = fallbackScore
+var FallbackScore = fallbackScore
 
 // SourceFeatures returns RankSources' features of each source.
 func SourceFeatures(matches []*Match, tops []float64) [][]float64 {
