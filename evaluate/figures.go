@@ -95,7 +95,7 @@ var countFigures = map[string]bool{
 	"empty_reference_pages": true, "no_query_match_digests": true, "hygiene_documents": true, "hygiene_key_points": true,
 	"hygiene_summary_sentences": true, "key_points_not_sentences": true, "boilerplate_lines": true,
 	"dangling_summary_openers": true, "key_points_repeating_summary": true, "repeated_sentences": true,
-	"digests_longer_than_source": true, "summaries_not_opening_lead": true,
+	"digests_longer_than_source": true, "summaries_not_opening_lead": true, "false_locators": true,
 }
 
 // lowerFigures are the metrics where less is better: defects and false
@@ -105,17 +105,18 @@ var lowerFigures = map[string]bool{
 	"key_points_not_sentences": true, "key_points_not_sentences_share": true, "boilerplate_lines": true,
 	"boilerplate_share": true, "dangling_summary_openers": true, "key_points_repeating_summary": true,
 	"digests_longer_than_source": true, "summaries_not_opening_lead": true, "false_locator_rate": true,
-	"unanswerable_top_ge_0_5_share": true, "no_query_match_max_score": true,
+	"unanswerable_top_ge_0_5_share": true, "no_query_match_max_score": true, "false_locators": true,
+	"negative_max_similarity": true,
 }
 
 // reportedFigures are shown and not held: sizes, counts of what was
-// measured, and shares with no better side (a sentence the summary and a
-// snippet share is allowed).
+// measured (and every n_… count of cases), and shares with no better side
+// (a sentence the summary and a snippet share is allowed).
 var reportedFigures = map[string]bool{
 	"verdicts": true, "empty_reference_pages": true, "no_query_match_digests": true, "hygiene_documents": true,
 	"hygiene_key_points": true, "hygiene_summary_sentences": true, "repeated_sentences": true,
 	"index_bytes": true, "text_bytes": true, "evidence_chars_per_question": true,
-	"bm25_window_chars_per_question": true, "bm25_window500_chars_per_question": true,
+	"bm25_window_chars_per_question": true, "bm25_window500_chars_per_question": true, "index_passages": true,
 }
 
 // groupPrefix returns the prefix of a group of a set's cases that metric
@@ -152,7 +153,7 @@ func figureOf(name string, value float64, cases int, all map[string]float64) Fig
 	}
 	f := Figure{Value: value, Better: Higher}
 	switch {
-	case reportedFigures[base] || base == "cases" || strings.HasSuffix(base, "_chars_per_question"):
+	case reportedFigures[base] || base == "cases" || strings.HasPrefix(base, "n_") || strings.HasSuffix(base, "_chars_per_question"):
 		f.Better = Reported
 	case lowerFigures[base]:
 		f.Better = Lower
