@@ -130,12 +130,7 @@ func Hygiene(ctx context.Context, dir string, extract ExtractFunc, digestFn Evid
 		return Report{}, fmt.Errorf("hygiene set %s: %w", dir, err)
 	}
 	rep := Report{Set: filepath.Base(filepath.Clean(dir)), Kind: "hygiene", Metrics: map[string]float64{}}
-	type digested struct {
-		blocks []string // the canonical text's blocks, white space collapsed
-		d      EvidenceDigest
-	}
 	var docs []digested
-	var questions []string
 	seen := map[string]bool{}
 	var elapsed time.Duration
 	for _, c := range cases {
@@ -173,8 +168,7 @@ func Hygiene(ctx context.Context, dir string, extract ExtractFunc, digestFn Evid
 			rep.Errors++
 			continue
 		}
-		docs = append(docs, digested{blocks: textBlocks(d.Canonical), d: d})
-		questions = append(questions, c.Question)
+		docs = append(docs, digested{blocks: textBlocks(d.Canonical), d: d, question: c.Question})
 	}
 	// How many documents hold each block, copies of one document (the
 	// same text from several producers) counted once.
@@ -206,22 +200,18 @@ func Hygiene(ctx context.Context, dir string, extract ExtractFunc, digestFn Evid
 		}
 		return false
 	}
-	all := make([]EvidenceDigest, len(docs))
-	for i := range docs {
-		all[i] = docs[i].d
-	}
-	tallyHygiene(rep.Metrics, "", all, boilerplate)
+	tallyHygiene(rep.Metrics, "", docs, boilerplate)
 	// The short-text view: each document longer than shortViewMin code
 	// points cut at a sentence end to its first shortViewMin–shortViewMax,
 	// as short news and pages are, and digested again.
-	var short []EvidenceDigest
+	var short []digested
 	for i, doc := range docs {
 		cut := shortView(doc.d.Canonical, i)
 		if cut == "" {
 			continue
 		}
 		start := time.Now()
-		d, err := digestFn(ctx, cut, questions[i])
+		d, err := digestFn(ctx, cut, doc.question)
 		elapsed += time.Since(start)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -230,7 +220,7 @@ func Hygiene(ctx context.Context, dir string, extract ExtractFunc, digestFn Evid
 			rep.Errors++
 			continue
 		}
-		short = append(short, d)
+		short = append(short, digested{blocks: textBlocks(d.Canonical), d: d, question: doc.question})
 	}
 	tallyHygiene(rep.Metrics, "short_", short, boilerplate)
 	rep.Seconds = elapsed.Seconds()
@@ -382,15 +372,23 @@ func shortView(text string, i int) string {
 	return text[:cut]
 }
 
+// digested is one document of a hygiene run: its digest, the canonical
+// text's blocks (white space collapsed) and the question it was asked.
+type digested struct {
+	blocks   []string
+	d        EvidenceDigest
+	question string
+}
+
 // tallyHygiene counts what a reader would not keep in the digests ds and
 // writes the counts (see Hygiene) into m, each name after prefix.
 // boilerplate reports a text inside a block of blocks that the set holds
 // on boilerplatePages documents or more.
-func tallyHygiene(m map[string]float64, prefix string, ds []EvidenceDigest, boilerplate func(blocks []string, s string) bool) {
+func tallyHygiene(m map[string]float64, prefix string, ds []digested, boilerplate func(blocks []string, s string) bool) {
 	var kps, sums, notSentence, boiler, dangling, kpRepeats, repeated, longer, empty, notLead int
-	for _, d := range ds {
+	for _, doc := range ds {
+		d, blocks := doc.d, doc.blocks
 		p := d.Payload
-		blocks := textBlocks(d.Canonical)
 		if p.DigestChars > p.OriginalChars {
 			longer++
 		}
