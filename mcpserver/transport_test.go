@@ -554,11 +554,12 @@ func (a rpcAnswer) errorCode() string {
 	return ed.ErrorCode
 }
 
-// stdioSession writes lines to a stdio session, one a line, waits until an
-// answer to the id last is out (or 30 s), then closes the session's input.
-// It returns the output's lines, and whether the session ended before its
-// input was closed.
-func stdioSession(t *testing.T, opts mcpserver.Options, lines []string, last string) (out []string, endedEarly bool) {
+// stdioSession writes lines to a stdio session, one a line, waits until
+// every id in awaited has a result (or 30 s), then closes the session's
+// input. The session answers requests concurrently, so the last line's
+// answer can come before those of the lines before it. It returns the
+// output's lines, and whether the session ended before its input was closed.
+func stdioSession(t *testing.T, opts mcpserver.Options, lines []string, awaited ...string) (out []string, endedEarly bool) {
 	t.Helper()
 	var buf lockedBuffer
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -567,7 +568,16 @@ func stdioSession(t *testing.T, opts mcpserver.Options, lines []string, last str
 	done := make(chan error, 1)
 	go func() { done <- mcpserver.ServeStdio(ctx, newPipeline(t), opts, pr, &buf) }()
 	go io.WriteString(pw, strings.Join(lines, "\n")+"\n")
-	for ctx.Err() == nil && !strings.Contains(buf.String(), `"id":`+last+`,`) {
+	answered := func() bool {
+		results := resultIDs(strings.Split(buf.String(), "\n"))
+		for _, id := range awaited {
+			if !results[id] {
+				return false
+			}
+		}
+		return true
+	}
+	for ctx.Err() == nil && !answered() {
 		select {
 		case err := <-done:
 			endedEarly = true
@@ -583,6 +593,27 @@ func stdioSession(t *testing.T, opts mcpserver.Options, lines []string, last str
 		<-done
 	}
 	return strings.Split(strings.TrimSpace(buf.String()), "\n"), endedEarly
+}
+
+// resultIDs are the ids of the answers with a result among the complete
+// lines of a session's output, an answer alone or in a batch's array.
+func resultIDs(lines []string) map[string]bool {
+	ids := map[string]bool{}
+	for _, l := range lines {
+		var one rpcAnswer
+		var many []rpcAnswer
+		switch {
+		case json.Unmarshal([]byte(l), &many) == nil:
+		case json.Unmarshal([]byte(l), &one) == nil:
+			many = []rpcAnswer{one}
+		}
+		for _, a := range many {
+			if a.Result != nil {
+				ids[string(a.ID)] = true
+			}
+		}
+	}
+	return ids
 }
 
 // Over stdio no line ends the session: a line that is not JSON is a parse
@@ -620,7 +651,7 @@ func TestStdioBadLinesKeepTheSession(t *testing.T) {
 		lines = append(lines, c.line)
 	}
 	lines = append(lines, fmt.Sprintf(list, 2))
-	out, endedEarly := stdioSession(t, mcpserver.Options{MaxBodyBytes: maxLine}, lines, "2")
+	out, endedEarly := stdioSession(t, mcpserver.Options{MaxBodyBytes: maxLine}, lines, "2", "7", "8")
 	if endedEarly {
 		t.Fatalf("the session ended early; it wrote:\n%.2000s", strings.Join(out, "\n"))
 	}
