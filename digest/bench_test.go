@@ -85,3 +85,16 @@ func BenchmarkBuild100k(b *testing.B) { benchmarkBuild(b, 100_000) }
 
 // BenchmarkBuild500k digests a 500,000-character text.
 func BenchmarkBuild500k(b *testing.B) { benchmarkBuild(b, 500_000) }
+
+// BenchmarkBuildOneLongSentence digests 3 MB of words without one sentence
+// mark, a matching question, so that every window lies inside one sentence:
+// windowing within a sentence must stay linear in it.
+func BenchmarkBuildOneLongSentence(b *testing.B) {
+	text := strings.Repeat("word alpha, beta ", 180_000)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if _, _, err := Build(text, "alpha word", Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

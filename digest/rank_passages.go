@@ -1,6 +1,7 @@
 package digest
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strings"
@@ -135,10 +136,13 @@ func windowCandidates(d *document, q queryModel, question string, max int) ([]ca
 				length += len(sk.terms)
 				continue
 			}
-			for t, id := range sk.terms {
-				if sk.start+int(sk.ends[t]) <= from {
-					continue
-				}
+			// The terms ending after from: a binary search, since a
+			// sentence longer than a window has many windows.
+			first, _ := slices.BinarySearchFunc(sk.ends, from-sk.start, func(e int32, b int) int {
+				return cmp.Compare(int(e), b+1)
+			})
+			for t := first; t < len(sk.terms); t++ {
+				id := sk.terms[t]
 				if sk.start+int(sk.ends[t]) > w.bend {
 					break
 				}
@@ -234,13 +238,16 @@ func windowCandidates(d *document, q queryModel, question string, max int) ([]ca
 			// Windows also open a quarter window before each stretch of
 			// query terms, so that what follows a match is shown with it
 			// wherever the punctuation falls.
+			// Both offsets only move forward, so a cursor keeps the
+			// byte-to-code-point conversions linear in the sentence.
 			last := -max
+			var end, start runeCursor
 			for t, id := range s.terms {
 				if slot[id] < 0 {
 					continue
 				}
 				endB := int(s.ends[t])
-				endC := utf8.RuneCountInString(str[:endB])
+				endC := end.toByte(str, endB)
 				if endC-last < max/2 {
 					continue
 				}
@@ -248,7 +255,8 @@ func windowCandidates(d *document, q queryModel, question string, max int) ([]ca
 				// before the term's end.
 				from, fromC := 0, 0
 				if target := endC - max/4; target > 0 {
-					from, fromC = byteAtRune(str, target), target
+					from = start.toRune(str, target)
+					fromC = start.c // target, or past it if an earlier term's start was
 					for from < endB && str[from] != ' ' {
 						_, n := utf8.DecodeRuneInString(str[from:])
 						from += n
@@ -289,17 +297,27 @@ func windowCandidates(d *document, q queryModel, question string, max int) ([]ca
 	return cands, sc
 }
 
-// byteAtRune returns the byte offset of code point n of s (len(s) past
-// its end).
-func byteAtRune(s string, n int) int {
-	k := 0
-	for b := range s {
-		if k == n {
-			return b
-		}
-		k++
+// runeCursor converts between byte and code point offsets of one string,
+// moving only forward: each call starts where the last one stopped.
+type runeCursor struct{ b, c int }
+
+// toByte returns the code point offset of byte offset b (a rune boundary at
+// or after the last one asked for).
+func (k *runeCursor) toByte(s string, b int) int {
+	k.c += utf8.RuneCountInString(s[k.b:b])
+	k.b = b
+	return k.c
+}
+
+// toRune returns the byte offset of code point offset c (at or after the
+// last one asked for), or len(s) past its end.
+func (k *runeCursor) toRune(s string, c int) int {
+	for k.c < c && k.b < len(s) {
+		_, n := utf8.DecodeRuneInString(s[k.b:])
+		k.b += n
+		k.c++
 	}
-	return len(s)
+	return k.b
 }
 
 // clauseMark reports a mark that ends a clause or separates the items of
