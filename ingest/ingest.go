@@ -380,7 +380,7 @@ func (in *Ingester) finish(text string, raw []byte, rec Record, warns []Warning)
 	rec.RawBytes = len(raw)
 	rec.Canonicalizer = normalize.Version
 	rec.TextChars = n
-	found := lang.Decide(rec.DeclaredLanguage, lang.Detect(text))
+	found := lang.Decide(rec.DeclaredLanguage, detected.detect(blob.Hash(), text))
 	rec.Language, rec.LanguageConfidence = found.Language, found.Confidence
 	rec.capMetadata()
 	return &Document{Text: blob, Record: rec, Warnings: warns}, nil
