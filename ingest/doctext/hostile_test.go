@@ -97,12 +97,12 @@ func TestDOCXRevisionsAndFields(t *testing.T) {
 	}
 }
 
-// Markdown keeps its blocks and drops its markup; CSV finds its delimiter
+// Markdown keeps its blocks (raw HTML ones too) and drops its markup; CSV finds its delimiter
 // and keeps quoted fields whole.
 func TestMarkdownAndCSVBlocks(t *testing.T) {
 	tests := []struct{ kind, in, want string }{
 		{format.Markdown, "---\ntitle: A Note\n---\n# Head *one*\n\nA [link](http://x) and `code`.\n\n- item one\n  - nested item\n\n```go\nfunc main() {}\n```\n\n<div>raw html</div>\n\n> quoted text",
-			"A Note\nHead one\nA link and code.\nitem one\nnested item\nfunc main() {}\nquoted text"},
+			"A Note\nHead one\nA link and code.\nitem one\nnested item\nfunc main() {}\nraw html\nquoted text"},
 		{format.Markdown, "Text with a note.[^n]\n\n[^n]: The note.", "Text with a note.[1]\n[1] The note."},
 		{format.CSV, "name;city\n\"Roe; Ann\";Bonn\n", "name | city\nRoe; Ann | Bonn"},
 		{format.CSV, "a\tb\n1\t\"2\n3\"\n", "a | b\n1 | 2 3"},

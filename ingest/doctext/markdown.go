@@ -1,8 +1,10 @@
 package doctext
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
+	"html"
 	"strings"
 	"unicode/utf8"
 
@@ -10,6 +12,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
+	mdhtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
 )
 
@@ -120,31 +123,55 @@ func (m *mdWalker) blocks(n ast.Node, depth int) error {
 			return err
 		}
 		var err error
-		switch b := b.(type) {
+		switch k := b.(type) {
 		case *ast.Heading, *ast.Paragraph, *ast.TextBlock:
-			err = m.inline(b)
+			err = m.inline(k)
 			m.c.flush()
 		case *ast.FencedCodeBlock, *ast.CodeBlock:
-			lines := b.Lines()
+			lines := k.Lines()
 			for i := 0; i < lines.Len() && err == nil; i++ {
 				seg := lines.At(i)
 				err = m.c.text(string(seg.Value(m.src)))
 				m.c.flush()
 			}
-		case *ast.HTMLBlock, *ast.ThematicBreak:
+		case *ast.HTMLBlock:
+			// A raw HTML block reads as its text at its place. The HTML
+			// blocks that follow it with only blank lines between are one
+			// fragment with it (a table whose rows blank lines part).
+			raw := m.htmlBlockBytes(nil, k)
+			for next, ok := b.NextSibling().(*ast.HTMLBlock); ok; next, ok = b.NextSibling().(*ast.HTMLBlock) {
+				raw = m.htmlBlockBytes(raw, next)
+				b = next
+			}
+			err = m.c.htmlFragment(raw, depth)
+		case *ast.ThematicBreak:
 			// Markup, not text.
 		case *east.Table:
-			err = m.table(b)
+			err = m.table(k)
 		case *east.FootnoteList:
-			err = m.footnotes(b)
+			err = m.footnotes(k)
 		default:
-			err = m.blocks(b, depth+1)
+			err = m.blocks(k, depth+1)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// htmlBlockBytes appends the source lines of a raw HTML block, with its
+// closing line, to raw.
+func (m *mdWalker) htmlBlockBytes(raw []byte, b *ast.HTMLBlock) []byte {
+	lines := b.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		raw = append(raw, seg.Value(m.src)...)
+	}
+	if b.HasClosure() {
+		raw = append(raw, b.ClosureLine.Value(m.src)...)
+	}
+	return append(raw, '\n')
 }
 
 func (m *mdWalker) table(t *east.Table) error {
@@ -195,8 +222,9 @@ func (m *mdWalker) inline(n ast.Node) error {
 	return m.c.text(b.String())
 }
 
-// inlineTo writes the text of n's inline children: text, code, link text,
-// image descriptions; raw HTML and footnote marks are left out.
+// inlineTo writes the text of n's inline children: text (its entities and
+// escapes resolved), code (as written), link text, image descriptions; raw
+// HTML and footnote marks are left out.
 func (m *mdWalker) inlineTo(b *strings.Builder, n ast.Node, depth int) {
 	if depth > maxMarkdownDepth {
 		return
@@ -210,12 +238,27 @@ func (m *mdWalker) inlineTo(b *strings.Builder, n ast.Node, depth int) {
 func (m *mdWalker) inlineNode(b *strings.Builder, k ast.Node, depth int) {
 	switch k := k.(type) {
 	case *ast.Text:
-		b.Write(k.Segment.Value(m.src))
+		if k.IsRaw() {
+			b.Write(k.Segment.Value(m.src))
+		} else {
+			writeUnescaped(b, k.Segment.Value(m.src))
+		}
 		if k.SoftLineBreak() || k.HardLineBreak() {
 			b.WriteByte(' ')
 		}
 	case *ast.String:
-		b.Write(k.Value)
+		if k.IsCode() || k.IsRaw() {
+			b.Write(k.Value)
+		} else {
+			writeUnescaped(b, k.Value)
+		}
+	case *ast.CodeSpan:
+		// Code keeps its entities and backslashes as written.
+		for t := k.FirstChild(); t != nil; t = t.NextSibling() {
+			if t, ok := t.(*ast.Text); ok {
+				b.Write(t.Segment.Value(m.src))
+			}
+		}
 	case *ast.AutoLink:
 		b.Write(k.URL(m.src))
 	case *east.FootnoteLink:
@@ -224,4 +267,20 @@ func (m *mdWalker) inlineNode(b *strings.Builder, k ast.Node, depth int) {
 	default:
 		m.inlineTo(b, k, depth+1)
 	}
+}
+
+// writeUnescaped writes Markdown text with its backslash escapes and its
+// entity and numeric character references resolved, as CommonMark reads
+// them: goldmark's own HTML writer resolves them (escaping the result for
+// HTML), and the HTML escaping is undone.
+func writeUnescaped(b *strings.Builder, src []byte) {
+	if bytes.IndexByte(src, '&') < 0 && bytes.IndexByte(src, '\\') < 0 {
+		b.Write(src)
+		return
+	}
+	var out bytes.Buffer
+	w := bufio.NewWriter(&out)
+	mdhtml.DefaultWriter.Write(w, src)
+	w.Flush()
+	b.WriteString(html.UnescapeString(out.String()))
 }
