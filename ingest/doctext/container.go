@@ -173,24 +173,67 @@ func attrNS(e xml.StartElement, space, local string) string {
 	return ""
 }
 
-// relationships reads an OPC relationships part: id → target, resolved
-// against the directory of the part they belong to.
-func (c *conv) relationships(z *container, relsPath, baseDir string) (map[string]string, error) {
-	rels := map[string]string{}
+// rel is one relationship of an OPC part to a part of the same package.
+type rel struct {
+	id, typ, target string
+}
+
+// readRels reads an OPC relationships part: its internal relationships,
+// targets resolved against the directory of the part they belong to. A
+// package without the part has none.
+func (c *conv) readRels(z *container, relsPath, baseDir string) ([]rel, error) {
 	if !z.has(relsPath) {
-		return rels, nil
+		return nil, nil
 	}
 	data, err := z.read(relsPath)
 	if err != nil {
 		return nil, err
 	}
+	var out []rel
 	err = c.walkXML(data, xmlHandler{start: func(e xml.StartElement) error {
-		if e.Name.Local == "Relationship" && attr(e, "TargetMode") != "External" {
-			rels[attr(e, "Id")] = resolve(baseDir, attr(e, "Target"))
+		if e.Name.Local == "Relationship" && attr(e, "TargetMode") != "External" && len(out) < c.lim.MaxEntries {
+			out = append(out, rel{attr(e, "Id"), attr(e, "Type"), resolve(baseDir, attr(e, "Target"))})
 		}
 		return nil
 	}})
-	return rels, err
+	return out, err
+}
+
+// relsOf reads the relationships of a part, from _rels/NAME.rels beside it.
+func (c *conv) relsOf(z *container, part string) ([]rel, error) {
+	dir := path.Dir(part)
+	return c.readRels(z, path.Join(dir, "_rels", path.Base(part)+".rels"), dir)
+}
+
+// byID maps relationship ids to their targets.
+func byID(rels []rel) map[string]string {
+	m := make(map[string]string, len(rels))
+	for _, r := range rels {
+		m[r.id] = r.target
+	}
+	return m
+}
+
+// ofType returns the targets of the relationships whose type ends in
+// suffix ("/comments", "/notesSlide"), in order.
+func ofType(rels []rel, suffix string) []string {
+	var out []string
+	for _, r := range rels {
+		if strings.HasSuffix(r.typ, suffix) {
+			out = append(out, r.target)
+		}
+	}
+	return out
+}
+
+// mainPart returns the package's main part named by its root
+// relationships, or def when they name none.
+func (c *conv) mainPart(z *container, def string) string {
+	rels, err := c.readRels(z, "_rels/.rels", "")
+	if t := ofType(rels, "/officeDocument"); err == nil && len(t) > 0 {
+		return t[0]
+	}
+	return def
 }
 
 // resolve joins a relative part name to a base directory inside a package.

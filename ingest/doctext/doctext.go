@@ -1,8 +1,10 @@
 // Package doctext converts office documents (DOCX, PPTX, XLSX, ODT, ODP,
 // ODS), EPUB books, Markdown and CSV into text blocks for canonical text:
 // headings, paragraphs, list items and table rows (cells joined by
-// CellSeparator), speaker notes after their slide, footnotes and endnotes
-// at the end. Slides and sheets are pages.
+// CellSeparator), pictures by their alt text and charts by their titles
+// and data at their place, speaker notes after their slide, footnotes and
+// endnotes at the end, and comments after CommentsHeading at the end of
+// their page. Slides and sheets are pages.
 //
 // Every input is untrusted: containers are read through caps on entries and
 // decompressed bytes, XML through caps on depth and tokens (encoding/xml
@@ -22,11 +24,17 @@ import (
 // ExtractorName and ExtractorVersion name this converter in source records.
 const (
 	ExtractorName    = "digestd-doctext"
-	ExtractorVersion = "1"
+	ExtractorVersion = "2"
 )
 
 // CellSeparator joins the cells of a table row in one block.
 const CellSeparator = " | "
+
+// CommentsHeading opens the reviewers' comments of a slide, a sheet or an
+// unpaginated document: a block of its own at the end of the page (of the
+// text, after its notes), followed by one block "author: text" per
+// comment.
+const CommentsHeading = "Comments:"
 
 // Errors of a conversion; every error Extract returns wraps one of them.
 var (

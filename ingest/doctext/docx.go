@@ -10,7 +10,8 @@ import (
 )
 
 // docx converts a WordprocessingML document: the body's paragraphs, list
-// items and table rows in order, then footnotes and endnotes.
+// items and table rows in order (pictures by their alt text, charts by
+// their data), then footnotes and endnotes, then the comments.
 func (c *conv) docx(raw []byte) error {
 	z, err := c.openZip(raw)
 	if err != nil {
@@ -19,15 +20,16 @@ func (c *conv) docx(raw []byte) error {
 	if err := c.coreProperties(z, "docProps/core.xml"); err != nil {
 		return err
 	}
-	main := "word/document.xml"
-	if rels, err := c.relationshipsOfType(z, "_rels/.rels", "", "/officeDocument"); err == nil && len(rels) > 0 {
-		main = rels[0]
+	main := c.mainPart(z, "word/document.xml")
+	rels, err := c.relsOf(z, main)
+	if err != nil {
+		return err
 	}
 	data, err := z.read(main)
 	if err != nil {
 		return err
 	}
-	w := &wordWalker{c: c, refs: map[string]int{}}
+	w := &wordWalker{c: c, z: z, rels: byID(rels), alt: "docPr", refs: map[string]int{}}
 	if err := c.walkXML(data, w.handler()); err != nil {
 		return err
 	}
@@ -56,14 +58,31 @@ func (c *conv) docx(raw []byte) error {
 		c.notes = append(c.notes, n.text)
 	}
 	c.addNotes()
-	return nil
+	var comments []comment
+	for _, part := range ofType(rels, "/comments") {
+		if !z.has(part) {
+			continue
+		}
+		data, err := z.read(part)
+		if err != nil {
+			return err
+		}
+		n := &wordWalker{c: c, notes: true, refs: w.refs}
+		if err := c.walkXML(data, n.handler()); err != nil {
+			return err
+		}
+		for _, d := range n.done {
+			comments = append(comments, comment{d.author, d.text})
+		}
+	}
+	return c.addComments(comments)
 }
 
 // wordNote is a footnote or endnote with the number of its mark (0: no
-// mark points to it).
+// mark points to it), or a comment with its author.
 type wordNote struct {
-	seq  int
-	text string
+	seq          int
+	author, text string
 }
 
 // maxNotes bounds the notes of a document.
@@ -72,38 +91,22 @@ const maxNotes = 100000
 // noteMark is how a note's mark reads in the text and before the note.
 func noteMark(n int) string { return "[" + strconv.Itoa(n) + "]" }
 
-// relationshipsOfType returns the targets of a relationships part whose
-// type ends in typeSuffix, in document order.
-func (c *conv) relationshipsOfType(z *container, relsPath, baseDir, typeSuffix string) ([]string, error) {
-	var out []string
-	if !z.has(relsPath) {
-		return nil, nil
-	}
-	data, err := z.read(relsPath)
-	if err != nil {
-		return nil, err
-	}
-	err = c.walkXML(data, xmlHandler{start: func(e xml.StartElement) error {
-		if e.Name.Local == "Relationship" && strings.HasSuffix(attr(e, "Type"), typeSuffix) && attr(e, "TargetMode") != "External" {
-			out = append(out, resolve(baseDir, attr(e, "Target")))
-		}
-		return nil
-	}})
-	return out, err
-}
-
 // wordWalker turns WordprocessingML into blocks: one per paragraph, one
 // per table row (cells joined), one per note.
 type wordWalker struct {
 	c      *conv
-	notes  bool // reading footnotes.xml or endnotes.xml
+	z      *container        // the package, for the parts a chart reference names
+	rels   map[string]string // the read part's relationships: id → part
+	alt    string            // the element whose title and descr are a picture's alt text ("docPr", "cNvPr")
+	notes  bool              // reading footnotes.xml, endnotes.xml or comments.xml
 	inText bool
 	skip   int // depth inside content that is not text (deletions, moved-from text, fallbacks, field codes)
 	tables []*tableState
 	note   strings.Builder
 	inNote bool
-	// noteSeq is the open note's number.
-	noteSeq int
+	// noteSeq is the open note's number, noteAuthor a comment's author.
+	noteSeq    int
+	noteAuthor string
 	// refs numbers the notes by their marks' order ("footnote:ID" → n).
 	refs map[string]int
 	done []wordNote
@@ -142,7 +145,24 @@ func (w *wordWalker) start(e xml.StartElement) error {
 		w.skip++
 		return nil
 	}
+	if e.Name.Local == w.alt || w.alt == "docPr" && e.Name.Space == "v" && (e.Name.Local == "shape" || e.Name.Local == "imagedata") {
+		if t := altText(e); t != "" {
+			return w.blocks([]string{t})
+		}
+	}
 	switch e.Name.Local {
+	case "chart":
+		if e.Name.Space == "c" && w.z != nil {
+			lines, err := w.c.chartLines(w.z, w.rels[attrNS(e, "r", "id")])
+			if err != nil {
+				return err
+			}
+			return w.blocks(lines)
+		}
+	case "comment":
+		w.inNote = true
+		w.note.Reset()
+		w.noteSeq, w.noteAuthor = 0, attr(e, "author")
 	case "del", "moveFrom", "Fallback", "instrText", "delText", "footnoteRef", "endnoteRef":
 		w.skip = 1
 	case "footnoteReference", "endnoteReference":
@@ -162,7 +182,7 @@ func (w *wordWalker) start(e xml.StartElement) error {
 		}
 		w.inNote = true
 		w.note.Reset()
-		w.noteSeq = w.refs[e.Name.Local+":"+attr(e, "id")]
+		w.noteSeq, w.noteAuthor = w.refs[e.Name.Local+":"+attr(e, "id")], ""
 		if w.noteSeq > 0 {
 			w.note.WriteString(noteMark(w.noteSeq) + " ")
 		}
@@ -225,15 +245,49 @@ func (w *wordWalker) end(e xml.EndElement) error {
 		if n := len(w.tables); n > 0 {
 			w.tables = w.tables[:n-1]
 		}
-	case "footnote", "endnote":
+	case "footnote", "endnote", "comment":
 		if w.inNote {
 			if len(w.done) < maxNotes {
-				w.done = append(w.done, wordNote{w.noteSeq, w.note.String()})
+				w.done = append(w.done, wordNote{w.noteSeq, w.noteAuthor, w.note.String()})
 			}
 			w.inNote = false
 		}
 	}
 	return nil
+}
+
+// blocks writes lines at the walker's place: blocks of their own in the
+// body, text of the cell or note that holds them elsewhere.
+func (w *wordWalker) blocks(lines []string) error {
+	if len(w.tables) > 0 || w.notes {
+		for _, l := range lines {
+			if err := w.write(" " + l + " "); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	w.c.flush()
+	for _, l := range lines {
+		if err := w.c.text(l); err != nil {
+			return err
+		}
+		w.c.flush()
+	}
+	return nil
+}
+
+// altText returns a picture's alt text: the title and the description
+// its properties give (DrawingML's title and descr, VML's alt and
+// o:title), each once.
+func altText(e xml.StartElement) string {
+	var parts []string
+	for _, name := range []string{"title", "descr", "alt"} {
+		if v := strings.Join(strings.Fields(attr(e, name)), " "); v != "" && !slices.Contains(parts, v) {
+			parts = append(parts, v)
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
 // writeAbove writes s with the innermost of tables set aside: a nested

@@ -3,13 +3,13 @@ package doctext
 import (
 	"encoding/xml"
 	"fmt"
-	"path"
 	"strings"
 )
 
 // pptx converts a presentation: each slide, in the presentation's order,
-// is a page of its shapes' paragraphs and table rows, followed by its
-// speaker notes; the page's name is the slide's title.
+// is a page of its shapes' paragraphs and table rows, pictures' alt text
+// and charts' data, followed by its speaker notes and its comments; the
+// page's name is the slide's title.
 func (c *conv) pptx(raw []byte) error {
 	z, err := c.openZip(raw)
 	if err != nil {
@@ -18,23 +18,33 @@ func (c *conv) pptx(raw []byte) error {
 	if err := c.coreProperties(z, "docProps/core.xml"); err != nil {
 		return err
 	}
-	pres := "ppt/presentation.xml"
-	if main, err := c.relationshipsOfType(z, "_rels/.rels", "", "/officeDocument"); err == nil && len(main) > 0 {
-		pres = main[0]
-	}
-	dir := path.Dir(pres)
-	rels, err := c.relationships(z, path.Join(dir, "_rels", path.Base(pres)+".rels"), dir)
+	pres := c.mainPart(z, "ppt/presentation.xml")
+	rels, err := c.relsOf(z, pres)
 	if err != nil {
 		return err
+	}
+	// The authors of comments: the legacy list (ids by number) and the
+	// modern one (ids are GUIDs), whichever the presentation has.
+	authors := map[string]string{}
+	for _, part := range ofType(rels, "/commentAuthors") {
+		if err := c.readAuthors(z, part, "cmAuthor", "id", "name", authors); err != nil {
+			return err
+		}
+	}
+	for _, part := range ofType(rels, "/authors") {
+		if err := c.readAuthors(z, part, "author", "id", "name", authors); err != nil {
+			return err
+		}
 	}
 	data, err := z.read(pres)
 	if err != nil {
 		return err
 	}
+	ids := byID(rels)
 	var slides []string
 	err = c.walkXML(data, xmlHandler{start: func(e xml.StartElement) error {
 		if e.Name.Local == "sldId" {
-			if target := rels[attrNS(e, "r", "id")]; target != "" {
+			if target := ids[attrNS(e, "r", "id")]; target != "" {
 				slides = append(slides, target)
 			}
 		}
@@ -47,40 +57,51 @@ func (c *conv) pptx(raw []byte) error {
 		return fmt.Errorf("no slides: %w", ErrUnreadable)
 	}
 	for _, slide := range slides {
-		if err := c.slide(z, slide); err != nil {
+		if err := c.slide(z, slide, authors); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// slide converts one slide and its notes into a page.
-func (c *conv) slide(z *container, name string) error {
+// slide converts one slide, its notes and its comments into a page.
+func (c *conv) slide(z *container, name string, authors map[string]string) error {
 	data, err := z.read(name)
+	if err != nil {
+		return err
+	}
+	rels, err := c.relsOf(z, name)
 	if err != nil {
 		return err
 	}
 	c.startPage("")
 	s := newShapeWalker(c, false)
+	s.z, s.rels, s.alt = z, byID(rels), "cNvPr"
 	if err := c.walkXML(data, s.handler()); err != nil {
 		return err
 	}
 	c.flush()
 	c.res.PageNames[len(c.res.PageNames)-1] = strings.Join(strings.Fields(s.title.String()), " ")
-	notes, err := c.relationshipsOfType(z, path.Join(path.Dir(name), "_rels", path.Base(name)+".rels"), path.Dir(name), "/notesSlide")
-	if err != nil || len(notes) == 0 {
-		return err
+	if notes := ofType(rels, "/notesSlide"); len(notes) > 0 {
+		data, err = z.read(notes[0])
+		if err != nil {
+			return err
+		}
+		n := newShapeWalker(c, true)
+		if err := c.walkXML(data, n.handler()); err != nil {
+			return err
+		}
+		c.flush()
 	}
-	data, err = z.read(notes[0])
-	if err != nil {
-		return err
+	var comments []comment
+	for _, part := range ofType(rels, "/comments") {
+		cs, err := c.readComments(z, part, pptxComments, authors)
+		if err != nil {
+			return err
+		}
+		comments = append(comments, cs...)
 	}
-	n := newShapeWalker(c, true)
-	if err := c.walkXML(data, n.handler()); err != nil {
-		return err
-	}
-	c.flush()
-	return nil
+	return c.addComments(comments)
 }
 
 // shapeWalker reads a slide's shapes (or a notes page's body) with a

@@ -2,6 +2,7 @@ package doctext
 
 import (
 	"bytes"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"strings"
@@ -11,7 +12,9 @@ import (
 
 // xlsx converts a workbook through excelize: each sheet is a page that
 // opens with the sheet's name, then one block per row, cells joined by
-// CellSeparator as the sheet shows them (formatted values).
+// CellSeparator as the sheet shows them (formatted values), then what its
+// drawings hold (text boxes, pictures' alt text, charts' data), then its
+// comments.
 func (c *conv) xlsx(raw []byte) error {
 	z, err := c.openZip(raw)
 	if err != nil {
@@ -39,6 +42,10 @@ func (c *conv) xlsx(raw []byte) error {
 		return fmt.Errorf("excelize: %v: %w", err, ErrUnreadable)
 	}
 	defer f.Close()
+	sheets, persons, err := c.workbookParts(z)
+	if err != nil {
+		return err
+	}
 	for _, name := range f.GetSheetList() {
 		c.startPage(name)
 		c.emit(name)
@@ -64,6 +71,95 @@ func (c *conv) xlsx(raw []byte) error {
 		if err := rows.Close(); err != nil {
 			return fmt.Errorf("sheet: %v: %w", err, ErrUnreadable)
 		}
+		if err := c.sheetExtras(z, sheets[name], persons); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// workbookParts returns the part of each sheet by its name and the people
+// who wrote threaded comments (id → name).
+func (c *conv) workbookParts(z *container) (sheets, persons map[string]string, err error) {
+	book := c.mainPart(z, "xl/workbook.xml")
+	rels, err := c.relsOf(z, book)
+	if err != nil {
+		return nil, nil, err
+	}
+	persons = map[string]string{}
+	for _, part := range ofType(rels, "/person") {
+		if err := c.readAuthors(z, part, "person", "id", "displayName", persons); err != nil {
+			return nil, nil, err
+		}
+	}
+	sheets = map[string]string{}
+	if !z.has(book) {
+		return sheets, persons, nil
+	}
+	data, err := z.read(book)
+	if err != nil {
+		return nil, nil, err
+	}
+	ids := byID(rels)
+	err = c.walkXML(data, xmlHandler{start: func(e xml.StartElement) error {
+		if e.Name.Local == "sheet" {
+			sheets[attr(e, "name")] = ids[attrNS(e, "r", "id")]
+		}
+		return nil
+	}})
+	return sheets, persons, err
+}
+
+// sheetExtras ends a sheet's page with what its drawings hold, in their
+// order (a text box's paragraphs, a picture's alt text, a chart's data),
+// then its comments: the threaded ones, then its notes.
+func (c *conv) sheetExtras(z *container, sheet string, persons map[string]string) error {
+	if sheet == "" {
+		return nil
+	}
+	rels, err := c.relsOf(z, sheet)
+	if err != nil {
+		return err
+	}
+	for _, part := range ofType(rels, "/drawing") {
+		if !z.has(part) {
+			continue
+		}
+		data, err := z.read(part)
+		if err != nil {
+			return err
+		}
+		drels, err := c.relsOf(z, part)
+		if err != nil {
+			return err
+		}
+		w := &wordWalker{c: c, z: z, rels: byID(drels), alt: "cNvPr"}
+		if err := c.walkXML(data, w.handler()); err != nil {
+			return err
+		}
+		c.flush()
+	}
+	var comments []comment
+	for _, part := range ofType(rels, "/threadedComment") {
+		cs, err := c.readComments(z, part, xlsxThreaded, persons)
+		if err != nil {
+			return err
+		}
+		comments = append(comments, cs...)
+	}
+	threaded := len(comments) > 0
+	for _, part := range ofType(rels, "/comments") {
+		cs, err := c.readComments(z, part, xlsxComments, nil)
+		if err != nil {
+			return err
+		}
+		for _, cm := range cs {
+			// Excel keeps a note "tc=ID" for each threaded comment, for
+			// readers of old; with the thread read, it is a copy.
+			if !threaded || !strings.HasPrefix(cm.author, "tc=") {
+				comments = append(comments, cm)
+			}
+		}
+	}
+	return c.addComments(comments)
 }
