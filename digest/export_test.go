@@ -60,6 +60,39 @@ type WindowCase struct {
 // WindowFeatureCount is the number of window ranking features.
 const WindowFeatureCount = windowFeatures
 
+// Window ranking features, by name.
+const (
+	WindowFeatureSecond   = wfSecond
+	WindowFeatureHeading  = wfHeading
+	WindowFeatureLead     = wfLead
+	WindowFeatureLeadNear = wfLeadNear
+)
+
+// SetFirstLead sets the power of the lead factor the first window is
+// chosen by, and returns a function that restores it.
+func SetFirstLead(v float64) (restore func()) {
+	old := firstLead
+	firstLead = v
+	return func() { firstLead = old }
+}
+
+// SetEvidenceChoices sets the query terms' idf power, the framing words'
+// weight and the most sentences a window holds (each only when not zero),
+// and returns a function that restores them, for the fit's ablation.
+func SetEvidenceChoices(idfPower, framing float64, sentences int) (restore func()) {
+	p, f, n := termIDFPower, framingWeight, windowSentences
+	if idfPower != 0 {
+		termIDFPower = idfPower
+	}
+	if framing != 0 {
+		framingWeight = framing
+	}
+	if sentences != 0 {
+		windowSentences = sentences
+	}
+	return func() { termIDFPower, framingWeight, windowSentences = p, f, n }
+}
+
 // DefaultWindowWeights returns the window weights in use.
 func DefaultWindowWeights() []float64 { return slices.Clone(windowWeights[:]) }
 

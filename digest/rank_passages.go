@@ -31,11 +31,6 @@ const (
 	clauseGap = 250
 	// rerankDepth is how many of the best candidates selection considers.
 	rerankDepth = 300
-	// windowSentences is the most whole sentences a window holds: a
-	// window is the sentence that matches and what follows it up to the
-	// snippet bound, and beyond a few sentences the rest is seldom the
-	// answer but always costs the reader.
-	windowSentences = 4
 	// headingWeight adds, to a window's score, that share of the evidence
 	// score of the section heading the window sits under (see headings):
 	// in a structured text a question often names the section that
@@ -45,6 +40,13 @@ const (
 	// headingWords is the most words a heading has.
 	headingWords = 12
 )
+
+// windowSentences is the most whole sentences a window holds: a window is
+// the sentence that matches and what follows it up to the snippet bound,
+// and beyond a few sentences the rest is seldom the answer but always costs
+// the reader. A variable only so that the fit (TestFitWindowWeights) can
+// measure it; nothing sets it.
+var windowSentences = 4
 
 // The weights above were chosen on the three evidence dev sets pooled
 // (biomedical papers, encyclopedia articles, NLP papers): each set's
@@ -61,14 +63,14 @@ const (
 type candidate struct {
 	w           window
 	first, last int
-	length      int        // terms in the window
-	tf          []int32    // frequency of each query term in the window
-	score       float64    // the window's raw score: BM25, anchors and heading
-	rank        float64    // the score selection orders by (see windowWeights)
-	anchor      [2]float64 // parts of score from the first and second sentences
-	mid         bool       // starts inside sentence first
-	tail        int        // bytes after the last query term, in a window that cuts a sentence
-	fill        bool       // one sentence of a longer window, chosen only when no whole window fits
+	length      int     // terms in the window
+	tf          []int32 // frequency of each query term in the window
+	score       float64 // the window's raw score: BM25, anchors and heading
+	rank        float64 // the score selection orders by (see windowWeights)
+	lead        float64 // the lead factor of rank (see weigh)
+	mid         bool    // starts inside sentence first
+	tail        int     // bytes after the last query term, in a window that cuts a sentence
+	fill        bool    // one sentence of a longer window, chosen only when no whole window fits
 }
 
 // windowCandidates returns the scored candidate windows, best first. Every
@@ -282,8 +284,9 @@ func windowCandidates(d *document, q queryModel, question string, max int) ([]ca
 	}
 	sc := &windowScorer{
 		q: q, tf: tf, sentScore: sentScore, heading: headings(d),
-		avgw: math.Max(sum/math.Max(float64(len(cands)), 1), 1),
-		w:    &windowWeights,
+		avgw:      math.Max(sum/math.Max(float64(len(cands)), 1), 1),
+		textChars: math.Max(float64(d.sents[len(d.sents)-1].cend), 1),
+		w:         &windowWeights,
 	}
 	kept := cands[:0]
 	for _, c := range cands {
@@ -362,6 +365,7 @@ type windowScorer struct {
 	sentScore []float64 // evidence score of each sentence
 	heading   []int     // the heading each sentence sits under, or -1
 	avgw      float64   // mean candidate length in terms
+	textChars float64   // the text's length in code points
 	w         *[windowFeatures]float64
 }
 
@@ -370,13 +374,35 @@ type windowScorer struct {
 // evidence sets (docs/evidence.md): the later sentences' evidence, the
 // evidence of the sentence before, the share of the query's weight held,
 // opening a block, and the weight of query terms only the heading holds.
+//
+// The lead features are not added but multiply the sum of the others by
+// 1 + w·x (see weigh): a prior on where in the text the window starts, which
+// raises an early window by a share of its own score.
 const (
-	wfBM25    = iota // BM25 over the window's terms
-	wfFirst          // evidence score of the window's first sentence
-	wfSecond         // evidence score of its second sentence
-	wfHeading        // evidence score of the heading it sits under
+	wfBM25     = iota // BM25 over the window's terms
+	wfFirst           // evidence score of the window's first sentence
+	wfSecond          // evidence score of its second sentence
+	wfHeading         // evidence score of the heading it sits under
+	wfLead            // exp(−x/(leadDecay·L)) for a window x code points into a text of L
+	wfLeadNear        // exp(−x/leadReach): the first few paragraphs of any text
 	windowFeatures
 )
+
+// firstLead is the power of the lead factor the first window is chosen
+// by (see pickWindows). A variable only so that the fit
+// (TestFitWindowWeights) can measure it; nothing sets it.
+var firstLead = 1.0
+
+// leadDecay and leadReach set how fast the lead features fall with a
+// window's start: over a share of the text, and over a distance in code
+// points.
+const (
+	leadDecay = 0.3
+	leadReach = 2000
+)
+
+// firstLeadFeature is the first of the multiplying features.
+const firstLeadFeature = wfLead
 
 // windowWeights weighs the window features into the rank selection
 // orders windows by (see TestFitWindowWeights).
@@ -401,29 +427,34 @@ func (sc *windowScorer) features(c *candidate) [windowFeatures]float64 {
 	if h := sc.heading[c.first]; h >= 0 && h != c.first {
 		x[wfHeading] = sc.sentScore[h]
 	}
+	x[wfLead] = math.Exp(-float64(c.w.cstart) / (leadDecay * sc.textChars))
+	x[wfLeadNear] = math.Exp(-float64(c.w.cstart) / leadReach)
 	return x
 }
 
 // score sets c's score (its features weighed by windowWeights), its rank
-// (weighed by sc.w, the same unless a fit tries other weights) and its
-// anchors from c.tf and c.length.
+// (weighed by sc.w, the same unless a fit tries other weights) and the
+// lead factor of its rank from c.tf and c.length.
 func (sc *windowScorer) score(c *candidate) {
 	x := sc.features(c)
-	c.anchor = [2]float64{windowWeights[wfFirst] * x[wfFirst], windowWeights[wfSecond] * x[wfSecond]}
-	c.score = weigh(&windowWeights, &x)
+	c.score, c.lead = weigh(&windowWeights, &x)
 	c.rank = c.score
 	if sc.w != &windowWeights {
-		c.rank = weigh(sc.w, &x)
+		c.rank, c.lead = weigh(sc.w, &x)
 	}
 }
 
-// weigh returns the sum of features x weighed by w.
-func weigh(w, x *[windowFeatures]float64) float64 {
-	var v float64
-	for k := range x {
+// weigh returns the sum of the additive features x weighed by w, times
+// the lead factor: 1 plus the multiplying ones weighed by w.
+func weigh(w, x *[windowFeatures]float64) (v, lead float64) {
+	var f float64
+	for k := range firstLeadFeature {
 		v += w[k] * x[k]
 	}
-	return v
+	for k := firstLeadFeature; k < windowFeatures; k++ {
+		f += w[k] * x[k]
+	}
+	return v * (1 + f), 1 + f
 }
 
 // headings returns, for each sentence of d, the last heading at or before
@@ -521,6 +552,12 @@ func pickWindows(d *document, cands []candidate, n int, sc *windowScorer) []cand
 				*c = cut
 			}
 			v := c.rank
+			if len(out) == 0 && firstLead != 1 {
+				// The first window takes the lead factor only at the
+				// power firstLead: the best match nearly wherever it
+				// stands, the earlier of two comparable ones.
+				v /= math.Pow(c.lead, 1-firstLead)
+			}
 			if best < 0 || v > bestV {
 				best, bestV = k, v
 			}

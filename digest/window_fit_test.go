@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -127,10 +128,15 @@ type fitRun struct {
 	half, halfBase [][2]figures
 }
 
+// windowFitSets are the evidence dev sets the window weights are chosen on:
+// the four genres (biomedical papers, encyclopedia articles, NLP papers,
+// contracts).
+var windowFitSets = []string{"evidence-covidqa", "evidence-squad", "evidence-qasper-train", "evidence-cuad-dev"}
+
 func loadFitCases(t *testing.T) ([]fitCase, []string) {
 	var out []fitCase
 	var mu sync.Mutex
-	for si, name := range calibrationSets {
+	for si, name := range windowFitSets {
 		cases, docs, _ := readEvidenceSet(t, filepath.Join(sharedData(t), name))
 		work := make(chan int)
 		var wg sync.WaitGroup
@@ -143,7 +149,8 @@ func loadFitCases(t *testing.T) ([]fitCase, []string) {
 					c := cases[i]
 					text := docs[c.Doc]
 					fc := fitCase{set: si, half: evaluate.DocHalf(c.Doc), hit: hitFunc(c)}
-					bt := evaluate.BM25Windows(text, c.Question, 0)
+					// The floor: BM25 windows bounded as snippets are.
+					bt := evaluate.BM25Windows(text, c.Question, digest.MaxSnippetChars)
 					fc.base = rankOf(bt, fc.hit)
 					for _, s := range bt {
 						fc.bchar += utf8.RuneCountInString(s)
@@ -173,7 +180,7 @@ func loadFitCases(t *testing.T) ([]fitCase, []string) {
 		out = append(out, res...)
 		mu.Unlock()
 	}
-	return out, calibrationSets
+	return out, windowFitSets
 }
 
 func runWeights(cases []fitCase, nsets int, w []float64) fitRun {
@@ -368,17 +375,76 @@ func TestFitWindowWeights(t *testing.T) {
 	if os.Getenv("DIGESTD_FIT_PARETO") == "1" {
 		floor = &r0
 	}
-	steps := []float64{0, 0.2, 0.1, 0.2}
-	all := []bool{true, true, true}
+	if os.Getenv("DIGESTD_FIT_ABLATE") == "1" {
+		ablateWindowChoices(t, cases, n, w0)
+		return
+	}
+	steps := make([]float64, len(w0))
+	copy(steps, []float64{0, 0.2, 0.1, 0.2, 0.2, 0.2})
+	all := slices.Repeat([]bool{true}, n)
 	w, r := searchWeights(t, cases, n, w0, steps, all, 3)
 	t.Logf("pooled: w %.3f", w)
 	for s := range names {
 		t.Logf("%s: pooled %v; halves %v %v", names[s], r.set[s], r.half[s][0], r.half[s][1])
 	}
 	for s := range names {
-		use := []bool{true, true, true}
+		use := slices.Repeat([]bool{true}, n)
 		use[s] = false
 		wl, rl := searchWeights(t, cases, n, w0, steps, use, 3)
 		t.Logf("%s left out: w %.3f → %v (pooled %v)", names[s], wl, rl.set[s], r.set[s])
+	}
+}
+
+// ablateWindowChoices measures, on every set and half, each of the
+// evidence choices of digester/30 undone alone (docs/evidence.md): the
+// heading weight, idf^1.25 with framing words at 0.3, windows of at most
+// four sentences, the second anchor at 0.25 (0.5 before), and the lead
+// prior's removal (a lead weight of 0.8 as before, and the near lead).
+// Choices of the query model and the windows rebuild the cases.
+func ablateWindowChoices(t *testing.T, cases []fitCase, n int, w0 []float64) {
+	report := func(name string, r fitRun) {
+		for s := range n {
+			t.Logf("%-28s %-22s %v | halves %v %v", name, windowFitSets[s], r.set[s], r.half[s][0], r.half[s][1])
+		}
+	}
+	r0 := runWeights(cases, n, w0)
+	for s := range n {
+		t.Logf("%-28s %-22s %v | halves %v %v", "floor (bounded BM25)", windowFitSets[s], r0.base[s], r0.halfBase[s][0], r0.halfBase[s][1])
+	}
+	report("as shipped", r0)
+	with := func(k int, v float64) []float64 {
+		w := slices.Clone(w0)
+		w[k] = v
+		return w
+	}
+	report("no heading weight", runWeights(cases, n, with(digest.WindowFeatureHeading, 0)))
+	report("second anchor 0.5", runWeights(cases, n, with(digest.WindowFeatureSecond, 0.5)))
+	for _, v := range []float64{0.2, 0.4, 0.8} {
+		report(fmt.Sprintf("lead %.1f", v), runWeights(cases, n, with(digest.WindowFeatureLead, v)))
+		report(fmt.Sprintf("near lead %.1f", v), runWeights(cases, n, with(digest.WindowFeatureLeadNear, v)))
+		for _, p := range []float64{0.25, 0} {
+			restore := digest.SetFirstLead(p)
+			report(fmt.Sprintf("lead %.1f, first at ^%.2f", v, p), runWeights(cases, n, with(digest.WindowFeatureLead, v)))
+			restore()
+		}
+	}
+	if os.Getenv("DIGESTD_FIT_ABLATE_LEAD_ONLY") == "1" {
+		return
+	}
+	for _, k := range []struct {
+		name         string
+		idf, framing float64
+		sentences    int
+	}{
+		{"idf^1, framing 1", 1, 1, 0},
+		{"idf^1.25, framing 1", 1.25, 1, 0},
+		{"idf^1, framing 0.3", 1, 0.3, 0},
+		{"windows of any sentences", 0, 0, 100},
+		{"windows of at most 3 sentences", 0, 0, 3},
+	} {
+		restore := digest.SetEvidenceChoices(k.idf, k.framing, k.sentences)
+		c, _ := loadFitCases(t)
+		report(k.name, runWeights(c, n, w0))
+		restore()
 	}
 }

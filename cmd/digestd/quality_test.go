@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"sync"
@@ -16,6 +17,10 @@ import (
 )
 
 var updateBaseline = flag.Bool("update-baseline", false, "TestQualityFloors: write docs/eval-baseline.json from this run")
+
+// reportsFrom names a file of `digestd eval all --json DATA` output to read
+// in place of running it (a run saved from the same commit).
+var reportsFrom = flag.String("reports-from", "", "TestQualityFloors, TestHygieneBars: read the reports of eval all --json from this file instead of running it")
 
 // baselineFile holds every figure of `digestd eval all --json DATA` as
 // last landed, each with its noise band (evaluate.QualityBaseline).
@@ -36,6 +41,15 @@ func evalAllReports(t *testing.T) []evaluate.Report {
 	testenv.FullSuite(t, "evaluates every dev set with the digestd binary (minutes)")
 	data := sharedData(t)
 	evalAllRun.once.Do(func() {
+		if *reportsFrom != "" {
+			out, err := os.ReadFile(*reportsFrom)
+			if err != nil {
+				evalAllRun.failed = err.Error()
+				return
+			}
+			evalAllRun.reports, evalAllRun.failed = parseReports(out)
+			return
+		}
 		bin := buildDigestd(t)
 		cmd := exec.Command(bin, "eval", "all", "--json", data)
 		var stderr bytes.Buffer
