@@ -10,8 +10,10 @@ import (
 )
 
 // docx converts a WordprocessingML document: the body's paragraphs, list
-// items and table rows in order (pictures by their alt text, charts by
-// their data), then footnotes and endnotes, then the comments.
+// items and table rows in order (numbered ones after their numbers, cells
+// in their grid columns, equations in a linear form, pictures by their alt
+// text, charts by their data), then footnotes and endnotes, then the
+// comments.
 func (c *conv) docx(raw []byte) error {
 	z, err := c.openZip(raw)
 	if err != nil {
@@ -29,7 +31,18 @@ func (c *conv) docx(raw []byte) error {
 	if err != nil {
 		return err
 	}
-	w := &wordWalker{c: c, z: z, rels: byID(rels), alt: "docPr", refs: map[string]int{}}
+	var numbering, styles string
+	if t := ofType(rels, "/numbering"); len(t) > 0 {
+		numbering = t[0]
+	}
+	if t := ofType(rels, "/styles"); len(t) > 0 {
+		styles = t[0]
+	}
+	num, err := c.readNumbering(z, numbering, styles)
+	if err != nil {
+		return err
+	}
+	w := &wordWalker{c: c, z: z, rels: byID(rels), alt: "docPr", num: num, refs: map[string]int{}}
 	if err := c.walkXML(data, w.handler()); err != nil {
 		return err
 	}
@@ -99,6 +112,10 @@ type wordWalker struct {
 	rels   map[string]string // the read part's relationships: id → part
 	alt    string            // the element whose title and descr are a picture's alt text ("docPr", "cNvPr")
 	notes  bool              // reading footnotes.xml, endnotes.xml or comments.xml
+	num    *wordNumbering    // the document's lists, nil when it has none
+	inPPr  bool              // inside a paragraph's properties
+	para   paraNumbering     // the open paragraph's numbering properties
+	math   *mathReader       // the open equation, nil outside one
 	inText bool
 	skip   int // depth inside content that is not text (deletions, moved-from text, fallbacks, field codes)
 	tables []*tableState
@@ -117,6 +134,20 @@ type tableState struct {
 	cells []string
 	cell  strings.Builder
 	inRow bool
+	span  int // the open cell's gridSpan
+}
+
+// maxGridSkip bounds the columns a row skips (gridBefore) or a cell spans
+// (gridSpan); Word's tables have at most 63 columns.
+const maxGridSkip = 64
+
+// gridVal reads the w:val of a grid property, bounded.
+func gridVal(e xml.StartElement) int {
+	n, err := strconv.Atoi(attr(e, "val"))
+	if err != nil || n < 0 {
+		return 0
+	}
+	return min(n, maxGridSkip)
 }
 
 func (w *wordWalker) handler() xmlHandler {
@@ -145,6 +176,17 @@ func (w *wordWalker) start(e xml.StartElement) error {
 		w.skip++
 		return nil
 	}
+	if w.math == nil && e.Name.Local == "oMath" {
+		w.math = &mathReader{}
+	}
+	if w.math != nil {
+		switch e.Name.Local {
+		case "del", "moveFrom", "Fallback":
+			w.skip = 1
+			return nil
+		}
+		return w.math.start(e)
+	}
 	if e.Name.Local == w.alt || w.alt == "docPr" && e.Name.Space == "v" && (e.Name.Local == "shape" || e.Name.Local == "imagedata") {
 		if t := altText(e); t != "" {
 			return w.blocks([]string{t})
@@ -163,8 +205,35 @@ func (w *wordWalker) start(e xml.StartElement) error {
 		w.inNote = true
 		w.note.Reset()
 		w.noteSeq, w.noteAuthor = 0, attr(e, "author")
-	case "del", "moveFrom", "Fallback", "instrText", "delText", "footnoteRef", "endnoteRef":
+	case "del", "moveFrom", "Fallback", "instrText", "delText", "footnoteRef", "endnoteRef", "pPrChange", "trPrChange", "tcPrChange", "numberingChange":
 		w.skip = 1
+	case "pPr":
+		if w.num != nil {
+			w.inPPr, w.para = true, paraNumbering{level: -1}
+		}
+	case "pStyle", "numId", "ilvl":
+		if w.inPPr {
+			switch v := attr(e, "val"); e.Name.Local {
+			case "pStyle":
+				w.para.style = v
+			case "numId":
+				w.para.numID = v
+			default:
+				w.para.level, _ = strconv.Atoi(v)
+			}
+		}
+	case "gridBefore":
+		// The row starts past its first columns: they are empty cells.
+		if n := len(w.tables); n > 0 && w.tables[n-1].inRow {
+			t := w.tables[n-1]
+			for range gridVal(e) {
+				t.cells = append(t.cells, "")
+			}
+		}
+	case "gridSpan":
+		if n := len(w.tables); n > 0 {
+			w.tables[n-1].span = gridVal(e)
+		}
 	case "footnoteReference", "endnoteReference":
 		key := strings.TrimSuffix(e.Name.Local, "Reference") + ":" + attr(e, "id")
 		n, ok := w.refs[key]
@@ -205,6 +274,7 @@ func (w *wordWalker) start(e xml.StartElement) error {
 	case "tc":
 		if len(w.tables) > 0 {
 			w.tables[len(w.tables)-1].cell.Reset()
+			w.tables[len(w.tables)-1].span = 0
 		}
 	}
 	return nil
@@ -215,9 +285,26 @@ func (w *wordWalker) end(e xml.EndElement) error {
 		w.skip--
 		return nil
 	}
+	if w.math != nil {
+		if !w.math.end() {
+			return nil
+		}
+		// An equation reads in its linear form (omml.go).
+		s := w.math.root.linear()
+		w.math = nil
+		return w.write(s)
+	}
 	switch e.Name.Local {
 	case "t":
 		w.inText = false
+	case "pPr":
+		if w.inPPr {
+			w.inPPr = false
+			// A numbered paragraph opens with its number, as Word shows it.
+			if label, suffix := w.num.label(w.para); label != "" {
+				return w.write(label + suffix)
+			}
+		}
 	case "p":
 		if len(w.tables) == 0 && !w.notes {
 			w.c.flush()
@@ -229,6 +316,10 @@ func (w *wordWalker) end(e xml.EndElement) error {
 			t := w.tables[len(w.tables)-1]
 			t.cells = append(t.cells, t.cell.String())
 			t.cell.Reset()
+			// A cell spanning columns leaves the ones it covers empty.
+			for i := 1; i < t.span; i++ {
+				t.cells = append(t.cells, "")
+			}
 		}
 	case "tr":
 		if n := len(w.tables); n > 0 {
@@ -303,6 +394,10 @@ func writeAbove[T any](tables *[]T, write func(string) error, s string) error {
 }
 
 func (w *wordWalker) chars(s string) error {
+	if w.math != nil && w.skip == 0 {
+		w.math.text(s, w.c.lim.MaxChars)
+		return nil
+	}
 	if w.skip > 0 || !w.inText {
 		return nil
 	}
