@@ -8,6 +8,8 @@ import (
 
 	"github.com/digestd/digestd"
 	"github.com/digestd/digestd/digest"
+	"github.com/digestd/digestd/ingest/ocr"
+	"github.com/digestd/digestd/ingest/pdfworker"
 	"github.com/digestd/digestd/locate"
 	"github.com/digestd/digestd/pipeline"
 	"github.com/digestd/digestd/wire"
@@ -36,6 +38,13 @@ func TestReadmeBounds(t *testing.T) {
 		fmt.Sprintf("(at most %d, each 1–%d characters)", pipeline.MaxLabels, pipeline.MaxLabelChars),
 		fmt.Sprintf("A JSON-RPC batch holds at most %d messages", wire.MaxBatchEntries),
 		recount,
+		fmt.Sprintf("an image of more than %d pixels or %d on a side is `TOO_LARGE`", ocr.MaxPixels, ocr.MaxSide),
+		fmt.Sprintf("rendered at %d dpi, or lower down to %d dpi", ocr.RenderDPI, ocr.MinRenderDPI),
+		fmt.Sprintf("a mean word confidence of %g is named in an `OCR_LOW_CONFIDENCE` warning", ocr.ConfidenceFloor),
+		fmt.Sprintf("names up to %d languages", ocr.MaxLanguages),
+		fmt.Sprintf("| `--ocr-max-pages` | %d |", ocr.DefaultMaxPages),
+		fmt.Sprintf("| `--ocr-deadline` | %s |", pdfworker.DefaultOCRDeadline),
+		ocr.Install,
 	} {
 		if !strings.Contains(readme, phrase) {
 			t.Errorf("neither the README nor docs/ says %q", phrase)

@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"fmt"
 	"os"
 	"regexp"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/ingest"
+	"github.com/digestd/digestd/ingest/ocr"
 	"github.com/digestd/digestd/ingest/verdict"
 	"github.com/digestd/digestd/wire"
 )
@@ -116,5 +118,22 @@ func TestDocsRenderModes(t *testing.T) {
 	}
 	if got := openapiEnum(t, "SourceRecord", "verdict"); !slices.Equal(got, []string{string(verdict.Content)}) {
 		t.Errorf("openapi.yaml SourceRecord.verdict enum %v", got)
+	}
+}
+
+// The OCR modes and the language bound of openapi.yaml are ingest's and
+// ocr's.
+func TestDocsOCRModes(t *testing.T) {
+	want := slices.Clone(ingest.OCRModes)
+	sort.Strings(want)
+	if got := openapiEnum(t, "SourceSpec", "ocr"); !slices.Equal(got, want) {
+		t.Errorf("openapi.yaml SourceSpec.ocr enum %v, ingest has %v", got, want)
+	}
+	spec := string(digestd.OpenAPI)
+	if !strings.Contains(spec, fmt.Sprintf("ocr_languages: {type: array, maxItems: %d,", ocr.MaxLanguages)) {
+		t.Errorf("openapi.yaml SourceSpec.ocr_languages does not bound its items to %d", ocr.MaxLanguages)
+	}
+	if !strings.Contains(spec, fmt.Sprintf("a page under %g is named in an OCR_LOW_CONFIDENCE warning", ocr.ConfidenceFloor)) {
+		t.Errorf("openapi.yaml does not state the confidence floor %g", ocr.ConfidenceFloor)
 	}
 }

@@ -34,8 +34,8 @@ func TestURLSource(t *testing.T) {
 			w.Header().Set("Content-Type", "text/html")
 			w.Write([]byte(page))
 		case "/image":
-			w.Header().Set("Content-Type", "image/png")
-			w.Write([]byte("\x89PNG\r\n\x1a\n0000"))
+			w.Header().Set("Content-Type", "image/gif")
+			w.Write([]byte("GIF89a\x01\x00\x01\x00"))
 		default:
 			http.NotFound(w, r)
 		}

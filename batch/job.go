@@ -320,8 +320,10 @@ func (j *Job) digest(ctx context.Context, gate *hostGate, e Entry) (*pipeline.Re
 			return nil, fault.E(fault.Internal, "file sources are not configured")
 		}
 		req.Source = j.FileSource(raw, e.File)
+		req.Source.OCR, req.Source.OCRLanguages = e.OCR, e.OCRLanguages
 	case e.URL != "":
 		req.Source.URL, req.Source.Render = e.URL, e.Render
+		req.Source.OCR, req.Source.OCRLanguages = e.OCR, e.OCRLanguages
 		release, err := gate.acquire(ctx, e.URL)
 		if err != nil {
 			return nil, fault.Wrap(fault.Unavailable, "the batch was stopped", err)

@@ -43,6 +43,11 @@ type Entry struct {
 	// Render is a URL's render mode: never (the default), auto or always
 	// (ingest.Source.Render).
 	Render string `json:"render,omitempty"`
+	// OCR and OCRLanguages are a PDF's, an image's or a URL's OCR mode
+	// (auto, the default, never or always) and languages
+	// (ingest.Source.OCR and OCRLanguages).
+	OCR          string   `json:"ocr,omitempty"`
+	OCRLanguages []string `json:"ocr_languages,omitempty"`
 	// Line is the 1-based manifest line the entry came from (0 for entries
 	// found by ScanDir).
 	Line int `json:"-"`
@@ -140,6 +145,12 @@ func parseEntry(line []byte, baseDir string) (Entry, error) {
 	}
 	if e.Render != "" && (e.URL == "" || !slices.Contains(ingest.RenderModes, e.Render)) {
 		return e, fmt.Errorf("id %q: render is for a url, one of %s", e.ID, strings.Join(ingest.RenderModes, ", "))
+	}
+	if e.OCR != "" && !slices.Contains(ingest.OCRModes, e.OCR) {
+		return e, fmt.Errorf("id %q: ocr is one of %s", e.ID, strings.Join(ingest.OCRModes, ", "))
+	}
+	if (e.OCR != "" || len(e.OCRLanguages) > 0) && e.URL == "" && e.File == "" {
+		return e, fmt.Errorf("id %q: ocr and ocr_languages are for a url or a file", e.ID)
 	}
 	if e.Archive != "" {
 		if _, err := archive.ParseHash(e.Archive); err != nil {

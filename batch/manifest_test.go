@@ -31,6 +31,9 @@ func TestReadManifestErrors(t *testing.T) {
 		{"id not a string", `{"id":7,"text":"x"}`, 1, "not a manifest object"},
 		{"text not UTF-8", `{"id":"a","text":"x` + "\xff" + ` y"}`, 1, "not valid UTF-8 (at byte 19)"},
 		{"third line", `{"id":"a","text":"x"}` + "\n\n" + `{"id":"b"}`, 3, "exactly one of"},
+		{"ocr of a file", `{"id":"a","file":"scan.pdf","ocr":"always","ocr_languages":["deu"]}`, 0, ""},
+		{"ocr unknown mode", `{"id":"a","file":"scan.pdf","ocr":"sometimes"}`, 1, "ocr is one of auto, never, always"},
+		{"ocr of a text", `{"id":"a","text":"x","ocr":"always"}`, 1, "ocr and ocr_languages are for a url or a file"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -59,11 +59,14 @@ type Warning string
 
 // The warnings digestd reports.
 const (
-	ContentTruncated       Warning = "CONTENT_TRUNCATED"
-	PartialFailure         Warning = "PARTIAL_FAILURE"
-	QueryFallback          Warning = "QUERY_FALLBACK"
-	NoQueryMatch           Warning = "NO_QUERY_MATCH"
-	UnmappedGlyphs         Warning = "UNMAPPED_GLYPHS"
+	ContentTruncated Warning = "CONTENT_TRUNCATED"
+	PartialFailure   Warning = "PARTIAL_FAILURE"
+	QueryFallback    Warning = "QUERY_FALLBACK"
+	NoQueryMatch     Warning = "NO_QUERY_MATCH"
+	UnmappedGlyphs   Warning = "UNMAPPED_GLYPHS"
+	// OCRLowConfidence: pages read by OCR with a mean word confidence
+	// under the floor (ocr.ConfidenceFloor), named in the message.
+	OCRLowConfidence       Warning = "OCR_LOW_CONFIDENCE"
 	RateLimitApproaching   Warning = "RATE_LIMIT_APPROACHING"
 	QuotesNotFound         Warning = "QUOTES_NOT_FOUND"
 	CitationsMoved         Warning = "CITATIONS_MOVED"

@@ -30,6 +30,8 @@ const (
 	KindText = format.Text
 	KindHTML = format.HTML
 	KindPDF  = format.PDF
+	// KindImage is a PNG, JPEG, TIFF or WebP image, read by OCR.
+	KindImage = format.Image
 )
 
 // DefaultMaxSourceBytes is the largest source digestd takes in by default,
@@ -59,6 +61,13 @@ type Source struct {
 	// Render says whether a URL's page is rendered in a browser: one of
 	// RenderNever (the default when empty), RenderAuto and RenderAlways.
 	Render string
+	// OCR says when a PDF's pages and an image are read by OCR: one of
+	// OCRAuto (the default when empty), OCRNever and OCRAlways.
+	OCR string
+	// OCRLanguages names the languages to read by OCR (ISO 639-1 codes
+	// or Tesseract's pack names), each installed; empty: the language
+	// detected in a PDF's text layer, else English.
+	OCRLanguages []string
 }
 
 // Record describes where a canonical text came from. It is archived as a
@@ -99,6 +108,15 @@ type Record struct {
 	PageNames     []string `json:"page_names,omitempty"`
 	EmptyPages    []int    `json:"empty_pages,omitempty"`
 	UnmappedPages []int    `json:"unmapped_pages,omitempty"`
+	// OCRPages lists the 1-based pages read by OCR (an image's one page,
+	// a PDF's pages without a usable text layer); OCREngine names the
+	// engine and its version, OCRLanguages the language packs read with,
+	// and OCRConfidence is the mean word confidence of those pages, in
+	// [0, 1].
+	OCRPages      []int    `json:"ocr_pages,omitempty"`
+	OCREngine     string   `json:"ocr_engine,omitempty"`
+	OCRLanguages  []string `json:"ocr_languages,omitempty"`
+	OCRConfidence float64  `json:"ocr_confidence,omitempty"`
 	// Rendered is set when the text is the page's DOM after a browser
 	// ran its scripts; Browser names the browser and its version.
 	Rendered  bool   `json:"rendered,omitempty"`
@@ -151,38 +169,47 @@ type Ingester struct {
 	// Renderer renders the pages of URL sources that ask for it; nil
 	// disables rendering (see Source.Render).
 	Renderer PageRenderer
+	// OCR reads images and PDF pages without a usable text layer; nil
+	// disables OCR (images are then FEATURE_DISABLED).
+	OCR OCRReader
 }
 
 const textExtractor = "plain-text"
 
 // Ingest returns the canonical text and record of src.
 func (in *Ingester) Ingest(ctx context.Context, src Source) (*Document, error) {
+	o, err := in.ocrOptionsOf(src)
+	if err != nil {
+		return nil, err
+	}
 	switch {
 	case src.Text != "":
 		return in.text(src.Text, Record{})
 	case len(src.HTML) > 0:
 		return in.html(src.HTML, src.ContentType, "", Record{Kind: KindHTML, ContentType: src.ContentType}, src.Explain)
 	case len(src.PDF) > 0:
-		return in.pdf(ctx, src.PDF, Record{Kind: KindPDF, ContentType: "application/pdf"})
+		return in.pdf(ctx, src.PDF, Record{Kind: KindPDF, ContentType: "application/pdf"}, o)
 	case len(src.File) > 0:
 		kind := src.Kind
 		if kind == "" {
 			kind = format.Detect(src.ContentType, src.Name, src.File)
 		}
-		return in.file(ctx, kind, src.File, src.ContentType, Record{ContentType: src.ContentType}, src.Explain)
+		return in.file(ctx, kind, src.File, src.ContentType, Record{ContentType: src.ContentType}, src.Explain, o)
 	case src.URL != "":
-		return in.url(ctx, src.URL, src.Render, src.Explain)
+		return in.url(ctx, src.URL, src.Render, src.Explain, o)
 	}
 	return nil, fault.E(fault.MissingRequired, "source: one of url, html, pdf_base64, file_base64, text or archive is required")
 }
 
 // file ingests bytes of any kind.
-func (in *Ingester) file(ctx context.Context, kind string, raw []byte, contentType string, rec Record, explain bool) (*Document, error) {
+func (in *Ingester) file(ctx context.Context, kind string, raw []byte, contentType string, rec Record, explain bool, o ocrOptions) (*Document, error) {
 	switch {
 	case !slices.Contains(format.Kinds, kind):
 		return nil, fault.E(fault.UnsupportedContentType, "the file is none of the kinds digestd reads")
 	case kind == KindPDF:
-		return in.pdf(ctx, raw, rec)
+		return in.pdf(ctx, raw, rec, o)
+	case kind == KindImage:
+		return in.image(ctx, raw, rec, o)
 	case kind == KindHTML:
 		return in.html(raw, contentType, "", rec, explain)
 	case kind == KindText:
@@ -283,7 +310,7 @@ func (in *Ingester) judgedHTML(raw []byte, contentType, pageURL string, rec Reco
 
 // url fetches a URL through the guarded client and ingests what it
 // returned by its kind.
-func (in *Ingester) url(ctx context.Context, rawURL, render string, explain bool) (*Document, error) {
+func (in *Ingester) url(ctx context.Context, rawURL, render string, explain bool, o ocrOptions) (*Document, error) {
 	if in.Fetcher == nil {
 		return nil, fault.E(fault.FeatureDisabled, "URL sources are not enabled on this server")
 	}
@@ -314,7 +341,9 @@ func (in *Ingester) url(ctx context.Context, rawURL, render string, explain bool
 		return doc, err
 	case fetch.KindPDF:
 		rec.Kind = KindPDF
-		return in.pdf(ctx, resp.Body, rec)
+		return in.pdf(ctx, resp.Body, rec, o)
+	case KindImage:
+		return in.image(ctx, resp.Body, rec, o)
 	case fetch.KindText:
 	default:
 		return in.document(ctx, resp.Kind, resp.Body, resp.ContentType, rec)

@@ -14,6 +14,7 @@ import (
 	"github.com/digestd/digestd/ingest/doctext"
 	"github.com/digestd/digestd/ingest/fetch"
 	"github.com/digestd/digestd/ingest/format"
+	"github.com/digestd/digestd/ingest/ocr"
 	"github.com/digestd/digestd/ingest/render"
 	"github.com/digestd/digestd/ingest/verdict"
 )
@@ -166,8 +167,12 @@ func TestFileSources(t *testing.T) {
 			t.Errorf("%s: %d pages in the text, record %d pages, names %q, offsets %v", c.file, pages, doc.Record.PageCount, doc.Record.PageNames, doc.Record.PageOffsets)
 		}
 	}
-	if _, err := in.Ingest(context.Background(), Source{File: []byte("\x89PNG\r\n\x1a\n\x00\x00")}); fault.CodeOf(err) != fault.UnsupportedContentType {
-		t.Errorf("a PNG: %v", err)
+	if _, err := in.Ingest(context.Background(), Source{File: []byte("GIF89a\x01\x00\x01\x00")}); fault.CodeOf(err) != fault.UnsupportedContentType {
+		t.Errorf("a GIF: %v", err)
+	}
+	// An image is read by OCR, which a server without an engine lacks.
+	if _, err := in.Ingest(context.Background(), Source{File: []byte("\x89PNG\r\n\x1a\n\x00\x00")}); fault.CodeOf(err) != fault.FeatureDisabled || !strings.Contains(err.Error(), ocr.Install) {
+		t.Errorf("a PNG without OCR: %v, want FEATURE_DISABLED saying how to install it", err)
 	}
 	if _, err := in.Ingest(context.Background(), Source{File: []byte("# Title\n\nSome words."), Kind: "markdown"}); err != nil {
 		t.Errorf("given kind: %v", err)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/ingest/ocr"
 	"github.com/digestd/digestd/ingest/pdftext"
 	"github.com/digestd/digestd/ingest/pdfworker"
 	"github.com/digestd/digestd/normalize"
@@ -27,20 +28,32 @@ type PDFText struct {
 	Extractor, Version        string
 }
 
-// pdf extracts a PDF's pages and joins them with the page separator.
-func (in *Ingester) pdf(ctx context.Context, raw []byte, rec Record) (*Document, error) {
-	if in.PDF == nil {
+// pdf extracts a PDF's pages and joins them with the page separator; the
+// pages without a usable text layer are read by OCR when o asks for it
+// and the server has an engine.
+func (in *Ingester) pdf(ctx context.Context, raw []byte, rec Record, o ocrOptions) (*Document, error) {
+	switch {
+	case in.PDF == nil:
 		return nil, fault.E(fault.FeatureDisabled, "PDF sources are not enabled on this server")
+	case o.mode == OCRAlways && in.OCR == nil:
+		return nil, ocrDisabled()
+	case o.mode != OCRNever && in.OCR != nil:
+		res, rep, err := in.OCR.ReadOCR(ctx, false, raw, ocr.Request{Always: o.mode == OCRAlways, Languages: o.langs})
+		if err != nil {
+			return nil, err
+		}
+		return in.finishPDF(raw, rec, res, rep)
 	}
 	res, err := in.PDF.Extract(ctx, raw)
 	if err != nil {
 		return nil, err
 	}
-	return in.finishPDF(raw, rec, res)
+	return in.finishPDF(raw, rec, res, nil)
 }
 
-// finishPDF builds the canonical text of a PDF's pages and its record.
-func (in *Ingester) finishPDF(raw []byte, rec Record, res *PDFText) (*Document, error) {
+// finishPDF builds the canonical text of a PDF's pages and its record,
+// with what OCR read (rep, nil when it read nothing).
+func (in *Ingester) finishPDF(raw []byte, rec Record, res *PDFText, rep *ocr.Report) (*Document, error) {
 	text := normalize.Pages(res.Pages)
 	rec.Kind = KindPDF
 	rec.Extractor = res.Extractor
@@ -51,7 +64,7 @@ func (in *Ingester) finishPDF(raw []byte, rec Record, res *PDFText) (*Document, 
 	rec.EmptyPages = res.EmptyPages
 	rec.UnmappedPages = res.UnmappedPages
 	rec.PageOffsets = normalize.IndexPages(text).Starts()
-	var warns []Warning
+	warns := ocrRecord(&rec, rep)
 	if len(res.UnmappedPages) > 0 {
 		warns = append(warns, Warning{
 			Code:    fault.UnmappedGlyphs,
@@ -80,6 +93,11 @@ func (p PoolExtractor) Extract(ctx context.Context, pdf []byte) (*PDFText, error
 		}
 		return nil, f
 	}
+	return pdfText(res), nil
+}
+
+// pdfText is what a worker extracted, as an extractor returns it.
+func pdfText(res *pdftext.Result) *PDFText {
 	return &PDFText{
 		Pages:         res.Pages,
 		Title:         res.Title,
@@ -88,5 +106,5 @@ func (p PoolExtractor) Extract(ctx context.Context, pdf []byte) (*PDFText, error
 		UnmappedPages: res.UnmappedPages,
 		Extractor:     pdftext.ExtractorName,
 		Version:       pdftext.ExtractorVersion,
-	}, nil
+	}
 }

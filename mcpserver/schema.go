@@ -11,6 +11,7 @@ import (
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/ingest/format"
+	"github.com/digestd/digestd/ingest/ocr"
 	"github.com/digestd/digestd/pipeline"
 	"github.com/digestd/digestd/wire"
 )
@@ -127,7 +128,18 @@ func sourceBounds(s *jsonschema.Schema) {
 		render.Enum = append(render.Enum, m)
 	}
 	describe(render, "For a url: %s (the default) reads the page as fetched, %s renders it in a browser when it is a shell its scripts fill, %s always renders it; rendering needs a server started with --renderer chromium.", ingest.RenderNever, ingest.RenderAuto, ingest.RenderAlways)
+	mode := at(s, "ocr")
+	for _, m := range ingest.OCRModes {
+		mode.Enum = append(mode.Enum, m)
+	}
+	describe(mode, "For a PDF, an image or a url: %s (the default) reads images and the PDF pages without a usable text layer by OCR, %s reads the text layer alone, %s reads every PDF page by OCR; OCR needs Tesseract on the server (FEATURE_DISABLED otherwise).", ingest.OCRAuto, ingest.OCRNever, ingest.OCRAlways)
+	langs := at(s, "ocr_languages")
+	langs.MaxItems = &maxOCRLanguages
+	describe(langs, "Languages OCR reads, at most %d (two-letter ISO codes or Tesseract pack names such as eng, deu; each installed on the server); default: the language of a PDF's text layer, else English.", ocr.MaxLanguages)
 }
+
+// maxOCRLanguages is ocr.MaxLanguages as a schema bound.
+var maxOCRLanguages = ocr.MaxLanguages
 
 func optionsBounds(s *jsonschema.Schema) {
 	d := digest.DefaultOptions()

@@ -36,24 +36,26 @@ const (
 // SourceInput is one source as the tools take it: exactly one of URL, HTML,
 // PDFBase64, FileBase64, Text and Archive.
 type SourceInput struct {
-	ID          string   `json:"id,omitempty" jsonschema:"Your name for the source, echoed back in the answer (optional; unique within one call)."`
-	URL         string   `json:"url,omitempty" jsonschema:"An absolute public http(s) URL to fetch; it may be any source kind file_base64 takes. Private, loopback and link-local addresses are refused (FETCH_BLOCKED)."`
-	HTML        string   `json:"html,omitempty" jsonschema:"An HTML document; its main content is extracted."`
-	PDFBase64   string   `json:"pdf_base64,omitempty" jsonschema:"A PDF file in standard base64 (RFC 4648 with padding). Pages are joined by U+000C in the canonical text and snippets get page:N:char:S-E locators."`
-	FileBase64  string   `json:"file_base64,omitempty"`
-	FileName    string   `json:"file_name,omitempty" jsonschema:"The file name of file_base64 (optional; its extension helps tell the kind)."`
-	Text        string   `json:"text,omitempty" jsonschema:"Plain UTF-8 text."`
-	Archive     string   `json:"archive,omitempty" jsonschema:"The hash (sha256:<64 hex>) of a canonical text archived earlier (a source_text_hash or archive_hash): digests it again, for a new query, without sending it again."`
-	ContentType string   `json:"content_type,omitempty" jsonschema:"The Content-Type of html when it names a charset other than UTF-8, or of file_base64 (optional)."`
-	Render      string   `json:"render,omitempty"`
-	Labels      []string `json:"labels,omitempty" jsonschema:"Labels added to the source's (a project, a research session); list_sources and search_archive filter by them. Never part of the source's hash."`
+	ID           string   `json:"id,omitempty" jsonschema:"Your name for the source, echoed back in the answer (optional; unique within one call)."`
+	URL          string   `json:"url,omitempty" jsonschema:"An absolute public http(s) URL to fetch; it may be any source kind file_base64 takes. Private, loopback and link-local addresses are refused (FETCH_BLOCKED)."`
+	HTML         string   `json:"html,omitempty" jsonschema:"An HTML document; its main content is extracted."`
+	PDFBase64    string   `json:"pdf_base64,omitempty" jsonschema:"A PDF file in standard base64 (RFC 4648 with padding). Pages are joined by U+000C in the canonical text and snippets get page:N:char:S-E locators."`
+	FileBase64   string   `json:"file_base64,omitempty"`
+	FileName     string   `json:"file_name,omitempty" jsonschema:"The file name of file_base64 (optional; its extension helps tell the kind)."`
+	Text         string   `json:"text,omitempty" jsonschema:"Plain UTF-8 text."`
+	Archive      string   `json:"archive,omitempty" jsonschema:"The hash (sha256:<64 hex>) of a canonical text archived earlier (a source_text_hash or archive_hash): digests it again, for a new query, without sending it again."`
+	ContentType  string   `json:"content_type,omitempty" jsonschema:"The Content-Type of html when it names a charset other than UTF-8, or of file_base64 (optional)."`
+	Render       string   `json:"render,omitempty"`
+	OCR          string   `json:"ocr,omitempty"`
+	OCRLanguages []string `json:"ocr_languages,omitempty"`
+	Labels       []string `json:"labels,omitempty" jsonschema:"Labels added to the source's (a project, a research session); list_sources and search_archive filter by them. Never part of the source's hash."`
 }
 
 // spec converts the input into the HTTP API's source spec, so the same
 // checks (exactly one field, base64, hash syntax) apply.
 func (s SourceInput) spec() *wire.SourceSpec {
 	return &wire.SourceSpec{ID: s.ID, URL: s.URL, HTML: s.HTML, PDFBase64: s.PDFBase64, FileBase64: s.FileBase64, FileName: s.FileName,
-		Text: s.Text, Archive: s.Archive, ContentType: s.ContentType, Render: s.Render, Labels: s.Labels}
+		Text: s.Text, Archive: s.Archive, ContentType: s.ContentType, Render: s.Render, OCR: s.OCR, OCRLanguages: s.OCRLanguages, Labels: s.Labels}
 }
 
 // OptionsInput bounds one digest; omitted fields take the payload maxima,

@@ -20,6 +20,12 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
 fi
+# OCR (images, scanned PDF pages) runs Tesseract with the language packs the
+# README names, and poppler's pdftoppm and pdfinfo.
+if ! command -v pdftoppm >/dev/null || ! tesseract --list-langs 2>/dev/null | grep -qx spa; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-spa poppler-utils >/dev/null
+fi
 if ! command -v npm >/dev/null; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null

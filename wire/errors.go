@@ -108,6 +108,7 @@ var warningTable = map[fault.Warning]string{
 	fault.QueryFallback:          SeverityInfo,
 	fault.NoQueryMatch:           SeverityInfo,
 	fault.UnmappedGlyphs:         SeverityWarning,
+	fault.OCRLowConfidence:       SeverityWarning,
 	fault.RateLimitApproaching:   SeverityWarning,
 	fault.PartialFailure:         SeverityWarning,
 	fault.QuotesNotFound:         SeverityWarning,

@@ -15,6 +15,7 @@ import (
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/ingest"
+	"github.com/digestd/digestd/ingest/ocr"
 	"github.com/digestd/digestd/pipeline"
 )
 
@@ -37,6 +38,10 @@ type SourceSpec struct {
 	// Render is for a URL: never (the default), auto or always (see
 	// ingest.Source.Render).
 	Render string `json:"render,omitempty"`
+	// OCR and OCRLanguages are for a PDF, an image or a URL: when to read
+	// by OCR and in which languages (see ingest.Source.OCR).
+	OCR          string   `json:"ocr,omitempty"`
+	OCRLanguages []string `json:"ocr_languages,omitempty"`
 }
 
 // DigestRequest is the body of POST /v1/digest.
@@ -73,6 +78,16 @@ func (spec *SourceSpec) Request(query string, opts digest.Options) (pipeline.Req
 	if spec.Render != "" && spec.URL == "" {
 		return req, fault.E(fault.ValidationError, "source.render: only a url source is rendered")
 	}
+	if (spec.OCR != "" || len(spec.OCRLanguages) > 0) && spec.URL == "" && spec.PDFBase64 == "" && spec.FileBase64 == "" {
+		return req, fault.E(fault.ValidationError, "source.ocr: only a url, pdf_base64 or file_base64 source is read by OCR")
+	}
+	if spec.OCR != "" && !slices.Contains(ingest.OCRModes, spec.OCR) {
+		return req, fault.E(fault.ValidationError, "source.ocr: must be one of "+strings.Join(ingest.OCRModes, ", "))
+	}
+	if len(spec.OCRLanguages) > ocr.MaxLanguages {
+		return req, fault.E(fault.ValidationError, fmt.Sprintf("source.ocr_languages: at most %d languages", ocr.MaxLanguages))
+	}
+	req.Source.OCR, req.Source.OCRLanguages = spec.OCR, spec.OCRLanguages
 	switch {
 	case spec.Archive != "":
 		d, err := archive.ParseHash(spec.Archive)

@@ -17,6 +17,7 @@ import (
 	"github.com/digestd/digestd/archive/fsstore"
 	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/ingest/htmltext"
+	"github.com/digestd/digestd/ingest/ocr"
 	"github.com/digestd/digestd/ingest/pdfworker"
 	"github.com/digestd/digestd/ingest/render"
 	"github.com/digestd/digestd/pipeline"
@@ -41,6 +42,8 @@ type config struct {
 	pdfQueueWait time.Duration
 	pdfMemory    int64
 	pdfMaxPages  int
+	ocrDeadline  time.Duration
+	ocrMaxPages  int
 	fetchMax     int64
 	fetchTimeout time.Duration
 	// fetchAllowLoopback is --fetch-allow-loopback as given.
@@ -57,6 +60,10 @@ type config struct {
 	// render is --render of a one-shot command (digest, extract): a URL
 	// source's render mode, for which the browser starts; "" elsewhere.
 	render string
+	// ocr and ocrLanguages are --ocr and --ocr-languages of a one-shot
+	// command: the source's OCR mode and languages.
+	ocr          string
+	ocrLanguages string
 }
 
 // register adds the flags of a command that reads sources and keeps them
@@ -97,6 +104,8 @@ func (c *config) registerIngest(fs *flag.FlagSet) {
 	fs.DurationVar(&c.pdfQueueWait, "pdf-queue-wait", pdfworker.DefaultQueueWait, "how long a PDF waits for a free worker before the request gets 503 with Retry-After")
 	fs.Int64Var(&c.pdfMemory, "pdf-memory-bytes", 1<<30, "address-space limit of a worker process (PDFs and documents)")
 	fs.IntVar(&c.pdfMaxPages, "pdf-max-pages", 2000, "most pages read from one PDF")
+	fs.DurationVar(&c.ocrDeadline, "ocr-deadline", pdfworker.DefaultOCRDeadline, "wall-clock limit for reading one image, or the pages of one PDF without text, by OCR")
+	fs.IntVar(&c.ocrMaxPages, "ocr-max-pages", ocr.DefaultMaxPages, "most pages of one PDF read by OCR; a PDF with more pages without text is TOO_LARGE")
 	fs.Int64Var(&c.fetchMax, "fetch-max-bytes", 20<<20, "largest decoded body fetched for a URL source")
 	fs.DurationVar(&c.fetchTimeout, "fetch-timeout", 20*time.Second, "time limit for fetching a URL source")
 	fs.StringVar(&c.fetchAllowLoopback, "fetch-allow-loopback", "", "comma-separated exact loopback `IP:PORT` pairs (127.0.0.1:8081,[::1]:9000) that URL sources may reach, for end-to-end checks; anything else is refused at start-up, and a server started with it logs a warning (empty: no loopback address is reachable)")
@@ -118,6 +127,24 @@ func (c *config) registerRender(fs *flag.FlagSet) {
 	fs.StringVar(&c.renderer, "renderer", "chromium", "browser that renders with --render auto or always: chromium (headless /usr/bin/chromium, every request through the fetch guard) or off")
 	c.renderPages = 1
 	c.registerPageLimits(fs)
+}
+
+// registerOCR adds --ocr and --ocr-languages to a one-shot command
+// (digest, extract).
+func (c *config) registerOCR(fs *flag.FlagSet) {
+	fs.StringVar(&c.ocr, "ocr", ingest.OCRAuto, "read by OCR: "+strings.Join(ingest.OCRModes, ", ")+" (auto: images, and the PDF pages without a usable text layer; always: every PDF page; never: the text layer alone)")
+	fs.StringVar(&c.ocrLanguages, "ocr-languages", "", "comma-separated languages OCR reads (ISO 639-1 codes or Tesseract pack names, each installed; default: the language of a PDF's text layer, else English)")
+}
+
+// ocrSource sets a source's OCR mode and languages from --ocr and
+// --ocr-languages.
+func (c *config) ocrSource(src *ingest.Source) {
+	src.OCR = c.ocr
+	for _, l := range strings.Split(c.ocrLanguages, ",") {
+		if l = strings.TrimSpace(l); l != "" {
+			src.OCRLanguages = append(src.OCRLanguages, l)
+		}
+	}
 }
 
 // registerPageLimits adds the limits of rendering one page.

@@ -25,6 +25,7 @@ func runDigest(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	c.registerIndex(fs)
 	c.registerIngest(fs)
 	c.registerRender(fs)
+	c.registerOCR(fs)
 	query := fs.String("query", "", "the research question the digest is for")
 	kind := fs.String("kind", "", "source kind: "+strings.Join(format.Kinds, ", ")+" (default: from the file name or its first bytes)")
 	var opts digest.Options
@@ -54,6 +55,7 @@ func runDigest(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		}
 		req.Source = sourceFromBytes(raw, name, *kind)
 	}
+	c.ocrSource(&req.Source)
 	res, derr := a.pipe.Digest(ctx, req)
 	env, _ := wire.ResultEnvelope(res, derr, wire.NewRequestID(), start)
 	enc := json.NewEncoder(stdout)

@@ -15,7 +15,7 @@ import (
 	"github.com/digestd/digestd/ingest/htmltext"
 )
 
-const extractUsage = `Usage: digestd extract [--explain] [--json] [--render auto|always] [FILE | URL]
+const extractUsage = `Usage: digestd extract [--explain] [--json] [--render auto|always] [--ocr auto|never|always] [FILE | URL]
 
 Extracts one source (a file, a URL, or stdin when FILE is omitted or -) and prints its
 canonical text, as the service archives it. With --explain, an HTML page's text is
@@ -35,6 +35,7 @@ func runExtract(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	c := config{command: "extract"}
 	c.registerIngest(fs)
 	c.registerRender(fs)
+	c.registerOCR(fs)
 	explain := fs.Bool("explain", false, "print the rule of every block the HTML extractor kept or removed")
 	asJSON := fs.Bool("json", false, "print one JSON object: the text, the source record and the decisions")
 	kind := fs.String("kind", "", "source kind: "+strings.Join(format.Kinds, ", ")+" (default: from the file name or its first bytes)")
@@ -69,6 +70,7 @@ func runExtract(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		}
 		src = sourceFromBytes(raw, name, *kind)
 	}
+	c.ocrSource(&src)
 	src.Explain = *explain || *asJSON
 	doc, err := a.pipe.Ingester.Ingest(ctx, src)
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/digestd/digestd/evaluate"
 	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/ingest/fetch"
+	"github.com/digestd/digestd/ingest/ocr"
 	"github.com/digestd/digestd/ingest/pdfworker"
 	"github.com/digestd/digestd/ingest/render"
 	"github.com/digestd/digestd/mcpserver"
@@ -59,6 +60,13 @@ func (a *app) wireIngest(c *config, in *ingest.Ingester) error {
 	if err != nil {
 		return fmt.Errorf("find own executable for PDF workers: %w", err)
 	}
+	// OCR needs Tesseract on the machine; without it the service serves,
+	// and images and ocr: always answer FEATURE_DISABLED.
+	eng, err := ocr.Find(context.Background())
+	if err != nil {
+		a.logger.Info("OCR is off: images and scanned PDF pages are not read", "reason", err.Error(), "install", ocr.Install)
+		eng = nil
+	}
 	pool, err := pdfworker.NewPool(pdfworker.PoolConfig{
 		Command:          []string{exe, workerCommand},
 		Workers:          c.pdfWorkers,
@@ -67,6 +75,9 @@ func (a *app) wireIngest(c *config, in *ingest.Ingester) error {
 		MemoryLimitBytes: c.pdfMemory,
 		MaxPages:         c.pdfMaxPages,
 		MaxChars:         c.maxTextChars,
+		OCR:              eng,
+		OCRDeadline:      c.ocrDeadline,
+		MaxOCRPages:      c.ocrMaxPages,
 		Logger:           a.logger,
 	})
 	if err != nil {
@@ -75,6 +86,9 @@ func (a *app) wireIngest(c *config, in *ingest.Ingester) error {
 	a.pool = pool
 	in.PDF = ingest.PoolExtractor{Pool: pool}
 	in.Documents = ingest.PoolDocuments{Pool: pool}
+	if eng != nil {
+		in.OCR = ingest.PoolOCR{Pool: pool, Engine: eng}
+	}
 	switch c.renderer {
 	case "off":
 	case "chromium":

@@ -344,13 +344,15 @@ func TestFetchContentRouting(t *testing.T) {
 		{"pdf mislabelled html", []string{"text/html"}, "", []byte("%PDF-1.4\n"), fetch.KindPDF},
 		{"pdf unlabelled", nil, "", []byte("%PDF-1.5\n"), fetch.KindPDF},
 		{"pdf label on html page", []string{"application/pdf"}, "", []byte("<html><body>sign in</body></html>"), fetch.KindHTML},
-		{"pdf label on binary", []string{"application/pdf"}, "", png, ""},
+		{"pdf label on binary", []string{"application/pdf"}, "", []byte("\x00\x01\x02\x03binary"), ""},
+		{"pdf label on png", []string{"application/pdf"}, "", png, "image"},
 		{"text labelled", []string{"text/plain; charset=utf-8"}, "", []byte("just words"), fetch.KindText},
 		{"text label on html stays text", []string{"text/plain"}, "", []byte("<html>x</html>"), fetch.KindText},
 		{"text unlabelled", nil, "", []byte("just words\n"), fetch.KindText},
-		{"text label on png", []string{"text/plain"}, "", png, ""},
-		{"html label on png", []string{"text/html"}, "", png, ""},
-		{"png", []string{"image/png"}, "", png, ""},
+		{"text label on png", []string{"text/plain"}, "", png, "image"},
+		{"html label on png", []string{"text/html"}, "", png, "image"},
+		{"png", []string{"image/png"}, "", png, "image"},
+		{"image label on text", []string{"image/png"}, "", []byte("just words"), ""},
 		{"json", []string{"application/json"}, "", []byte(`{"a":1}`), ""},
 		{"xml", []string{"application/xml"}, "", []byte(`<a/>`), ""},
 		{"binary octet-stream", []string{"application/octet-stream"}, "", []byte("\x00\x01\x02\x03binary"), ""},
@@ -361,7 +363,7 @@ func TestFetchContentRouting(t *testing.T) {
 		{"epub labelled", []string{"application/epub+zip"}, "", epub, "epub"},
 		{"markdown labelled", []string{"text/markdown; charset=utf-8"}, "", []byte("# Title\n\nText."), "markdown"},
 		{"csv labelled", []string{"text/csv"}, "", []byte("a,b\n1,2\n"), "csv"},
-		{"docx label on png", []string{"application/vnd.openxmlformats-officedocument.wordprocessingml.document"}, "", png, ""},
+		{"docx label on png", []string{"application/vnd.openxmlformats-officedocument.wordprocessingml.document"}, "", png, "image"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

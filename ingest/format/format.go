@@ -1,5 +1,5 @@
 // Package format decides what kind of source a body is — HTML, PDF, plain
-// text, an office document, an EPUB book, Markdown or CSV — from its
+// text, an office document, an EPUB book, Markdown, CSV or an image — from its
 // declared media type, its file name and its first bytes. It is the one
 // detection function of every entry point: uploads, raw bodies, URL
 // fetches, batch files and the command line.
@@ -14,6 +14,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/digestd/digestd/ingest/ocr"
 )
 
 // The kinds of source, the values of a source record's kind.
@@ -30,20 +32,23 @@ const (
 	EPUB     = "epub"
 	Markdown = "markdown"
 	CSV      = "csv"
+	// Image is a PNG, JPEG, TIFF or WebP image, read by OCR.
+	Image = "image"
 )
 
 // Kinds lists every kind, in the order the documentation gives them.
-var Kinds = []string{Text, HTML, PDF, DOCX, PPTX, XLSX, ODT, ODP, ODS, EPUB, Markdown, CSV}
+var Kinds = []string{Text, HTML, PDF, DOCX, PPTX, XLSX, ODT, ODP, ODS, EPUB, Markdown, CSV, Image}
 
 // Documents lists the kinds converted by ingest/doctext: the office
 // documents, EPUB, Markdown and CSV.
 var Documents = []string{DOCX, PPTX, XLSX, ODT, ODP, ODS, EPUB, Markdown, CSV}
 
 // Paginated reports whether a kind has pages in its canonical text: a
-// PDF's pages, a presentation's slides and a spreadsheet's sheets.
+// PDF's pages, a presentation's slides, a spreadsheet's sheets and an
+// image's one page.
 func Paginated(kind string) bool {
 	switch kind {
-	case PDF, PPTX, ODP, XLSX, ODS:
+	case PDF, PPTX, ODP, XLSX, ODS, Image:
 		return true
 	}
 	return false
@@ -73,6 +78,10 @@ var mediaTypes = map[string]string{
 	"text/markdown":        Markdown,
 	"text/x-markdown":      Markdown,
 	"text/csv":             CSV,
+	"image/png":            Image,
+	"image/jpeg":           Image,
+	"image/tiff":           Image,
+	"image/webp":           Image,
 }
 
 // genericTypes say nothing about the content: the body is sniffed.
@@ -92,6 +101,7 @@ var extensions = map[string]string{
 	".epub": EPUB,
 	".md":   Markdown, ".markdown": Markdown,
 	".csv": CSV,
+	".png": Image, ".jpg": Image, ".jpeg": Image, ".tif": Image, ".tiff": Image, ".webp": Image,
 }
 
 // MediaTypes returns every media type that declares a kind, sorted: the
@@ -150,8 +160,8 @@ func MediaType(contentType string) string {
 
 // Supported reports whether a declared Content-Type may label a source
 // digestd reads: a type of some kind, or one that says nothing (absent or
-// a catch-all binary type, resolved by sniffing). Image, JSON or XML
-// labels are not.
+// a catch-all binary type, resolved by sniffing). JSON or XML labels are
+// not.
 func Supported(contentType string) bool {
 	mt := MediaType(contentType)
 	_, ok := mediaTypes[mt]
@@ -166,7 +176,8 @@ const sniffLen = 1024
 // file name (either may be empty) and its bytes, or "" when digestd does
 // not read it (UNSUPPORTED_CONTENT_TYPE). The rules, in order:
 //   - a label no kind has (an image, JSON) is unsupported;
-//   - a %PDF- header within the first 1024 bytes makes a PDF;
+//   - a %PDF- header within the first 1024 bytes makes a PDF, and a PNG,
+//     JPEG, TIFF or WebP signature at the start an image;
 //   - a zip archive is the document its entries show (an ODF or EPUB
 //     mimetype entry, OOXML's word/, ppt/ or xl/ parts); a zip that
 //     cannot be read takes the container kind its label or name gives,
@@ -191,6 +202,9 @@ func Detect(contentType, name string, body []byte) string {
 	head := body[:min(len(body), sniffLen)]
 	if bytes.Contains(head, []byte("%PDF-")) {
 		return PDF
+	}
+	if ocr.Format(head) != "" {
+		return Image
 	}
 	if bytes.HasPrefix(body, []byte("PK\x03\x04")) {
 		if k := zipKind(body); k != "" {
@@ -217,6 +231,8 @@ func Detect(contentType, name string, body []byte) string {
 	sniffed := MediaType(http.DetectContentType(head))
 	textual := strings.HasPrefix(sniffed, "text/") || declaresCharset(contentType)
 	switch declared {
+	case Image:
+		return ""
 	case Markdown, CSV:
 		if textual {
 			return declared

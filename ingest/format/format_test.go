@@ -80,8 +80,13 @@ func TestDetect(t *testing.T) {
 		{"html by name", "", "page.htm", []byte("just words"), format.HTML},
 		{"text", "", "", []byte("just words"), format.Text},
 		{"text label on html stays text", "text/plain", "", []byte("<html>x</html>"), format.Text},
-		{"image label", "image/png", "x.docx", docx, ""},
-		{"png bytes", "", "", png, ""},
+		{"image label on a docx", "image/png", "x.docx", docx, format.DOCX},
+		{"image label on text", "image/png", "", []byte("just words"), ""},
+		{"png bytes", "", "", png, format.Image},
+		{"png under a text label", "text/plain", "", png, format.Image},
+		{"jpeg by name", "", "scan.JPG", []byte("\xff\xd8\xff\xe0"), format.Image},
+		{"tiff", "image/tiff", "", []byte("II*\x00\x08\x00"), format.Image},
+		{"webp", "", "", []byte("RIFF\x10\x00\x00\x00WEBPVP8 "), format.Image},
 		{"json label", "application/json", "", []byte(`{"a":1}`), ""},
 	}
 	for _, tt := range tests {
@@ -111,7 +116,7 @@ func TestTables(t *testing.T) {
 		if !exts[k] {
 			t.Errorf("kind %s has no extension", k)
 		}
-		want := k == format.PDF || k == format.PPTX || k == format.ODP || k == format.XLSX || k == format.ODS
+		want := k == format.PDF || k == format.PPTX || k == format.ODP || k == format.XLSX || k == format.ODS || k == format.Image
 		if format.Paginated(k) != want {
 			t.Errorf("Paginated(%s) = %v", k, !want)
 		}

@@ -15,6 +15,8 @@ const (
 	CodeInvalidFormat = fault.InvalidFormat     // not a PDF at all
 	CodeTooLarge      = fault.TooLarge          // input, pages, characters or decompressed data over a cap
 	CodeUnavailable   = fault.Unavailable       // every worker busy for the whole queue wait
+	// CodeFeatureDisabled: OCR was asked of a pool without an engine.
+	CodeFeatureDisabled = fault.FeatureDisabled
 )
 
 // Error codes a document conversion fails with, besides CodeTooLarge and

@@ -15,6 +15,7 @@ import (
 
 	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/ingest/doctext"
+	"github.com/digestd/digestd/ingest/ocr"
 	"github.com/digestd/digestd/ingest/pdftext"
 )
 
@@ -41,6 +42,13 @@ type PoolConfig struct {
 	// MemoryLimitBytes is each worker's address-space limit (default
 	// DefaultMemoryLimit).
 	MemoryLimitBytes int64
+	// OCR is the engine that reads images and scanned PDF pages (nil: OCR
+	// is FEATURE_DISABLED); OCRDeadline is the wall-clock limit of one
+	// OCR reading (default DefaultOCRDeadline), MaxOCRPages the most pages
+	// of one PDF it reads (default ocr.DefaultMaxPages).
+	OCR         *ocr.Engine
+	OCRDeadline time.Duration
+	MaxOCRPages int
 	// Logger receives one line per failed worker with its code and a
 	// summary of its stderr, never the stderr itself (default:
 	// slog.Default()).
@@ -95,6 +103,12 @@ func NewPool(cfg PoolConfig) (*Pool, error) {
 	if cfg.MemoryLimitBytes <= 0 {
 		cfg.MemoryLimitBytes = DefaultMemoryLimit
 	}
+	if cfg.OCRDeadline <= 0 {
+		cfg.OCRDeadline = DefaultOCRDeadline
+	}
+	if cfg.MaxOCRPages <= 0 {
+		cfg.MaxOCRPages = ocr.DefaultMaxPages
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
@@ -104,6 +118,9 @@ func NewPool(cfg PoolConfig) (*Pool, error) {
 		MaxChars:         cfg.MaxChars,
 		MemoryLimitBytes: cfg.MemoryLimitBytes,
 		CPUSeconds:       int64(cfg.Deadline/time.Second) + 1,
+		OCR:              cfg.OCR,
+		OCRSeconds:       int64(cfg.OCRDeadline/time.Second) + 1,
+		MaxOCRPages:      cfg.MaxOCRPages,
 	}
 	b, err := json.Marshal(lim)
 	if err != nil {
@@ -230,7 +247,8 @@ type job struct {
 	env        string // an extra environment entry
 	unreadable fault.Code
 	timeout    fault.Code
-	known      []fault.Code // the codes a worker's answer may carry
+	deadline   time.Duration // the pool's Deadline when zero
+	known      []fault.Code  // the codes a worker's answer may carry
 }
 
 var (
@@ -238,6 +256,8 @@ var (
 		known: []fault.Code{CodeUnreadable, CodeTimeout, CodeEncrypted, CodeNoText, CodeInvalidFormat, CodeTooLarge}}
 	documentJob = job{what: "document", unreadable: CodeDocumentUnreadable, timeout: CodeDocumentUnreadable,
 		known: []fault.Code{CodeDocumentUnreadable, CodeDocumentEncrypted, CodeTooLarge, CodeUnsupported}}
+	imageJob = job{what: "image", unreadable: CodeDocumentUnreadable, timeout: CodeDocumentUnreadable,
+		known: []fault.Code{CodeDocumentUnreadable, CodeTooLarge}}
 )
 
 // run starts one worker, waits for its answer or kills it.
@@ -262,7 +282,11 @@ func (p *Pool) run(ctx context.Context, input []byte, j job) (*answer, error) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	deadline := time.NewTimer(p.cfg.Deadline)
+	limit := p.cfg.Deadline
+	if j.deadline > 0 {
+		limit = j.deadline
+	}
+	deadline := time.NewTimer(limit)
 	defer deadline.Stop()
 	var waitErr error
 	select {
@@ -271,7 +295,7 @@ func (p *Pool) run(ctx context.Context, input []byte, j job) (*answer, error) {
 		killGroup(cmd)
 		<-done
 		p.logFailure(j.timeout, start, stderr, nil)
-		return nil, &Error{Code: j.timeout, Msg: fmt.Sprintf("the %s took longer than %s to parse", j.what, p.cfg.Deadline)}
+		return nil, &Error{Code: j.timeout, Msg: fmt.Sprintf("the %s took longer than %s to parse", j.what, limit)}
 	case <-ctx.Done():
 		killGroup(cmd)
 		<-done

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/digestd/digestd/ingest/doctext"
+	"github.com/digestd/digestd/ingest/ocr"
 	"github.com/digestd/digestd/ingest/pdftext"
 )
 
@@ -33,6 +34,11 @@ const LimitsEnv = "DIGESTD_PDF_WORKER_LIMITS"
 // worker to convert a document of that kind (one of format.Documents)
 // with ingest/doctext instead of extracting a PDF.
 const KindEnv = "DIGESTD_WORKER_DOCUMENT_KIND"
+
+// OCREnv names the environment variable through which a Pool asks the
+// worker to read an image, or a PDF's pages without text, by OCR (JSON of
+// ocrJob).
+const OCREnv = "DIGESTD_WORKER_OCR"
 
 // Defaults for limits a caller leaves zero.
 const (
@@ -49,6 +55,17 @@ type workerLimits struct {
 	MaxChars         int   `json:"max_chars"`
 	MemoryLimitBytes int64 `json:"memory_limit_bytes"`
 	CPUSeconds       int64 `json:"cpu_seconds"`
+	// OCR is the engine of OCR jobs (nil: none), which may run for
+	// OCRSeconds and read at most MaxOCRPages pages of a PDF.
+	OCR         *ocr.Engine `json:"ocr,omitempty"`
+	OCRSeconds  int64       `json:"ocr_seconds,omitempty"`
+	MaxOCRPages int         `json:"max_ocr_pages,omitempty"`
+}
+
+// ocrJob is one OCR reading: an image, or a PDF.
+type ocrJob struct {
+	Image bool `json:"image,omitempty"`
+	ocr.Request
 }
 
 func (l *workerLimits) fill() {
@@ -67,6 +84,7 @@ func (l *workerLimits) fill() {
 type answer struct {
 	Result   *pdftext.Result `json:"result,omitempty"`
 	Document *doctext.Result `json:"document,omitempty"`
+	OCR      *ocr.Report     `json:"ocr,omitempty"`
 	Error    *Error          `json:"error,omitempty"`
 }
 
@@ -83,12 +101,29 @@ func Main(stdin io.Reader, stdout io.Writer) int {
 		}
 	}
 	lim.fill()
+	var job *ocrJob
+	if s := os.Getenv(OCREnv); s != "" {
+		if err := json.Unmarshal([]byte(s), &job); err != nil || lim.OCR == nil {
+			fmt.Fprintf(os.Stderr, "ocr worker: bad %s or no engine: %v\n", OCREnv, err)
+			return 2
+		}
+		// The worker waits on its children, whose CPU is theirs.
+		lim.CPUSeconds = max(lim.CPUSeconds, lim.OCRSeconds)
+	}
 	if err := limitSelf(lim); err != nil {
 		fmt.Fprintf(os.Stderr, "pdf worker: %v\n", err)
 		return 2
 	}
 	raw, err := io.ReadAll(io.LimitReader(stdin, lim.MaxInputBytes+1))
 	var ans answer
+	if job != nil {
+		ans = readOCR(*job, raw, err, lim)
+		if err := json.NewEncoder(stdout).Encode(ans); err != nil {
+			fmt.Fprintf(os.Stderr, "ocr worker: write answer: %v\n", err)
+			return 2
+		}
+		return 0
+	}
 	if kind := os.Getenv(KindEnv); kind != "" {
 		ans = convert(kind, raw, err, lim)
 		if err := json.NewEncoder(stdout).Encode(ans); err != nil {
