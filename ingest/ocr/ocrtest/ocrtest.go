@@ -183,3 +183,63 @@ func BombPNG(w, h uint32) []byte {
 	chunk("IEND", nil)
 	return b.Bytes()
 }
+
+// TIFF returns a little-endian greyscale TIFF whose header claims w×h
+// pixels in one uncompressed strip of stripBytes bytes at the end of the
+// file, and holds only the first data bytes of it: huge strips as a
+// header shows them.
+func TIFF(w, h, stripBytes uint32, data []byte) []byte {
+	var b bytes.Buffer
+	b.WriteString("II*\x00")
+	binary.Write(&b, binary.LittleEndian, uint32(8))
+	type entry struct {
+		tag, typ uint16
+		value    uint32
+	}
+	const short, long = 3, 4
+	entries := []entry{
+		{256, long, w},          // ImageWidth
+		{257, long, h},          // ImageLength
+		{258, short, 8},         // BitsPerSample
+		{259, short, 1},         // Compression: none
+		{262, short, 1},         // PhotometricInterpretation: black is zero
+		{273, long, 0},          // StripOffsets, set below
+		{277, short, 1},         // SamplesPerPixel
+		{278, long, h},          // RowsPerStrip
+		{279, long, stripBytes}, // StripByteCounts
+	}
+	ifdLen := 2 + 12*len(entries) + 4
+	entries[5].value = uint32(8 + ifdLen)
+	binary.Write(&b, binary.LittleEndian, uint16(len(entries)))
+	for _, e := range entries {
+		binary.Write(&b, binary.LittleEndian, e.tag)
+		binary.Write(&b, binary.LittleEndian, e.typ)
+		binary.Write(&b, binary.LittleEndian, uint32(1))
+		if e.typ == short {
+			binary.Write(&b, binary.LittleEndian, uint16(e.value))
+			binary.Write(&b, binary.LittleEndian, uint16(0))
+		} else {
+			binary.Write(&b, binary.LittleEndian, e.value)
+		}
+	}
+	binary.Write(&b, binary.LittleEndian, uint32(0))
+	b.Write(data)
+	return b.Bytes()
+}
+
+// BombJPEG returns the start of a baseline JPEG whose frame header claims
+// w×h pixels.
+func BombJPEG(w, h uint16) []byte {
+	var b bytes.Buffer
+	b.WriteString("\xff\xd8")
+	b.WriteString("\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00")
+	// A quantization table, then the frame: 8-bit, one component.
+	b.WriteString("\xff\xdb\x00\x43\x00")
+	b.Write(bytes.Repeat([]byte{1}, 64))
+	b.WriteString("\xff\xc0\x00\x0b\x08")
+	binary.Write(&b, binary.BigEndian, h)
+	binary.Write(&b, binary.BigEndian, w)
+	b.WriteString("\x01\x01\x11\x00")
+	b.WriteString("\xff\xd9")
+	return b.Bytes()
+}
