@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -272,5 +273,53 @@ func TestContractNamesMarkers(t *testing.T) {
 		if !strings.Contains(string(doc), "`"+m+"`") {
 			t.Errorf("docs/contract.md does not name %q", m)
 		}
+	}
+}
+
+// OpenDocument pictures read as their title and description at their
+// place, and comments (office:annotation) close their page with their
+// authors, in ODT, ODP and ODS.
+func TestODFPicturesAndComments(t *testing.T) {
+	annotation := func(author, text string) string {
+		return `<office:annotation><dc:creator>` + author + `</dc:creator><dc:date>2026-01-01T00:00:00</dc:date><text:p>` + text + `</text:p></office:annotation>`
+	}
+	frame := `<draw:frame draw:name="Image1" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"><draw:image/>` +
+		`<svg:title>Heron</svg:title><svg:desc>A heron standing in reeds</svg:desc></draw:frame>`
+	doc := func(body string) string {
+		return `<?xml version="1.0" encoding="UTF-8"?><office:document-content ` + odfNS + `><office:body>` + body + `</office:body></office:document-content>`
+	}
+	tests := []struct {
+		name, mimetype, kind, content string
+		pages                         []string
+	}{
+		{"odt", "application/vnd.oasis.opendocument.text", format.ODT, doc(`<office:text><text:p>Before ` + annotation("Ada Lovelace", "Check the count.") + `the figure.</text:p>` +
+			`<text:p>` + frame + `Figure 1: the heron</text:p><text:p>After.</text:p></office:text>`),
+			[]string{"Before the figure.\nHeron A heron standing in reeds\nFigure 1: the heron\nAfter.\n" + doctext.CommentsHeading + "\nAda Lovelace: Check the count."}},
+		{"odp", "application/vnd.oasis.opendocument.presentation", format.ODP, doc(`<office:presentation>` +
+			`<draw:page draw:name="page1"><draw:frame presentation:class="title"><draw:text-box><text:p>Findings</text:p></draw:text-box></draw:frame>` + frame +
+			annotation("Grace Hopper", "Use the 2024 survey.") + `<presentation:notes><draw:frame presentation:class="notes"><draw:text-box><text:p>Say it slowly.</text:p></draw:text-box></draw:frame></presentation:notes></draw:page>` +
+			`<draw:page draw:name="page2"><draw:frame presentation:class="title"><draw:text-box><text:p>Next</text:p></draw:text-box></draw:frame></draw:page></office:presentation>`),
+			[]string{"Findings\nHeron A heron standing in reeds\nSay it slowly.\n" + doctext.CommentsHeading + "\nGrace Hopper: Use the 2024 survey.", "Next"}},
+		{"ods", "application/vnd.oasis.opendocument.spreadsheet", format.ODS, doc(`<office:spreadsheet><table:table table:name="Readings"><table:table-row>` +
+			`<table:table-cell office:value-type="string"><text:p>Level</text:p>` + annotation("Ada Lovelace", "In metres.") + `</table:table-cell>` +
+			`<table:table-cell office:value-type="float" office:value="1.8"><text:p>1.8</text:p></table:table-cell></table:table-row></table:table>` +
+			`<table:table table:name="Empty"><table:table-row><table:table-cell><text:p>x</text:p></table:table-cell></table:table-row></table:table></office:spreadsheet>`),
+			[]string{"Readings\nLevel | 1.8\n" + doctext.CommentsHeading + "\nAda Lovelace: In metres.", "Empty\nx"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "doc."+tt.kind)
+			if err := writeODF(out, tt.mimetype, tt.content, ""); err != nil {
+				t.Fatal(err)
+			}
+			raw, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text, _ := canonical(t, tt.kind, raw)
+			if got := strings.Split(text, string(normalize.PageSeparator)); strings.Join(got, "\f") != strings.Join(tt.pages, "\f") {
+				t.Errorf("pages:\n got %q\nwant %q", got, tt.pages)
+			}
+		})
 	}
 }

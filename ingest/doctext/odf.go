@@ -2,6 +2,7 @@ package doctext
 
 import (
 	"encoding/xml"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -16,7 +17,9 @@ const maxRepeat = 256
 // content.xml: an ODT's headings, paragraphs, list items and table rows,
 // then its notes; an ODP's slides (draw:page) as pages named by their
 // title frame, each followed by its speaker notes; an ODS's sheets as
-// pages that open with the sheet's name, one block per row.
+// pages that open with the sheet's name, one block per row. A picture's
+// or shape's title and description (svg:title, svg:desc) read at its
+// place, and comments (office:annotation) close their page.
 func (c *conv) odf(kind string, raw []byte) error {
 	z, err := c.openZip(raw)
 	if err != nil {
@@ -43,7 +46,7 @@ func (c *conv) odf(kind string, raw []byte) error {
 		return err
 	}
 	c.addNotes()
-	return nil
+	return w.endComments()
 }
 
 // odfWalker turns content.xml into blocks.
@@ -61,6 +64,18 @@ type odfWalker struct {
 	// citation is the depth inside a note's mark, citeB its text.
 	citation int
 	citeB    strings.Builder
+	// annot is the depth inside a comment (office:annotation), annotPara
+	// inside its paragraphs, annotBy inside its author; comments holds the
+	// page's comments so far.
+	annot, annotPara int
+	annotBy          bool
+	author, said     strings.Builder
+	comments         []comment
+	// alt is the depth inside a frame's or shape's svg:title or svg:desc,
+	// altB its text, alts the title and description read so far.
+	alt  int
+	altB strings.Builder
+	alts []string
 }
 
 type odfTable struct {
@@ -108,8 +123,28 @@ func (w *odfWalker) start(e xml.StartElement) error {
 		w.skip++
 		return nil
 	}
+	if w.annot > 0 {
+		w.annot++
+		switch e.Name.Space + ":" + e.Name.Local {
+		case "dc:creator":
+			w.annotBy = true
+		case "text:p", "text:h":
+			w.annotPara++
+			w.said.WriteByte(' ')
+		case "text:s", "text:tab", "text:line-break":
+			w.said.WriteByte(' ')
+		}
+		return nil
+	}
 	switch e.Name.Space + ":" + e.Name.Local {
-	case "office:annotation", "text:tracked-changes", "draw:page-thumbnail":
+	case "office:annotation", "officeooo:annotation":
+		w.annot = 1
+		w.author.Reset()
+		w.said.Reset()
+	case "svg:title", "svg:desc":
+		w.alt++
+		w.altB.Reset()
+	case "text:tracked-changes", "draw:page-thumbnail":
 		w.skip = 1
 	case "text:note-citation":
 		// The note's mark: "[n]" in the text, and again before the note.
@@ -177,6 +212,44 @@ func (w *odfWalker) end(e xml.EndElement) error {
 		w.skip--
 		return nil
 	}
+	if w.annot > 0 {
+		w.annot--
+		switch e.Name.Space + ":" + e.Name.Local {
+		case "dc:creator":
+			w.annotBy = false
+		case "text:p", "text:h":
+			w.annotPara--
+		}
+		if w.annot == 0 && len(w.comments) < maxComments {
+			w.comments = append(w.comments, comment{w.author.String(), w.said.String()})
+		}
+		return nil
+	}
+	switch e.Name.Space + ":" + e.Name.Local {
+	case "svg:title", "svg:desc":
+		w.alt--
+		if t := strings.Join(strings.Fields(w.altB.String()), " "); t != "" && w.alt == 0 && !slices.Contains(w.alts, t) && len(w.alts) < 2 {
+			w.alts = append(w.alts, t)
+		}
+		return nil
+	}
+	if e.Name.Space == "draw" && len(w.alts) > 0 {
+		// The frame or shape that holds a title and description ends:
+		// they read at its place, a block of their own.
+		t := strings.Join(w.alts, " ")
+		w.alts = w.alts[:0]
+		if w.note > 0 || len(w.tables) > 0 {
+			if err := w.write(" " + t + " "); err != nil {
+				return err
+			}
+		} else {
+			w.c.flush()
+			if err := w.c.text(t); err != nil {
+				return err
+			}
+			w.c.flush()
+		}
+	}
 	switch e.Name.Space + ":" + e.Name.Local {
 	case "text:note-citation":
 		w.citation--
@@ -215,6 +288,9 @@ func (w *odfWalker) end(e xml.EndElement) error {
 			w.titleB.Reset()
 		}
 	case "draw:page":
+		if err := w.endComments(); err != nil {
+			return err
+		}
 		w.c.endPage()
 	case "table:table-cell", "table:covered-table-cell":
 		if t := w.top(); t != nil {
@@ -245,6 +321,9 @@ func (w *odfWalker) end(e xml.EndElement) error {
 			sheet := w.tables[n-1].isSheet
 			w.tables = w.tables[:n-1]
 			if sheet {
+				if err := w.endComments(); err != nil {
+					return err
+				}
 				w.c.endPage()
 			}
 		}
@@ -252,7 +331,30 @@ func (w *odfWalker) end(e xml.EndElement) error {
 	return nil
 }
 
+// endComments ends the page (a slide, a sheet, the text) with its
+// comments.
+func (w *odfWalker) endComments() error {
+	cs := w.comments
+	w.comments = nil
+	return w.c.addComments(cs)
+}
+
 func (w *odfWalker) chars(s string) error {
+	if w.annot > 0 && w.skip == 0 {
+		switch {
+		case w.annotBy && w.author.Len() < maxChartText:
+			w.author.WriteString(s)
+		case w.annotPara > 0 && w.said.Len() < w.c.lim.MaxChars:
+			w.said.WriteString(s)
+		}
+		return nil
+	}
+	if w.alt > 0 {
+		if w.altB.Len() < maxChartText {
+			w.altB.WriteString(s)
+		}
+		return nil
+	}
 	if w.citation > 0 {
 		if w.citeB.Len() < 32 {
 			w.citeB.WriteString(s)
