@@ -12,8 +12,11 @@ import (
 // DOCX, PPTX and XLSX) into the blocks that stand at the chart's place:
 // its title, each axis title, its categories joined by CellSeparator,
 // then one line per series, the series' name and its values joined by
-// CellSeparator. A chart part the package does not hold gives no lines.
-func (c *conv) chartLines(z *container, name string) ([]string, error) {
+// CellSeparator. A series whose part caches no values (as libraries
+// write them) takes them from the cells its formulas name, when cells
+// can read them (a workbook's own charts). A chart part the package does
+// not hold gives no lines.
+func (c *conv) chartLines(z *container, name string, cells func(ref string) []string) ([]string, error) {
 	if name == "" || !z.has(name) {
 		return nil, nil
 	}
@@ -25,6 +28,9 @@ func (c *conv) chartLines(z *container, name string) ([]string, error) {
 	if err := c.walkXML(data, xmlHandler{start: r.start, end: r.end, text: r.text}); err != nil {
 		return nil, err
 	}
+	if cells != nil {
+		r.resolve(cells)
+	}
 	return r.lines(), nil
 }
 
@@ -33,7 +39,17 @@ func (c *conv) chartLines(z *container, name string) ([]string, error) {
 type chartSeries struct {
 	name       strings.Builder
 	cats, vals []chartPoint
+	// refs holds the formulas of the name, categories and values
+	// ("Sheet1!$B$2:$B$4").
+	refs [3]string
 }
+
+// Kinds of a series' formulas, indexes of chartSeries.refs.
+const (
+	refName = iota
+	refCats
+	refVals
+)
 
 type chartPoint struct {
 	idx int
@@ -124,11 +140,11 @@ func (r *chartReader) text(s string) error {
 		return nil
 	}
 	top := r.stack[n-1]
-	if top != "t" && top != "v" {
+	if top != "t" && top != "v" && top != "f" {
 		return nil
 	}
 	if r.title != nil {
-		if r.title.Len() < maxChartText {
+		if top != "f" && r.title.Len() < maxChartText {
 			r.title.WriteString(s)
 		}
 		return nil
@@ -139,6 +155,19 @@ func (r *chartReader) text(s string) error {
 	ser := r.series[len(r.series)-1]
 	// The innermost of the series' parts decides what the text is.
 	for i := n - 1; i >= 0; i-- {
+		if top == "f" {
+			switch r.stack[i] {
+			case "tx":
+				ser.refs[refName] += s
+			case "cat", "xVal":
+				ser.refs[refCats] += s
+			case "val", "yVal":
+				ser.refs[refVals] += s
+			default:
+				continue
+			}
+			return nil
+		}
 		switch r.stack[i] {
 		case "tx":
 			if ser.name.Len() < maxChartText {
@@ -158,6 +187,29 @@ func (r *chartReader) text(s string) error {
 		}
 	}
 	return nil
+}
+
+// resolve fills what the series do not cache from the cells their
+// formulas name.
+func (r *chartReader) resolve(cells func(ref string) []string) {
+	points := func(ref string) []chartPoint {
+		var pts []chartPoint
+		for i, v := range cells(ref) {
+			pts = append(pts, chartPoint{i, v})
+		}
+		return pts
+	}
+	for _, ser := range r.series {
+		if ser.name.Len() == 0 && ser.refs[refName] != "" {
+			ser.name.WriteString(strings.Join(cells(ser.refs[refName]), " "))
+		}
+		if len(ser.cats) == 0 && ser.refs[refCats] != "" {
+			ser.cats = points(ser.refs[refCats])
+		}
+		if len(ser.vals) == 0 && ser.refs[refVals] != "" {
+			ser.vals = points(ser.refs[refVals])
+		}
+	}
 }
 
 // lines renders what the chart holds, one block a line.

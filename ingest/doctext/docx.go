@@ -107,15 +107,17 @@ func noteMark(n int) string { return "[" + strconv.Itoa(n) + "]" }
 // wordWalker turns WordprocessingML into blocks: one per paragraph, one
 // per table row (cells joined), one per note.
 type wordWalker struct {
-	c      *conv
-	z      *container        // the package, for the parts a chart reference names
-	rels   map[string]string // the read part's relationships: id → part
-	alt    string            // the element whose title and descr are a picture's alt text ("docPr", "cNvPr")
-	notes  bool              // reading footnotes.xml, endnotes.xml or comments.xml
-	num    *wordNumbering    // the document's lists, nil when it has none
-	inPPr  bool              // inside a paragraph's properties
-	para   paraNumbering     // the open paragraph's numbering properties
-	math   *mathReader       // the open equation, nil outside one
+	c     *conv
+	z     *container        // the package, for the parts a chart reference names
+	rels  map[string]string // the read part's relationships: id → part
+	alt   string            // the element whose title and descr are a picture's alt text ("docPr", "cNvPr")
+	notes bool              // reading footnotes.xml, endnotes.xml or comments.xml
+	num   *wordNumbering    // the document's lists, nil when it has none
+	inPPr bool              // inside a paragraph's properties
+	para  paraNumbering     // the open paragraph's numbering properties
+	math  *mathReader       // the open equation, nil outside one
+	// cells reads the cells a chart's formula names, in a workbook.
+	cells  func(ref string) []string
 	inText bool
 	skip   int // depth inside content that is not text (deletions, moved-from text, fallbacks, field codes)
 	tables []*tableState
@@ -195,7 +197,7 @@ func (w *wordWalker) start(e xml.StartElement) error {
 	switch e.Name.Local {
 	case "chart":
 		if e.Name.Space == "c" && w.z != nil {
-			lines, err := w.c.chartLines(w.z, w.rels[attrNS(e, "r", "id")])
+			lines, err := w.c.chartLines(w.z, w.rels[attrNS(e, "r", "id")], w.cells)
 			if err != nil {
 				return err
 			}

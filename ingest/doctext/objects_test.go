@@ -145,9 +145,9 @@ func objectsPPTX() []byte {
 	)
 }
 
-// objectsXLSX is a workbook made by excelize, with a described picture, a
-// chart and a note on its first sheet, whose chart part is replaced by
-// chartXML (excelize writes no cached values) and which is given a
+// objectsXLSX is a workbook made by excelize, with a described picture,
+// two charts and a note on its first sheet, the first chart's part
+// replaced by chartXML (with cached values, as Office writes them), and a
 // threaded comment on its second sheet.
 func objectsXLSX(t *testing.T) []byte {
 	f := excelize.NewFile()
@@ -165,6 +165,9 @@ func objectsXLSX(t *testing.T) []byte {
 	must(png.Encode(&img, image.NewGray(image.Rect(0, 0, 2, 2))))
 	must(f.AddPictureFromBytes("Readings", "E2", &excelize.Picture{Extension: ".png", File: img.Bytes(), Format: &excelize.GraphicOptions{AltText: "Gauge at the weir"}}))
 	must(f.AddChart("Readings", "E10", &excelize.Chart{Type: excelize.Col, Series: []excelize.ChartSeries{{Name: "Readings!$B$1", Categories: "Readings!$A$2:$A$2", Values: "Readings!$B$2:$B$2"}}}))
+	// A chart as excelize writes it: formulas, no cached values.
+	must(f.AddChart("Readings", "E20", &excelize.Chart{Type: excelize.Line, Title: excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: "Levels"}}},
+		Series: []excelize.ChartSeries{{Name: "Readings!$C$1", Categories: "'Readings'!$A$2:$A$2", Values: "Readings!$C$2"}}}))
 	must(f.AddComment("Readings", excelize.Comment{Author: "Ada Lovelace", Cell: "B2", Paragraph: []excelize.RichTextRun{
 		{Text: "Ada Lovelace:", Font: &excelize.Font{Bold: true}}, {Text: "\nRecheck the gauge."}}}))
 	_, err := f.NewSheet("Notes")
@@ -243,7 +246,7 @@ func TestPicturesChartsComments(t *testing.T) {
 			"Findings\nA map of the river basin\nThe chart below:\n" + chart + "\n" + h + "\nAda Lovelace: Use the 2024 survey.",
 			"Next steps\nSurvey the delta.\n" + h + "\nGrace Hopper: Who surveys it?\nAlan Turing: Done in March."}},
 		{"xlsx", format.XLSX, objectsXLSX(t), []string{
-			"Readings\nSeason | North | South\nSpring | 41.5 | 38\nGauge at the weir\n" + chart + "\n" + h + "\nAda Lovelace: Recheck the gauge.",
+			"Readings\nSeason | North | South\nSpring | 41.5 | 38\nGauge at the weir\n" + chart + "\nLevels\nSpring\nSouth | 38\n" + h + "\nAda Lovelace: Recheck the gauge.",
 			"Notes\nRemarks\n" + h + "\nGrace Hopper: Move this to the report.\nAlan Turing: Moved."}},
 	}
 	for _, tt := range tests {

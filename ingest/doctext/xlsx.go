@@ -46,6 +46,7 @@ func (c *conv) xlsx(raw []byte) error {
 	if err != nil {
 		return err
 	}
+	budget := maxChartCells
 	for _, name := range f.GetSheetList() {
 		c.startPage(name)
 		c.emit(name)
@@ -71,7 +72,7 @@ func (c *conv) xlsx(raw []byte) error {
 		if err := rows.Close(); err != nil {
 			return fmt.Errorf("sheet: %v: %w", err, ErrUnreadable)
 		}
-		if err := c.sheetExtras(z, sheets[name], persons); err != nil {
+		if err := c.sheetExtras(z, sheets[name], persons, func(ref string) []string { return rangeValues(f, ref, &budget) }); err != nil {
 			return err
 		}
 	}
@@ -113,7 +114,7 @@ func (c *conv) workbookParts(z *container) (sheets, persons map[string]string, e
 // sheetExtras ends a sheet's page with what its drawings hold, in their
 // order (a text box's paragraphs, a picture's alt text, a chart's data),
 // then its comments: the threaded ones, then its notes.
-func (c *conv) sheetExtras(z *container, sheet string, persons map[string]string) error {
+func (c *conv) sheetExtras(z *container, sheet string, persons map[string]string, cells func(string) []string) error {
 	if sheet == "" {
 		return nil
 	}
@@ -133,7 +134,7 @@ func (c *conv) sheetExtras(z *container, sheet string, persons map[string]string
 		if err != nil {
 			return err
 		}
-		w := &wordWalker{c: c, z: z, rels: byID(drels), alt: "cNvPr"}
+		w := &wordWalker{c: c, z: z, rels: byID(drels), alt: "cNvPr", cells: cells}
 		if err := c.walkXML(data, w.handler()); err != nil {
 			return err
 		}
@@ -162,4 +163,45 @@ func (c *conv) sheetExtras(z *container, sheet string, persons map[string]string
 		}
 	}
 	return c.addComments(comments)
+}
+
+// maxChartCells bounds the cells read for the formulas of a workbook's
+// charts, all together.
+const maxChartCells = 100000
+
+// rangeValues returns the formatted values of the cells a chart formula
+// names ("Sheet1!$B$2:$B$4", "'My sheet'!$A$1"), row by row, taking them
+// from budget; nothing for a formula it cannot read or a range past the
+// budget.
+func rangeValues(f *excelize.File, ref string, budget *int) []string {
+	i := strings.LastIndex(ref, "!")
+	if i < 0 {
+		return nil
+	}
+	sheet := ref[:i]
+	if len(sheet) >= 2 && sheet[0] == '\'' && sheet[len(sheet)-1] == '\'' {
+		sheet = strings.ReplaceAll(sheet[1:len(sheet)-1], "''", "'")
+	}
+	from, to, _ := strings.Cut(strings.ReplaceAll(ref[i+1:], "$", ""), ":")
+	if to == "" {
+		to = from
+	}
+	c1, r1, err1 := excelize.CellNameToCoordinates(from)
+	c2, r2, err2 := excelize.CellNameToCoordinates(to)
+	if err1 != nil || err2 != nil || c2 < c1 || r2 < r1 || (c2-c1+1)*(r2-r1+1) > *budget {
+		return nil
+	}
+	*budget -= (c2 - c1 + 1) * (r2 - r1 + 1)
+	var out []string
+	for r := r1; r <= r2; r++ {
+		for c := c1; c <= c2; c++ {
+			name, _ := excelize.CoordinatesToCellName(c, r)
+			v, err := f.GetCellValue(sheet, name)
+			if err != nil {
+				return out
+			}
+			out = append(out, v)
+		}
+	}
+	return out
 }
