@@ -326,3 +326,37 @@ func TestODFPicturesAndComments(t *testing.T) {
 		})
 	}
 }
+
+// An OpenDocument chart object reads as its titles, categories and one
+// line per series at its place.
+func TestODFChart(t *testing.T) {
+	chartNS := `xmlns:chart="urn:oasis:names:tc:opendocument:xmlns:chart:1.0" xmlns:xlink="http://www.w3.org/1999/xlink"`
+	cell := func(v string) string {
+		return `<table:table-cell office:value-type="float" office:value="` + v + `"><text:p>` + v + `</text:p></table:table-cell>`
+	}
+	label := func(v string) string {
+		return `<table:table-cell office:value-type="string"><text:p>` + v + `</text:p></table:table-cell>`
+	}
+	chart := `<?xml version="1.0" encoding="UTF-8"?><office:document-content ` + odfNS + ` ` + chartNS + `><office:body><office:chart><chart:chart chart:class="chart:bar">` +
+		`<chart:title><text:p>Rainfall</text:p></chart:title><chart:legend/><chart:plot-area>` +
+		`<chart:axis chart:dimension="x"><chart:title><text:p>Season</text:p></chart:title><chart:categories/></chart:axis>` +
+		`<chart:axis chart:dimension="y"><chart:title><text:p>Millimetres</text:p></chart:title></chart:axis>` +
+		`<chart:series chart:values-cell-range-address="local-table.$B$2:.$B$3"/></chart:plot-area>` +
+		`<table:table table:name="local-table"><table:table-header-columns><table:table-column/></table:table-header-columns>` +
+		`<table:table-header-rows><table:table-row><table:table-cell><text:p/></table:table-cell>` + label("North") + label("South") + `</table:table-row></table:table-header-rows>` +
+		`<table:table-rows><table:table-row>` + label("Spring") + cell("41.5") + cell("38") + `</table:table-row>` +
+		`<table:table-row>` + label("Summer") + cell("12.3") + cell("9") + `</table:table-row></table:table-rows></table:table>` +
+		`</chart:chart></office:chart></office:body></office:document-content>`
+	content := `<?xml version="1.0" encoding="UTF-8"?><office:document-content ` + odfNS + ` ` + chartNS + `><office:body><office:text>` +
+		`<text:p>Before.</text:p><text:p><draw:frame draw:name="Chart1"><draw:object xlink:href="./Object 1"/></draw:frame></text:p>` +
+		`<text:p><draw:frame draw:name="Formula"><draw:object xlink:href="./Object 2"/></draw:frame>After.</text:p></office:text></office:body></office:document-content>`
+	e := func(name, body string) doctexttest.Entry {
+		return doctexttest.Entry{Name: name, Body: doctexttest.S(body)}
+	}
+	raw := doctexttest.Zip(e("mimetype", "application/vnd.oasis.opendocument.text"), e("content.xml", content), e("Object 1/content.xml", chart),
+		e("Object 2/content.xml", `<math xmlns="http://www.w3.org/1998/Math/MathML"><mi>x</mi></math>`))
+	text, _ := canonical(t, format.ODT, raw)
+	if want := "Before.\nRainfall\nSeason\nMillimetres\nSpring | Summer\nNorth | 41.5 | 12.3\nSouth | 38 | 9\nAfter."; text != want {
+		t.Errorf("text:\n got %q\nwant %q", text, want)
+	}
+}

@@ -41,7 +41,7 @@ func (c *conv) odf(kind string, raw []byte) error {
 	if err != nil {
 		return err
 	}
-	w := &odfWalker{c: c, kind: kind}
+	w := &odfWalker{c: c, z: z, kind: kind}
 	if err := c.walkXML(data, w.handler()); err != nil {
 		return err
 	}
@@ -52,6 +52,7 @@ func (c *conv) odf(kind string, raw []byte) error {
 // odfWalker turns content.xml into blocks.
 type odfWalker struct {
 	c      *conv
+	z      *container // the package, for embedded charts
 	kind   string
 	para   int // depth inside text:p / text:h
 	skip   int // depth inside text that is not content
@@ -72,10 +73,12 @@ type odfWalker struct {
 	author, said     strings.Builder
 	comments         []comment
 	// alt is the depth inside a frame's or shape's svg:title or svg:desc,
-	// altB its text, alts the title and description read so far.
-	alt  int
-	altB strings.Builder
-	alts []string
+	// altB its text; alts holds the blocks of the open frame: its title
+	// and description (altText, joined in one block) or its chart's lines.
+	alt     int
+	altB    strings.Builder
+	alts    []string
+	altText bool
 }
 
 type odfTable struct {
@@ -144,6 +147,17 @@ func (w *odfWalker) start(e xml.StartElement) error {
 	case "svg:title", "svg:desc":
 		w.alt++
 		w.altB.Reset()
+	case "draw:object":
+		// An embedded chart reads as its data at its place.
+		href := strings.TrimPrefix(attrNS(e, "xlink", "href"), "./")
+		if href == "" || strings.Contains(href, ":") {
+			return nil
+		}
+		lines, err := w.c.odfChart(w.z, resolve("", href+"/content.xml"))
+		if err != nil || len(lines) == 0 {
+			return err
+		}
+		w.alts = append(w.alts[:0], lines...)
 	case "text:tracked-changes", "draw:page-thumbnail":
 		w.skip = 1
 	case "text:note-citation":
@@ -229,20 +243,25 @@ func (w *odfWalker) end(e xml.EndElement) error {
 	case "svg:title", "svg:desc":
 		w.alt--
 		if t := strings.Join(strings.Fields(w.altB.String()), " "); t != "" && w.alt == 0 && !slices.Contains(w.alts, t) && len(w.alts) < 2 {
-			w.alts = append(w.alts, t)
+			w.alts, w.altText = append(w.alts, t), true
 		}
 		return nil
 	}
 	if e.Name.Space == "draw" && len(w.alts) > 0 {
 		// The frame or shape that holds a title and description ends:
 		// they read at its place, a block of their own.
-		t := strings.Join(w.alts, " ")
-		w.alts = w.alts[:0]
-		if w.note > 0 || len(w.tables) > 0 {
-			if err := w.write(" " + t + " "); err != nil {
-				return err
+		lines := w.alts
+		if w.altText {
+			lines = []string{strings.Join(w.alts, " ")}
+		}
+		w.alts, w.altText = w.alts[:0], false
+		for _, t := range lines {
+			if w.note > 0 || len(w.tables) > 0 {
+				if err := w.write(" " + t + " "); err != nil {
+					return err
+				}
+				continue
 			}
-		} else {
 			w.c.flush()
 			if err := w.c.text(t); err != nil {
 				return err
@@ -366,3 +385,119 @@ func (w *odfWalker) chars(s string) error {
 	}
 	return w.write(s)
 }
+
+// odfChart reads an embedded OpenDocument chart (an object's content.xml
+// holding chart:chart) into blocks, as chartLines does for OOXML: its
+// title, subtitle and axis titles, its categories (the first column of its
+// data table) joined by CellSeparator, then one line per series (a
+// column: its header, then its values). An object that is not a chart, or
+// that the package does not hold, gives none.
+func (c *conv) odfChart(z *container, name string) ([]string, error) {
+	if !z.has(name) {
+		return nil, nil
+	}
+	data, err := z.read(name)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		titles       []string
+		stack        []string
+		text         strings.Builder
+		header       []string
+		rows         [][]string
+		row          []string
+		inHeader     bool
+		isChart      bool
+		inTitle, inP int
+	)
+	err = c.walkXML(data, xmlHandler{
+		start: func(e xml.StartElement) error {
+			name := e.Name.Space + ":" + e.Name.Local
+			stack = append(stack, name)
+			switch name {
+			case "chart:chart":
+				isChart = true
+			case "chart:title", "chart:subtitle":
+				inTitle++
+				text.Reset()
+			case "table:table-header-rows":
+				inHeader = true
+			case "table:table-row":
+				row = row[:0]
+			case "table:table-cell":
+				text.Reset()
+			case "text:p":
+				inP++
+				text.WriteByte(' ')
+			}
+			return nil
+		},
+		end: func(xml.EndElement) error {
+			if len(stack) == 0 {
+				return nil
+			}
+			name := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			switch name {
+			case "chart:title", "chart:subtitle":
+				inTitle--
+				if t := strings.Join(strings.Fields(text.String()), " "); t != "" && len(titles) < 64 {
+					titles = append(titles, t)
+				}
+			case "text:p":
+				inP--
+			case "table:table-cell":
+				if len(row) < maxRepeat {
+					row = append(row, strings.Join(strings.Fields(text.String()), " "))
+				}
+			case "table:table-row":
+				if inHeader {
+					header = append([]string(nil), row...)
+				} else if len(rows) < maxChartRows {
+					rows = append(rows, append([]string(nil), row...))
+				}
+			case "table:table-header-rows":
+				inHeader = false
+			}
+			return nil
+		},
+		text: func(s string) error {
+			if (inTitle > 0 || inP > 0) && text.Len() < maxChartText {
+				text.WriteString(s)
+			}
+			return nil
+		},
+	})
+	if err != nil || !isChart {
+		return nil, err
+	}
+	lines := titles
+	var cats []string
+	for _, r := range rows {
+		if len(r) > 0 && r[0] != "" {
+			cats = append(cats, r[0])
+		}
+	}
+	if len(cats) > 0 {
+		lines = append(lines, strings.Join(cats, CellSeparator))
+	}
+	for j := 1; j < len(header) || (len(rows) > 0 && j < len(rows[0])); j++ {
+		var line []string
+		if j < len(header) && header[j] != "" {
+			line = append(line, header[j])
+		}
+		for _, r := range rows {
+			if j < len(r) {
+				line = append(line, r[j])
+			}
+		}
+		if len(line) > 0 {
+			lines = append(lines, strings.Join(line, CellSeparator))
+		}
+	}
+	return lines, nil
+}
+
+// maxChartRows bounds the rows of an embedded chart's data table.
+const maxChartRows = 10000
