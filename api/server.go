@@ -274,7 +274,7 @@ func explainParam(v string) (bool, error) {
 }
 
 // decodeDigest reads a digest request from JSON, a raw body (text/plain,
-// text/html, application/pdf, an office document, EPUB, Markdown or CSV,
+// text/html, application/pdf, an office document, EPUB or a text document,
 // with ?query= and ?label=, once per label) or a multipart upload.
 func (s *Server) decodeDigest(w http.ResponseWriter, r *http.Request) (pipeline.Request, error) {
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
@@ -350,7 +350,7 @@ func (s *Server) decodeDigest(w http.ResponseWriter, r *http.Request) (pipeline.
 			req.Source.HTML = raw
 			req.Source.ContentType = r.Header.Get("Content-Type")
 		default:
-			// An office document, EPUB, Markdown or CSV by its media type,
+			// An office document, EPUB or a text document by its media type,
 			// or any kind under a generic type or none; ?name= may give its
 			// file name.
 			req.Source.File, req.Source.Name = raw, q.Get("name")

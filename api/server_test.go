@@ -224,7 +224,7 @@ func TestDigestErrors(t *testing.T) {
 		{"missing archive", "application/json", `{"query":"q","source":{"archive":"` + strings.Repeat("ab", 32) + `"}}`, 404, "NOT_FOUND", ""},
 		{"too large", "application/json", `{"query":"q","source":{"text":"` + long + `"}}`, 413, "TOO_LARGE", ""},
 		{"no text", "application/json", `{"query":"q","source":{"text":" \n\t "}}`, 422, "NO_EXTRACTABLE_TEXT", ""},
-		{"bad media type", "application/xml", `<x/>`, 415, "UNSUPPORTED_MEDIA_TYPE", ""},
+		{"bad media type", "audio/mpeg", `<x/>`, 415, "UNSUPPORTED_MEDIA_TYPE", ""},
 		{"duplicate key", "application/json", `{"query":"a","query":"b","source":{"text":"hello"}}`, 400, "INVALID_FORMAT", "twice"},
 		{"duplicate nested key", "application/json", `{"query":"a","source":{"text":"x","text":"y"}}`, 400, "INVALID_FORMAT", "twice"},
 		{"deep nesting", "application/json", `{"query":"a","source":{"text":"x"},"options":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}`, 400, "INVALID_FORMAT", "deeper"},

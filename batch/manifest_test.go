@@ -87,7 +87,7 @@ func TestDuplicateIDs(t *testing.T) {
 
 func TestScanDir(t *testing.T) {
 	root := t.TempDir()
-	for _, name := range []string{"a.txt", "b.HTML", "sub/c.pdf", "sub/deeper/d.md", "sub/e.htm", "f.docx", "g.XLSX", "h.epub", "i.csv", "j.odp", "skip.gz", "skip.json", "skip.zip", "noext"} {
+	for _, name := range []string{"a.txt", "b.HTML", "sub/c.pdf", "sub/deeper/d.md", "sub/e.htm", "f.docx", "g.XLSX", "h.epub", "i.csv", "j.odp", "skip.gz", "skip.bin", "skip.zip", "noext"} {
 		p := filepath.Join(root, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)

@@ -26,8 +26,9 @@ func encodeIn(t *testing.T, e encoding.Encoding, s string) []byte {
 	return b
 }
 
-// TestLegacyCharsets: text, Markdown and CSV files in a legacy encoding
-// are read in the charset a mark, a declaration or the detector names;
+// TestLegacyCharsets: text, Markdown, CSV, JSON and XML files in a legacy
+// encoding are read in the charset a mark, a declaration (XML's own too)
+// or the detector names;
 // the record keeps it, and raw_sha256 is the hash of the bytes sent.
 func TestLegacyCharsets(t *testing.T) {
 	const (
@@ -46,6 +47,9 @@ func TestLegacyCharsets(t *testing.T) {
 		{"latin-1 markdown", "notes.md", "", "markdown", encodeIn(t, charmap.ISO8859_1, mdText), []string{"Café crème", "garçon", "forêt"}, "windows-1252"},
 		{"utf-16le text with a mark", "tides.txt", "", "text", encodeIn(t, unicode.UTF16(unicode.LittleEndian, unicode.UseBOM), txtText), []string{txtText}, "utf-16le"},
 		{"utf-8 csv", "a.csv", "", "csv", []byte("a,b\nÉté,1\n"), []string{"Été"}, "utf-8"},
+		{"latin-1 rss by its declaration", "", "", "rss", encodeIn(t, charmap.ISO8859_1, `<?xml version="1.0" encoding="ISO-8859-1"?><rss version="2.0"><channel><title>Café</title><item><title>Crêpe à la forêt</title></item></channel></rss>`), []string{"Café\nCrêpe à la forêt"}, "windows-1252"},
+		{"utf-16 xml with a mark", "notes.xml", "", "xml", encodeIn(t, unicode.UTF16(unicode.LittleEndian, unicode.UseBOM), `<?xml version="1.0" encoding="UTF-16"?><notes><n>潮の満ち引き</n></notes>`), []string{"潮の満ち引き"}, "utf-16le"},
+		{"shift-jis json declared", "", "application/json; charset=Shift_JIS", "json", encodeIn(t, japanese.ShiftJIS, `{"city": "東京"}`), []string{"東京"}, "shift_jis"},
 	}
 	in := &Ingester{}
 	for _, tc := range tests {

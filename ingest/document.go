@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/digestd/digestd/fault"
@@ -13,8 +14,8 @@ import (
 	"github.com/digestd/digestd/normalize"
 )
 
-// DocumentExtractor converts office documents, EPUB books, Markdown and CSV
-// (the kinds of format.Documents) into text, where a hostile file cannot
+// DocumentExtractor converts office documents, EPUB books and text
+// documents (the kinds of format.Documents) into text, where a hostile file cannot
 // hurt the caller. Its errors are fault errors.
 type DocumentExtractor interface {
 	ExtractDocument(ctx context.Context, kind string, raw []byte) (*doctext.Result, error)
@@ -52,18 +53,20 @@ func DocumentFault(err error) error {
 	return fault.Wrap(fault.DocumentUnreadable, "the document could not be read; check that the file is complete and valid", err)
 }
 
-// document converts an office document, EPUB, Markdown or CSV; the bytes
-// of Markdown and CSV are first read as UTF-8 in the charset
-// charset.Decode decides (contentType may declare it), which the record
-// keeps.
+// document converts an office document, EPUB or a text document
+// (format.TextDocuments: Markdown, CSV, JSON, a notebook, a feed, XML);
+// the bytes of a text document are first read as UTF-8 in the charset
+// charset.Decode decides (contentType, or XML's declaration, may declare
+// it), which the record keeps.
 func (in *Ingester) document(ctx context.Context, kind string, raw []byte, contentType string, rec Record) (*Document, error) {
 	var ex DocumentExtractor = InProcessDocuments{}
 	if in.Documents != nil {
 		ex = in.Documents
 	}
 	doc := raw
-	if kind == format.Markdown || kind == format.CSV {
-		dec, err := decodeText(raw, charset.Hints{ContentType: contentType, Markdown: kind == format.Markdown})
+	if slices.Contains(format.TextDocuments, kind) {
+		xml := kind == format.XML || kind == format.RSS || kind == format.Atom
+		dec, err := decodeText(raw, charset.Hints{ContentType: contentType, Markdown: kind == format.Markdown, XML: xml})
 		if err != nil {
 			return nil, err
 		}

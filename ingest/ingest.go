@@ -155,7 +155,7 @@ type Ingester struct {
 	Fetcher *fetch.Client
 	// PDF extracts PDF text in isolation; nil disables PDF sources.
 	PDF PDFExtractor
-	// Documents converts office documents, EPUB, Markdown and CSV; nil
+	// Documents converts office documents, EPUB and text documents; nil
 	// converts them in process under doctext's default limits.
 	Documents DocumentExtractor
 	// MaxTextChars caps the canonical text of any source (0: no cap).
@@ -241,9 +241,10 @@ func (in *Ingester) textBytes(raw []byte, contentType string, rec Record) (*Docu
 	return in.finish(text, raw, rec, nil)
 }
 
-// decodeText reads the bytes of a text, Markdown or CSV source as UTF-8;
-// bytes whose charset nothing decides are DOCUMENT_UNREADABLE, with the
-// offset of the first byte that is not UTF-8.
+// decodeText reads the bytes of a text source or a text document
+// (format.TextDocuments) as UTF-8; bytes whose charset nothing decides are
+// DOCUMENT_UNREADABLE, with the offset of the first byte that is not
+// UTF-8.
 func decodeText(raw []byte, h charset.Hints) (charset.Text, error) {
 	dec, err := charset.Decode(raw, h)
 	if off, ok := charset.IsUndecidable(err); ok {

@@ -150,6 +150,7 @@ func TestFileSources(t *testing.T) {
 	for _, c := range []struct{ file, kind string }{
 		{"report.docx", "docx"}, {"slides.pptx", "pptx"}, {"sheets.xlsx", "xlsx"}, {"report.odt", "odt"},
 		{"slides.odp", "odp"}, {"sheets.ods", "ods"}, {"book.epub", "epub"}, {"report.md", "markdown"}, {"stations.csv", "csv"},
+		{"report.json", "json"}, {"report.ipynb", "ipynb"}, {"feed.rss", "rss"}, {"feed.atom", "atom"}, {"book.xml", "xml"},
 	} {
 		raw, err := os.ReadFile(filepath.Join(dir, c.file))
 		if err != nil {

@@ -139,7 +139,8 @@ func TestPageListsSourceKinds(t *testing.T) {
 		}
 	}
 	names := map[string]string{format.DOCX: "DOCX", format.PPTX: "PPTX", format.XLSX: "XLSX", format.ODT: "ODT", format.ODP: "ODP",
-		format.ODS: "ODS", format.EPUB: "EPUB", format.Markdown: "Markdown", format.CSV: "CSV"}
+		format.ODS: "ODS", format.EPUB: "EPUB", format.Markdown: "Markdown", format.CSV: "CSV",
+		format.JSON: "JSON", format.Notebook: "notebook", format.RSS: "RSS", format.Atom: "Atom", format.XML: "XML"}
 	for _, k := range format.Documents {
 		if !strings.Contains(string(page), names[k]+",") && !strings.Contains(string(page), names[k]+" ") {
 			t.Errorf("the page does not name %s", names[k])

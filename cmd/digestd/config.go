@@ -99,7 +99,7 @@ func (c *config) registerIngest(fs *flag.FlagSet) {
 	c.ingest = true
 	fs.IntVar(&c.maxTextChars, "max-text-chars", 5_000_000, "largest canonical text of one source, in code points")
 	fs.IntVar(&c.htmlMaxNodes, "html-max-nodes", htmltext.DefaultMaxNodes, "most elements and text runs of one HTML page; a larger page is TOO_LARGE before it is parsed (bounds extraction memory, about 300 bytes a node)")
-	fs.IntVar(&c.pdfWorkers, "pdf-workers", 2, "worker processes (PDFs, office documents, EPUB, Markdown, CSV) that may run at once")
+	fs.IntVar(&c.pdfWorkers, "pdf-workers", 2, "worker processes (PDFs, office documents, EPUB, Markdown, CSV, JSON, notebooks, feeds, XML) that may run at once")
 	fs.DurationVar(&c.pdfDeadline, "pdf-deadline", 20*time.Second, "wall-clock limit for parsing one PDF or converting one document")
 	fs.DurationVar(&c.pdfQueueWait, "pdf-queue-wait", pdfworker.DefaultQueueWait, "how long a PDF waits for a free worker before the request gets 503 with Retry-After")
 	fs.Int64Var(&c.pdfMemory, "pdf-memory-bytes", 1<<30, "address-space limit of a worker process (PDFs and documents)")

@@ -27,7 +27,8 @@ Measures quality on evaluation sets (folders with cases.jsonl, see the README):
              summary and hygiene; sbd-* sbd. One report a kind and set: the
              table docs/eval-baseline.json holds as last landed
   extract    main-content extraction of cases of any source kind (html, pdf,
-             docx, pptx, xlsx, odt, odp, ods, epub, markdown, csv): shingle,
+             docx, pptx, xlsx, odt, odp, ods, epub, markdown, csv, json,
+             ipynb, rss, atom, xml): shingle,
              snippet and word F1 (word_f1 for PDFs, word_f1_<kind> for the
              document kinds); WCXB's word_f1_lc overall and per page type
              where cases carry page_type; verdicts counts the pages answered
@@ -73,7 +74,7 @@ Measures quality on evaluation sets (folders with cases.jsonl, see the README):
 
 Sources go through the same code paths as the service: HTML through the
 extractor, PDFs through the isolated worker pool, office documents, EPUB,
-Markdown and CSV through the document converter, evaluation documents
+Markdown, CSV, JSON, notebooks, feeds and XML through the document converter, evaluation documents
 through the text source path. A failing case counts as empty output and in "errors".
 `
 

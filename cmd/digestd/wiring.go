@@ -41,7 +41,7 @@ func runWorker(stdin io.Reader, stdout io.Writer) error {
 }
 
 // wireIngest gives the ingester its guarded fetcher and its worker pool,
-// which extracts PDFs and converts office documents, EPUB, Markdown and CSV.
+// which extracts PDFs and converts office documents, EPUB and text documents (Markdown, CSV, JSON, notebooks, feeds, XML).
 func (a *app) wireIngest(c *config, in *ingest.Ingester) error {
 	allow, err := fetch.ParseAllowLoopback(c.fetchAllowLoopback)
 	if err != nil {

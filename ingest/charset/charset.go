@@ -1,4 +1,5 @@
-// Package charset reads the bytes of a plain text, Markdown or CSV source as
+// Package charset reads the bytes of a plain text, Markdown, CSV, JSON,
+// notebook, feed or XML source as
 // UTF-8 text, whatever encoding they are in, or says that the encoding cannot
 // be decided. It is the one charset decision of those kinds, on every entry
 // point (a file, a raw body, a URL's body). HTML pages follow the HTML
@@ -7,8 +8,9 @@
 //
 // The order, first that decides:
 //  1. a byte order mark (UTF-8, UTF-16LE/BE, UTF-32LE/BE);
-//  2. a declared UTF-16 or UTF-32 (a Content-Type charset parameter, or in
-//     Markdown a front matter charset or encoding field or a <meta> tag),
+//  2. a declared UTF-16 or UTF-32 (a Content-Type charset parameter, in
+//     Markdown a front matter charset or encoding field or a <meta> tag,
+//     in XML its declaration's encoding),
 //     since ASCII text in UTF-16 is also valid UTF-8;
 //  3. valid UTF-8: it stays the first choice, whatever a declaration says
 //     (servers often label UTF-8 text ISO-8859-1 by default);
@@ -62,6 +64,9 @@ type Hints struct {
 	// Markdown says the bytes are Markdown, which may declare its charset
 	// in a front matter field (charset: or encoding:) or a <meta> tag.
 	Markdown bool
+	// XML says the bytes are XML, which may declare its charset in its
+	// XML declaration (<?xml version="1.0" encoding="..."?>).
+	XML bool
 }
 
 // Text is bytes read as text.
@@ -138,8 +143,8 @@ func Decode(raw []byte, h Hints) (Text, error) {
 	return Text{}, &UndecidableError{Offset: invalidOffset(raw)}
 }
 
-// declaredEncoding returns the encoding the Content-Type, and for Markdown
-// its front matter or a <meta> tag, declares, or nil.
+// declaredEncoding returns the encoding the Content-Type, for Markdown its
+// front matter or a <meta> tag, for XML its declaration, declares, or nil.
 func declaredEncoding(raw []byte, h Hints) (encoding.Encoding, string) {
 	if h.ContentType != "" {
 		if _, params, err := mime.ParseMediaType(h.ContentType); err == nil {
@@ -147,6 +152,9 @@ func declaredEncoding(raw []byte, h Hints) (encoding.Encoding, string) {
 				return e, name
 			}
 		}
+	}
+	if h.XML {
+		return Lookup(xmlDeclCharset(raw))
 	}
 	if !h.Markdown {
 		return nil, ""

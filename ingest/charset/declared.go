@@ -130,3 +130,37 @@ func appendLowerASCII(dst, b []byte) []byte {
 func isLabelByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == ':'
 }
+
+// xmlDeclBytes bounds the search for an XML declaration's end.
+const xmlDeclBytes = 1 << 10
+
+// xmlDeclCharset returns the encoding an XML declaration opening raw
+// names (<?xml version="1.0" encoding="ISO-8859-1"?>), or "".
+func xmlDeclCharset(raw []byte) string {
+	head := raw[:min(len(raw), xmlDeclBytes)]
+	decl, ok := bytes.CutPrefix(head, []byte("<?xml"))
+	if !ok {
+		return ""
+	}
+	decl, _, ok = bytes.Cut(decl, []byte("?>"))
+	if !ok {
+		return ""
+	}
+	_, rest, ok := bytes.Cut(decl, []byte("encoding"))
+	if !ok {
+		return ""
+	}
+	rest = bytes.TrimLeft(rest, " \t\r\n")
+	if len(rest) == 0 || rest[0] != '=' {
+		return ""
+	}
+	rest = bytes.TrimLeft(rest[1:], " \t\r\n")
+	if len(rest) == 0 || rest[0] != '"' && rest[0] != '\'' {
+		return ""
+	}
+	value, _, ok := bytes.Cut(rest[1:], rest[:1])
+	if !ok {
+		return ""
+	}
+	return string(value)
+}

@@ -95,6 +95,12 @@ func (c *conv) walkXML(data []byte, h xmlHandler) error {
 		}
 		return nil, fmt.Errorf("charset %q: %w", label, ErrUnsupported)
 	}
+	return c.walkDecoder(d, h)
+}
+
+// walkDecoder streams d's tokens through h under the depth and token caps,
+// refusing a DTD that declares entities.
+func (c *conv) walkDecoder(d *xml.Decoder, h xmlHandler) error {
 	depth := 0
 	for {
 		tok, err := d.RawToken()

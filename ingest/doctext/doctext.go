@@ -1,5 +1,6 @@
 // Package doctext converts office documents (DOCX, PPTX, XLSX, ODT, ODP,
-// ODS), EPUB books, Markdown and CSV into text blocks for canonical text:
+// ODS), EPUB books, Markdown, CSV, JSON, Jupyter notebooks, RSS and Atom
+// feeds and other XML into text blocks for canonical text:
 // headings, paragraphs, list items and table rows (cells joined by
 // CellSeparator), pictures by their alt text and charts by their titles
 // and data at their place, speaker notes after their slide, footnotes and
@@ -58,10 +59,11 @@ type Limits struct {
 	// MaxUnpackedBytes caps the bytes decompressed from a container, all
 	// entries together (default 128 MiB).
 	MaxUnpackedBytes int64
-	// MaxXMLDepth caps element nesting (default 256).
+	// MaxXMLDepth caps element nesting, and a JSON document's (default
+	// 256).
 	MaxXMLDepth int
-	// MaxXMLTokens caps the XML tokens read, all parts together (default
-	// 20 million).
+	// MaxXMLTokens caps the XML tokens read, all parts together, and a
+	// JSON document's (default 20 million).
 	MaxXMLTokens int
 	// MaxChars caps the text produced, in bytes (default 64 MiB).
 	MaxChars int
@@ -136,6 +138,14 @@ func Extract(kind string, raw []byte, lim Limits) (*Result, error) {
 		err = c.markdown(raw)
 	case format.CSV:
 		err = c.csv(raw)
+	case format.JSON:
+		err = c.jsonValues(raw)
+	case format.Notebook:
+		err = c.notebook(raw)
+	case format.RSS, format.Atom:
+		err = c.feed(raw)
+	case format.XML:
+		err = c.plainXML(raw)
 	default:
 		return nil, fmt.Errorf("kind %q: %w", kind, ErrUnsupported)
 	}

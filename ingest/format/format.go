@@ -1,5 +1,6 @@
 // Package format decides what kind of source a body is — HTML, PDF, plain
-// text, an office document, an EPUB book, Markdown, CSV or an image — from its
+// text, an office document, an EPUB book, Markdown, CSV, JSON, a Jupyter
+// notebook, an RSS or Atom feed, other XML or an image — from its
 // declared media type, its file name and its first bytes. It is the one
 // detection function of every entry point: uploads, raw bodies, URL
 // fetches, batch files and the command line.
@@ -32,16 +33,26 @@ const (
 	EPUB     = "epub"
 	Markdown = "markdown"
 	CSV      = "csv"
+	JSON     = "json"
+	Notebook = "ipynb"
+	RSS      = "rss"
+	Atom     = "atom"
+	XML      = "xml"
 	// Image is a PNG, JPEG, TIFF or WebP image, read by OCR.
 	Image = "image"
 )
 
 // Kinds lists every kind, in the order the documentation gives them.
-var Kinds = []string{Text, HTML, PDF, DOCX, PPTX, XLSX, ODT, ODP, ODS, EPUB, Markdown, CSV, Image}
+var Kinds = []string{Text, HTML, PDF, DOCX, PPTX, XLSX, ODT, ODP, ODS, EPUB, Markdown, CSV, JSON, Notebook, RSS, Atom, XML, Image}
 
 // Documents lists the kinds converted by ingest/doctext: the office
-// documents, EPUB, Markdown and CSV.
-var Documents = []string{DOCX, PPTX, XLSX, ODT, ODP, ODS, EPUB, Markdown, CSV}
+// documents, EPUB, and the kinds of TextDocuments.
+var Documents = []string{DOCX, PPTX, XLSX, ODT, ODP, ODS, EPUB, Markdown, CSV, JSON, Notebook, RSS, Atom, XML}
+
+// TextDocuments lists the documents that are text with markup: their
+// bytes are read in a charset (ingest/charset) before they are converted,
+// and a label or name of one of them holds for bytes that are text.
+var TextDocuments = []string{Markdown, CSV, JSON, Notebook, RSS, Atom, XML}
 
 // Paginated reports whether a kind has pages in its canonical text: a
 // PDF's pages, a presentation's slides, a spreadsheet's sheets and an
@@ -74,15 +85,34 @@ var mediaTypes = map[string]string{
 	"application/vnd.oasis.opendocument.text":                                   ODT,
 	"application/vnd.oasis.opendocument.presentation":                           ODP,
 	"application/vnd.oasis.opendocument.spreadsheet":                            ODS,
-	"application/epub+zip": EPUB,
-	"text/markdown":        Markdown,
-	"text/x-markdown":      Markdown,
-	"text/csv":             CSV,
-	"image/png":            Image,
-	"image/jpeg":           Image,
-	"image/tiff":           Image,
-	"image/webp":           Image,
+	"application/epub+zip":     EPUB,
+	"text/markdown":            Markdown,
+	"text/x-markdown":          Markdown,
+	"text/csv":                 CSV,
+	"application/json":         JSON,
+	"text/json":                JSON,
+	"application/x-ndjson":     JSON,
+	"application/x-ipynb+json": Notebook,
+	"application/rss+xml":      RSS,
+	"application/atom+xml":     Atom,
+	"application/xml":          XML,
+	"text/xml":                 XML,
+	"application/rdf+xml":      XML,
+	"image/png":                Image,
+	"image/jpeg":               Image,
+	"image/tiff":               Image,
+	"image/webp":               Image,
 }
+
+// suffixKinds maps the structured syntax suffix of an application/*
+// media type (RFC 6839: application/ld+json, application/vnd.api+json,
+// application/soap+xml) to the kind of its syntax.
+var suffixKinds = map[string]string{"+json": JSON, "+xml": XML}
+
+// requestType is the one media type of a kind that no raw request body
+// declares: a body declared application/json is a request of the API
+// itself, and a JSON document is sent as a file or fetched from a URL.
+const requestType = "application/json"
 
 // genericTypes say nothing about the content: the body is sniffed.
 var genericTypes = map[string]bool{
@@ -100,16 +130,23 @@ var extensions = map[string]string{
 	".odt": ODT, ".odp": ODP, ".ods": ODS,
 	".epub": EPUB,
 	".md":   Markdown, ".markdown": Markdown,
-	".csv": CSV,
+	".csv":  CSV,
+	".json": JSON, ".jsonl": JSON, ".ndjson": JSON,
+	".ipynb": Notebook,
+	".rss":   RSS, ".atom": Atom,
+	".xml": XML,
 	".png": Image, ".jpg": Image, ".jpeg": Image, ".tif": Image, ".tiff": Image, ".webp": Image,
 }
 
 // MediaTypes returns every media type that declares a kind, sorted: the
-// raw request bodies the service takes.
+// raw request bodies the service takes (but application/json, a request
+// itself).
 func MediaTypes() []string {
 	out := make([]string, 0, len(mediaTypes))
 	for mt := range mediaTypes {
-		out = append(out, mt)
+		if mt != requestType {
+			out = append(out, mt)
+		}
 	}
 	slices.Sort(out)
 	return out
@@ -141,7 +178,23 @@ func Extensions() []string {
 }
 
 // KindOfMediaType returns the kind a media type declares, or "".
-func KindOfMediaType(mediaType string) string { return mediaTypes[MediaType(mediaType)] }
+func KindOfMediaType(mediaType string) string { return kindOf(MediaType(mediaType)) }
+
+// kindOf returns the kind a lowercased media type declares, by the type or
+// by its structured syntax suffix, or "".
+func kindOf(mt string) string {
+	if k, ok := mediaTypes[mt]; ok {
+		return k
+	}
+	if rest, ok := strings.CutPrefix(mt, "application/"); ok {
+		for suffix, k := range suffixKinds {
+			if strings.HasSuffix(rest, suffix) {
+				return k
+			}
+		}
+	}
+	return ""
+}
 
 // KindOfName returns the kind a file name's extension names, or "".
 func KindOfName(name string) string {
@@ -160,12 +213,11 @@ func MediaType(contentType string) string {
 
 // Supported reports whether a declared Content-Type may label a source
 // digestd reads: a type of some kind, or one that says nothing (absent or
-// a catch-all binary type, resolved by sniffing). JSON or XML labels are
-// not.
+// a catch-all binary type, resolved by sniffing). Audio or video labels
+// are not.
 func Supported(contentType string) bool {
 	mt := MediaType(contentType)
-	_, ok := mediaTypes[mt]
-	return ok || genericTypes[mt]
+	return kindOf(mt) != "" || genericTypes[mt]
 }
 
 // sniffLen is how many leading bytes decide a sniffed type; PDF readers
@@ -184,18 +236,24 @@ const sniffLen = 1024
 //     so that its converter says why it is unreadable;
 //   - an OLE compound file holding an EncryptedPackage is an encrypted
 //     OOXML document (of the kind its label or name gives, else docx);
-//   - a Markdown or CSV label or name holds for text: bytes that sniff as
-//     text (in any ASCII-compatible charset, or UTF-16 with a byte order
-//     mark), or any bytes under a declared charset; ingest/charset then
-//     decides how to read them;
+//   - a label or name of one of TextDocuments holds for text: bytes that
+//     sniff as text (in any ASCII-compatible charset, or UTF-16 with a
+//     byte order mark), or any bytes under a declared charset;
+//     ingest/charset then decides how to read them. The bytes refine it:
+//     JSON holding a notebook's "cells" and "nbformat" is a notebook, and
+//     XML is RSS when its root element is <rss> (or RSS 1.0's <rdf:RDF>),
+//     Atom when it is Atom's <feed>, HTML when it is <html>, else XML;
 //   - an HTML label holds unless the bytes sniff as a specific non-text
 //     format, a text label for text; a PDF label, a container label
 //     without a container, or a generic label is resolved by sniffing
-//     (a login page served as PDF is HTML).
+//     (a login page served as PDF is HTML);
+//   - bytes that no label or name types are XML by an XML declaration,
+//     RSS or Atom by their root element, JSON when they are one valid
+//     JSON object or array.
 func Detect(contentType, name string, body []byte) string {
 	mt := MediaType(contentType)
-	declared, known := mediaTypes[mt]
-	if !known && !genericTypes[mt] {
+	declared := kindOf(mt)
+	if declared == "" && !genericTypes[mt] {
 		return ""
 	}
 	named := KindOfName(name)
@@ -230,14 +288,16 @@ func Detect(contentType, name string, body []byte) string {
 	}
 	sniffed := MediaType(http.DetectContentType(head))
 	textual := strings.HasPrefix(sniffed, "text/") || declaresCharset(contentType)
-	switch declared {
-	case Image:
+	if declared == Image {
 		return ""
-	case Markdown, CSV:
+	}
+	if slices.Contains(TextDocuments, declared) {
 		if textual {
-			return declared
+			return refine(declared, body)
 		}
 		return ""
+	}
+	switch declared {
 	case HTML:
 		if textual || sniffed == "application/octet-stream" {
 			// Unlabelled UTF-16 without a BOM sniffs as binary; trust the label.
@@ -248,13 +308,13 @@ func Detect(contentType, name string, body []byte) string {
 		if !textual {
 			return ""
 		}
-		if named == Markdown || named == CSV {
-			return named
+		if slices.Contains(TextDocuments, named) {
+			return refine(named, body)
 		}
 		return Text
 	}
-	if (named == Markdown || named == CSV) && textual {
-		return named
+	if slices.Contains(TextDocuments, named) && textual {
+		return refine(named, body)
 	}
 	switch sniffed {
 	case "text/html":
@@ -263,11 +323,17 @@ func Detect(contentType, name string, body []byte) string {
 		if named == HTML {
 			return HTML
 		}
+		if named == "" {
+			if k := sniffText(body); k != "" {
+				return k
+			}
+		}
 		return Text
 	case "text/xml":
 		if bytes.Contains(bytes.ToLower(head), []byte("<html")) {
 			return HTML
 		}
+		return refine(XML, body)
 	}
 	return ""
 }

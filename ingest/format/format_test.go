@@ -87,7 +87,28 @@ func TestDetect(t *testing.T) {
 		{"jpeg by name", "", "scan.JPG", []byte("\xff\xd8\xff\xe0"), format.Image},
 		{"tiff", "image/tiff", "", []byte("II*\x00\x08\x00"), format.Image},
 		{"webp", "", "", []byte("RIFF\x10\x00\x00\x00WEBPVP8 "), format.Image},
-		{"json label", "application/json", "", []byte(`{"a":1}`), ""},
+		{"json label", "application/json", "", []byte(`{"a":1}`), format.JSON},
+		{"json by name", "", "data.json", []byte(`{"a":"b"}`), format.JSON},
+		{"json lines by name", "", "log.jsonl", []byte("{\"a\":1}\n{\"a\":2}\n"), format.JSON},
+		{"json by a suffix", "application/vnd.api+json; charset=utf-8", "", []byte(`[1]`), format.JSON},
+		{"json by its bytes", "", "", []byte(" [\"a\", {\"b\": \"c\"}]"), format.JSON},
+		{"json-looking text stays text", "", "", []byte("[1] Introduction\n"), format.Text},
+		{"json name on text/plain", "text/plain", "data.json", []byte(`{"a":1}`), format.JSON},
+		{"json label but binary", "application/json", "", []byte{0x00, 0x01, 0x02, 0xff}, ""},
+		{"notebook by name", "", "analysis.ipynb", []byte(`{"cells": [], "nbformat": 4}`), format.Notebook},
+		{"notebook by its bytes", "", "", []byte(`{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`), format.Notebook},
+		{"notebook named json", "application/json", "nb.json", []byte(`{"cells": [], "nbformat": 4}`), format.Notebook},
+		{"rss by its bytes", "", "", []byte(`<?xml version="1.0"?><!-- feed --><rss version="2.0"><channel/></rss>`), format.RSS},
+		{"rss without a declaration", "", "", []byte(`<rss version="2.0"><channel/></rss>`), format.RSS},
+		{"rss 1.0", "application/xml", "", []byte(`<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/"><channel/></rdf:RDF>`), format.RSS},
+		{"atom by its bytes", "", "", []byte(`<?xml version="1.0" encoding="iso-8859-1"?><feed xmlns="http://www.w3.org/2005/Atom"/>`), format.Atom},
+		{"atom labelled rss", "application/rss+xml", "", []byte(`<feed xmlns="http://www.w3.org/2005/Atom"/>`), format.Atom},
+		{"atom in utf-16", "", "feed.xml", []byte("\xff\xfe<\x00f\x00e\x00e\x00d\x00 \x00x\x00m\x00l\x00n\x00s\x00=\x00'\x00h\x00t\x00t\x00p\x00:\x00/\x00/\x00w\x00w\x00w\x00.\x00w\x003\x00.\x00o\x00r\x00g\x00/\x002\x000\x000\x005\x00/\x00A\x00t\x00o\x00m\x00'\x00/\x00>\x00"), format.Atom},
+		{"a feed element outside atom is xml", "", "", []byte(`<?xml version="1.0"?><feed><x/></feed>`), format.XML},
+		{"xml by its bytes", "", "", []byte(`<?xml version="1.0"?><catalog><book/></catalog>`), format.XML},
+		{"xml by name", "", "books.xml", []byte(`<catalog><book/></catalog>`), format.XML},
+		{"xml by a suffix", "application/soap+xml", "", []byte(`<Envelope/>`), format.XML},
+		{"xhtml labelled xml", "text/xml", "", []byte(`<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><body>x</body></html>`), format.HTML},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -121,7 +142,7 @@ func TestTables(t *testing.T) {
 			t.Errorf("Paginated(%s) = %v", k, !want)
 		}
 	}
-	for _, k := range []string{format.Markdown, format.CSV, format.HTML} {
+	for _, k := range []string{format.Markdown, format.CSV, format.HTML, format.JSON, format.Notebook, format.RSS, format.Atom, format.XML} {
 		if !types[k] {
 			t.Errorf("no media type detects %s on an empty body", k)
 		}

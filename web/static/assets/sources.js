@@ -40,7 +40,7 @@ export function parseSources(input) {
  * fileSource reads an uploaded file into a source spec with the file's name
  * as its id: a PDF as pdf_base64, an HTML file as html, a .txt file (or one
  * without a known extension that decodes as UTF-8) as text, and any other
- * file (office documents, EPUB, Markdown, CSV, images) as file_base64 with its
+ * file (office documents, EPUB, Markdown, CSV, JSON, notebooks, feeds, XML, images) as file_base64 with its
  * file_name, so the service tells its kind.
  */
 export async function fileSource(file) {
@@ -55,7 +55,7 @@ export async function fileSource(file) {
   };
   if (isPDF) return { id: name, pdf_base64: base64() };
   if (file.type === "text/html" || /\.x?html?$/i.test(name)) return { id: name, html: new TextDecoder().decode(bytes) };
-  if (/\.(docx|pptx|xlsx|odt|odp|ods|epub|md|markdown|csv|png|jpe?g|tiff?|webp)$/i.test(name) || (bytes[0] === 0x50 && bytes[1] === 0x4b) ||
+  if (/\.(docx|pptx|xlsx|odt|odp|ods|epub|md|markdown|csv|json|jsonl|ndjson|ipynb|rss|atom|xml|png|jpe?g|tiff?|webp)$/i.test(name) || (bytes[0] === 0x50 && bytes[1] === 0x4b) ||
     /^image\/(png|jpeg|tiff|webp)$/.test(file.type)) {
     return { id: name, file_base64: base64(), file_name: name };
   }
