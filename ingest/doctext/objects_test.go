@@ -360,3 +360,29 @@ func TestODFChart(t *testing.T) {
 		t.Errorf("text:\n got %q\nwant %q", text, want)
 	}
 }
+
+// A chart sheet is a page of its chart's data, read from the cells its
+// formulas name when its part caches none.
+func TestXLSXChartSheet(t *testing.T) {
+	f := excelize.NewFile()
+	defer f.Close()
+	if err := f.SetSheetRow("Sheet1", "A1", &[]any{"Season", "North"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.SetSheetRow("Sheet1", "A2", &[]any{"Spring", 41.5}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.AddChartSheet("Chart1", &excelize.Chart{Type: excelize.Col, Title: excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: "Levels"}}},
+		Series: []excelize.ChartSeries{{Name: "Sheet1!$B$1", Categories: "Sheet1!$A$2", Values: "Sheet1!$B$2"}}}); err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := f.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	text, res := canonical(t, format.XLSX, b.Bytes())
+	pages := strings.Split(text, string(normalize.PageSeparator))
+	if len(pages) != 2 || pages[1] != "Chart1\nLevels\nSpring\nNorth | 41.5" || res.PageNames[1] != "Chart1" {
+		t.Errorf("pages %q named %q", pages, res.PageNames)
+	}
+}
