@@ -18,7 +18,10 @@ import (
 // documents (the kinds of format.Documents) into text, where a hostile file cannot
 // hurt the caller. Its errors are fault errors.
 type DocumentExtractor interface {
-	ExtractDocument(ctx context.Context, kind string, raw []byte) (*doctext.Result, error)
+	// ExtractDocument converts raw, a document of kind; explain asks for
+	// the HTML extractor's decisions on an EPUB's chapters
+	// (doctext.Result.Trace).
+	ExtractDocument(ctx context.Context, kind string, raw []byte, explain bool) (*doctext.Result, error)
 }
 
 // InProcessDocuments converts documents in the calling process under
@@ -27,11 +30,11 @@ type DocumentExtractor interface {
 type InProcessDocuments struct{ Limits doctext.Limits }
 
 // ExtractDocument implements DocumentExtractor.
-func (d InProcessDocuments) ExtractDocument(ctx context.Context, kind string, raw []byte) (*doctext.Result, error) {
+func (d InProcessDocuments) ExtractDocument(ctx context.Context, kind string, raw []byte, explain bool) (*doctext.Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	res, err := doctext.Extract(kind, raw, d.Limits)
+	res, err := doctext.ExtractWith(kind, raw, doctext.Options{Limits: d.Limits, Explain: explain})
 	if err != nil {
 		return nil, DocumentFault(err)
 	}
@@ -58,7 +61,7 @@ func DocumentFault(err error) error {
 // the bytes of a text document are first read as UTF-8 in the charset
 // charset.Decode decides (contentType, or XML's declaration, may declare
 // it), which the record keeps.
-func (in *Ingester) document(ctx context.Context, kind string, raw []byte, contentType string, rec Record) (*Document, error) {
+func (in *Ingester) document(ctx context.Context, kind string, raw []byte, contentType string, rec Record, explain bool) (*Document, error) {
 	var ex DocumentExtractor = InProcessDocuments{}
 	if in.Documents != nil {
 		ex = in.Documents
@@ -72,7 +75,7 @@ func (in *Ingester) document(ctx context.Context, kind string, raw []byte, conte
 		}
 		doc, rec.Charset = dec.UTF8, dec.Charset
 	}
-	res, err := ex.ExtractDocument(ctx, kind, doc)
+	res, err := ex.ExtractDocument(ctx, kind, doc, explain)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +93,12 @@ func (in *Ingester) document(ctx context.Context, kind string, raw []byte, conte
 	} else {
 		text = normalize.Canonical(res.Pages[0])
 	}
-	return in.finish(text, raw, rec, nil)
+	d, err := in.finish(text, raw, rec, nil)
+	if err != nil {
+		return nil, err
+	}
+	d.Trace = res.Trace
+	return d, nil
 }
 
 // maxPageNames bounds the slide titles and sheet names a record lists.
@@ -114,8 +122,8 @@ func capNames(names []string) []string {
 type PoolDocuments struct{ Pool *pdfworker.Pool }
 
 // ExtractDocument implements DocumentExtractor.
-func (p PoolDocuments) ExtractDocument(ctx context.Context, kind string, raw []byte) (*doctext.Result, error) {
-	res, err := p.Pool.ExtractDocument(ctx, kind, raw)
+func (p PoolDocuments) ExtractDocument(ctx context.Context, kind string, raw []byte, explain bool) (*doctext.Result, error) {
+	res, err := p.Pool.ExtractDocument(ctx, kind, raw, explain)
 	if err != nil {
 		var we *pdfworker.Error
 		if !errors.As(err, &we) {

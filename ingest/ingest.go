@@ -56,7 +56,8 @@ type Source struct {
 	// ContentType is the declared media type of HTML or File bytes (it may
 	// carry a charset parameter).
 	ContentType string
-	// Explain asks for the HTML extractor's decisions (Document.Trace).
+	// Explain asks for the HTML extractor's decisions (Document.Trace) on
+	// an HTML page or an EPUB book's chapters.
 	Explain bool
 	// Render says whether a URL's page is rendered in a browser: one of
 	// RenderNever (the default when empty), RenderAuto and RenderAlways.
@@ -137,8 +138,9 @@ type Document struct {
 	Text     archive.Blob
 	Record   Record
 	Warnings []Warning
-	// Trace holds the HTML extractor's decisions on the page when the
-	// source asked for them (Source.Explain); nil otherwise.
+	// Trace holds the HTML extractor's decisions on the page, or on an
+	// EPUB book's chapters, when the source asked for them
+	// (Source.Explain); nil otherwise.
 	Trace *htmltext.Trace
 }
 
@@ -215,7 +217,7 @@ func (in *Ingester) file(ctx context.Context, kind string, raw []byte, contentTy
 	case kind == KindText:
 		return in.textBytes(raw, contentType, rec)
 	}
-	return in.document(ctx, kind, raw, contentType, rec)
+	return in.document(ctx, kind, raw, contentType, rec, explain)
 }
 
 // text ingests a text given as a string (a JSON field, a UTF-8 body),
@@ -347,7 +349,7 @@ func (in *Ingester) url(ctx context.Context, rawURL, render string, explain bool
 		return in.image(ctx, resp.Body, rec, o)
 	case fetch.KindText:
 	default:
-		return in.document(ctx, resp.Kind, resp.Body, resp.ContentType, rec)
+		return in.document(ctx, resp.Kind, resp.Body, resp.ContentType, rec, explain)
 	}
 	return in.textBytes(resp.Body, resp.ContentType, rec)
 }

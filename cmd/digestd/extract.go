@@ -18,10 +18,11 @@ import (
 const extractUsage = `Usage: digestd extract [--explain] [--json] [--render auto|always] [--ocr auto|never|always] [FILE | URL]
 
 Extracts one source (a file, a URL, or stdin when FILE is omitted or -) and prints its
-canonical text, as the service archives it. With --explain, an HTML page's text is
-preceded by the extractor's decisions: one line for each block a rule kept or
+canonical text, as the service archives it. With --explain, an HTML page's text, or an
+EPUB book's, is preceded by the extractor's decisions: one line for each block a rule kept or
 removed, marked "*" when it belongs to the reading the text came from, with that
-reading (strict, lenient, shown, or page for the outcome), the stage (clean: the
+reading (strict, lenient, shown, page for the outcome, or document for a book's
+chapters, read by the rules of documents), the stage (clean: the
 rule table; search: choosing the main content; emit: writing it as blocks; page),
 the action, the rule's name, the block (tag#id.classes), its characters and
 characters in links, the rule's thresholds and the measures they met, its score
@@ -36,7 +37,7 @@ func runExtract(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	c.registerIngest(fs)
 	c.registerRender(fs)
 	c.registerOCR(fs)
-	explain := fs.Bool("explain", false, "print the rule of every block the HTML extractor kept or removed")
+	explain := fs.Bool("explain", false, "print the rule of every block the HTML extractor kept or removed (HTML pages, EPUB books)")
 	asJSON := fs.Bool("json", false, "print one JSON object: the text, the source record and the decisions")
 	kind := fs.String("kind", "", "source kind: "+strings.Join(format.Kinds, ", ")+" (default: from the file name or its first bytes)")
 	if err := parseFlags(fs, args); err != nil {
@@ -91,7 +92,7 @@ func runExtract(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	}
 	if *explain {
 		if doc.Trace == nil {
-			return &exitError{code: 2, err: errors.New("extract: --explain traces HTML pages only")}
+			return &exitError{code: 2, err: errors.New("extract: --explain traces HTML pages and EPUB books only")}
 		}
 		if err := doc.Trace.WriteText(stdout); err != nil {
 			return err

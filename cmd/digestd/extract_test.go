@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/digestd/digestd/ingest/doctext/doctexttest"
 )
 
 const explainPage = `<html><body>
@@ -65,5 +67,36 @@ func TestExtractExplain(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("--json decisions lack the footer's: %+v", got.Decisions)
+	}
+}
+
+// TestExtractExplainEPUB runs digestd extract --explain on a book: its
+// chapters are read by the rules of documents, in a worker process, and
+// the trace names the navigation and running heads it left out.
+func TestExtractExplainEPUB(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "book.epub")
+	book := doctexttest.Book{Title: "The Harbour", Chapters: []string{
+		`<p>The Harbour Gazette</p><h1>One</h1><p>The boats came back.</p><p>It includes:</p><ul><li>A bullet point</li><li>Another point</li></ul>`,
+		`<p>The Harbour Gazette</p><nav><a href="ch1.xhtml">Back to one</a></nav><h1>Two</h1><p>The ferry runs twice a day.</p>`,
+		`<p>The Harbour Gazette</p><h1>Three</h1><p>The walls hold.</p>`,
+	}}
+	if err := os.WriteFile(file, doctexttest.EPUB(book), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, stderr bytes.Buffer
+	if err := run(context.Background(), []string{"extract", "--explain", file}, strings.NewReader(""), &out, &stderr); err != nil {
+		t.Fatalf("extract --explain: %v (%s)", err, stderr.String())
+	}
+	trace, text, ok := strings.Cut(out.String(), "--- text\n")
+	if !ok {
+		t.Fatalf("no text after the trace:\n%s", out.String())
+	}
+	for _, want := range []string{"* document clean  drop          publisher-navigation nav", "* document page   drop          running-head         p chars=17", `"The Harbour Gazette"`} {
+		if !strings.Contains(trace, want) {
+			t.Errorf("trace lacks %q:\n%s", want, trace)
+		}
+	}
+	if want := "Title: The Harbour\nOne\nThe boats came back.\nIt includes:\nA bullet point\nAnother point\nTwo\nThe ferry runs twice a day.\nThree\nThe walls hold.\n"; text != want {
+		t.Errorf("text %q, want %q", text, want)
 	}
 }

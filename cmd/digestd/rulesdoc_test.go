@@ -4,6 +4,7 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/digestd/digestd/ingest/htmltext"
@@ -45,5 +46,28 @@ func TestRulesDoc(t *testing.T) {
 	}
 	if !slices.Equal(measured, deciding) {
 		t.Errorf("docs/extraction-rules.md measures the rules\n%v\nthe table's deciding rules are\n%v", measured, deciding)
+	}
+}
+
+// TestDocumentRulesDoc holds the table of docs/contract.md's "Documents"
+// to the rules of a document's reading, in their order.
+func TestDocumentRulesDoc(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/contract.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(doc), "\n## Documents\n")
+	section, _, _ = strings.Cut(section, "\n## ")
+	var listed, names []string
+	for _, m := range regexp.MustCompile("(?m)^\\| `([a-z0-9-]+)` \\|").FindAllStringSubmatch(section, -1) {
+		listed = append(listed, m[1])
+	}
+	for _, r := range htmltext.DocumentRules() {
+		if !r.Routine {
+			names = append(names, r.Name)
+		}
+	}
+	if !slices.Equal(listed, names) {
+		t.Errorf("docs/contract.md lists the rules of documents\n%v\nthe extractor's are\n%v", listed, names)
 	}
 }

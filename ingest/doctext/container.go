@@ -250,49 +250,6 @@ func resolve(baseDir, target string) string {
 	return strings.TrimPrefix(path.Clean(path.Join("/", baseDir, target)), "/")
 }
 
-// coreProperties reads title and creator from an OOXML docProps/core.xml or
-// the like (any dc:title and dc:creator).
-func (c *conv) coreProperties(z *container, name string) error {
-	if !z.has(name) {
-		return nil
-	}
-	data, err := z.read(name)
-	if err != nil {
-		return err
-	}
-	var field *string
-	var b strings.Builder
-	return c.walkXML(data, xmlHandler{
-		start: func(e xml.StartElement) error {
-			switch e.Name.Local {
-			case "title":
-				if c.res.Title == "" {
-					field = &c.res.Title
-				}
-			case "creator":
-				if c.res.Author == "" {
-					field = &c.res.Author
-				}
-			}
-			b.Reset()
-			return nil
-		},
-		text: func(s string) error {
-			if field != nil && b.Len() < 4096 {
-				b.WriteString(s)
-			}
-			return nil
-		},
-		end: func(xml.EndElement) error {
-			if field != nil {
-				*field = strings.Join(strings.Fields(b.String()), " ")
-				field = nil
-			}
-			return nil
-		},
-	})
-}
-
 // verifySizes inflates every entry under the unpacked cap and checks that
 // each holds exactly the size its header declares, for readers that trust
 // the headers.

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/digestd/digestd/ingest/format"
+	"github.com/digestd/digestd/ingest/htmltext"
 )
 
 // ExtractorName and ExtractorVersion name this converter in source records.
@@ -115,12 +116,32 @@ type Result struct {
 	PageNames []string `json:"page_names,omitempty"`
 	Title     string   `json:"title,omitempty"`
 	Author    string   `json:"author,omitempty"`
+	// Trace holds the HTML extractor's decisions on an EPUB's chapters
+	// when Options.Explain asked for them; nil otherwise.
+	Trace *htmltext.Trace `json:"trace,omitempty"`
+}
+
+// Options change how ExtractWith converts a document. The zero value,
+// with the default Limits, is Extract's.
+type Options struct {
+	Limits
+	// Explain asks for the decisions of the HTML extractor on an EPUB's
+	// chapters (Result.Trace).
+	Explain bool
 }
 
 // Extract converts raw, a document of the given kind (one of
 // format.Documents), into blocks of text.
 func Extract(kind string, raw []byte, lim Limits) (*Result, error) {
-	c := &conv{lim: lim.fill()}
+	return ExtractWith(kind, raw, Options{Limits: lim})
+}
+
+// ExtractWith is Extract with options.
+func ExtractWith(kind string, raw []byte, opt Options) (*Result, error) {
+	c := &conv{lim: opt.Limits.fill()}
+	if opt.Explain {
+		c.res.Trace = &htmltext.Trace{}
+	}
 	c.deadline = time.Now().Add(c.lim.Timeout)
 	var err error
 	switch kind {
@@ -154,6 +175,10 @@ func Extract(kind string, raw []byte, lim Limits) (*Result, error) {
 	}
 	c.endPage()
 	res := &c.res
+	if kind != format.EPUB {
+		// Only a book's chapters are read by the HTML extractor.
+		res.Trace = nil
+	}
 	res.Paginated = format.Paginated(kind)
 	if !res.Paginated {
 		res.PageNames = nil
@@ -201,7 +226,7 @@ func (c *conv) endPage() {
 func (c *conv) text(s string) error {
 	c.chars += len(s)
 	if c.chars > c.lim.MaxChars {
-		return fmt.Errorf("text over %d bytes: %w", c.lim.MaxChars, ErrTooLarge)
+		return c.textTooLarge()
 	}
 	c.block.WriteString(s)
 	return nil
@@ -241,10 +266,15 @@ func (c *conv) row(cells []string) error {
 	s := strings.Join(cells, CellSeparator)
 	c.chars += len(s)
 	if c.chars > c.lim.MaxChars {
-		return fmt.Errorf("text over %d bytes: %w", c.lim.MaxChars, ErrTooLarge)
+		return c.textTooLarge()
 	}
 	c.emit(s)
 	return nil
+}
+
+// textTooLarge is the error of text past MaxChars.
+func (c *conv) textTooLarge() error {
+	return fmt.Errorf("text over %d bytes: %w", c.lim.MaxChars, ErrTooLarge)
 }
 
 // addNotes appends the collected notes as the last blocks.

@@ -5,13 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/digestd/digestd/ingest/htmltext"
 )
 
-// epub converts a book: its chapters in spine order, each through the HTML
-// extractor, as blocks of one unpaginated text.
+// epub converts a book: a front matter of its title, creators and
+// description (see properties.frontMatter), then its chapters in spine
+// order, each read by the HTML extractor as a document (see
+// htmltext.Options.Document), without the running heads they repeat, as
+// blocks of one unpaginated text. The navigation document is not read.
 func (c *conv) epub(raw []byte) error {
 	z, err := c.openZip(raw)
 	if err != nil {
@@ -37,8 +41,13 @@ func (c *conv) epub(raw []byte) error {
 	if opf == "" {
 		return fmt.Errorf("no package document: %w", ErrUnreadable)
 	}
-	if err := c.coreProperties(z, opf); err != nil {
+	props, err := c.readProperties(z, opf)
+	if err != nil {
 		return err
+	}
+	c.res.Title = props.title
+	if len(props.creators) > 0 {
+		c.res.Author = props.creators[0]
 	}
 	data, err = z.read(opf)
 	if err != nil {
@@ -61,16 +70,18 @@ func (c *conv) epub(raw []byte) error {
 	if err != nil {
 		return err
 	}
+	var chapters []*htmltext.Result
+	size := 0
 	for _, id := range spine {
 		it, ok := items[id]
-		if !ok || strings.Contains(it.props, "nav") || !strings.Contains(it.mediaType, "html") {
+		if !ok || slices.Contains(strings.Fields(it.props), "nav") || !strings.Contains(it.mediaType, "html") {
 			continue
 		}
 		page, err := z.read(it.href)
 		if err != nil {
 			return err
 		}
-		res, err := htmltext.Extract(page, "application/xhtml+xml", "")
+		res, err := htmltext.ExtractWith(page, "application/xhtml+xml", "", htmltext.Options{Document: true, Trace: c.res.Trace})
 		switch {
 		case errors.Is(err, htmltext.ErrTooLarge), errors.Is(err, htmltext.ErrTooManyNodes):
 			return fmt.Errorf("chapter: %v: %w", err, ErrTooLarge)
@@ -79,6 +90,21 @@ func (c *conv) epub(raw []byte) error {
 		case err != nil:
 			return fmt.Errorf("chapter: %v: %w", err, ErrUnreadable)
 		}
+		// The chapters are held until their running heads are known:
+		// their text counts against the cap as it is read.
+		if size += len(res.Text); size > c.lim.MaxChars {
+			return c.textTooLarge()
+		}
+		chapters = append(chapters, res)
+	}
+	htmltext.RunningHeads(chapters, c.res.Trace)
+	for _, b := range props.frontMatter(opening(chapters)) {
+		if err := c.text(b); err != nil {
+			return err
+		}
+		c.flush()
+	}
+	for _, res := range chapters {
 		for _, b := range res.Blocks {
 			if err := c.text(b); err != nil {
 				return err
@@ -87,6 +113,24 @@ func (c *conv) epub(raw []byte) error {
 		}
 	}
 	return nil
+}
+
+// openingBlocks is how many blocks of a book's first chapters make its
+// opening, where a title page states its title and authors.
+const openingBlocks = 5
+
+// opening returns the first openingBlocks blocks of chapters.
+func opening(chapters []*htmltext.Result) map[string]bool {
+	out := map[string]bool{}
+	for _, ch := range chapters {
+		for _, b := range ch.Blocks {
+			if len(out) == openingBlocks {
+				return out
+			}
+			out[b] = true
+		}
+	}
+	return out
 }
 
 // epubEncrypted refuses a book whose content documents are encrypted

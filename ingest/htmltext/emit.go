@@ -24,6 +24,9 @@ type emitter struct {
 	poster int  // poster links open around the text (see isPosterLink)
 	// keepAll turns off the boilerplate filters.
 	keepAll bool
+	// document is set while writing a document (see documentBlocks):
+	// every block is its text, none a web page's furniture.
+	document bool
 	// listed is set while walking a listing inside a root (see
 	// extraction.lists); its blocks are kept by the final filters.
 	listed bool
@@ -452,7 +455,7 @@ func dropOrphanHeadings(blocks []block) []block {
 
 func (e *emitter) flush() {
 	if e.chars > 0 && (e.keepAll || e.listed || e.links*2 <= e.chars || e.level > 0 || !e.x.off.on(&ruleLinkDenseBlock)) {
-		if s := strings.TrimSpace(e.cur.String()); s != "" && (e.data || !isGeneratedIDs(s) || !e.x.off.on(&ruleGeneratedIDs)) {
+		if s := strings.TrimSpace(e.cur.String()); s != "" && (e.data || e.document || !isGeneratedIDs(s) || !e.x.off.on(&ruleGeneratedIDs)) {
 			e.settleSlot(e.level == 0 && e.chars >= proseChars)
 			e.blocks = append(e.blocks, block{text: s, level: e.level, data: e.data, panel: e.panels > 0, listed: e.listed, chars: e.chars, links: e.links, at: e.at})
 		} else if s != "" && e.x.trace != nil {
@@ -647,9 +650,10 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 		if e.x.trace != nil && tag != removedMark {
 			e.traceContainer(n)
 		}
-		if !e.whole || !e.lastLinked() {
+		if !e.document && (!e.whole || !e.lastLinked()) {
 			// In a list read as the page's content a linked heading is a
-			// card's name, whatever the card leaves out after it.
+			// card's name, whatever the card leaves out after it; in a
+			// document, a heading is the document's.
 			e.dropIntroduction()
 		}
 		return
@@ -681,7 +685,7 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 		e.poster++
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if !childPre && isTwin(c) && e.x.off.on(&ruleTwin) {
+		if !childPre && !e.document && isTwin(c) && e.x.off.on(&ruleTwin) {
 			if e.x.trace != nil {
 				e.x.trace.record(stageEmit, ruleTwin.name, ruleTwin.action.String(), ruleTwin.limits, c)
 			}

@@ -80,6 +80,9 @@ type Result struct {
 	// removed logs what the extraction took out of its trees.
 	tree    *html.Node
 	removed []removal
+	// blocks are Blocks with what is known of them, for a page read as a
+	// document (see RunningHeads).
+	blocks []block
 }
 
 // Extract decodes raw (the charset comes from contentType's charset
@@ -158,6 +161,11 @@ func ExtractWith(raw []byte, contentType string, pageURL string, opt Options) (*
 		if opt.Trace != nil {
 			opt.Trace.recordPage(&ruleFlatText, "", limit{"elements", elems}, limit{"maxElements", MaxElements})
 		}
+		return res, nil
+	}
+	if opt.Document {
+		res.setBlocks(documentBlocks(doc, elems, opt, &res.removed))
+		res.tree = doc
 		return res, nil
 	}
 	lds := decl.pageLD

@@ -406,6 +406,11 @@ type Options struct {
 	// Trace, when not nil, receives every decision of the rule table, in
 	// every reading of the page.
 	Trace *Trace
+	// Document reads the page as a document, a chapter of a book: its
+	// whole body is content but for markup without text and the
+	// publisher's navigation (see documentRules, DocumentRules). Off
+	// does not apply to it.
+	Document bool
 }
 
 // ErrUnknownRule is returned (wrapped) for an Options.Off name that names
@@ -482,9 +487,12 @@ type Exception struct {
 }
 
 // Rules lists the rule table in the order it is asked.
-func Rules() []Rule {
-	out := make([]Rule, 0, len(cleanRules))
-	for _, r := range cleanRules {
+func Rules() []Rule { return describeRules(cleanRules) }
+
+// describeRules describes the rules of a cleaner's table.
+func describeRules(table []rule) []Rule {
+	out := make([]Rule, 0, len(table))
+	for _, r := range table {
 		d := Rule{Name: r.name, Doc: r.doc, Stage: stageClean, Kinds: r.on.String(), Hints: r.hints, Action: r.action.String(), Routine: r.routine}
 		if r.notOn != 0 {
 			d.NotOn = r.notOn.String()

@@ -19,7 +19,7 @@ func TestPoolConvertsDocuments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := p.ExtractDocument(context.Background(), format.PPTX, raw)
+	res, err := p.ExtractDocument(context.Background(), format.PPTX, raw, false)
 	if err != nil {
 		t.Fatalf("ExtractDocument: %v", err)
 	}
@@ -33,7 +33,7 @@ func TestPoolConvertsDocuments(t *testing.T) {
 		"many_entries.docx": "TOO_LARGE", "broken_workbook.xlsx": "DOCUMENT_UNREADABLE",
 	}
 	for name, raw := range doctexttest.Hostile() {
-		_, err := p.ExtractDocument(context.Background(), format.KindOfName(name), raw)
+		_, err := p.ExtractDocument(context.Background(), format.KindOfName(name), raw, false)
 		got := "OK"
 		if err != nil {
 			got = string(codeOf(err))
@@ -44,11 +44,11 @@ func TestPoolConvertsDocuments(t *testing.T) {
 	}
 	// A worker that dies answers DOCUMENT_UNREADABLE, not a PDF code.
 	dead := shellPool(t, "exit 3", PoolConfig{})
-	if _, err := dead.ExtractDocument(context.Background(), format.DOCX, raw); codeOf(err) != CodeDocumentUnreadable {
+	if _, err := dead.ExtractDocument(context.Background(), format.DOCX, raw, false); codeOf(err) != CodeDocumentUnreadable {
 		t.Errorf("dead worker: %v", err)
 	}
 	slow := shellPool(t, "sleep 5", PoolConfig{Deadline: 200 * time.Millisecond})
-	if _, err := slow.ExtractDocument(context.Background(), format.DOCX, raw); codeOf(err) != CodeDocumentUnreadable {
+	if _, err := slow.ExtractDocument(context.Background(), format.DOCX, raw, false); codeOf(err) != CodeDocumentUnreadable {
 		t.Errorf("slow worker: %v", err)
 	}
 }

@@ -192,8 +192,10 @@ func (p *Pool) extract(ctx context.Context, pdf []byte) (*pdftext.Result, error)
 // CPU, wall-clock and output limits as a PDF. Failures are *Error values:
 // CodeDocumentUnreadable (damaged, crashed, killed or too slow),
 // CodeDocumentEncrypted, CodeTooLarge, CodeUnsupported, or ErrBusy.
-func (p *Pool) ExtractDocument(ctx context.Context, kind string, raw []byte) (*doctext.Result, error) {
-	res, err := p.extractDocument(ctx, kind, raw)
+// explain asks for the HTML extractor's decisions on an EPUB's chapters
+// (doctext.Result.Trace).
+func (p *Pool) ExtractDocument(ctx context.Context, kind string, raw []byte, explain bool) (*doctext.Result, error) {
+	res, err := p.extractDocument(ctx, kind, raw, explain)
 	var e *Error
 	switch {
 	case err == nil:
@@ -204,7 +206,7 @@ func (p *Pool) ExtractDocument(ctx context.Context, kind string, raw []byte) (*d
 	return res, err
 }
 
-func (p *Pool) extractDocument(ctx context.Context, kind string, raw []byte) (*doctext.Result, error) {
+func (p *Pool) extractDocument(ctx context.Context, kind string, raw []byte, explain bool) (*doctext.Result, error) {
 	if int64(len(raw)) > p.cfg.MaxInputBytes {
 		return nil, &Error{Code: CodeTooLarge, Msg: fmt.Sprintf("the document is larger than %d bytes", p.cfg.MaxInputBytes)}
 	}
@@ -215,6 +217,7 @@ func (p *Pool) extractDocument(ctx context.Context, kind string, raw []byte) (*d
 	defer release()
 	job := documentJob
 	job.env = KindEnv + "=" + kind
+	job.explain = explain
 	ans, err := p.run(ctx, raw, job)
 	if err != nil {
 		return nil, err
@@ -245,6 +248,7 @@ func (p *Pool) acquire(ctx context.Context) (release func(), err error) {
 type job struct {
 	what       string // "PDF" or "document", for messages
 	env        string // an extra environment entry
+	explain    bool   // ask for the HTML extractor's decisions (ExplainEnv)
 	unreadable fault.Code
 	timeout    fault.Code
 	deadline   time.Duration // the pool's Deadline when zero
@@ -266,6 +270,9 @@ func (p *Pool) run(ctx context.Context, input []byte, j job) (*answer, error) {
 	cmd.Env = append(append([]string(nil), p.cfg.Env...), LimitsEnv+"="+string(p.limits))
 	if j.env != "" {
 		cmd.Env = append(cmd.Env, j.env)
+	}
+	if j.explain {
+		cmd.Env = append(cmd.Env, ExplainEnv+"=1")
 	}
 	cmd.Stdin = bytes.NewReader(input)
 	// Text is at most MaxChars code points of up to 4 bytes, JSON-escaped.

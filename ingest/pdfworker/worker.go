@@ -40,6 +40,10 @@ const KindEnv = "DIGESTD_WORKER_DOCUMENT_KIND"
 // ocrJob).
 const OCREnv = "DIGESTD_WORKER_OCR"
 
+// ExplainEnv, set to 1 beside KindEnv, asks the worker for the HTML
+// extractor's decisions on an EPUB's chapters (doctext.Options.Explain).
+const ExplainEnv = "DIGESTD_WORKER_EXPLAIN"
+
 // Defaults for limits a caller leaves zero.
 const (
 	DefaultMemoryLimit = 1 << 30 // bytes of address space per worker
@@ -169,7 +173,10 @@ func convert(kind string, raw []byte, readErr error, lim workerLimits) (ans answ
 	}
 	// MaxChars counts code points and doctext's cap bytes: at most four a
 	// code point (the ingester then holds the text to MaxChars exactly).
-	res, err := doctext.Extract(kind, raw, doctext.Limits{MaxChars: 4 * lim.MaxChars, Timeout: time.Duration(lim.CPUSeconds) * time.Second})
+	res, err := doctext.ExtractWith(kind, raw, doctext.Options{
+		Limits:  doctext.Limits{MaxChars: 4 * lim.MaxChars, Timeout: time.Duration(lim.CPUSeconds) * time.Second},
+		Explain: os.Getenv(ExplainEnv) == "1",
+	})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "document worker: %v\n", err)
 		return answer{Error: documentError(err)}

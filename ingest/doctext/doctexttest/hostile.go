@@ -1,7 +1,8 @@
-// Package doctexttest builds hostile office containers for the tests of
-// every layer that takes documents: a zip bomb, deep XML, a "billion
+// Package doctexttest builds documents for the tests of every layer that
+// takes them: hostile office containers (a zip bomb, deep XML, a "billion
 // laughs" entity bomb, a truncated zip, encrypted OOXML, ODF and EPUB, a
-// sheet of repeated rows and an archive of too many entries.
+// sheet of repeated rows and an archive of too many entries), and books
+// (EPUB) of given chapters.
 package doctexttest
 
 import (
