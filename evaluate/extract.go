@@ -34,6 +34,15 @@ type ExtractCase struct {
 	// PageType is the kind of page (WCXB: article, forum, product, ...);
 	// cases that carry it are also scored with WCXB's word metric.
 	PageType string `json:"page_type,omitempty"`
+	// FloorFile is another reader's text of the same input (the OCR sets'
+	// bare tesseract run), scored beside digestd's as floor_word_f1 (and
+	// floor_word_f1_<kind> beside word_f1_<kind>), and FloorSeconds the
+	// time it took (summed as floor_seconds).
+	FloorFile    string  `json:"floor_file,omitempty"`
+	FloorSeconds float64 `json:"floor_seconds,omitempty"`
+	// Pages counts the input's pages, where the set says (summed as
+	// pages, for pages_per_sec).
+	Pages int `json:"pages,omitempty"`
 }
 
 // ReadExtractCases reads dir/cases.jsonl.
@@ -138,6 +147,9 @@ func scoreExtract(dir string, run *ExtractRun) error {
 	var shingleMatches, pdfMatches []Match
 	var wordF1Sum float64
 	docWordF1 := map[string][]float64{} // by document kind
+	floorF1 := map[string][]float64{}   // by kind, where cases give a floor
+	var floorSeconds float64
+	pages := 0
 	var pageWords []typedPRF
 	var snippets SnippetCounts
 	hasSnippets := false
@@ -176,9 +188,36 @@ func scoreExtract(dir string, run *ExtractRun) error {
 			pdfMatches = append(pdfMatches, m)
 			wordF1Sum += WordF1(o.Text, string(ref))
 		}
-		if slices.Contains(format.Documents, c.Kind) {
+		if slices.Contains(format.Documents, c.Kind) || c.Kind == format.Image {
 			docWordF1[c.Kind] = append(docWordF1[c.Kind], WordF1(o.Text, string(ref)))
 		}
+		if c.FloorFile != "" {
+			floor, err := ReadCaseFile(dir, c.FloorFile)
+			if err != nil {
+				return fmt.Errorf("case %s: floor: %w", c.ID, err)
+			}
+			floorF1[c.Kind] = append(floorF1[c.Kind], WordF1(string(floor), string(ref)))
+			floorSeconds += c.FloorSeconds
+		}
+		pages += c.Pages
+	}
+	for kind, scores := range floorF1 {
+		var sum float64
+		for _, f := range scores {
+			sum += f
+		}
+		// Named as the kind's own word F1 is: floor_word_f1 beside a
+		// PDF's word_f1, floor_word_f1_image beside word_f1_image.
+		name := "floor_word_f1"
+		if kind != format.PDF {
+			name += "_" + kind
+		}
+		run.Report.Metrics[name] = sum / float64(len(scores))
+		run.Report.Metrics["floor_seconds"] = floorSeconds
+	}
+	if pages > 0 && run.Report.Seconds > 0 {
+		run.Report.Metrics["pages"] = float64(pages)
+		run.Report.Metrics["pages_per_sec"] = float64(pages) / run.Report.Seconds
 	}
 	metrics := run.Report.Metrics
 	if html {

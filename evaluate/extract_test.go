@@ -250,3 +250,28 @@ func TestAblate(t *testing.T) {
 		t.Errorf("noisy variant: %+v", rows[1])
 	}
 }
+
+// A set whose cases carry another reader's text scores it beside the
+// extractor's, by kind, and counts pages.
+func TestExtractFloor(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "extract-ocr-clean-300")
+	writeFile(t, filepath.Join(dir, "cases.jsonl"), []byte(
+		`{"id":"p","kind":"pdf","file":"p.pdf","reference_file":"ref.txt","floor_file":"floor.txt","floor_seconds":2,"pages":2}`+"\n"+
+			`{"id":"i","kind":"image","file":"i.png","reference_file":"ref.txt","floor_file":"floor.txt","floor_seconds":1,"pages":1}`+"\n"))
+	writeFile(t, filepath.Join(dir, "p.pdf"), []byte("a b c d"))
+	writeFile(t, filepath.Join(dir, "i.png"), []byte("a b"))
+	writeFile(t, filepath.Join(dir, "ref.txt"), []byte("a b c d"))
+	writeFile(t, filepath.Join(dir, "floor.txt"), []byte("a b x y"))
+	rep, err := Extract(context.Background(), dir, func(_ context.Context, _ string, raw []byte, _ string) (string, error) {
+		return string(raw), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := rep.Metrics
+	// The floor reads half the words and as many wrong: F1 0.5.
+	if m["word_f1"] != 1 || m["floor_word_f1"] != 0.5 || m["floor_word_f1_image"] != 0.5 || m["word_f1_image"] < 0.66 || m["word_f1_image"] > 0.67 ||
+		m["floor_seconds"] != 3 || m["pages"] != 3 || m["pages_per_sec"] <= 0 {
+		t.Errorf("metrics %v", m)
+	}
+}

@@ -28,9 +28,12 @@ Measures quality on evaluation sets (folders with cases.jsonl, see the README):
              table docs/eval-baseline.json holds as last landed
   extract    main-content extraction of cases of any source kind (html, pdf,
              docx, pptx, xlsx, odt, odp, ods, epub, markdown, csv, json,
-             ipynb, rss, atom, xml): shingle,
-             snippet and word F1 (word_f1 for PDFs, word_f1_<kind> for the
-             document kinds); WCXB's word_f1_lc overall and per page type
+             ipynb, rss, atom, xml, image): shingle, snippet and word F1
+             (word_f1 for PDFs, word_f1_<kind>
+             for the document kinds and images); floor_word_f1(_<kind>) and
+             floor_seconds where cases carry another reader's text (the OCR
+             sets of cmd/ocrset: bare tesseract), pages_per_sec where they
+             count pages; WCXB's word_f1_lc overall and per page type
              where cases carry page_type; verdicts counts the pages answered
              CONTENT_BLOCKED, JS_REQUIRED or NOT_CONTENT, and false_verdicts
              those of them whose case says the page has content,
