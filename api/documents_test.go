@@ -139,6 +139,7 @@ func TestHostileDocuments(t *testing.T) {
 		"encrypted.epub":       "422 DOCUMENT_ENCRYPTED",
 		"repeated_rows.ods":    "413 TOO_LARGE", // its repeats bounded, and still over this server's text cap
 		"many_entries.docx":    "413 TOO_LARGE",
+		"bare_markup.docx":     "413 TOO_LARGE",
 		"broken_workbook.xlsx": "422 DOCUMENT_UNREADABLE",
 	}
 	for name, raw := range doctexttest.Hostile() {

@@ -41,19 +41,15 @@ func (d InProcessDocuments) ExtractDocument(ctx context.Context, kind string, ra
 	return res, nil
 }
 
-// DocumentFault maps a doctext error to the error clients see.
+// DocumentFault maps a doctext error to the error clients see, said as
+// the worker processes say it (pdfworker.DocumentError); a cap reached is
+// named in the message, which the cause would only repeat.
 func DocumentFault(err error) error {
-	switch {
-	case errors.Is(err, doctext.ErrEncrypted):
-		return fault.Wrap(fault.DocumentEncrypted, "the document is password-protected", err)
-	case errors.Is(err, doctext.ErrTooLarge):
-		return fault.Wrap(fault.TooLarge, "the document exceeds the extraction limits (decompressed size, entries, XML depth or size, or text)", err)
-	case errors.Is(err, doctext.ErrUnsupported):
-		return fault.Wrap(fault.UnsupportedContentType, "the document is in a format digestd does not read", err)
-	case errors.Is(err, doctext.ErrTimeout):
-		return fault.Wrap(fault.DocumentUnreadable, "the document took too long to convert", err)
+	we := pdfworker.DocumentError(err, 0)
+	if errors.Is(err, doctext.ErrTooLarge) {
+		return fault.E(we.Code, we.Msg)
 	}
-	return fault.Wrap(fault.DocumentUnreadable, "the document could not be read; check that the file is complete and valid", err)
+	return fault.Wrap(we.Code, we.Msg, err)
 }
 
 // document converts an office document, EPUB or a text document

@@ -12,6 +12,7 @@ import (
 
 	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/ingest/doctext"
+	"github.com/digestd/digestd/ingest/doctext/doctexttest"
 	"github.com/digestd/digestd/ingest/fetch"
 	"github.com/digestd/digestd/ingest/format"
 	"github.com/digestd/digestd/ingest/ocr"
@@ -180,5 +181,27 @@ func TestFileSources(t *testing.T) {
 	}
 	if _, err := in.Ingest(context.Background(), Source{File: []byte("x"), Kind: "doc"}); fault.CodeOf(err) != fault.UnsupportedContentType {
 		t.Errorf("unknown kind: %v", err)
+	}
+}
+
+// A document converted in the calling process over a cap is TOO_LARGE,
+// its message naming the cap once; an EPUB asked to explain itself
+// returns the extractor's decisions on its chapters.
+func TestInProcessDocuments(t *testing.T) {
+	in := &Ingester{}
+	_, err := in.Ingest(context.Background(), Source{File: doctexttest.BareMarkup(), Name: "x.docx"})
+	if fault.CodeOf(err) != fault.TooLarge {
+		t.Fatalf("bare markup: %v, want TOO_LARGE", err)
+	}
+	if s := err.Error(); strings.Count(s, "TOO_LARGE") != 1 || strings.Count(s, "XML tokens of markup") != 1 {
+		t.Errorf("error %q: want TOO_LARGE and the cap once", s)
+	}
+	book := doctexttest.EPUB(doctexttest.Book{Chapters: []string{`<nav><a href="ch1.xhtml">Back</a></nav><p>Text.</p>`}})
+	doc, err := in.Ingest(context.Background(), Source{File: book, Name: "b.epub", Explain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Trace == nil || len(doc.Trace.Decisions) == 0 || doc.Text.String() != "Text." {
+		t.Errorf("text %q, trace %+v", doc.Text.String(), doc.Trace)
 	}
 }

@@ -27,6 +27,7 @@ var documentOutcomes = want{"200", "422 DOCUMENT_UNREADABLE", "422 DOCUMENT_ENCR
 // documentWant is each hostile container's one right answer.
 var documentWant = map[string]string{
 	"zip_bomb.docx":        "413 TOO_LARGE",
+	"bare_markup.docx":     "413 TOO_LARGE",
 	"deep_xml.docx":        "413 TOO_LARGE",
 	"billion_laughs.docx":  "422 DOCUMENT_UNREADABLE",
 	"external_entity.docx": "422 DOCUMENT_UNREADABLE",

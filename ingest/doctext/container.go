@@ -31,7 +31,7 @@ func (c *conv) openZip(raw []byte) (*container, error) {
 		return nil, fmt.Errorf("zip: %v: %w", err, ErrUnreadable)
 	}
 	if len(zr.File) > c.lim.MaxEntries {
-		return nil, fmt.Errorf("%d entries (limit %d): %w", len(zr.File), c.lim.MaxEntries, ErrTooLarge)
+		return nil, limitErr(CapEntries, c.lim.MaxEntries)
 	}
 	z := &container{c: c, files: make(map[string]*zip.File, len(zr.File))}
 	for _, f := range zr.File {
@@ -57,7 +57,7 @@ func (z *container) read(name string) ([]byte, error) {
 	}
 	room := z.c.lim.MaxUnpackedBytes - z.c.unpacked
 	if int64(f.UncompressedSize64) > room || f.UncompressedSize64 > 1<<62 {
-		return nil, fmt.Errorf("part %q unpacks past %d bytes: %w", name, z.c.lim.MaxUnpackedBytes, ErrTooLarge)
+		return nil, limitErr(CapUnpackedBytes, z.c.lim.MaxUnpackedBytes)
 	}
 	rc, err := f.Open()
 	if err != nil {
@@ -67,7 +67,7 @@ func (z *container) read(name string) ([]byte, error) {
 	b, err := io.ReadAll(io.LimitReader(rc, room+1))
 	z.c.unpacked += int64(len(b))
 	if int64(len(b)) > room {
-		return nil, fmt.Errorf("part %q unpacks past %d bytes: %w", name, z.c.lim.MaxUnpackedBytes, ErrTooLarge)
+		return nil, limitErr(CapUnpackedBytes, z.c.lim.MaxUnpackedBytes)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("part %q: %v: %w", name, err, ErrUnreadable)
@@ -87,7 +87,48 @@ type xmlHandler struct {
 // caps. A DTD's entities are never expanded: encoding/xml refuses any
 // entity it does not know, so a "billion laughs" is a malformed part.
 func (c *conv) walkXML(data []byte, h xmlHandler) error {
-	d := xml.NewDecoder(bytes.NewReader(data))
+	return c.walkXMLFrom(bytes.NewReader(data), h)
+}
+
+// walkPart streams part name through h (see walkXML), unpacking it as the
+// walk reads under the unpacked cap: a walk that stops at a cap never
+// unpacks the rest, nor holds the part in memory.
+func (c *conv) walkPart(z *container, name string, h xmlHandler) error {
+	f := z.files[name]
+	if f == nil {
+		return fmt.Errorf("no part %q: %w", name, ErrUnreadable)
+	}
+	room := c.lim.MaxUnpackedBytes - c.unpacked
+	if int64(f.UncompressedSize64) > room || f.UncompressedSize64 > 1<<62 {
+		return limitErr(CapUnpackedBytes, c.lim.MaxUnpackedBytes)
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return fmt.Errorf("part %q: %v: %w", name, err, ErrUnreadable)
+	}
+	defer rc.Close()
+	return c.walkXMLFrom(&unpacking{c: c, r: rc}, h)
+}
+
+// unpacking counts the bytes read from a part against the unpacked cap,
+// whatever its header claims.
+type unpacking struct {
+	c *conv
+	r io.Reader
+}
+
+func (u *unpacking) Read(p []byte) (int, error) {
+	n, err := u.r.Read(p)
+	u.c.unpacked += int64(n)
+	if u.c.unpacked > u.c.lim.MaxUnpackedBytes {
+		return n, limitErr(CapUnpackedBytes, u.c.lim.MaxUnpackedBytes)
+	}
+	return n, err
+}
+
+// walkXMLFrom is walkXML of the document r reads.
+func (c *conv) walkXMLFrom(r io.Reader, h xmlHandler) error {
+	d := xml.NewDecoder(r)
 	d.Strict = true
 	d.CharsetReader = func(label string, input io.Reader) (io.Reader, error) {
 		if strings.EqualFold(label, "utf-8") || strings.EqualFold(label, "utf8") {
@@ -111,14 +152,17 @@ func (c *conv) walkDecoder(d *xml.Decoder, h xmlHandler) error {
 			return nil
 		}
 		if err != nil {
-			if errors.Is(err, ErrUnsupported) {
+			if errors.Is(err, ErrUnsupported) || errors.Is(err, ErrTooLarge) {
 				return err
 			}
 			return fmt.Errorf("xml: %v: %w", err, ErrUnreadable)
 		}
 		c.tokens++
 		if c.tokens > c.lim.MaxXMLTokens {
-			return fmt.Errorf("over %d XML tokens: %w", c.lim.MaxXMLTokens, ErrTooLarge)
+			return limitErr(CapXMLTokens, c.lim.MaxXMLTokens)
+		}
+		if c.tokens > c.lim.MaxBareMarkup && c.tokens-c.lim.MaxBareMarkup > MarkupTokensPerTextByte*c.textBytes {
+			return limitErr(CapBareMarkup, c.lim.MaxBareMarkup)
 		}
 		if err := c.tick(); err != nil {
 			return err
@@ -127,7 +171,7 @@ func (c *conv) walkDecoder(d *xml.Decoder, h xmlHandler) error {
 		case xml.StartElement:
 			depth++
 			if depth > c.lim.MaxXMLDepth {
-				return fmt.Errorf("XML nested over %d levels: %w", c.lim.MaxXMLDepth, ErrTooLarge)
+				return limitErr(CapXMLDepth, c.lim.MaxXMLDepth)
 			}
 			if h.start != nil {
 				if err := h.start(t); err != nil {
@@ -145,6 +189,7 @@ func (c *conv) walkDecoder(d *xml.Decoder, h xmlHandler) error {
 				}
 			}
 		case xml.CharData:
+			c.textBytes += len(bytes.TrimSpace(t))
 			if h.text != nil {
 				if err := h.text(string(t)); err != nil {
 					return err
@@ -261,7 +306,7 @@ func (z *container) verifySizes() error {
 		}
 		room := z.c.lim.MaxUnpackedBytes - total
 		if f.UncompressedSize64 > uint64(room) {
-			return fmt.Errorf("part %q unpacks past %d bytes: %w", name, z.c.lim.MaxUnpackedBytes, ErrTooLarge)
+			return limitErr(CapUnpackedBytes, z.c.lim.MaxUnpackedBytes)
 		}
 		rc, err := f.Open()
 		if err != nil {
@@ -272,7 +317,7 @@ func (z *container) verifySizes() error {
 		total += n
 		switch {
 		case n > room:
-			return fmt.Errorf("part %q unpacks past %d bytes: %w", name, z.c.lim.MaxUnpackedBytes, ErrTooLarge)
+			return limitErr(CapUnpackedBytes, z.c.lim.MaxUnpackedBytes)
 		case err != nil:
 			return fmt.Errorf("part %q: %v: %w", name, err, ErrUnreadable)
 		case uint64(n) != f.UncompressedSize64:

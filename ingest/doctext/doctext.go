@@ -66,6 +66,12 @@ type Limits struct {
 	// MaxXMLTokens caps the XML tokens read, all parts together, and a
 	// JSON document's (default 20 million).
 	MaxXMLTokens int
+	// MaxBareMarkup caps the XML tokens read, all parts together, beyond
+	// MarkupTokensPerTextByte for each byte of character data that is not
+	// white space (default 1 Mi): markup that makes no text (a million
+	// empty runs) is bounded by what the text can become, not only by
+	// the bytes unpacked.
+	MaxBareMarkup int
 	// MaxChars caps the text produced, in bytes (default 64 MiB).
 	MaxChars int
 	// Timeout is the wall-clock limit of one conversion (default 20s).
@@ -78,6 +84,7 @@ const (
 	DefaultMaxUnpackedBytes = 128 << 20
 	DefaultMaxXMLDepth      = 256
 	DefaultMaxXMLTokens     = 20_000_000
+	DefaultMaxBareMarkup    = 1 << 20
 	DefaultMaxChars         = 64 << 20
 	DefaultTimeout          = 20 * time.Second
 )
@@ -95,6 +102,9 @@ func (l Limits) fill() Limits {
 	if l.MaxXMLTokens <= 0 {
 		l.MaxXMLTokens = DefaultMaxXMLTokens
 	}
+	if l.MaxBareMarkup <= 0 {
+		l.MaxBareMarkup = DefaultMaxBareMarkup
+	}
 	if l.MaxChars <= 0 {
 		l.MaxChars = DefaultMaxChars
 	}
@@ -103,6 +113,11 @@ func (l Limits) fill() Limits {
 	}
 	return l
 }
+
+// MarkupTokensPerTextByte is how many XML tokens a byte of text allows
+// beyond MaxBareMarkup: more than any word processor writes around a
+// character (a run with all its properties around one letter is some 20).
+const MarkupTokensPerTextByte = 32
 
 // Result is a converted document.
 type Result struct {
@@ -201,7 +216,10 @@ type conv struct {
 	chars    int
 	unpacked int64
 	tokens   int
-	checks   int
+	// textBytes counts the bytes of XML character data that are not
+	// white space (see Limits.MaxBareMarkup).
+	textBytes int
+	checks    int
 }
 
 // startPage ends any open page and opens one named name.
@@ -274,7 +292,7 @@ func (c *conv) row(cells []string) error {
 
 // textTooLarge is the error of text past MaxChars.
 func (c *conv) textTooLarge() error {
-	return fmt.Errorf("text over %d bytes: %w", c.lim.MaxChars, ErrTooLarge)
+	return limitErr(CapText, c.lim.MaxChars)
 }
 
 // addNotes appends the collected notes as the last blocks.

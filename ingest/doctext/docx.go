@@ -27,10 +27,6 @@ func (c *conv) docx(raw []byte) error {
 	if err != nil {
 		return err
 	}
-	data, err := z.read(main)
-	if err != nil {
-		return err
-	}
 	var numbering, styles string
 	if t := ofType(rels, "/numbering"); len(t) > 0 {
 		numbering = t[0]
@@ -43,7 +39,7 @@ func (c *conv) docx(raw []byte) error {
 		return err
 	}
 	w := &wordWalker{c: c, z: z, rels: byID(rels), alt: "docPr", num: num, refs: map[string]int{}}
-	if err := c.walkXML(data, w.handler()); err != nil {
+	if err := c.walkPart(z, main, w.handler()); err != nil {
 		return err
 	}
 	c.flush()

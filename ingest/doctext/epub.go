@@ -83,8 +83,10 @@ func (c *conv) epub(raw []byte) error {
 		}
 		res, err := htmltext.ExtractWith(page, "application/xhtml+xml", "", htmltext.Options{Document: true, Trace: c.res.Trace})
 		switch {
-		case errors.Is(err, htmltext.ErrTooLarge), errors.Is(err, htmltext.ErrTooManyNodes):
-			return fmt.Errorf("chapter: %v: %w", err, ErrTooLarge)
+		case errors.Is(err, htmltext.ErrTooLarge):
+			return limitErr(CapChapterBytes, htmltext.MaxInputBytes)
+		case errors.Is(err, htmltext.ErrTooManyNodes):
+			return limitErr(CapChapterNodes, htmltext.DefaultMaxNodes)
 		case errors.Is(err, htmltext.ErrNotHTML):
 			continue
 		case err != nil:

@@ -2,7 +2,9 @@ package doctext_test
 
 import (
 	"errors"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -25,6 +27,7 @@ func TestHostileContainers(t *testing.T) {
 		"encrypted.epub":       doctext.ErrEncrypted,
 		"repeated_rows.ods":    nil, // read, with repeats bounded
 		"many_entries.docx":    doctext.ErrTooLarge,
+		"bare_markup.docx":     doctext.ErrTooLarge,
 		"broken_workbook.xlsx": doctext.ErrUnreadable,
 	}
 	hostile := doctexttest.Hostile()
@@ -113,5 +116,49 @@ func TestMarkdownAndCSVBlocks(t *testing.T) {
 		if text != tt.want {
 			t.Errorf("%s %q:\n got %q\nwant %q", tt.kind, tt.in, text, tt.want)
 		}
+	}
+}
+
+// Every cap a conversion reaches is named, with its value, by a
+// LimitError that is ErrTooLarge. A DOCX of some 200 KB that unpacks to
+// just under the unpacked cap, all of it empty runs, stops at the cap on
+// markup without text, having unpacked a few MiB of it (the CPU time it
+// took is logged, not asserted).
+func TestLimitErrorsNameTheirCap(t *testing.T) {
+	paras := strings.Repeat(doctexttest.Paragraph("word"), 2000)
+	raw := doctexttest.DOCX(doctexttest.S(doctexttest.DocumentXML(paras)))
+	tests := []struct {
+		name string
+		raw  []byte
+		lim  doctext.Limits
+		cap  doctext.Cap
+		want int64
+	}{
+		{"tokens", raw, doctext.Limits{MaxXMLTokens: 1000}, doctext.CapXMLTokens, 1000},
+		{"text", raw, doctext.Limits{MaxChars: 100}, doctext.CapText, 100},
+		{"depth", raw, doctext.Limits{MaxXMLDepth: 3}, doctext.CapXMLDepth, 3},
+		{"unpacked", raw, doctext.Limits{MaxUnpackedBytes: 1000}, doctext.CapUnpackedBytes, 1000},
+		{"entries", raw, doctext.Limits{MaxEntries: 1}, doctext.CapEntries, 1},
+		{"bare markup", doctexttest.BareMarkup(), doctext.Limits{}, doctext.CapBareMarkup, doctext.DefaultMaxBareMarkup},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var before, after syscall.Rusage
+			syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+			_, err := doctext.Extract(format.DOCX, tt.raw, tt.lim)
+			syscall.Getrusage(syscall.RUSAGE_SELF, &after)
+			var le *doctext.LimitError
+			if !errors.As(err, &le) || !errors.Is(err, doctext.ErrTooLarge) {
+				t.Fatalf("Extract: %v, want a LimitError", err)
+			}
+			if le.Cap != tt.cap || le.Limit != tt.want {
+				t.Errorf("cap %s of %d, want %s of %d", le.Cap, le.Limit, tt.cap, tt.want)
+			}
+			if msg := le.Error(); !strings.Contains(msg, strconv.FormatInt(tt.want, 10)) || strings.Contains(msg, "doctext") {
+				t.Errorf("message %q does not name the limit, or names the package", msg)
+			}
+			cpu := time.Duration(after.Utime.Nano() + after.Stime.Nano() - before.Utime.Nano() - before.Stime.Nano())
+			t.Logf("%s: %v; CPU %s", tt.name, err, cpu.Round(time.Millisecond))
+		})
 	}
 }

@@ -37,12 +37,8 @@ func (c *conv) odf(kind string, raw []byte) error {
 	if err := c.coreProperties(z, "meta.xml"); err != nil {
 		return err
 	}
-	data, err := z.read("content.xml")
-	if err != nil {
-		return err
-	}
 	w := &odfWalker{c: c, z: z, kind: kind}
-	if err := c.walkXML(data, w.handler()); err != nil {
+	if err := c.walkPart(z, "content.xml", w.handler()); err != nil {
 		return err
 	}
 	c.addNotes()

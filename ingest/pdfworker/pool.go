@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os/exec"
 	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -216,6 +217,7 @@ func (p *Pool) extractDocument(ctx context.Context, kind string, raw []byte, exp
 	}
 	defer release()
 	job := documentJob
+	job.kind = kind
 	job.env = KindEnv + "=" + kind
 	job.explain = explain
 	ans, err := p.run(ctx, raw, job)
@@ -246,7 +248,8 @@ func (p *Pool) acquire(ctx context.Context) (release func(), err error) {
 
 // job is what one worker run does and how its failures read.
 type job struct {
-	what       string // "PDF" or "document", for messages
+	what       string // "PDF", "document" or "image", for messages
+	kind       string // the source's kind (format.Kinds), for the log
 	env        string // an extra environment entry
 	explain    bool   // ask for the HTML extractor's decisions (ExplainEnv)
 	unreadable fault.Code
@@ -256,11 +259,11 @@ type job struct {
 }
 
 var (
-	pdfJob = job{what: "PDF", unreadable: CodeUnreadable, timeout: CodeTimeout,
+	pdfJob = job{what: "PDF", kind: "pdf", unreadable: CodeUnreadable, timeout: CodeTimeout,
 		known: []fault.Code{CodeUnreadable, CodeTimeout, CodeEncrypted, CodeNoText, CodeInvalidFormat, CodeTooLarge}}
 	documentJob = job{what: "document", unreadable: CodeDocumentUnreadable, timeout: CodeDocumentUnreadable,
 		known: []fault.Code{CodeDocumentUnreadable, CodeDocumentEncrypted, CodeTooLarge, CodeUnsupported}}
-	imageJob = job{what: "image", unreadable: CodeDocumentUnreadable, timeout: CodeDocumentUnreadable,
+	imageJob = job{what: "image", kind: "image", unreadable: CodeDocumentUnreadable, timeout: CodeDocumentUnreadable,
 		known: []fault.Code{CodeDocumentUnreadable, CodeTooLarge}}
 )
 
@@ -284,7 +287,7 @@ func (p *Pool) run(ctx context.Context, input []byte, j job) (*answer, error) {
 	cmd.WaitDelay = time.Second
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
-		p.cfg.Logger.Error("pdf worker did not start", "err", err)
+		p.cfg.Logger.Error("worker did not start", "kind", j.kind, "err", err)
 		return nil, &Error{Code: j.unreadable, Msg: "the " + j.what + " could not be processed"}
 	}
 	done := make(chan error, 1)
@@ -301,7 +304,7 @@ func (p *Pool) run(ctx context.Context, input []byte, j job) (*answer, error) {
 	case <-deadline.C:
 		killGroup(cmd)
 		<-done
-		p.logFailure(j.timeout, start, stderr, nil)
+		p.logFailure(j, j.timeout, start, stderr, nil)
 		return nil, &Error{Code: j.timeout, Msg: fmt.Sprintf("the %s took longer than %s to parse", j.what, limit)}
 	case <-ctx.Done():
 		killGroup(cmd)
@@ -311,13 +314,13 @@ func (p *Pool) run(ctx context.Context, input []byte, j job) (*answer, error) {
 	// Anything the worker left behind in its group goes too.
 	killGroup(cmd)
 	if stdout.overflow {
-		p.logFailure(CodeTooLarge, start, stderr, waitErr)
+		p.logFailure(j, CodeTooLarge, start, stderr, waitErr)
 		return nil, &Error{Code: CodeTooLarge, Msg: "the " + j.what + "'s text exceeds the output limit"}
 	}
 	var ans answer
 	if waitErr != nil || json.Unmarshal(stdout.Bytes(), &ans) != nil || ans.Result == nil && ans.Document == nil && ans.Error == nil {
 		// Crashed: out of memory, stack overflow, killed by RLIMIT_CPU.
-		p.logFailure(j.unreadable, start, stderr, waitErr)
+		p.logFailure(j, j.unreadable, start, stderr, waitErr)
 		return nil, &Error{Code: j.unreadable, Msg: "the " + j.what + " could not be parsed"}
 	}
 	if ans.Error != nil {
@@ -325,14 +328,16 @@ func (p *Pool) run(ctx context.Context, input []byte, j job) (*answer, error) {
 		if !slices.Contains(j.known, e.Code) {
 			e = &Error{Code: j.unreadable, Msg: "the " + j.what + " could not be parsed"}
 		}
-		p.logFailure(e.Code, start, stderr, nil)
+		p.logFailure(j, e.Code, start, stderr, nil)
 		return nil, e
 	}
 	return &ans, nil
 }
 
-func (p *Pool) logFailure(code fault.Code, start time.Time, stderr *cappedBuffer, waitErr error) {
-	attrs := []any{"code", code, "elapsed", time.Since(start).Round(time.Millisecond)}
+// logFailure logs a failed worker as what it read ("pdf worker failed",
+// "document worker failed", "image worker failed"), with the kind.
+func (p *Pool) logFailure(j job, code fault.Code, start time.Time, stderr *cappedBuffer, waitErr error) {
+	attrs := []any{"kind", j.kind, "code", code, "elapsed", time.Since(start).Round(time.Millisecond)}
 	if waitErr != nil {
 		attrs = append(attrs, "exit", waitErr.Error())
 	}
@@ -341,7 +346,7 @@ func (p *Pool) logFailure(code fault.Code, start time.Time, stderr *cappedBuffer
 		// its values) and build paths: it is summarised, never logged.
 		attrs = append(attrs, "stderr_bytes", stderr.Len(), "cause", stderrCause(stderr.Bytes()))
 	}
-	p.cfg.Logger.Warn("pdf worker failed", attrs...)
+	p.cfg.Logger.Warn(strings.ToLower(j.what)+" worker failed", attrs...)
 }
 
 // stderrCause names what a worker's stderr says ended it, from a closed

@@ -15,7 +15,7 @@ func TestWorkerStderrIsSummarised(t *testing.T) {
 	p := &Pool{cfg: PoolConfig{Logger: slog.New(slog.NewTextHandler(&logs, nil))}}
 	stderr := &cappedBuffer{max: maxStderr}
 	stderr.WriteString("panic: bad token \"SECRET-PDF-CONTENT (Tj)\"\n\ngoroutine 1:\n/home/builder/src/digestd/ingest/pdftext/lex.go:42\n")
-	p.logFailure(CodeUnreadable, time.Now(), stderr, nil)
+	p.logFailure(pdfJob, CodeUnreadable, time.Now(), stderr, nil)
 	out := logs.String()
 	if strings.Contains(out, "SECRET-PDF-CONTENT") || strings.Contains(out, "/home/builder") || !strings.Contains(out, "cause=panic") {
 		t.Errorf("log line: %s", out)

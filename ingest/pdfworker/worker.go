@@ -179,16 +179,24 @@ func convert(kind string, raw []byte, readErr error, lim workerLimits) (ans answ
 	})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "document worker: %v\n", err)
-		return answer{Error: documentError(err)}
+		return answer{Error: DocumentError(err, lim.MaxChars)}
 	}
 	return answer{Document: res}
 }
 
-// documentError maps a conversion error to the error clients see.
-func documentError(err error) *Error {
+// DocumentError maps a conversion error to the error clients see. A cap
+// reached is named, with its value: the text's with the flag that sets it
+// (--max-text-chars, maxTextChars code points, when it is not 0), the
+// others as fixed.
+func DocumentError(err error, maxTextChars int) *Error {
+	var le *doctext.LimitError
 	switch {
 	case errors.Is(err, doctext.ErrEncrypted):
 		return &Error{Code: CodeDocumentEncrypted, Msg: "the document is password-protected"}
+	case errors.As(err, &le) && le.Cap == doctext.CapText && maxTextChars > 0:
+		return &Error{Code: CodeTooLarge, Msg: fmt.Sprintf("the document's text is longer than --max-text-chars allows (%d code points)", maxTextChars)}
+	case errors.As(err, &le):
+		return &Error{Code: CodeTooLarge, Msg: le.Error() + ", a fixed limit"}
 	case errors.Is(err, doctext.ErrTooLarge):
 		return &Error{Code: CodeTooLarge, Msg: "the document exceeds the extraction limits (decompressed size, entries, XML depth or size, or text)"}
 	case errors.Is(err, doctext.ErrUnsupported):

@@ -109,7 +109,8 @@ func Hostile() map[string][]byte {
 		`<table:table table:name="S"><table:table-row table:number-rows-repeated="1000000000"><table:table-cell table:number-columns-repeated="1000000000"><text:p>x</text:p></table:table-cell></table:table-row></table:table>` +
 		`</office:spreadsheet></office:body></office:document-content>`
 	return map[string][]byte{
-		"zip_bomb.docx":        bombZip("word/document.xml", 512),
+		"zip_bomb.docx":        bombZip("word/document.xml", "", " ", "", 512),
+		"bare_markup.docx":     BareMarkup(),
 		"deep_xml.docx":        DOCX(S(DocumentXML(strings.Repeat("<w:p>", 100000) + strings.Repeat("</w:p>", 100000)))),
 		"billion_laughs.docx":  DOCX(S(laughs)),
 		"external_entity.docx": DOCX(S(external)),
@@ -126,28 +127,48 @@ func Hostile() map[string][]byte {
 	}
 }
 
-// bombZip returns an OOXML package whose part name inflates to n MiB of
-// spaces while the archive is about n KiB: one compressed MiB repeated as
-// byte-aligned, non-final deflate blocks, with honest sizes and checksum.
-func bombZip(name string, n int) []byte {
-	chunk := bytes.Repeat([]byte(" "), 1<<20)
-	var block bytes.Buffer
-	fw, _ := flate.NewWriter(&block, flate.BestCompression)
-	fw.Write(chunk)
-	fw.Flush()
+// BareMarkup returns a DOCX of about 130 KB whose word/document.xml
+// unpacks to just under the default unpacked cap (127 MiB), all of it
+// empty runs: some 44 million XML tokens that make no text.
+func BareMarkup() []byte {
+	head := `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p>`
+	return bombZip("word/document.xml", head, "<w:r/>", "</w:p></w:body></w:document>", 127)
+}
+
+// bombZip returns an OOXML package whose part name inflates to head, n
+// chunks of about a MiB of unit repeated, and tail, while the archive is
+// about n KiB: one compressed chunk repeated as byte-aligned, non-final
+// deflate blocks, with honest sizes and checksum.
+func bombZip(name, head, unit, tail string, n int) []byte {
+	chunk := bytes.Repeat([]byte(unit), (1<<20)/len(unit))
+	deflated := func(b []byte) []byte {
+		var out bytes.Buffer
+		fw, _ := flate.NewWriter(&out, flate.BestCompression)
+		fw.Write(b)
+		fw.Flush()
+		return out.Bytes()
+	}
 	var data bytes.Buffer
 	sum := crc32.NewIEEE()
-	for range n {
-		data.Write(block.Bytes())
-		sum.Write(chunk)
+	size := 0
+	add := func(plain, packed []byte) {
+		data.Write(packed)
+		sum.Write(plain)
+		size += len(plain)
 	}
+	add([]byte(head), deflated([]byte(head)))
+	block := deflated(chunk)
+	for range n {
+		add(chunk, block)
+	}
+	add([]byte(tail), deflated([]byte(tail)))
 	data.Write([]byte{0x03, 0x00}) // a final, empty fixed-Huffman block
 	var b bytes.Buffer
 	zw := zip.NewWriter(&b)
 	w, _ := zw.Create("[Content_Types].xml")
 	w.Write([]byte(contentTypes))
 	w, err := zw.CreateRaw(&zip.FileHeader{Name: name, Method: zip.Deflate, CRC32: sum.Sum32(),
-		CompressedSize64: uint64(data.Len()), UncompressedSize64: uint64(n) << 20})
+		CompressedSize64: uint64(data.Len()), UncompressedSize64: uint64(size)})
 	if err != nil {
 		panic(err)
 	}
