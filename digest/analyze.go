@@ -194,6 +194,19 @@ func asked(query string) string {
 	return strings.Join(words, " ")
 }
 
+// Words returns the lower-cased words of text as the digester reads them:
+// runs of letters, digits and marks, each ideograph, kana or Thai letter
+// alone, Latin ligatures and Greek letters spelled out; neither stemmed nor
+// rid of stop words. The evaluation's baselines read text through it, so
+// that they read every script as the digester does.
+func Words(text string) []string {
+	var out []string
+	tokenize(text, nil, func(tok []byte, _ bool, _ int) {
+		out = append(out, string(tok))
+	})
+	return out
+}
+
 // tokenize calls emit for each token of s: a lower-cased run of letters, digits and marks, or a single ideograph or kana; stop
 // reports a stop word and end is the byte offset in s just after the token.
 // buf is scratch space, returned for reuse.

@@ -16,7 +16,7 @@ import (
 
 // DigesterVersion names the digester's rules. It changes whenever Build's
 // output may change for some input, and is part of the digest cache key.
-const DigesterVersion = "digester/36"
+const DigesterVersion = "digester/37"
 
 // Warning is a non-fatal condition met while building a digest: Build
 // reports fault.QueryFallback when the query has no content terms (empty or
@@ -248,8 +248,8 @@ func selectEvidence(d *document, q queryModel, question string, opts Options, fa
 	var feats [][snippetFeatures]float64
 	cands, sc := windowCandidates(d, q, question, opts.SnippetMaxChars)
 	best := 0.0
-	if len(cands) > 0 {
-		best = cands[0].score
+	for _, c := range cands {
+		best = max(best, c.score)
 	}
 	picked := pickWindows(d, cands, opts.MaxEvidence, sc)
 	// A window that holds a query term ranks before one with only soft

@@ -3,6 +3,7 @@ package evaluate
 import (
 	"math"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/digestd/digestd/digest"
 )
@@ -16,17 +17,32 @@ const (
 	baselineWindow = 3
 )
 
-// bm25Tokens are the baselines' terms: RougeTokens (lower-case ASCII
-// words and numbers, Porter-stemmed) without English function words.
+// bm25Tokens are the baselines' terms: the words of text as the digester
+// reads them (digest.Words: every script, ideographs and Thai a letter at
+// a time), ASCII words of more than three letters Porter-stemmed as
+// RougeTokens does, without English function words.
 func bm25Tokens(text string) []string {
-	toks := RougeTokens(text)
+	toks := digest.Words(text)
 	out := toks[:0]
 	for _, t := range toks {
+		if len(t) > 3 && isASCII(t) {
+			t = PorterStem(t)
+		}
 		if !baselineStop[t] {
 			out = append(out, t)
 		}
 	}
 	return out
+}
+
+// isASCII reports whether s is ASCII only.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 var baselineStop = func() map[string]bool {

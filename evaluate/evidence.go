@@ -111,6 +111,11 @@ const UnanswerableScore = 0.5
 //     baseline proper is unbounded: about a third of its windows on the
 //     biomedical papers run past the bound digests are held to.
 //
+//   - the digests' figures of the one-line view (OneLine: every line of
+//     the document joined into one, as a table, a transcript or a page
+//     without paragraph marks reads), prefixed oneline_: where the
+//     punctuation and the line breaks fall must not decide what is found.
+//
 // A case whose document cannot be read or whose digest fails counts as a
 // miss and in Report.Errors; only cancellation of ctx stops the run.
 // Seconds and DocsPerSec time fn alone on the cases' own documents.
@@ -146,17 +151,25 @@ func Evidence(ctx context.Context, dir string, fn EvidenceFunc) (Report, error) 
 			fallbackMax = max(fallbackMax, s.RelevanceScore)
 		}
 	}
-	// The digests' figures and the baselines', each over the same cases.
-	var dig, base, bounded methodTally
+	// The digests' figures and the baselines', each over the same cases,
+	// and the digests' of the one-line view.
+	var dig, base, bounded, oneLine methodTally
 	groupAnswered, groupEvidenced := map[string]int{}, map[string]int{}
 	for _, c := range cases {
 		if err := ctx.Err(); err != nil {
 			return Report{}, fmt.Errorf("evidence run %s: %w", rep.Set, err)
 		}
-		var texts, baseTexts, boundedTexts []string
+		var texts, baseTexts, boundedTexts, oneLineTexts []string
 		if text, ok := read(c.Doc); !ok {
 			rep.Errors++
 		} else {
+			if dg, err := fn(ctx, OneLine(text), c.Question); err == nil {
+				for _, s := range dg.Payload.EvidenceSnippets[:min(len(dg.Payload.EvidenceSnippets), EvidenceK)] {
+					oneLineTexts = append(oneLineTexts, s.Text)
+				}
+			} else if ctx.Err() != nil {
+				return Report{}, fmt.Errorf("evidence run %s: %w", rep.Set, ctx.Err())
+			}
 			start := time.Now()
 			dg, err := fn(ctx, text, c.Question)
 			elapsed += time.Since(start)
@@ -229,13 +242,17 @@ func Evidence(ctx context.Context, dir string, fn EvidenceFunc) (Report, error) 
 		dig.add(c, groups, texts)
 		base.add(c, groups, baseTexts)
 		bounded.add(c, groups, boundedTexts)
+		oneLine.add(c, groups, oneLineTexts)
 	}
 	dig.report(rep.Metrics, "", answered, evidenced, groupAnswered, groupEvidenced)
 	base.report(rep.Metrics, "bm25_window_", answered, evidenced, groupAnswered, groupEvidenced)
 	bounded.report(rep.Metrics, "bm25_window500_", answered, evidenced, groupAnswered, groupEvidenced)
+	oneLine.report(rep.Metrics, "oneline_", answered, evidenced, groupAnswered, groupEvidenced)
 	if evidenced > 0 && answered == 0 {
 		rep.Metrics["hit_at_1"] = rep.Metrics["evidence_hit_at_1"]
 		rep.Metrics["mrr_at_10"] = rep.Metrics["evidence_mrr_at_10"]
+		rep.Metrics["oneline_hit_at_1"] = rep.Metrics["oneline_evidence_hit_at_1"]
+		rep.Metrics["oneline_mrr_at_10"] = rep.Metrics["oneline_evidence_mrr_at_10"]
 	}
 	rep.Metrics["duplicate_key_points"] = float64(dupKeyPoints)
 	rep.Metrics["no_query_match_digests"] = float64(fallbacks)
@@ -356,6 +373,24 @@ func (t *methodTally) report(m map[string]float64, prefix string, answered, evid
 			tt.report(m, g+prefix+"evidence_", "hit_at_10", n)
 		}
 	}
+}
+
+// OneLine returns text with every run of line and page breaks (and the
+// white space around them) replaced by one space: its paragraphs joined
+// into one line.
+func OneLine(text string) string {
+	var b strings.Builder
+	b.Grow(len(text))
+	for line := range strings.FieldsFuncSeq(text, func(r rune) bool { return r == '\n' || r == '\f' || r == '\r' }) {
+		if line = strings.TrimSpace(line); line == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(line)
+	}
+	return b.String()
 }
 
 // DocHalf splits an evidence set into two halves by document, 0 or 1: the

@@ -40,7 +40,10 @@ const SearchTop3 = 3
 // order (source_in_top_3, the share ranked at most SearchTop3, and
 // source_mrr_at_10), and the same figures for BM25 over the same passages
 // (digest.Passages of the canonical texts, idf over the whole corpus),
-// prefixed bm25_; and all of them for each half of the set (DocHalf),
+// prefixed bm25_; in a set whose questions all name a category in quotes
+// (see categories), the evidence figures by category
+// (category_evidence_hit_at_10, …_hit_at_1, …_mrr_at_10, and BM25's); and
+// all of them for each half of the set (DocHalf),
 // prefixed half0_ and half1_. index_passages counts the passages. A
 // document that cannot be put or a question that fails counts as a miss
 // and in Report.Errors; only cancellation of ctx stops the run. Seconds
@@ -82,15 +85,18 @@ func Search(ctx context.Context, dir string, add SearchAddFunc, ask SearchFunc) 
 	rep.Metrics["index_passages"] = float64(len(passages))
 	base := newCorpusBM25(passages)
 
+	catOf, catRuns := categories(cases)
 	var elapsed time.Duration
 	type tallies struct {
 		ans, ev, src, bAns, bEv, bSrc rankTally
+		cat, bCat                     rankTally
 		top3, bTop3                   int
 		answered, evidenced, n        int
+		categorized                   int // cases whose category has gold passages
 	}
 	var all tallies
 	var half [2]tallies
-	for _, c := range cases {
+	for ci, c := range cases {
 		if err := ctx.Err(); err != nil {
 			return Report{}, fmt.Errorf("search run %s: %w", rep.Set, err)
 		}
@@ -125,6 +131,13 @@ func Search(ctx context.Context, dir string, add SearchAddFunc, ask SearchFunc) 
 				t.ev.add(EvidenceRank(texts, c.Evidence))
 				t.bEv.add(EvidenceRank(bTexts, c.Evidence))
 			}
+			if catOf != nil {
+				if g := catRuns[catOf[ci]]; len(g.byLen) > 0 {
+					t.categorized++
+					t.cat.add(g.rank(texts))
+					t.bCat.add(g.rank(bTexts))
+				}
+			}
 			r, b := sourceRank(docs, c.Doc), sourceRank(bDocs, c.Doc)
 			t.src.add(r)
 			t.bSrc.add(b)
@@ -150,6 +163,10 @@ func Search(ctx context.Context, dir string, add SearchAddFunc, ask SearchFunc) 
 				rep.Metrics[prefix+"bm25_hit_at_1"] = rep.Metrics[prefix+"bm25_evidence_hit_at_1"]
 				rep.Metrics[prefix+"bm25_mrr_at_10"] = rep.Metrics[prefix+"bm25_evidence_mrr_at_10"]
 			}
+		}
+		if t.categorized > 0 {
+			t.cat.report(rep.Metrics, prefix+"category_evidence_", "hit_at_10", t.categorized)
+			t.bCat.report(rep.Metrics, prefix+"bm25_category_evidence_", "hit_at_10", t.categorized)
 		}
 		if t.n > 0 {
 			rep.Metrics[prefix+"source_in_top_3"] = float64(t.top3) / float64(t.n)
