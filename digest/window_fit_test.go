@@ -341,6 +341,11 @@ func TestFitWindowWeights(t *testing.T) {
 	if os.Getenv("DIGESTD_FIT") != "windows" {
 		t.Skip("set DIGESTD_FIT=windows to search the window weights")
 	}
+	if v := os.Getenv("DIGESTD_FIT_WINDOW_SENTENCES"); v != "" {
+		var k int
+		fmt.Sscan(v, &k)
+		defer digest.SetEvidenceChoices(0, 0, k)()
+	}
 	cases, names := loadFitCases(t)
 	n := len(names)
 	w0 := digest.DefaultWindowWeights()
