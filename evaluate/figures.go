@@ -118,7 +118,7 @@ var reportedFigures = map[string]bool{
 	"verdicts": true, "empty_reference_pages": true, "no_query_match_digests": true, "hygiene_documents": true,
 	"hygiene_key_points": true, "hygiene_summary_sentences": true, "repeated_sentences": true,
 	"index_bytes": true, "text_bytes": true, "evidence_chars_per_question": true,
-	"index_passages": true,
+	"index_passages": true, "pages": true, "pages_per_sec": true, "floor_seconds": true,
 }
 
 // groupPrefix returns the prefix of a group of a set's cases that metric
