@@ -109,8 +109,7 @@ const UnanswerableScore = 0.5
 //     (digest.MaxSnippetChars: its last sentences left out, a longer first
 //     sentence cut), the same figures prefixed bm25_window500_. The
 //     baseline proper is unbounded: about a third of its windows on the
-//     biomedical papers run past the bound digests are held to.
-//
+//     biomedical papers run past the bound digests are held to;
 //   - the digests' figures of the one-line view (OneLine: every line of
 //     the document joined into one, as a table, a transcript or a page
 //     without paragraph marks reads), prefixed oneline_: where the
