@@ -18,6 +18,7 @@ import (
 
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
+	"github.com/digestd/digestd/normalize"
 )
 
 // DigestFunc digests one document for one query. text is the document's
@@ -380,7 +381,7 @@ func (t *methodTally) report(m map[string]float64, prefix string, answered, evid
 func OneLine(text string) string {
 	var b strings.Builder
 	b.Grow(len(text))
-	for line := range strings.FieldsFuncSeq(text, func(r rune) bool { return r == '\n' || r == '\f' || r == '\r' }) {
+	for line := range strings.FieldsFuncSeq(text, func(r rune) bool { return r == '\n' || r == normalize.PageSeparator || r == '\r' }) {
 		if line = strings.TrimSpace(line); line == "" {
 			continue
 		}
