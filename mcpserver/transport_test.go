@@ -595,18 +595,26 @@ func stdioSession(t *testing.T, opts mcpserver.Options, lines []string, awaited 
 	return strings.Split(strings.TrimSpace(buf.String()), "\n"), endedEarly
 }
 
+// answersOf returns the answers of one output line, an answer alone or a
+// batch's array, and whether the line is either.
+func answersOf(line string) ([]rpcAnswer, bool) {
+	var many []rpcAnswer
+	if json.Unmarshal([]byte(line), &many) == nil {
+		return many, true
+	}
+	var one rpcAnswer
+	if json.Unmarshal([]byte(line), &one) == nil {
+		return []rpcAnswer{one}, true
+	}
+	return nil, false
+}
+
 // resultIDs are the ids of the answers with a result among the complete
 // lines of a session's output, an answer alone or in a batch's array.
 func resultIDs(lines []string) map[string]bool {
 	ids := map[string]bool{}
 	for _, l := range lines {
-		var one rpcAnswer
-		var many []rpcAnswer
-		switch {
-		case json.Unmarshal([]byte(l), &many) == nil:
-		case json.Unmarshal([]byte(l), &one) == nil:
-			many = []rpcAnswer{one}
-		}
+		many, _ := answersOf(l)
 		for _, a := range many {
 			if a.Result != nil {
 				ids[string(a.ID)] = true
@@ -660,13 +668,8 @@ func TestStdioBadLinesKeepTheSession(t *testing.T) {
 	var errs [][]rpcAnswer
 	listed := map[string]bool{}
 	for _, l := range out {
-		var one rpcAnswer
-		var many []rpcAnswer
-		switch {
-		case json.Unmarshal([]byte(l), &many) == nil:
-		case json.Unmarshal([]byte(l), &one) == nil:
-			many = []rpcAnswer{one}
-		default:
+		many, ok := answersOf(l)
+		if !ok {
 			t.Fatalf("not a JSON-RPC line: %.200q", l)
 		}
 		if many[0].Error != nil {
