@@ -9,9 +9,9 @@ import (
 )
 
 // The memo answers what lang.Detect answers, keeps at most
-// detectionMemoSize texts, and forgets the oldest first.
+// detectionMemoSize texts, and forgets the least recently used first.
 func TestDetectionMemo(t *testing.T) {
-	m := &detectionMemo{seen: map[archive.Hash]lang.Detection{}}
+	m := newDetectionMemo(detectionMemoSize)
 	texts := []string{
 		"Der schnelle braune Fuchs springt über den faulen Hund, und die Katze schläft.",
 		"Le renard brun rapide saute par-dessus le chien paresseux, et le chat dort.",
@@ -33,13 +33,13 @@ func TestDetectionMemo(t *testing.T) {
 		text := fmt.Sprintf("text number %d", i)
 		m.detect(archive.NewBlob(text).Hash(), text)
 	}
-	if len(m.seen) != detectionMemoSize {
-		t.Errorf("the memo holds %d texts, want %d", len(m.seen), detectionMemoSize)
+	if m.seen.Len() != detectionMemoSize {
+		t.Errorf("the memo holds %d texts, want %d", m.seen.Len(), detectionMemoSize)
 	}
-	if _, ok := m.seen[first]; ok {
+	if m.seen.Contains(first) {
 		t.Error("the oldest text is still held after detectionMemoSize newer ones")
 	}
-	if _, ok := m.seen[archive.NewBlob(fmt.Sprintf("text number %d", detectionMemoSize-1)).Hash()]; !ok {
+	if !m.seen.Contains(archive.NewBlob(fmt.Sprintf("text number %d", detectionMemoSize-1)).Hash()) {
 		t.Error("the newest text is not held")
 	}
 }

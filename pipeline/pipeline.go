@@ -67,6 +67,8 @@ type Pipeline struct {
 	indexFailures atomic.Int64
 	// indexer feeds the search index what the archive accepts.
 	indexer indexer
+	// digests keeps the archived digests last read, decoded.
+	digests digestMemo
 }
 
 // readBlob reads a blob of at most limit bytes, noting it when it is found
@@ -506,8 +508,14 @@ func (p *Pipeline) cached(ctx context.Context, key string, textHash archive.Hash
 	if err != nil {
 		return nil, false
 	}
-	sd, err := p.readDigest(ctx, d)
-	if err != nil || sd.Payload.SourceTextHash != textHash.String() {
+	sd, ok := p.digests.get(d)
+	if !ok {
+		if sd, err = p.readDigest(ctx, d); err != nil {
+			return nil, false
+		}
+		p.digests.add(d, sd)
+	}
+	if sd.Payload.SourceTextHash != textHash.String() {
 		return nil, false
 	}
 	return &Result{Payload: sd.Payload, DigestHash: d, CacheHit: true, Warnings: sd.Warnings, Match: sd.Match}, true
