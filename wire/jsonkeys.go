@@ -24,69 +24,139 @@ const maxJSONDepth = 64
 // it, and the last of two variants would win), and on nesting deeper than
 // maxJSONDepth. Unknown keys and syntax errors are left to the decoder. t
 // may be nil (no field names are known).
+//
+// It reads only the body's structure and keys: a string value is skipped,
+// not unquoted, so a large text costs a scan for its closing quote.
 func CheckJSONKeys(body []byte, t reflect.Type) error {
-	dec := json.NewDecoder(bytes.NewReader(body))
 	type frame struct {
 		keys     map[string]bool
 		isObject bool
-		wantKey  bool
 		typ      reflect.Type // the container's type, nil when unknown
 		next     reflect.Type // the type of the value being read
 	}
-	var stack []*frame
+	var (
+		stack []*frame
+		lx    = jsonLexer{b: body}
+		prev  byte // the previous token's first byte
+	)
 	for {
-		tok, err := dec.Token()
-		if err != nil {
+		tok, ok := lx.next()
+		if !ok {
 			return nil
 		}
 		var top *frame
 		if len(stack) > 0 {
 			top = stack[len(stack)-1]
 		}
-		if top != nil && top.isObject && top.wantKey {
-			if k, ok := tok.(string); ok {
-				if top.keys[k] {
-					return fault.E(fault.InvalidFormat, fmt.Sprintf("the key %q appears twice in one object", k)).With("field", k)
-				}
-				top.keys[k] = true
-				top.wantKey = false
-				next, known := fieldType(top.typ, k)
-				if !known {
-					if exact := foldedField(top.typ, k); exact != "" {
-						return fault.E(fault.ValidationError, fmt.Sprintf("unknown field %q (field names are matched exactly: %q)", k, exact)).With("field", k)
-					}
-				}
-				top.next = next
-				continue
-			}
-		}
-		switch tok {
-		case json.Delim('{'), json.Delim('['):
+		switch c := tok[0]; c {
+		case '{', '[':
 			if len(stack) >= maxJSONDepth {
 				return fault.E(fault.InvalidFormat, fmt.Sprintf("the JSON body nests deeper than %d levels", maxJSONDepth))
 			}
 			typ := t
 			if top != nil {
 				typ = top.next
-				if top.isObject {
-					top.wantKey = true
-				}
 			}
 			typ = deref(typ)
-			f := &frame{keys: map[string]bool{}, isObject: tok == json.Delim('{'), wantKey: tok == json.Delim('{'), typ: typ}
+			f := &frame{isObject: c == '{', typ: typ}
 			if !f.isObject && typ != nil && (typ.Kind() == reflect.Slice || typ.Kind() == reflect.Array) {
 				f.next = typ.Elem()
 			}
 			stack = append(stack, f)
-			continue
-		case json.Delim('}'), json.Delim(']'):
+		case '}', ']':
+			if top == nil || top.isObject != (c == '}') {
+				return nil // malformed: the decoder says where
+			}
 			stack = stack[:len(stack)-1]
-			continue
+		case '"':
+			if top == nil || !top.isObject || prev != '{' && prev != ',' {
+				break // a value
+			}
+			k, ok := jsonKey(tok)
+			if !ok {
+				return nil
+			}
+			if top.keys[k] {
+				return fault.E(fault.InvalidFormat, fmt.Sprintf("the key %q appears twice in one object", k)).With("field", k)
+			}
+			if top.keys == nil {
+				top.keys = map[string]bool{}
+			}
+			top.keys[k] = true
+			next, known := fieldType(top.typ, k)
+			if !known {
+				if exact := foldedField(top.typ, k); exact != "" {
+					return fault.E(fault.ValidationError, fmt.Sprintf("unknown field %q (field names are matched exactly: %q)", k, exact)).With("field", k)
+				}
+			}
+			top.next = next
 		}
-		if top != nil && top.isObject {
-			top.wantKey = true // a value was read; the next token is a key
+		prev = tok[0]
+	}
+}
+
+// jsonLexer splits JSON into tokens without decoding them: a punctuation
+// byte, a string with its quotes, or a run of literal bytes (a number,
+// true, false, null, or anything malformed, which the decoder reports).
+type jsonLexer struct {
+	b []byte
+	i int
+}
+
+// next returns the next token, or false at the end of the input or in an
+// unterminated string.
+func (l *jsonLexer) next() ([]byte, bool) {
+	for l.i < len(l.b) && isJSONSpace(l.b[l.i]) {
+		l.i++
+	}
+	if l.i >= len(l.b) {
+		return nil, false
+	}
+	start := l.i
+	switch l.b[start] {
+	case '{', '}', '[', ']', ':', ',':
+		l.i++
+	case '"':
+		// The closing quote is the first one after an even run of
+		// backslashes (each pair is one escaped backslash).
+		j := start + 1
+		for {
+			k := bytes.IndexByte(l.b[j:], '"')
+			if k < 0 {
+				return nil, false
+			}
+			j += k
+			n := 0
+			for n < j-start-1 && l.b[j-1-n] == '\\' {
+				n++
+			}
+			if n%2 == 0 {
+				break
+			}
+			j++
+		}
+		l.i = j + 1
+	default:
+		for l.i < len(l.b) && !isJSONSpace(l.b[l.i]) && !strings.ContainsRune("{}[]:,\"", rune(l.b[l.i])) {
+			l.i++
 		}
 	}
+	return l.b[start:l.i], true
+}
+
+func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// jsonKey returns the string a quoted JSON key holds, escapes undone as
+// encoding/json undoes them.
+func jsonKey(tok []byte) (string, bool) {
+	if bytes.IndexByte(tok, '\\') < 0 {
+		return string(tok[1 : len(tok)-1]), true
+	}
+	var k string
+	if json.Unmarshal(tok, &k) != nil {
+		return "", false
+	}
+	return k, true
 }
 
 func deref(t reflect.Type) reflect.Type {

@@ -1,0 +1,122 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/digestd/digestd/fault"
+)
+
+// tokenCheckJSONKeys is CheckJSONKeys written over encoding/json's
+// tokenizer, which unquotes every string it meets: the reference the
+// lexer-based walk is held to.
+func tokenCheckJSONKeys(body []byte, t reflect.Type) error {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	type frame struct {
+		keys     map[string]bool
+		isObject bool
+		wantKey  bool
+		typ      reflect.Type
+		next     reflect.Type
+	}
+	var stack []*frame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if top != nil && top.isObject && top.wantKey {
+			if k, ok := tok.(string); ok {
+				if top.keys[k] {
+					return fault.E(fault.InvalidFormat, fmt.Sprintf("the key %q appears twice in one object", k)).With("field", k)
+				}
+				top.keys[k] = true
+				top.wantKey = false
+				next, known := fieldType(top.typ, k)
+				if !known {
+					if exact := foldedField(top.typ, k); exact != "" {
+						return fault.E(fault.ValidationError, fmt.Sprintf("unknown field %q (field names are matched exactly: %q)", k, exact)).With("field", k)
+					}
+				}
+				top.next = next
+				continue
+			}
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			if len(stack) >= maxJSONDepth {
+				return fault.E(fault.InvalidFormat, fmt.Sprintf("the JSON body nests deeper than %d levels", maxJSONDepth))
+			}
+			typ := t
+			if top != nil {
+				typ = top.next
+				if top.isObject {
+					top.wantKey = true
+				}
+			}
+			typ = deref(typ)
+			f := &frame{keys: map[string]bool{}, isObject: tok == json.Delim('{'), wantKey: tok == json.Delim('{'), typ: typ}
+			if !f.isObject && typ != nil && (typ.Kind() == reflect.Slice || typ.Kind() == reflect.Array) {
+				f.next = typ.Elem()
+			}
+			stack = append(stack, f)
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		if top != nil && top.isObject {
+			top.wantKey = true
+		}
+	}
+}
+
+// FuzzCheckJSONKeys holds the lexer-based walk to the tokenizer's on every
+// valid JSON body: the same refusal, or none. On malformed bodies it must
+// only return, since the decoder reports them.
+func FuzzCheckJSONKeys(f *testing.F) {
+	type inner struct {
+		Text string `json:"text"`
+	}
+	type body struct {
+		Query   string  `json:"query"`
+		Source  *inner  `json:"source"`
+		Sources []inner `json:"sources"`
+		Options any     `json:"options"`
+	}
+	for _, s := range []string{
+		`{"query":"q","source":{"text":"t"},"sources":[{"text":"a"}]}`,
+		`{"Query":"q"}`,
+		`{"sources":[{"text":"a"},{"Text":"b"}]}`,
+		`{"query":"a\"b\\","query":"c"}`,
+		`{"qu\u0065ry":"a","query":"b"}`,
+		`{"source":{"te\\xt":"a\\\\\"","TEXT":1}}`,
+		`{"options":{"k":[1,{"k":2,"k":3}],"k":null}}`,
+		`{"options":` + strings.Repeat("[", maxJSONDepth) + strings.Repeat("]", maxJSONDepth) + `}`,
+		`["query","query"]`,
+		`{"a":"}","a":"{"}`,
+		`{"query":`,
+		`{,"a":1,"a":2}`,
+	} {
+		f.Add([]byte(s))
+	}
+	typ := reflect.TypeOf(body{})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		got := CheckJSONKeys(b, typ)
+		if !json.Valid(b) {
+			return
+		}
+		want := tokenCheckJSONKeys(b, typ)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("%q: got %v, want %v", b, got, want)
+		}
+	})
+}
