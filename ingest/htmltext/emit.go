@@ -2,7 +2,6 @@ package htmltext
 
 import (
 	"regexp"
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -71,55 +70,54 @@ func (x *extraction) emitBlocks(roots []*html.Node, keepAll bool) []block {
 		e.flush()
 		e.settleSlot(false)
 	}
-	if x.trace != nil || x.off != 0 {
-		return x.traceFilters(e.blocks, keepAll)
-	}
-	blocks := dropRepeats(dropItemCopies(e.blocks))
-	if !keepAll {
-		blocks = dropLinkedTitles(blocks)
-	}
-	return trimHead(trimTail(dropOrphanHeadings(blocks)))
+	return x.filter(e.blocks, emitFilters, keepAll)
 }
 
-// traceFilters is the end of emitBlocks with a trace or rules turned off:
-// the same filters in the same order, but those Options.Off turned off,
-// each block one leaves out recorded with its rule.
-func (x *extraction) traceFilters(blocks []block, keepAll bool) []block {
-	filters := []blockFilter{
-		{&ruleItemCopy, dropItemCopies},
-		{&ruleRepeat, dropRepeats},
-		{&ruleLinkedTitle, dropLinkedTitles},
-		{&ruleOrphanHeading, dropOrphanHeadings},
-		{&ruleTailFragment, trimTail},
-		{&ruleHeadFragment, trimHead},
-	}
-	if keepAll {
-		filters = slices.DeleteFunc(filters, func(f blockFilter) bool { return f.rule == &ruleLinkedTitle })
-	}
-	return x.filter(blocks, filters)
+// emitFilters are the emission's filters of the blocks written from the
+// chosen roots, in the order they run.
+var emitFilters = []blockFilter{
+	{rule: &ruleItemCopy, filter: dropItemCopies},
+	{rule: &ruleRepeat, filter: dropRepeats},
+	{rule: &ruleLinkedTitle, filter: dropLinkedTitles, boilerplate: true},
+	{rule: &ruleOrphanHeading, filter: dropOrphanHeadings},
+	{rule: &ruleTailFragment, filter: trimTail},
+	{rule: &ruleHeadFragment, filter: trimHead},
 }
 
 // blockFilter is a filter of emitted blocks and the rule it applies.
 type blockFilter struct {
 	rule   *stageRule
 	filter func([]block) []block
+	// boilerplate: the filter leaves out boilerplate, which an emission
+	// that keeps every block (keepAll) keeps.
+	boilerplate bool
 }
 
 // filter applies filters in order to blocks, but those Options.Off turned
-// off, and records each block one leaves out with its rule when tracing.
-func (x *extraction) filter(blocks []block, filters []blockFilter) []block {
+// off and, when keepAll, those of boilerplate; with a trace, it records
+// each block one leaves out with its rule.
+func (x *extraction) filter(blocks []block, filters []blockFilter, keepAll bool) []block {
 	for _, f := range filters {
-		if !x.off.on(f.rule) {
-			continue
+		if !keepAll || !f.boilerplate {
+			blocks = x.apply(f.rule, blocks, f.filter)
 		}
-		if x.trace == nil {
-			blocks = f.filter(blocks)
-			continue
-		}
-		before := append([]block(nil), blocks...)
-		blocks = f.filter(blocks)
-		x.trace.recordDropped(f.rule, before, blocks)
 	}
+	return blocks
+}
+
+// apply runs filter, the filter of rule r, on blocks and returns the
+// blocks it keeps, unless Options.Off turned r off; with a trace, it
+// records each block the filter leaves out.
+func (x *extraction) apply(r *stageRule, blocks []block, filter func([]block) []block) []block {
+	if !x.off.on(r) {
+		return blocks
+	}
+	if x.trace == nil {
+		return filter(blocks)
+	}
+	before := append([]block(nil), blocks...)
+	blocks = filter(blocks)
+	x.trace.recordDropped(r, before, blocks)
 	return blocks
 }
 
@@ -249,13 +247,10 @@ func (x *extraction) emitList(list *html.Node, items int) []string {
 	e := &emitter{x: x, keepAll: true, whole: true}
 	e.walk(list, list, false, false, 0)
 	e.flush()
-	if x.trace != nil || x.off != 0 {
-		return texts(x.filter(e.blocks, []blockFilter{
-			{&ruleItemCopy, dropItemCopies},
-			{&ruleCardLabel, func(b []block) []block { return dropLabels(b, list, items) }},
-		}))
-	}
-	return texts(dropLabels(dropItemCopies(e.blocks), list, items))
+	return texts(x.filter(e.blocks, []blockFilter{
+		{rule: &ruleItemCopy, filter: dropItemCopies},
+		{rule: &ruleCardLabel, filter: func(b []block) []block { return dropLabels(b, list, items) }},
+	}, false))
 }
 
 // dropLabels drops the labels of a card's template from a list read as
@@ -625,18 +620,13 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 		e.walk(n, root, inLink, inPre, depth)
 		e.flush()
 		e.listed = false
-		if run := e.x.cardRunIn(n); (run != nil || e.x.lists[n]) && e.x.off.on(&ruleCardLabel) {
+		if run := e.x.cardRunIn(n); run != nil || e.x.lists[n] {
 			if run == nil {
 				run = n
 			}
-			var before []block
-			if e.x.trace != nil {
-				before = append(before, e.blocks[start:]...)
-			}
-			e.blocks = append(e.blocks[:start], dropLabels(e.blocks[start:], run, elementChildren(run))...)
-			if e.x.trace != nil {
-				e.x.trace.recordDropped(&ruleCardLabel, before, e.blocks[start:])
-			}
+			e.blocks = append(e.blocks[:start], e.x.apply(&ruleCardLabel, e.blocks[start:], func(b []block) []block {
+				return dropLabels(b, run, elementChildren(run))
+			})...)
 		}
 		return
 	}
