@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"slices"
@@ -94,6 +95,7 @@ func (in *Ingester) document(ctx context.Context, kind string, raw []byte, conte
 		return nil, err
 	}
 	d.Trace = res.Trace
+	d.structured(res.Text(), res.Spans, cmp.Or(rec.FinalURL, rec.RequestedURL))
 	return d, nil
 }
 

@@ -129,6 +129,10 @@ type Record struct {
 	// ExtractionConfidence estimates, in [0, 1], how surely an HTML
 	// page's extracted text is its content (see verdict.Verdict).
 	ExtractionConfidence float64 `json:"extraction_confidence,omitempty"`
+	// StructureHash names the sidecar of the text's structure
+	// (structure.Sidecar), archived beside the text; zero when the source
+	// has none.
+	StructureHash archive.Hash `json:"structure_hash,omitzero"`
 }
 
 // Document is an ingested source: its canonical text (with its hash, made
@@ -142,6 +146,9 @@ type Document struct {
 	// EPUB book's chapters, when the source asked for them
 	// (Source.Explain); nil otherwise.
 	Trace *htmltext.Trace
+	// Sidecar is the encoded structure of the text (structure.Encode),
+	// whose hash Record.StructureHash holds; nil when the source has none.
+	Sidecar []byte
 }
 
 // Warning is a non-fatal remark about an ingested source.

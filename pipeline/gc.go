@@ -33,7 +33,8 @@ const MinGCGrace = 10 * time.Minute
 // CollectGarbage removes blobs that no reference reaches and that are older
 // than grace (so a blob being written now, whose reference is not yet set,
 // is never taken). References reach the blobs they name; a source record
-// reaches its canonical text and a digest its source text. With dryRun
+// reaches its canonical text and its structure's sidecar, and a digest its
+// source text. With dryRun
 // nothing is removed. Removal needs a store that can list and delete (the
 // disk store); object stores use lifecycle rules instead.
 func (p *Pipeline) CollectGarbage(ctx context.Context, grace time.Duration, dryRun bool) (GCReport, error) {
@@ -146,8 +147,9 @@ func (p *Pipeline) children(ctx context.Context, d archive.Hash) ([]archive.Hash
 	// archive.Hash), so that one malformed field cannot hide the other
 	// child from the collector.
 	var v struct {
-		TextHash string `json:"text_hash"`
-		Payload  *struct {
+		TextHash      string `json:"text_hash"`
+		StructureHash string `json:"structure_hash"`
+		Payload       *struct {
 			SourceTextHash string `json:"source_text_hash"`
 		} `json:"payload"`
 	}
@@ -155,7 +157,7 @@ func (p *Pipeline) children(ctx context.Context, d archive.Hash) ([]archive.Hash
 		return nil, nil
 	}
 	var out []archive.Hash
-	for _, h := range []string{v.TextHash, func() string {
+	for _, h := range []string{v.TextHash, v.StructureHash, func() string {
 		if v.Payload != nil {
 			return v.Payload.SourceTextHash
 		}

@@ -14,11 +14,22 @@ type Builder struct {
 }
 
 // Add records sp, whose Start and End are byte offsets of the raw text.
-// A span with End <= Start is ignored.
+// A span with End <= Start is ignored (by Map).
 func (b *Builder) Add(sp Span) {
-	if sp.End > sp.Start {
-		b.spans = append(b.spans, sp)
-	}
+	b.spans = append(b.spans, sp)
+}
+
+// Open records a span of sp's kind and attributes that starts at byte
+// offset at, and returns its index for Close.
+func (b *Builder) Open(sp Span, at int) int {
+	sp.Start, sp.End = at, at
+	b.spans = append(b.spans, sp)
+	return len(b.spans) - 1
+}
+
+// Close ends the span Open returned as i at byte offset at.
+func (b *Builder) Close(i, at int) {
+	b.spans[i].End = at
 }
 
 // Spans returns the spans recorded, in raw byte offsets.

@@ -6,141 +6,26 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
-	east "github.com/yuin/goldmark/extension/ast"
-	"github.com/yuin/goldmark/text"
+	"github.com/digestd/digestd/structure/structuretest"
 )
 
-// gfm parses Markdown as GitHub does (tables, strikethrough, task lists
-// and bare links).
-var gfm = goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser()
-
-// parsed is what a Markdown document reads as: its plain text (blocks
-// apart, a row's cells joined by " | "), and its structure as
-// comparable lines.
-type parsed struct {
-	text  []string
-	items []string
-}
-
-func parseMarkdown(md string) parsed {
-	src := []byte(md)
-	doc := gfm.Parse(text.NewReader(src))
-	var p parsed
-	var inlineText func(n ast.Node, b *strings.Builder)
-	inlineText = func(n ast.Node, b *strings.Builder) {
-		for k := n.FirstChild(); k != nil; k = k.NextSibling() {
-			switch k := k.(type) {
-			case *ast.Text:
-				if k.IsRaw() {
-					b.Write(k.Segment.Value(src))
-				} else {
-					b.WriteString(unescape(string(k.Segment.Value(src))))
-				}
-				if k.SoftLineBreak() || k.HardLineBreak() {
-					b.WriteByte(' ')
-				}
-			case *ast.String:
-				b.Write(k.Value)
-			case *ast.AutoLink:
-				b.Write(k.Label(src))
-			case *ast.Link:
-				var lb strings.Builder
-				inlineText(k, &lb)
-				p.items = append(p.items, fmt.Sprintf("a %s %s", unescape(string(k.Destination)), lb.String()))
-				b.WriteString(lb.String())
-			case *ast.Emphasis:
-				var eb strings.Builder
-				inlineText(k, &eb)
-				p.items = append(p.items, fmt.Sprintf("em%d %s", k.Level, eb.String()))
-				b.WriteString(eb.String())
-			default:
-				inlineText(k, b)
-			}
-		}
-	}
-	var walk func(n ast.Node)
-	walk = func(n ast.Node) {
-		for k := n.FirstChild(); k != nil; k = k.NextSibling() {
-			var b strings.Builder
-			switch k := k.(type) {
-			case *ast.Heading:
-				inlineText(k, &b)
-				p.items = append(p.items, fmt.Sprintf("h%d %s", k.Level, b.String()))
-			case *ast.Paragraph, *ast.TextBlock:
-				inlineText(k, &b)
-			case *ast.FencedCodeBlock:
-				lines := k.Lines()
-				for i := 0; i < lines.Len(); i++ {
-					seg := lines.At(i)
-					p.text = append(p.text, strings.TrimSuffix(string(seg.Value(src)), "\n"))
-				}
-				p.items = append(p.items, fmt.Sprintf("code %d", lines.Len()))
-				continue
-			case *east.TableHeader, *east.TableRow:
-				var cells []string
-				for c := k.FirstChild(); c != nil; c = c.NextSibling() {
-					var cb strings.Builder
-					inlineText(c, &cb)
-					if cb.Len() > 0 {
-						cells = append(cells, cb.String())
-					}
-				}
-				p.items = append(p.items, fmt.Sprintf("tr %d", len(cells)))
-				b.WriteString(strings.Join(cells, " | "))
-			case *ast.ListItem:
-				p.items = append(p.items, "li")
-				walk(k)
-				continue
-			case *ast.Blockquote:
-				p.items = append(p.items, "quote")
-				walk(k)
-				continue
-			default:
-				walk(k)
-				continue
-			}
-			p.text = append(p.text, b.String())
-		}
-	}
-	walk(doc)
-	return p
-}
-
-// unescape undoes CommonMark's backslash escapes.
-func unescape(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", s[i+1]) >= 0 {
-			i++
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-// collapse joins blocks and collapses white space.
-func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
-
 // expected is what text and s should read as.
-func expected(text string, s *Structure) parsed {
-	var p parsed
+func expected(text string, s *Structure) structuretest.Parsed {
+	var p structuretest.Parsed
 	runes := []rune(text)
 	for _, sp := range s.Spans {
 		t := string(runes[sp.Start:sp.End])
 		switch sp.Kind {
 		case Heading:
-			p.items = append(p.items, fmt.Sprintf("h%d %s", sp.Level, t))
+			p.Items = append(p.Items, fmt.Sprintf("h%d %s", sp.Level, t))
 		case Link:
-			p.items = append(p.items, fmt.Sprintf("a %s %s", sp.Href, t))
+			p.Items = append(p.Items, fmt.Sprintf("a %s %s", sp.Href, t))
 		case Emphasis:
 			l := 1
 			if sp.Strong {
 				l = 2
 			}
-			p.items = append(p.items, fmt.Sprintf("em%d %s", l, t))
+			p.Items = append(p.Items, fmt.Sprintf("em%d %s", l, t))
 		}
 	}
 	return p
@@ -195,23 +80,23 @@ func TestMarkdownRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	rend := Markdown(text, s)
-	got := parseMarkdown(rend.Markdown)
-	if g, w := collapse(strings.Join(got.text, " ")), collapse(text); g != w {
+	got := structuretest.Read(rend.Markdown)
+	if g, w := structuretest.Collapse(strings.Join(got.Text, " ")), structuretest.Collapse(text); g != w {
 		t.Errorf("plain text:\n got %q\nwant %q\nmarkdown:\n%s", g, w, rend.Markdown)
 	}
 	want := expected(text, s)
 	var gotItems []string
-	for _, it := range got.items {
+	for _, it := range got.Items {
 		if strings.HasPrefix(it, "h") || strings.HasPrefix(it, "a ") || strings.HasPrefix(it, "em") {
 			gotItems = append(gotItems, it)
 		}
 	}
-	if g, w := strings.Join(gotItems, "\n"), strings.Join(want.items, "\n"); g != w {
+	if g, w := strings.Join(gotItems, "\n"), strings.Join(want.Items, "\n"); g != w {
 		t.Errorf("structure:\n got %s\nwant %s\nmarkdown:\n%s", g, w, rend.Markdown)
 	}
 	for _, must := range []string{"li", "li", "li", "quote", "code 2", "tr 2", "tr 2", "tr 1"} {
-		if !strings.Contains(strings.Join(got.items, "\n"), must) {
-			t.Errorf("no %q in %v\nmarkdown:\n%s", must, got.items, rend.Markdown)
+		if !strings.Contains(strings.Join(got.Items, "\n"), must) {
+			t.Errorf("no %q in %v\nmarkdown:\n%s", must, got.Items, rend.Markdown)
 		}
 	}
 	// Every code point maps to itself in the Markdown.
@@ -270,8 +155,8 @@ func TestMarkdownRandom(t *testing.T) {
 			t.Fatal(err)
 		}
 		md := Markdown(text, s).Markdown
-		got := parseMarkdown(md)
-		if g, w := collapse(strings.Join(got.text, " ")), collapse(text); g != w {
+		got := structuretest.Read(md)
+		if g, w := structuretest.Collapse(strings.Join(got.Text, " ")), structuretest.Collapse(text); g != w {
 			t.Fatalf("plain text:\n got %q\nwant %q\nmarkdown:\n%s", g, w, md)
 		}
 	}

@@ -96,20 +96,22 @@ const (
 )
 
 // Span is one typed span of a canonical text, in code points.
+// Its JSON form (the fields' own, for passing spans between processes)
+// is not the sidecar's, which Encode writes.
 type Span struct {
-	Kind  Kind
-	Start int
-	End   int
+	Kind  Kind `json:"k"`
+	Start int  `json:"s"`
+	End   int  `json:"e"`
 	// Level is a heading's level or a list item's depth.
-	Level int
+	Level int `json:"l,omitempty"`
 	// Ordered marks a numbered list.
-	Ordered bool
+	Ordered bool `json:"o,omitempty"`
 	// Header marks a table's header cell.
-	Header bool
+	Header bool `json:"th,omitempty"`
 	// Strong marks strong emphasis.
-	Strong bool
+	Strong bool `json:"st,omitempty"`
 	// Href is a link's absolute target URL.
-	Href string
+	Href string `json:"h,omitempty"`
 }
 
 // Structure is the structure of one canonical text: its spans, ordered by

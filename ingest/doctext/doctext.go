@@ -18,9 +18,13 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/digestd/digestd/ingest/format"
 	"github.com/digestd/digestd/ingest/htmltext"
+	"github.com/digestd/digestd/normalize"
+	"github.com/digestd/digestd/structure"
 )
 
 // ExtractorName and ExtractorVersion name this converter in source records.
@@ -134,6 +138,20 @@ type Result struct {
 	// Trace holds the HTML extractor's decisions on an EPUB's chapters
 	// when Options.Explain asked for them; nil otherwise.
 	Trace *htmltext.Trace `json:"trace,omitempty"`
+	// Spans is the structure of the text (headings, lists, tables, links,
+	// emphasis), in byte offsets of Text: structure.Map carries them onto
+	// the canonical text.
+	Spans []structure.Span `json:"spans,omitempty"`
+}
+
+// Text is the text the spans are over: an unpaginated document's one
+// page, or the pages joined by the page separator, whose canonical form
+// is normalize.Canonical's or normalize.Pages' of them.
+func (r *Result) Text() string {
+	if r.Paginated {
+		return strings.Join(r.Pages, normalize.PageBreak)
+	}
+	return r.Pages[0]
 }
 
 // Options change how ExtractWith converts a document. The zero value,
@@ -201,6 +219,12 @@ func ExtractWith(kind string, raw []byte, opt Options) (*Result, error) {
 	if len(res.Pages) == 0 {
 		res.Pages = []string{""}
 	}
+	c.endLists()
+	if !res.Paginated && len(res.Pages) > 1 {
+		// Only the first page is the text (see Text).
+		c.sb = structure.Builder{}
+	}
+	res.Spans = c.sb.Spans()
 	return res, nil
 }
 
@@ -220,7 +244,25 @@ type conv struct {
 	// white space (see Limits.MaxBareMarkup).
 	textBytes int
 	checks    int
+	// sb records the structure, in byte offsets of the pages joined by
+	// the page separator; rawLen is the length of the pages ended so far
+	// with their separators.
+	sb     structure.Builder
+	rawLen int
+	// kind is the kind of the block being built (a paragraph, which goes
+	// unrecorded, when unset);
+	// inline holds its links and emphasis, in byte offsets of block.
+	kind   structure.Span
+	inline []structure.Span
+	// bare says the block being built is of no kind of its own (a line of
+	// a code block).
+	bare bool
+	// lists holds the open lists and their open items, outermost first.
+	lists []openList
 }
+
+// openList is an open list: its span and its open item's (-1 for none).
+type openList struct{ list, item int }
 
 // startPage ends any open page and opens one named name.
 func (c *conv) startPage(name string) {
@@ -236,6 +278,7 @@ func (c *conv) endPage() {
 		return
 	}
 	c.res.Pages = append(c.res.Pages, c.page.String())
+	c.rawLen += c.page.Len() + len(normalize.PageBreak)
 	c.page.Reset()
 	c.open = false
 }
@@ -252,12 +295,65 @@ func (c *conv) text(s string) error {
 
 // flush ends the current block, dropping it when it holds only space.
 func (c *conv) flush() {
-	s := strings.Join(strings.Fields(c.block.String()), " ")
+	raw := c.block.String()
 	c.block.Reset()
+	s := collapseSpans(raw, c.inline)
+	inline := c.inline
+	c.inline = c.inline[:0]
+	kind, bare := c.kind, c.bare
+	c.kind, c.bare = structure.Span{}, false
 	if s == "" {
 		return
 	}
 	c.emit(s)
+	end := c.pos()
+	kind.Start, kind.End = end-len(s), end
+	if !bare && kind.Kind != "" {
+		// A block no span marks is a paragraph: paragraphs go unrecorded.
+		c.sb.Add(kind)
+	}
+	for _, sp := range inline {
+		sp.Start += kind.Start
+		sp.End += kind.Start
+		c.sb.Add(sp)
+	}
+}
+
+// collapseSpans returns s with its white space runs one space and
+// trimmed, as strings.Fields joined, and moves the spans over s onto it.
+func collapseSpans(s string, spans []structure.Span) string {
+	if len(spans) == 0 {
+		return strings.Join(strings.Fields(s), " ")
+	}
+	at := make([]int, len(s)+1)
+	var b strings.Builder
+	space := false
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsSpace(r) {
+			space = b.Len() > 0
+			for j := i; j < i+size; j++ {
+				at[j] = b.Len()
+			}
+			i += size
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		for j := i; j < i+size; j++ {
+			at[j] = b.Len()
+		}
+		b.WriteString(s[i : i+size])
+		i += size
+	}
+	at[len(s)] = b.Len()
+	for i := range spans {
+		spans[i].Start = at[min(max(spans[i].Start, 0), len(s))]
+		spans[i].End = at[min(max(spans[i].End, 0), len(s))]
+	}
+	return b.String()
 }
 
 // emit adds a whole block to the current page.
@@ -268,9 +364,86 @@ func (c *conv) emit(s string) {
 	c.page.WriteString(s)
 }
 
+// pos is the byte offset where the text written so far ends, in the
+// pages joined by the page separator.
+func (c *conv) pos() int { return c.rawLen + c.page.Len() }
+
+// blockKind sets the kind of the block being built; the next flush
+// records it.
+func (c *conv) blockKind(sp structure.Span) { c.kind = sp }
+
+// inlineSpan records a link or emphasis over bytes [start, end) of the
+// block being built.
+func (c *conv) inlineSpan(sp structure.Span) { c.inline = append(c.inline, sp) }
+
+// openSpan ends the block being built and opens a span of sp's kind that
+// holds the blocks to come until closeSpan.
+func (c *conv) openSpan(sp structure.Span) int {
+	c.flush()
+	return c.sb.Open(sp, c.pos())
+}
+
+// closeSpan ends the block being built and the span openSpan returned as i.
+func (c *conv) closeSpan(i int) {
+	c.flush()
+	c.sb.Close(i, c.pos())
+}
+
+// listItem ends the block being built and opens an item at depth (1 for
+// a top-level list) of a numbered or bulleted list (see listItemAt).
+func (c *conv) listItem(depth int, ordered bool) {
+	c.flush()
+	c.listItemAt(depth, ordered, c.pos())
+}
+
+// listItemAt opens an item at depth of a numbered or bulleted list at
+// byte offset at: the deeper lists and the items at depth or deeper
+// close there, and lists open down to depth.
+func (c *conv) listItemAt(depth int, ordered bool, at int) {
+	depth = min(max(depth, 1), structure.MaxDepth/2)
+	for len(c.lists) > depth {
+		c.closeListAt(at)
+	}
+	if n := len(c.lists); n == depth && c.lists[n-1].item >= 0 {
+		c.sb.Close(c.lists[n-1].item, at)
+		c.lists[n-1].item = -1
+	}
+	for len(c.lists) < depth {
+		c.lists = append(c.lists, openList{list: c.sb.Open(structure.Span{Kind: structure.List, Ordered: ordered}, at), item: -1})
+	}
+	c.lists[depth-1].item = c.sb.Open(structure.Span{Kind: structure.Item, Level: depth}, at)
+}
+
+// closeListAt closes the innermost open list and its open item at byte
+// offset at.
+func (c *conv) closeListAt(at int) {
+	l := c.lists[len(c.lists)-1]
+	if l.item >= 0 {
+		c.sb.Close(l.item, at)
+	}
+	c.sb.Close(l.list, at)
+	c.lists = c.lists[:len(c.lists)-1]
+}
+
+// endLists ends the block being built and closes every open list.
+func (c *conv) endLists() {
+	c.flush()
+	c.endListsAt(c.pos())
+}
+
+// endListsAt closes every open list at byte offset at.
+func (c *conv) endListsAt(at int) {
+	for len(c.lists) > 0 {
+		c.closeListAt(at)
+	}
+}
+
 // row emits a table row's cells as one block, leaving out a row of empty
 // cells and trailing empty cells.
-func (c *conv) row(cells []string) error {
+func (c *conv) row(cells []string) error { return c.tableRow(cells, false) }
+
+// tableRow is row, whose cells are header cells when header is set.
+func (c *conv) tableRow(cells []string, header bool) error {
 	for i := range cells {
 		cells[i] = strings.Join(strings.Fields(cells[i]), " ")
 	}
@@ -287,6 +460,14 @@ func (c *conv) row(cells []string) error {
 		return c.textTooLarge()
 	}
 	c.emit(s)
+	at := c.pos() - len(s)
+	c.sb.Add(structure.Span{Kind: structure.Row, Start: at, End: at + len(s)})
+	for i, cell := range cells {
+		c.sb.Add(structure.Span{Kind: structure.Cell, Start: at, End: at + len(cell), Header: header})
+		if i < len(cells)-1 {
+			at += len(cell) + len(CellSeparator)
+		}
+	}
 	return nil
 }
 

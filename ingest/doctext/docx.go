@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/digestd/digestd/structure"
 )
 
 // docx converts a WordprocessingML document: the body's paragraphs, list
@@ -38,7 +40,11 @@ func (c *conv) docx(raw []byte) error {
 	if err != nil {
 		return err
 	}
-	w := &wordWalker{c: c, z: z, rels: byID(rels), alt: "docPr", num: num, refs: map[string]int{}}
+	headings, err := c.readHeadingStyles(z, styles)
+	if err != nil {
+		return err
+	}
+	w := &wordWalker{c: c, z: z, rels: byID(rels), alt: "docPr", num: num, headings: headings, refs: map[string]int{}}
 	if err := c.walkPart(z, main, w.handler()); err != nil {
 		return err
 	}
@@ -111,7 +117,15 @@ type wordWalker struct {
 	num   *wordNumbering    // the document's lists, nil when it has none
 	inPPr bool              // inside a paragraph's properties
 	para  paraNumbering     // the open paragraph's numbering properties
-	math  *mathReader       // the open equation, nil outside one
+	// headings holds the paragraph styles that make headings; outline is
+	// the open paragraph's own outline level (-1: none given), pStart
+	// where its text begins, and table the span of the open table.
+	headings map[string]*wordStyle
+	outline  int
+	pStart   int
+	kinded   bool // the open paragraph's kind is known
+	table    int
+	math     *mathReader // the open equation, nil outside one
 	// cells reads the cells a chart's formula names, in a workbook.
 	cells  func(ref string) []string
 	inText bool
@@ -205,9 +219,17 @@ func (w *wordWalker) start(e xml.StartElement) error {
 		w.noteSeq, w.noteAuthor = 0, attr(e, "author")
 	case "del", "moveFrom", "Fallback", "instrText", "delText", "footnoteRef", "endnoteRef", "pPrChange", "trPrChange", "tcPrChange", "numberingChange":
 		w.skip = 1
+	case "p":
+		if len(w.tables) == 0 && !w.notes {
+			w.pStart, w.para, w.outline, w.kinded = w.c.pos(), paraNumbering{level: -1}, -1, false
+		}
 	case "pPr":
-		if w.num != nil {
-			w.inPPr, w.para = true, paraNumbering{level: -1}
+		w.inPPr, w.para = true, paraNumbering{level: -1}
+	case "outlineLvl":
+		if w.inPPr {
+			if v, err := strconv.Atoi(attr(e, "val")); err == nil {
+				w.outline = v
+			}
 		}
 	case "pStyle", "numId", "ilvl":
 		if w.inPPr {
@@ -260,6 +282,10 @@ func (w *wordWalker) start(e xml.StartElement) error {
 	case "tbl":
 		if len(w.tables) == 0 {
 			w.c.flush()
+			if !w.notes {
+				w.c.endLists()
+				w.table = w.c.openSpan(structure.Span{Kind: structure.Table})
+			}
 		} else {
 			w.tables[len(w.tables)-1].cell.WriteByte(' ')
 		}
@@ -298,13 +324,22 @@ func (w *wordWalker) end(e xml.EndElement) error {
 	case "pPr":
 		if w.inPPr {
 			w.inPPr = false
+			if len(w.tables) == 0 && !w.notes {
+				w.paragraphKind()
+			}
 			// A numbered paragraph opens with its number, as Word shows it.
+			if w.num == nil {
+				return nil
+			}
 			if label, suffix := w.num.label(w.para); label != "" {
 				return w.write(label + suffix)
 			}
 		}
 	case "p":
 		if len(w.tables) == 0 && !w.notes {
+			if !w.kinded {
+				w.c.endListsAt(w.pStart)
+			}
 			w.c.flush()
 		} else {
 			return w.write(" ")
@@ -333,6 +368,9 @@ func (w *wordWalker) end(e xml.EndElement) error {
 	case "tbl":
 		if n := len(w.tables); n > 0 {
 			w.tables = w.tables[:n-1]
+			if n == 1 && !w.notes {
+				w.c.closeSpan(w.table)
+			}
 		}
 	case "footnote", "endnote", "comment":
 		if w.inNote {
@@ -343,6 +381,23 @@ func (w *wordWalker) end(e xml.EndElement) error {
 		}
 	}
 	return nil
+}
+
+// paragraphKind marks the open body paragraph, once its properties are
+// read: a heading, an item of a list (opened at its start), or neither
+// (which ends the open lists at its start).
+func (w *wordWalker) paragraphKind() {
+	w.kinded = true
+	if level := headingLevel(w.headings, w.para.style, w.outline); level > 0 {
+		w.c.endListsAt(w.pStart)
+		w.c.blockKind(structure.Span{Kind: structure.Heading, Level: level})
+		return
+	}
+	if depth, ordered, ok := w.num.listOf(w.para); ok {
+		w.c.listItemAt(depth, ordered, w.pStart)
+		return
+	}
+	w.c.endListsAt(w.pStart)
 }
 
 // blocks writes lines at the walker's place: blocks of their own in the

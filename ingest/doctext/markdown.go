@@ -14,6 +14,8 @@ import (
 	east "github.com/yuin/goldmark/extension/ast"
 	mdhtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
+
+	"github.com/digestd/digestd/structure"
 )
 
 // markdownParser reads CommonMark with GitHub's tables and strikethrough
@@ -37,7 +39,10 @@ func (c *conv) markdown(raw []byte) error {
 	raw = c.frontMatter(raw)
 	// The title and author a front matter gives open the text, as a
 	// converted document shows them.
-	for _, s := range []string{c.res.Title, c.res.Author} {
+	for i, s := range []string{c.res.Title, c.res.Author} {
+		if i == 0 {
+			c.blockKind(structure.Span{Kind: structure.Heading, Level: 1})
+		}
 		if err := c.text(s); err != nil {
 			return err
 		}
@@ -109,6 +114,11 @@ func (c *conv) titleBlock(raw []byte) []byte {
 type mdWalker struct {
 	c   *conv
 	src []byte
+	// lists counts the lists that hold the block being read.
+	lists int
+	// spans holds the links and emphasis of the inline text being
+	// written, in its bytes.
+	spans []structure.Span
 }
 
 // maxMarkdownDepth bounds block nesting (quotes in lists in quotes…).
@@ -124,16 +134,38 @@ func (m *mdWalker) blocks(n ast.Node, depth int) error {
 		}
 		var err error
 		switch k := b.(type) {
-		case *ast.Heading, *ast.Paragraph, *ast.TextBlock:
+		case *ast.Heading:
+			m.c.flush()
+			m.c.blockKind(structure.Span{Kind: structure.Heading, Level: k.Level})
+			err = m.inline(k)
+			m.c.flush()
+		case *ast.Paragraph, *ast.TextBlock:
 			err = m.inline(k)
 			m.c.flush()
 		case *ast.FencedCodeBlock, *ast.CodeBlock:
+			code := m.c.openSpan(structure.Span{Kind: structure.Code})
 			lines := k.Lines()
 			for i := 0; i < lines.Len() && err == nil; i++ {
 				seg := lines.At(i)
+				m.c.bare = true
 				err = m.c.text(string(seg.Value(m.src)))
 				m.c.flush()
 			}
+			m.c.closeSpan(code)
+		case *ast.List:
+			list := m.c.openSpan(structure.Span{Kind: structure.List, Ordered: k.IsOrdered()})
+			m.lists++
+			err = m.blocks(k, depth+1)
+			m.lists--
+			m.c.closeSpan(list)
+		case *ast.ListItem:
+			item := m.c.openSpan(structure.Span{Kind: structure.Item, Level: m.lists})
+			err = m.blocks(k, depth+1)
+			m.c.closeSpan(item)
+		case *ast.Blockquote:
+			quote := m.c.openSpan(structure.Span{Kind: structure.Quote})
+			err = m.blocks(k, depth+1)
+			m.c.closeSpan(quote)
 		case *ast.HTMLBlock:
 			// A raw HTML block reads as its text at its place. The HTML
 			// blocks that follow it with only blank lines between are one
@@ -175,6 +207,8 @@ func (m *mdWalker) htmlBlockBytes(raw []byte, b *ast.HTMLBlock) []byte {
 }
 
 func (m *mdWalker) table(t *east.Table) error {
+	table := m.c.openSpan(structure.Span{Kind: structure.Table})
+	defer m.c.closeSpan(table)
 	for r := t.FirstChild(); r != nil; r = r.NextSibling() {
 		var cells []string
 		for cell := r.FirstChild(); cell != nil; cell = cell.NextSibling() {
@@ -182,7 +216,8 @@ func (m *mdWalker) table(t *east.Table) error {
 			m.inlineTo(&b, cell, 0)
 			cells = append(cells, b.String())
 		}
-		if err := m.c.row(cells); err != nil {
+		_, header := r.(*east.TableHeader)
+		if err := m.c.tableRow(cells, header); err != nil {
 			return err
 		}
 	}
@@ -218,7 +253,14 @@ func (m *mdWalker) allText(b *strings.Builder, n ast.Node, depth int) {
 
 func (m *mdWalker) inline(n ast.Node) error {
 	var b strings.Builder
+	m.spans = m.spans[:0]
 	m.inlineTo(&b, n, 0)
+	base := m.c.block.Len()
+	for _, sp := range m.spans {
+		sp.Start += base
+		sp.End += base
+		m.c.inlineSpan(sp)
+	}
 	return m.c.text(b.String())
 }
 
@@ -260,7 +302,19 @@ func (m *mdWalker) inlineNode(b *strings.Builder, k ast.Node, depth int) {
 			}
 		}
 	case *ast.AutoLink:
+		start := b.Len()
 		b.Write(k.URL(m.src))
+		m.spans = append(m.spans, structure.Span{Kind: structure.Link, Start: start, End: b.Len(), Href: string(k.URL(m.src))})
+	case *ast.Link:
+		start := b.Len()
+		m.inlineTo(b, k, depth+1)
+		var href strings.Builder
+		writeUnescaped(&href, k.Destination)
+		m.spans = append(m.spans, structure.Span{Kind: structure.Link, Start: start, End: b.Len(), Href: href.String()})
+	case *ast.Emphasis:
+		start := b.Len()
+		m.inlineTo(b, k, depth+1)
+		m.spans = append(m.spans, structure.Span{Kind: structure.Emphasis, Start: start, End: b.Len(), Strong: k.Level >= 2})
 	case *east.FootnoteLink:
 		b.WriteString(noteMark(k.Index))
 	case *ast.RawHTML, *east.FootnoteBacklink, *east.TaskCheckBox:

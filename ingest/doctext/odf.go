@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/digestd/digestd/ingest/format"
+	"github.com/digestd/digestd/structure"
 )
 
 // maxRepeat bounds how often a repeated ODF cell or row with text is
@@ -75,6 +76,10 @@ type odfWalker struct {
 	altB    strings.Builder
 	alts    []string
 	altText bool
+	// lists is the depth inside text:list elements of the body; table is
+	// the span of the open top-level table.
+	lists int
+	table int
 }
 
 type odfTable struct {
@@ -167,6 +172,25 @@ func (w *odfWalker) start(e xml.StartElement) error {
 		}
 	case "text:p", "text:h":
 		w.para++
+		// A heading, a paragraph of the Title style (a document's title,
+		// as office suites and Pandoc write it) or of a slide's title
+		// frame, is a heading.
+		if (e.Name.Local == "h" || attrNS(e, "text", "style-name") == "Title" || w.title > 0) && w.para == 1 && w.note == 0 && len(w.tables) == 0 {
+			level, err := strconv.Atoi(attrNS(e, "text", "outline-level"))
+			if err != nil {
+				level = 1
+			}
+			w.c.flush()
+			w.c.blockKind(structure.Span{Kind: structure.Heading, Level: level})
+		}
+	case "text:list":
+		if w.note == 0 && len(w.tables) == 0 {
+			w.lists++
+		}
+	case "text:list-item", "text:list-header":
+		if w.note == 0 && len(w.tables) == 0 && w.lists > 0 {
+			w.c.listItem(w.lists, false)
+		}
 	case "text:s":
 		n := min(repeatOf(e, "c"), 64)
 		return w.write(strings.Repeat(" ", n))
@@ -194,6 +218,9 @@ func (w *odfWalker) start(e xml.StartElement) error {
 			w.c.emit(name)
 		} else if len(w.tables) == 0 {
 			w.c.flush()
+		}
+		if len(w.tables) == 0 {
+			w.table = w.c.openSpan(structure.Span{Kind: structure.Table})
 		}
 		w.tables = append(w.tables, &odfTable{isSheet: sheet})
 	case "table:table-row":
@@ -274,6 +301,13 @@ func (w *odfWalker) end(e xml.EndElement) error {
 		err := w.write(mark)
 		w.note++
 		return err
+	case "text:list":
+		if w.note == 0 && len(w.tables) == 0 && w.lists > 0 {
+			w.lists--
+			if w.lists == 0 {
+				w.c.endLists()
+			}
+		}
 	case "text:note":
 		w.note--
 		if w.note == 0 {
@@ -335,6 +369,9 @@ func (w *odfWalker) end(e xml.EndElement) error {
 		if n := len(w.tables); n > 0 {
 			sheet := w.tables[n-1].isSheet
 			w.tables = w.tables[:n-1]
+			if n == 1 {
+				w.c.closeSpan(w.table)
+			}
 			if sheet {
 				if err := w.endComments(); err != nil {
 					return err

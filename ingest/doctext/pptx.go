@@ -4,6 +4,8 @@ import (
 	"encoding/xml"
 	"fmt"
 	"strings"
+
+	"github.com/digestd/digestd/structure"
 )
 
 // pptx converts a presentation: each slide, in the presentation's order,
@@ -146,6 +148,11 @@ func (s *shapeWalker) handler() xmlHandler {
 			}
 			if s.shape > 0 && s.skipped {
 				return nil
+			}
+			if e.Name.Local == "p" && s.isTitle && len(s.tables) == 0 {
+				// The slide's title is its heading.
+				s.c.flush()
+				s.c.blockKind(structure.Span{Kind: structure.Heading, Level: 1})
 			}
 			return s.start(e)
 		},
