@@ -85,19 +85,18 @@ type extraction struct {
 	// appeal holds the containers close around a call to action (see
 	// cleaner.appeal).
 	appeal map[*html.Node]bool
-	// trace, when not nil, records the decisions of the search and the
-	// emission in the named reading: cleanPass numbers the cleaning's
-	// pass, searchPass the search's and its emission's, emitPass that
-	// of the last emission since (see emitList, wholeBody).
-	trace                           *Trace
+	// stageDriver runs the search's and the emission's rules; its
+	// trace records their decisions in the named reading: cleanPass
+	// numbers the cleaning's pass, searchPass the search's and its
+	// emission's, emitPass that of the last emission since (see
+	// emitList, wholeBody).
+	stageDriver
 	reading                         string
 	cleanPass, searchPass, emitPass int
 	// by holds, with a trace, the search's rule that brought each root;
 	// body is the body searched.
 	by   map[*html.Node]*stageRule
 	body *html.Node
-	// off holds the stage rules turned off (see Options.Off).
-	off stageSet
 }
 
 // newExtraction prepares the measurement of a tree of about elems elements.
@@ -123,99 +122,177 @@ func (x *extraction) stat(n *html.Node) *nodeStats {
 // read again with the elements it hides by markup; a page without an
 // article-like body yields the text of its whole body. page says what the
 // page declares itself to be (its reviews and posts fields); each attempt
-// cleans with it.
+// cleans with it. The steps are pageSteps, taken in order until one
+// gives the text.
 func mainBlocks(doc *html.Node, elems int, page cleaner, reparse func() *html.Node) []string {
 	strict := page
 	strict.byHints = true
-	strictBlocks, xs := findMain(doc, elems, strict)
-	best, x, tree := strictBlocks, xs, doc
-	// bx is the extraction best comes from.
-	bx := xs
+	o := &readings{page: page, elems: elems, reparse: reparse, doc: doc}
+	o.strict, o.xs = findMain(doc, elems, strict)
+	o.best, o.bx, o.x, o.tree = o.strict, o.xs, o.xs, doc
 	// Decisions weigh the article-like text: a listing inside the chosen
 	// root (see markLists) comes along with it but is no article.
-	retry := strictBlocks.articleLen() < retryChars
-	if retry && page.off.on(&ruleLenientReading) {
-		// A short result may mean that the strict cleaning removed part of
-		// the content (a wrapper with a misleading class): redo it on a
-		// fresh tree without class hints and keep the longer result.
-		strictList := xs.listContainer(findBody(doc))
-		clone := reparse()
-		lenient, xl := findMain(clone, elems, page)
-		if lenient.articleLen() > best.articleLen() {
-			best, bx = lenient, xl
+	o.retry = o.strict.articleLen() < retryChars
+	for _, s := range pageSteps {
+		if !page.on(s.rule) {
+			continue
 		}
-		x, tree = xl, clone
-		// The strict reading found a listing of many items; the lenient
-		// one found some text the hints had removed (a cookie notice, a
-		// footer) and no listing: unless that text dwarfs the items, the
-		// listing stays the content.
-		if best.articleLen() > strictBlocks.articleLen() && strictList.keepsOver(strictBlocks.articleLen(), best.articleLen()) && page.off.on(&ruleListContent) {
-			if list := xl.listContainer(findBody(clone)); !list.isContent(best.articleLen()) && !xl.listInLandmark(list) {
-				if items := xs.emitList(strictList.node, strictList.items); textLen(items) > strictBlocks.articleLen() {
-					out := withList(strictBlocks.article(), items)
-					xs.settleList(xs, strictList, strictBlocks.articleLen(), len(out) > len(items), doc)
-					return out
-				}
-			}
-		}
-	}
-	// A long run of repeated items beside little article-like text (a
-	// listing, a collection, a schedule), or inside the main landmark
-	// while the text is outside it: the items are the content.
-	if list := x.listContainer(findBody(tree)); (list.isContent(best.articleLen()) || x.listInLandmark(list)) && page.off.on(&ruleListContent) {
-		if items := x.emitList(list.node, list.items); textLen(items) > best.articleLen() {
-			out := withList(best.article(), items)
-			var prose []*html.Node
-			if len(out) == len(items) {
-				out, prose = x.withProse(list.node, findBody(tree), items)
-			}
-			x.settleList(bx, list, best.articleLen(), len(prose) == 0 && len(out) > len(items), tree, prose...)
+		if out, ok := s.step(o); ok {
 			return out
 		}
 	}
-	if best.articleLen() >= minContentChars || !retry {
-		bx.settleReading(best.articleLen())
-		return best.text()
+	o.bx.settleReading(o.best.articleLen())
+	return o.best.text()
+}
+
+// readings are the page's readings as far as mainBlocks took them.
+type readings struct {
+	page    cleaner
+	elems   int
+	reparse func() *html.Node
+	doc     *html.Node
+	// strict is the strict reading's text, and xs its search.
+	strict found
+	xs     *extraction
+	// best is the longest text so far, and bx the search it comes from;
+	// x is the last reading's search, of tree.
+	best  found
+	bx, x *extraction
+	tree  *html.Node
+	// retry is set when the strict reading found less than retryChars.
+	retry bool
+}
+
+// pageStep is a step of the page's outcome and its rule: the step
+// returns the page's text, and true, when it decides.
+type pageStep struct {
+	rule *stageRule
+	step func(o *readings) ([]string, bool)
+}
+
+// pageSteps are the steps of mainBlocks, in order; a step whose rule
+// Options.Off turned off is not taken.
+var pageSteps = []pageStep{
+	{&ruleLenientReading, (*readings).lenient},
+	{&ruleListContent, (*readings).list},
+	{&ruleStrictReading, (*readings).enough},
+	{&ruleShownReading, (*readings).shown},
+	{&ruleWholeBody, (*readings).wholeBody},
+}
+
+// lenient reads the page again without class hints when the strict
+// reading found little: a short result may mean that the strict cleaning
+// removed part of the content (a wrapper with a misleading class). It
+// reads a fresh tree and keeps the longer result. It decides when the
+// strict reading found a listing that stays the content.
+func (o *readings) lenient() ([]string, bool) {
+	if !o.retry {
+		return nil, false
 	}
-	// Next to nothing is visible: a page whose scripts reveal the content
-	// hides it by markup until they run. Read it with its hidden parts.
-	shownCleaner := strict
+	strictList := o.xs.listContainer(findBody(o.doc))
+	clone := o.reparse()
+	lenient, xl := findMain(clone, o.elems, o.page)
+	if lenient.articleLen() > o.best.articleLen() {
+		o.best, o.bx = lenient, xl
+	}
+	o.x, o.tree = xl, clone
+	// The strict reading found a listing of many items; the lenient
+	// one found some text the hints had removed (a cookie notice, a
+	// footer) and no listing: unless that text dwarfs the items, the
+	// listing stays the content.
+	strictLen := o.strict.articleLen()
+	if o.best.articleLen() <= strictLen || !strictList.keepsOver(strictLen, o.best.articleLen()) || !o.page.on(&ruleListContent) {
+		return nil, false
+	}
+	if list := xl.listContainer(findBody(clone)); list.isContent(o.best.articleLen()) || xl.listInLandmark(list) {
+		return nil, false
+	}
+	items := o.xs.emitList(strictList.node, strictList.items)
+	if textLen(items) <= strictLen {
+		return nil, false
+	}
+	out := withList(o.strict.article(), items)
+	o.xs.settleList(o.xs, strictList, strictLen, len(out) > len(items), o.doc)
+	return out, true
+}
+
+// list reads a long run of repeated items beside little article-like
+// text (a listing, a collection, a schedule), or inside the main landmark
+// while the text is outside it, as the content.
+func (o *readings) list() ([]string, bool) {
+	x, tree := o.x, o.tree
+	list := x.listContainer(findBody(tree))
+	if !list.isContent(o.best.articleLen()) && !x.listInLandmark(list) {
+		return nil, false
+	}
+	items := x.emitList(list.node, list.items)
+	if textLen(items) <= o.best.articleLen() {
+		return nil, false
+	}
+	out := withList(o.best.article(), items)
+	var prose []*html.Node
+	if len(out) == len(items) {
+		out, prose = x.withProse(list.node, findBody(tree), items)
+	}
+	x.settleList(o.bx, list, o.best.articleLen(), len(prose) == 0 && len(out) > len(items), tree, prose...)
+	return out, true
+}
+
+// enough takes the best reading's text when it is long enough, or when
+// the strict reading's was.
+func (o *readings) enough() ([]string, bool) {
+	if o.best.articleLen() < minContentChars && o.retry {
+		return nil, false
+	}
+	o.bx.settleReading(o.best.articleLen())
+	return o.best.text(), true
+}
+
+// shown reads the page with its hidden parts: next to nothing is
+// visible, and a page whose scripts reveal the content hides it by
+// markup until they run.
+func (o *readings) shown() ([]string, bool) {
+	shownCleaner := o.page
+	shownCleaner.byHints = true
 	shownCleaner.shown = true
-	hidden := reparse()
-	shown, xh := findMain(hidden, elems, shownCleaner)
+	hidden := o.reparse()
+	shown, xh := findMain(hidden, o.elems, shownCleaner)
 	// Hidden parts of one shape (cards a script puts in place) are a list
 	// when the visible page holds next to nothing.
 	visible := 0
-	if st := x.stat(findBody(tree)); st != nil {
+	if st := o.x.stat(findBody(o.tree)); st != nil {
 		visible = st.text
 	}
-	if list := xh.listContainer(findBody(hidden)); visible < minContentChars && list.isContent(shown.articleLen()) && page.off.on(&ruleListContent) && page.off.on(&ruleShownReading) {
+	if list := xh.listContainer(findBody(hidden)); visible < minContentChars && list.isContent(shown.articleLen()) && o.page.on(&ruleListContent) {
 		if items := xh.emitList(list.node, list.items); textLen(items) > shown.articleLen() && textLen(items) >= minContentChars {
 			out := withList(shown.article(), items)
 			xh.settleList(xh, list, shown.articleLen(), len(out) > len(items), hidden)
-			return out
+			return out, true
 		}
 	}
 	// As above, the article-like text decides: hidden cards (a gallery's
 	// slides) are no reason to drop the visible page.
-	if shown.articleLen() >= minContentChars && page.off.on(&ruleShownReading) {
-		xh.settleReading(shown.articleLen())
-		return shown.text()
+	if shown.articleLen() < minContentChars {
+		return nil, false
 	}
-	// The lenient attempt measured this very tree: reuse it.
-	whole := x.wholeBody(tree, false)
-	if textLen(whole) > textLen(best.text()) && page.off.on(&ruleWholeBody) {
-		x.settleWhole(tree, textLen(whole))
-		return whole
+	xh.settleReading(shown.articleLen())
+	return shown.text(), true
+}
+
+// wholeBody takes the whole body of the last reading's tree, which its
+// search measured, when it holds more text than the best reading, or
+// every block of it when the best reading found none (nothing but links:
+// a list page, a site map).
+func (o *readings) wholeBody() ([]string, bool) {
+	whole := o.x.wholeBody(o.tree, false)
+	if textLen(whole) <= textLen(o.best.text()) {
+		if len(o.best) > 0 {
+			return nil, false
+		}
+		whole = o.x.wholeBody(o.tree, true)
 	}
-	if len(best) == 0 && page.off.on(&ruleWholeBody) {
-		// Nothing but links (a list page, a site map): keep them.
-		whole = x.wholeBody(tree, true)
-		x.settleWhole(tree, textLen(whole))
-		return whole
-	}
-	bx.settleReading(best.articleLen())
-	return best.text()
+	o.x.settleWhole(o.tree, textLen(whole))
+	return whole, true
 }
 
 // withProse returns items, the blocks of list read as content, between
@@ -260,9 +337,7 @@ func (x *extraction) settleReading(articleChars int) {
 // settleWhole ends a trace with the whole body of tree, emitted by x
 // (see wholeBody), of chars characters.
 func (x *extraction) settleWhole(tree *html.Node, chars int) {
-	if x.trace != nil {
-		x.trace.settle(&ruleWholeBody, findBody(tree), []limit{{"chars", chars}}, x.cleanPass, x.emitPass)
-	}
+	x.trace.settle(&ruleWholeBody, findBody(tree), []limit{{"chars", chars}}, x.cleanPass, x.emitPass)
 }
 
 // settleList ends a trace with list, read by x (see emitList) as the
@@ -338,19 +413,15 @@ func textLen(blocks []string) int {
 // measurements of the cleaned body.
 func findMain(doc *html.Node, elems int, c cleaner) (found, *extraction) {
 	x := newExtraction(elems)
-	if c.trace != nil {
-		x.trace, x.reading = c.trace, c.readingName()
-		x.cleanPass = c.trace.begin(x.reading)
-	}
+	x.trace, x.reading = c.trace, c.readingName()
+	x.cleanPass = c.trace.begin(x.reading)
 	body := findBody(doc)
 	c.keep = wrappersOfMostText(body)
 	c.quiet = map[*html.Node]bool{}
 	c.appeal = map[*html.Node]bool{}
 	c.clean(body, 0, false)
-	if x.trace != nil {
-		x.searchPass = x.trace.begin(x.reading)
-		x.body = body
-	}
+	x.searchPass = x.trace.begin(x.reading)
+	x.body = body
 	x.posts = c.posts
 	x.off = c.off
 	x.article = c.article
@@ -360,30 +431,10 @@ func findMain(doc *html.Node, elems int, c cleaner) (found, *extraction) {
 	x.score(body, 0)
 	top := x.topCandidate(body)
 	if top == nil {
-		if x.trace != nil {
-			x.trace.recordRule(&ruleMainBody, body, 0)
-		}
+		x.trace.recordRule(&ruleMainBody, body, 0)
 		return x.emitBlocks([]*html.Node{body}, false), x
 	}
-	// The search's steps, each widening the roots the one before chose.
-	first := top
-	if x.off.on(&ruleMainProseRun) {
-		first = x.withProseRun(top, body)
-	}
-	x.credit(&ruleMainTop, []*html.Node{top})
-	x.credit(&ruleMainProseRun, []*html.Node{first})
-	if x.off.on(&ruleMainSibling) {
-		x.roots = x.credit(&ruleMainSibling, x.withSiblings(first, body))
-	} else {
-		x.roots = []*html.Node{first}
-	}
-	x.roots = x.widen(&ruleMainLead, x.withLead, body)
-	x.roots = x.widen(&ruleMainTrail, x.withTrail, body)
-	x.roots = x.widen(&ruleMainLandmark, x.withLandmark, body)
-	x.roots = x.widen(&ruleMainPart, x.withParts, body)
-	if c.byHints {
-		x.roots = x.widen(&ruleMainSections, x.withSections, body)
-	}
+	x.search(top, body, c.byHints)
 	x.markLists(x.roots)
 	mark := x.trace.size()
 	blocks := x.emitBlocks(x.roots, false)
@@ -392,29 +443,33 @@ func findMain(doc *html.Node, elems int, c cleaner) (found, *extraction) {
 		x.trace.truncate(mark)
 		blocks = x.emitBlocks(x.roots, false)
 	}
-	if x.trace != nil {
-		x.traceSearch(body)
-	}
+	x.traceSearch(body)
 	x.lists = nil
 	x.holders = nil
 	return blocks, x
 }
 
-// widen is the search step of rule r: it widens x.roots (see credit),
-// unless Options.Off turned the rule off, and then they pass unchanged.
-func (x *extraction) widen(r *stageRule, step func([]*html.Node, *html.Node) []*html.Node, body *html.Node) []*html.Node {
-	if !x.off.on(r) {
-		return x.roots
+// searchRules are the search's steps after main-top, in the order they
+// are taken: each widens the roots the one before chose.
+var searchRules = []*stageRule{&ruleMainProseRun, &ruleMainSibling, &ruleMainLead, &ruleMainTrail, &ruleMainLandmark, &ruleMainPart, &ruleMainSections}
+
+// search sets x.roots to the containers of the main content under body:
+// top, the best container, widened by each step of searchRules in turn
+// but those Options.Off turned off (their roots pass unchanged) and, in a
+// reading without hints (byHints false), those that read them.
+func (x *extraction) search(top, body *html.Node, byHints bool) {
+	x.roots = x.credit(&ruleMainTop, []*html.Node{top})
+	for _, r := range searchRules {
+		if x.on(r) && (byHints || !r.hints) {
+			x.roots = x.credit(r, r.widen(x, x.roots, body))
+		}
 	}
-	return x.credit(r, step(x.roots, body))
 }
 
 // wholeBody emits every block of the body x measured (after cleaning), with
 // the boilerplate filters of emission unless keepAll.
 func (x *extraction) wholeBody(doc *html.Node, keepAll bool) []string {
-	if x.trace != nil {
-		x.emitPass = x.trace.begin(x.reading)
-	}
+	x.emitPass = x.trace.begin(x.reading)
 	return x.emit([]*html.Node{findBody(doc)}, keepAll)
 }
 
@@ -486,11 +541,10 @@ type cleaner struct {
 	// rules is the table the cleaner asks (see decide); nil means
 	// cleanRules, the whole of it.
 	rules []rule
-	// trace, when not nil, records the table's decisions.
-	trace *Trace
-	// off holds the stage rules turned off (see Options.Off), for the
-	// search and emission after the cleaning and the page's choices.
-	off stageSet
+	// stageDriver's trace, when not nil, records the table's decisions;
+	// it runs the page's rules, and hands its trace and the stage rules
+	// turned off to the search and emission after the cleaning.
+	stageDriver
 	// removed, when not nil, logs what clean takes out (see Result.Tree).
 	removed *[]removal
 }
@@ -604,9 +658,7 @@ func (cl cleaner) clean(n *html.Node, depth int, inList bool) {
 			// Deeper than any walk of the extractor reads: a bound, not
 			// a judgement of the node.
 			r = &depthBound
-			if cl.trace != nil {
-				cl.trace.record(stageClean, r.name, r.action.String(), nil, c)
-			}
+			cl.trace.record(stageClean, r.name, r.action.String(), nil, c)
 		} else {
 			r = cl.decide(&v)
 		}

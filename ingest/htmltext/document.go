@@ -140,19 +140,15 @@ func bookLink(href string) bool {
 // what documentRules leave out.
 func documentBlocks(doc *html.Node, elems int, opt Options, removed *[]removal) []block {
 	x := newExtraction(elems)
-	cl := cleaner{rules: documentRules, trace: opt.Trace, removed: removed}
-	if opt.Trace != nil {
-		x.trace, x.reading = opt.Trace, readingDocument
-		x.cleanPass = opt.Trace.begin(readingDocument)
-	}
+	cl := cleaner{rules: documentRules, stageDriver: stageDriver{trace: opt.Trace}, removed: removed}
+	x.trace, x.reading = opt.Trace, readingDocument
+	x.cleanPass = opt.Trace.begin(readingDocument)
 	body := findBody(doc)
 	cl.clean(body, 0, false)
 	e := &emitter{x: x, keepAll: true, document: true}
 	e.walk(body, body, false, false, 0)
 	e.flush()
-	if opt.Trace != nil {
-		opt.Trace.finish(x.cleanPass)
-	}
+	opt.Trace.finish(x.cleanPass)
 	return e.blocks
 }
 
@@ -214,12 +210,8 @@ func RunningHeads(chapters []*Result, trace *Trace) {
 		kept := ch.blocks[:0:0]
 		for i, b := range ch.blocks {
 			if drop[i] {
-				if trace != nil {
-					trace.reading = readingDocument
-					trace.recordBlock(&ruleRunningHead, b)
-					// The book's text is the chapters' text without it.
-					trace.Decisions[len(trace.Decisions)-1].Final = true
-				}
+				// The book's text is the chapters' text without it.
+				trace.recordFinal(readingDocument, &ruleRunningHead, b)
 				continue
 			}
 			kept = append(kept, b)

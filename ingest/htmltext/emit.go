@@ -75,49 +75,16 @@ func (x *extraction) emitBlocks(roots []*html.Node, keepAll bool) []block {
 
 // emitFilters are the emission's filters of the blocks written from the
 // chosen roots, in the order they run.
-var emitFilters = []blockFilter{
-	{rule: &ruleItemCopy, filter: dropItemCopies},
-	{rule: &ruleRepeat, filter: dropRepeats},
-	{rule: &ruleLinkedTitle, filter: dropLinkedTitles, boilerplate: true},
-	{rule: &ruleOrphanHeading, filter: dropOrphanHeadings},
-	{rule: &ruleTailFragment, filter: trimTail},
-	{rule: &ruleHeadFragment, filter: trimHead},
-}
+var emitFilters = []*stageRule{&ruleItemCopy, &ruleRepeat, &ruleLinkedTitle, &ruleOrphanHeading, &ruleTailFragment, &ruleHeadFragment}
 
-// blockFilter is a filter of emitted blocks and the rule it applies.
-type blockFilter struct {
-	rule   *stageRule
-	filter func([]block) []block
-	// boilerplate: the filter leaves out boilerplate, which an emission
-	// that keeps every block (keepAll) keeps.
-	boilerplate bool
-}
-
-// filter applies filters in order to blocks, but those Options.Off turned
-// off and, when keepAll, those of boilerplate; with a trace, it records
-// each block one leaves out with its rule.
-func (x *extraction) filter(blocks []block, filters []blockFilter, keepAll bool) []block {
-	for _, f := range filters {
-		if !keepAll || !f.boilerplate {
-			blocks = x.apply(f.rule, blocks, f.filter)
+// filter applies the filters of rules in order to blocks (see
+// stageDriver.apply), but, when keepAll, those of boilerplate.
+func (x *extraction) filter(blocks []block, rules []*stageRule, keepAll bool) []block {
+	for _, r := range rules {
+		if !keepAll || !r.boilerplate {
+			blocks = x.apply(r, blocks, r.filter)
 		}
 	}
-	return blocks
-}
-
-// apply runs filter, the filter of rule r, on blocks and returns the
-// blocks it keeps, unless Options.Off turned r off; with a trace, it
-// records each block the filter leaves out.
-func (x *extraction) apply(r *stageRule, blocks []block, filter func([]block) []block) []block {
-	if !x.off.on(r) {
-		return blocks
-	}
-	if x.trace == nil {
-		return filter(blocks)
-	}
-	before := append([]block(nil), blocks...)
-	blocks = filter(blocks)
-	x.trace.recordDropped(r, before, blocks)
 	return blocks
 }
 
@@ -241,16 +208,12 @@ func truncatedCopy(a, b block) bool {
 // fragments; only the labels every card repeats are left out (see
 // dropLabels).
 func (x *extraction) emitList(list *html.Node, items int) []string {
-	if x.trace != nil {
-		x.emitPass = x.trace.begin(x.reading)
-	}
+	x.emitPass = x.trace.begin(x.reading)
 	e := &emitter{x: x, keepAll: true, whole: true}
 	e.walk(list, list, false, false, 0)
 	e.flush()
-	return texts(x.filter(e.blocks, []blockFilter{
-		{rule: &ruleItemCopy, filter: dropItemCopies},
-		{rule: &ruleCardLabel, filter: func(b []block) []block { return dropLabels(b, list, items) }},
-	}, false))
+	blocks := x.apply(&ruleItemCopy, e.blocks, ruleItemCopy.filter)
+	return texts(x.apply(&ruleCardLabel, blocks, func(b []block) []block { return dropLabels(b, list, items) }))
 }
 
 // dropLabels drops the labels of a card's template from a list read as
@@ -448,23 +411,51 @@ func dropOrphanHeadings(blocks []block) []block {
 	return out
 }
 
+// flush ends the block being written: it joins the blocks unless a rule
+// of blockRules drops it.
 func (e *emitter) flush() {
-	if e.chars > 0 && (e.keepAll || e.listed || e.links*2 <= e.chars || e.level > 0 || !e.x.off.on(&ruleLinkDenseBlock)) {
-		if s := strings.TrimSpace(e.cur.String()); s != "" && (e.data || e.document || !isGeneratedIDs(s) || !e.x.off.on(&ruleGeneratedIDs)) {
-			e.settleSlot(e.level == 0 && e.chars >= proseChars)
-			e.blocks = append(e.blocks, block{text: s, level: e.level, data: e.data, panel: e.panels > 0, listed: e.listed, chars: e.chars, links: e.links, at: e.at})
-		} else if s != "" && e.x.trace != nil {
-			e.x.trace.recordBlock(&ruleGeneratedIDs, block{text: s, chars: e.chars, links: e.links, at: e.at})
-		}
-	} else if e.chars > 0 && e.x.trace != nil {
+	if e.chars > 0 {
 		if s := strings.TrimSpace(e.cur.String()); s != "" {
-			e.x.trace.recordBlock(&ruleLinkDenseBlock, block{text: s, chars: e.chars, links: e.links, at: e.at})
+			b := block{text: s, level: e.level, data: e.data, panel: e.panels > 0, listed: e.listed, chars: e.chars, links: e.links, at: e.at}
+			if !e.dropsBlock(&b) {
+				e.settleSlot(e.level == 0 && e.chars >= proseChars)
+				e.blocks = append(e.blocks, b)
+			}
 		}
 	}
 	e.data = false
 	e.at = nil
 	e.cur.Reset()
 	e.chars, e.links = 0, 0
+}
+
+// blockRules are the emission's rules on a block written, in the order
+// they are asked.
+var blockRules = []*stageRule{&ruleLinkDenseBlock, &ruleGeneratedIDs}
+
+// dropsBlock reports whether a rule of blockRules drops block b.
+func (e *emitter) dropsBlock(b *block) bool {
+	for _, r := range blockRules {
+		if r.block(e, b) && e.x.dropsBlock(r, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// containerRules are the emission's rules on a container inside a root,
+// in the order they are asked.
+var containerRules = []*stageRule{&ruleLinkDenseContainer, &ruleAppeal, &ruleNestedCards, &ruleMarkedFurniture}
+
+// dropsContainer reports whether a rule of containerRules drops container
+// n inside a root.
+func (e *emitter) dropsContainer(n *html.Node) bool {
+	for _, r := range containerRules {
+		if r.container(e, n) && e.x.dropsNode(r, n, e.x.scoreOf(n)) {
+			return true
+		}
+	}
+	return false
 }
 
 // minGeneratedIDs is the least number of generated identifiers that make
@@ -517,13 +508,18 @@ func (e *emitter) settleSlot(prose bool) {
 	if e.pending == 0 {
 		return
 	}
-	if e.pending == len(e.blocks) && !prose && e.x.off.on(&ruleSlotIntroduction) {
-		if e.x.trace != nil {
-			e.x.trace.recordBlock(&ruleSlotIntroduction, e.blocks[len(e.blocks)-1])
-		}
-		e.blocks = e.blocks[:len(e.blocks)-1]
+	if e.pending == len(e.blocks) && !prose {
+		e.dropLast(&ruleSlotIntroduction)
 	}
 	e.pending = 0
+}
+
+// dropLast drops the block just emitted, the one rule r matched, unless r
+// is off.
+func (e *emitter) dropLast(r *stageRule) {
+	if e.x.dropsBlock(r, &e.blocks[len(e.blocks)-1]) {
+		e.blocks = e.blocks[:len(e.blocks)-1]
+	}
 }
 
 // introChars is the most characters of a block that only introduces what
@@ -543,14 +539,8 @@ func introduces(b block) bool {
 // furniture that was left out: a short heading or a short line ending in
 // ':' or '?' ("Related articles", "Share this:").
 func (e *emitter) dropIntroduction() {
-	if e.chars > 0 || len(e.blocks) == 0 || !e.x.off.on(&ruleIntroduction) {
-		return
-	}
-	if introduces(e.blocks[len(e.blocks)-1]) {
-		if e.x.trace != nil {
-			e.x.trace.recordBlock(&ruleIntroduction, e.blocks[len(e.blocks)-1])
-		}
-		e.blocks = e.blocks[:len(e.blocks)-1]
+	if e.chars == 0 && len(e.blocks) > 0 && introduces(e.blocks[len(e.blocks)-1]) {
+		e.dropLast(&ruleIntroduction)
 	}
 }
 
@@ -577,27 +567,24 @@ func (e *emitter) write(s string, inLink bool) {
 	e.cur.WriteString(s)
 }
 
+// walk writes the text of n's subtree, under root, as blocks: inLink and
+// inPre say whether n is inside a link or preformatted text. A block
+// starts and ends at a block element, a line break or a rule (see
+// element); a listing inside the root is written as one (see listing);
+// a container a rule of containerRules drops is left out (see leftOut).
 func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 	if depth > maxDepth {
 		return
 	}
 	switch n.Type {
 	case html.TextNode:
-		if e.at == nil && !isBlank(n.Data) {
-			e.at = n.Parent
-		}
-		if inPre {
-			e.write(strings.ReplaceAll(n.Data, "\r\n", "\n"), inLink)
-		} else {
-			e.write(spaceRun(n.Data), inLink)
-		}
+		e.text(n, inLink, inPre)
 		return
 	case html.ElementNode, html.DocumentNode:
 	default:
 		return
 	}
-	tag := n.Data
-	switch tag {
+	switch n.Data {
 	case "br":
 		if inPre {
 			e.write("\n", false)
@@ -611,49 +598,83 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 	case "img":
 		return
 	}
-	if e.x.lists[n] && !e.listed || !e.listed && !e.keepAll && n != root && containerTags[tag] && e.cardsInside(n, root) {
-		// A listing inside the root: its cards are content, without
-		// the labels every card repeats (see dropLabels).
-		e.flush()
-		start := len(e.blocks)
-		e.listed = true
-		e.walk(n, root, inLink, inPre, depth)
-		e.flush()
-		e.listed = false
-		if run := e.x.cardRunIn(n); run != nil || e.x.lists[n] {
-			if run == nil {
-				run = n
-			}
-			e.blocks = append(e.blocks[:start], e.x.apply(&ruleCardLabel, e.blocks[start:], func(b []block) []block {
-				return dropLabels(b, run, elementChildren(run))
-			})...)
-		}
-		return
+	switch {
+	case e.x.lists[n] && !e.listed || !e.listed && !e.keepAll && n != root && containerTags[n.Data] && e.cardsInside(n, root):
+		e.listing(n, root, inLink, inPre, depth)
+	case !e.leftOut(n, root):
+		e.element(n, root, inLink, inPre, depth)
 	}
+}
+
+// text writes text node n.
+func (e *emitter) text(n *html.Node, inLink, inPre bool) {
+	if e.at == nil && !isBlank(n.Data) {
+		e.at = n.Parent
+	}
+	if inPre {
+		e.write(strings.ReplaceAll(n.Data, "\r\n", "\n"), inLink)
+	} else {
+		e.write(spaceRun(n.Data), inLink)
+	}
+}
+
+// listing writes n, a listing inside the root: its cards are content,
+// without the labels every card repeats (see dropLabels), in blocks of
+// their own.
+func (e *emitter) listing(n, root *html.Node, inLink, inPre bool, depth int) {
+	e.flush()
+	start := len(e.blocks)
+	e.listed = true
+	e.walk(n, root, inLink, inPre, depth)
+	e.flush()
+	e.listed = false
+	if run := e.x.cardRunIn(n); run != nil || e.x.lists[n] {
+		if run == nil {
+			run = n
+		}
+		e.blocks = append(e.blocks[:start], e.x.apply(&ruleCardLabel, e.blocks[start:], func(b []block) []block {
+			return dropLabels(b, run, elementChildren(run))
+		})...)
+	}
+}
+
+// leftOut reports whether element n, under root, is left out: the mark
+// of furniture the cleaning removed, or a container a rule of
+// containerRules drops, after which the block that introduced it goes
+// too (see dropIntroduction). An empty slot is settled by what follows
+// it (see slot).
+func (e *emitter) leftOut(n, root *html.Node) bool {
+	tag := n.Data
 	if tag == removedMark && len(n.Attr) > 0 && !e.keepAll {
 		if !e.whole || !e.lastLinked() {
 			e.slot()
 		}
-		return
+		return true
 	}
-	if tag == removedMark || n != root && !e.keepAll && containerTags[tag] && (e.isDroppedContainer(n) || e.broad && e.isMarkedFurniture(n)) {
-		if e.x.trace != nil && tag != removedMark {
-			e.traceContainer(n)
-		}
-		if !e.document && (!e.whole || !e.lastLinked()) {
-			// In a list read as the page's content a linked heading is a
-			// card's name, whatever the card leaves out after it; in a
-			// document, a heading is the document's.
-			e.dropIntroduction()
-		}
-		return
+	if tag != removedMark && (n == root || e.keepAll || !containerTags[tag] || !e.dropsContainer(n)) {
+		return false
 	}
-	// Cells join into their row's block.
+	if !e.document && (!e.whole || !e.lastLinked()) {
+		// In a list read as the page's content a linked heading is a
+		// card's name, whatever the card leaves out after it; in a
+		// document, a heading is the document's.
+		e.dropIntroduction()
+	}
+	return true
+}
+
+// element writes element n, under root, and its subtree: a block
+// element is a block of its own (table cells join their row's), and a
+// heading's level, a table row's or preformatted text's being data, a
+// tab panel and a poster's link hold while its subtree is written.
+func (e *emitter) element(n, root *html.Node, inLink, inPre bool, depth int) {
+	tag := n.Data
 	block := blockTags[tag] && tag != "td" && tag != "th"
 	if block {
 		e.flush()
 	}
-	if headingTags[tag] {
+	heading := headingTags[tag]
+	if heading {
 		e.level = int(tag[1] - '0')
 	}
 	if tag == "td" || tag == "th" {
@@ -663,8 +684,6 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 	if tag == "pre" {
 		e.data = true
 	}
-	childLink := inLink || tag == "a"
-	childPre := inPre || tag == "pre" || tag == "listing" || tag == "xmp" || tag == "plaintext"
 	panel := isTabPanelRole(n)
 	if panel {
 		e.panels++
@@ -674,22 +693,7 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 		// A post's poster and date are the post's, not links away.
 		e.poster++
 	}
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if !childPre && !e.document && isTwin(c) && e.x.off.on(&ruleTwin) {
-			if e.x.trace != nil {
-				e.x.trace.record(stageEmit, ruleTwin.name, ruleTwin.action.String(), ruleTwin.limits, c)
-			}
-			continue
-		}
-		if (e.listed || e.whole) && !childPre && c.Type == html.ElementNode && c.PrevSibling != nil && c.PrevSibling.Type == html.ElementNode {
-			// In a listing, two elements side by side are two fields
-			// of a card (a brand and a name, a price and the price it
-			// replaces): two words, whatever space the markup leaves.
-			// White space is not counted, so no measure changes.
-			e.cur.WriteByte(' ')
-		}
-		e.walk(c, root, childLink, childPre, depth+1)
-	}
+	e.children(n, root, inLink || tag == "a", inPre || preTags[tag], depth)
 	if block {
 		e.flush()
 	}
@@ -699,25 +703,30 @@ func (e *emitter) walk(n, root *html.Node, inLink, inPre bool, depth int) {
 	if poster {
 		e.poster--
 	}
-	if headingTags[tag] {
+	if heading {
 		e.level = 0
 	}
 }
 
-// traceContainer records the rule that left container n out of the
-// emission (see walk).
-func (e *emitter) traceContainer(n *html.Node) {
-	r := &ruleMarkedFurniture
-	switch {
-	case !e.isDroppedContainer(n):
-	case e.listed:
-		r = &ruleNestedCards
-	case e.x.off.on(&ruleLinkDenseContainer) && e.x.isBoilerplateContainer(n):
-		r = &ruleLinkDenseContainer
-	default:
-		r = &ruleAppeal
+// preTags are the elements whose text is preformatted.
+var preTags = setOf("pre", "listing", "xmp", "plaintext")
+
+// children writes the children of n, under root, but an inline copy for
+// screen readers (see ruleTwin).
+func (e *emitter) children(n, root *html.Node, inLink, inPre bool, depth int) {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if !inPre && !e.document && isTwin(c) && e.x.dropsNode(&ruleTwin, c, 0) {
+			continue
+		}
+		if (e.listed || e.whole) && !inPre && c.Type == html.ElementNode && c.PrevSibling != nil && c.PrevSibling.Type == html.ElementNode {
+			// In a listing, two elements side by side are two fields
+			// of a card (a brand and a name, a price and the price it
+			// replaces): two words, whatever space the markup leaves.
+			// White space is not counted, so no measure changes.
+			e.cur.WriteByte(' ')
+		}
+		e.walk(c, root, inLink, inPre, depth+1)
 	}
-	e.x.trace.recordRule(r, n, e.x.scoreOf(n))
 }
 
 // cardsInside reports whether container n, which the filters would drop
@@ -912,27 +921,21 @@ func (x *extraction) wrapsProse(n *html.Node) bool {
 // and holds less than half of the root's text. The cleaning without hints
 // keeps such containers; a narrower root rarely holds them.
 func (e *emitter) isMarkedFurniture(n *html.Node) bool {
-	if furnitureHint(n, e.x.posts) < 2 || !e.x.off.on(&ruleMarkedFurniture) {
+	if furnitureHint(n, e.x.posts) < 2 {
 		return false
 	}
 	st := e.x.stat(n)
 	return st == nil || 2*st.text < e.rootText
 }
 
-// isDroppedContainer reports whether container n inside a root is left
-// out as boilerplate: mostly links or marked as furniture (see
-// isBoilerplateContainer). Inside a listing read as content, the cards
-// themselves are mostly links: only a nested run of link cards that is
-// boilerplate too (a list of further links in a card) is left out. A
-// wrapper of such a listing (see extraction.holders) stays.
-func (e *emitter) isDroppedContainer(n *html.Node) bool {
-	if e.x.holders[n] {
-		return false
-	}
-	if !e.listed {
-		return e.x.off.on(&ruleLinkDenseContainer) && e.x.isBoilerplateContainer(n) || e.x.off.on(&ruleAppeal) && e.isAppeal(n)
-	}
-	if e.x.lists[n] || e.x.lists[n.Parent] || e.grids[n] || e.grids[n.Parent] || !e.x.off.on(&ruleNestedCards) {
+// isNestedCards reports whether container n inside a listing read as
+// content is a nested run of link cards that is boilerplate too (see
+// isBoilerplateContainer), a list of further links in a card: the cards
+// themselves are mostly links, and so are the listing's own runs (see
+// extraction.lists) and those of a grid read like one (see cardsInside),
+// which stay.
+func (e *emitter) isNestedCards(n *html.Node) bool {
+	if e.x.lists[n] || e.x.lists[n.Parent] || e.grids[n] || e.grids[n.Parent] {
 		return false
 	}
 	return e.x.isCardRun(n) && e.x.isBoilerplateContainer(n)

@@ -132,21 +132,15 @@ func ExtractWith(raw []byte, contentType string, pageURL string, opt Options) (*
 	if reopened > maxReopened {
 		// The parser would multiply reopened formatting elements into more
 		// nodes than memory allows: keep the text, never build the tree.
-		res.Blocks = flatBlocks(decoded)
-		res.Text = normalize.Blocks(res.Blocks)
-		if opt.Trace != nil {
-			opt.Trace.recordPage(&ruleFlatText, "", limit{"reopened", reopened}, limit{"maxReopened", maxReopened})
-		}
+		res.flat(decoded)
+		opt.Trace.recordPage(&ruleFlatText, "", limit{"reopened", reopened}, limit{"maxReopened", maxReopened})
 		return res, nil
 	}
 	doc, err := parse(decoded)
 	if err != nil {
 		// Nesting too deep for a tree: keep the text, lose the structure.
-		res.Blocks = flatBlocks(decoded)
-		res.Text = normalize.Blocks(res.Blocks)
-		if opt.Trace != nil {
-			opt.Trace.recordPage(&ruleFlatText, "")
-		}
+		res.flat(decoded)
+		opt.Trace.recordPage(&ruleFlatText, "")
 		return res, nil
 	}
 	decl := readDeclarations(doc)
@@ -156,19 +150,44 @@ func ExtractWith(raw []byte, contentType string, pageURL string, opt Options) (*
 	if elems > MaxElements {
 		// Too many elements to weigh (the parser multiplies reopened
 		// formatting elements): keep the text, lose the structure.
-		res.Blocks = flatBlocks(decoded)
-		res.Text = normalize.Blocks(res.Blocks)
-		if opt.Trace != nil {
-			opt.Trace.recordPage(&ruleFlatText, "", limit{"elements", elems}, limit{"maxElements", MaxElements})
-		}
+		res.flat(decoded)
+		opt.Trace.recordPage(&ruleFlatText, "", limit{"elements", elems}, limit{"maxElements", MaxElements})
 		return res, nil
 	}
+	res.tree = doc
 	if opt.Document {
 		res.setBlocks(documentBlocks(doc, elems, opt, &res.removed))
-		res.tree = doc
 		return res, nil
 	}
-	lds := decl.pageLD
+	w := webPage{doc: doc, decoded: decoded, elems: elems, lds: decl.pageLD, article: article, author: meta.Author}
+	res.Blocks = w.blocks(stageDriver{trace: opt.Trace, off: off}, rules, &res.removed)
+	res.Text = normalize.Blocks(res.Blocks)
+	return res, nil
+}
+
+// flat sets r's text to the page's visible text in order (see
+// flatBlocks), read from decoded.
+func (r *Result) flat(decoded []byte) {
+	r.Blocks = flatBlocks(decoded)
+	r.Text = normalize.Blocks(r.Blocks)
+}
+
+// webPage is a page read as a web page: its tree, the bytes it was
+// parsed from, its count of elements and what it declares of itself.
+type webPage struct {
+	doc     *html.Node
+	decoded []byte
+	elems   int
+	lds     []any
+	article bool
+	author  string
+}
+
+// blocks returns the page's main content (see mainBlocks), cleaned by the
+// cleaner's rules, with the page's rules run by d after the readings;
+// removed logs what the cleaning takes out.
+func (w *webPage) blocks(d stageDriver, rules []rule, removed *[]removal) []string {
+	doc, lds := w.doc, w.lds
 	desc := productDescription(lds)
 	product := isProductPage(doc, lds)
 	title := ""
@@ -177,71 +196,44 @@ func ExtractWith(raw []byte, contentType string, pageURL string, opt Options) (*
 			title = ""
 		}
 	}
-	page := cleaner{reviews: product, cards: product && (desc != "" || declaredProducts(lds) == 1), posts: isThreadPage(doc, lds) || hasPostRun(doc) || !article && isCommentThread(doc), controlled: controlledIDs(doc)}
-	page.article = article
-	page.rules, page.trace, page.off = rules, opt.Trace, off
-	page.removed = &res.removed
-	if article && !page.posts {
+	page := cleaner{reviews: product, cards: product && (desc != "" || declaredProducts(lds) == 1), posts: isThreadPage(doc, lds) || hasPostRun(doc) || !w.article && isCommentThread(doc), controlled: controlledIDs(doc)}
+	page.article = w.article
+	page.rules, page.stageDriver = rules, d
+	page.removed = removed
+	if w.article && !page.posts {
 		// A box naming the article's author is about them (isAuthorBox);
 		// on a thread, one naming the first poster is a post.
-		page.author = strings.ToLower(meta.Author)
+		page.author = strings.ToLower(w.author)
 	}
-	res.Blocks = mainBlocks(doc, elems, page, func() *html.Node {
+	blocks := mainBlocks(doc, w.elems, page, func() *html.Node {
 		// The same bytes parsed once already, so this cannot fail.
-		d, err := parse(decoded)
+		d, err := parse(w.decoded)
 		if err != nil {
 			return &html.Node{Type: html.DocumentNode}
 		}
 		return d
 	})
-	res.tree = doc
-	if page.posts && off.on(&rulePostCounter) {
-		var before []string
-		if opt.Trace != nil {
-			before = append(before, res.Blocks...)
-		}
-		res.Blocks = withoutCounters(res.Blocks)
-		if opt.Trace != nil {
-			traceCounters(opt.Trace, before, res.Blocks)
-		}
+	if page.posts {
+		blocks = d.dropTexts(&rulePostCounter, blocks)
 	}
-	if textLen(res.Blocks) == 0 && off.on(&ruleFlatText) {
+	if textLen(blocks) == 0 && d.decidesPage(&ruleFlatText, func() string { return "" }) {
 		// The cleaning left nothing (a page built of forms or other
 		// furniture): its visible text in order beats an empty result.
-		res.Blocks = flatBlocks(decoded)
-		if opt.Trace != nil {
-			opt.Trace.recordPage(&ruleFlatText, "")
-		}
+		blocks = flatBlocks(w.decoded)
 	}
-	res.Blocks = withDescription(res.Blocks, desc)
-	if title != "" && textLen(res.Blocks) > 0 {
-		res.Blocks = withName(res.Blocks, title)
+	blocks = withDescription(blocks, desc)
+	if title != "" && textLen(blocks) > 0 {
+		blocks = withName(blocks, title)
 	}
-	if elems >= shellElements && visibleLen(res.Blocks) < minMainChars && off.on(&ruleAppShell) {
+	if w.elems >= shellElements && visibleLen(blocks) < minMainChars &&
+		d.decidesPage(&ruleAppShell, func() string { return strings.Join(blocks, " ") }, limit{"chars", visibleLen(blocks)}, limit{"elements", w.elems}) {
 		// A few words out of a whole page's markup are no main content
 		// but what an application shell shows while its scripts fetch
 		// the content: a skip link, a notice to turn on JavaScript, an
 		// empty cart.
-		if opt.Trace != nil {
-			opt.Trace.recordPage(&ruleAppShell, strings.Join(res.Blocks, " "), limit{"chars", visibleLen(res.Blocks)}, limit{"elements", elems})
-		}
-		res.Blocks = nil
+		blocks = nil
 	}
-	res.Text = normalize.Blocks(res.Blocks)
-	return res, nil
-}
-
-// traceCounters records a post-counter drop of each block of before that
-// withoutCounters left out of after.
-func traceCounters(t *Trace, before, after []string) {
-	j := 0
-	for _, b := range before {
-		if j < len(after) && after[j] == b {
-			j++
-			continue
-		}
-		t.recordPage(&rulePostCounter, b)
-	}
+	return blocks
 }
 
 // An extraction of fewer than minMainChars visible characters (white space

@@ -387,7 +387,7 @@ func (cl *cleaner) decide(v *visit) *rule {
 			}
 			continue
 		}
-		if cl.trace != nil && !r.routine {
+		if !r.routine {
 			cl.trace.record(stageClean, r.name, r.action.String(), r.limits, v.n)
 		}
 		return r

@@ -405,16 +405,11 @@ func isMemberLink(a *html.Node) bool {
 // the buttons that change them, as blocks of a number alone: no text of
 // the post's.
 
-// withoutCounters returns blocks without those that are a count alone
-// (see isCount), in place.
-func withoutCounters(blocks []string) []string {
-	kept := blocks[:0]
-	for _, b := range blocks {
-		if !isCount(strings.TrimSpace(b)) && !isLabelledCount(strings.TrimSpace(b)) {
-			kept = append(kept, b)
-		}
-	}
-	return kept
+// isCounter reports whether block b is a count alone (see isCount), or
+// a count with the word naming it (see isLabelledCount).
+func isCounter(b string) bool {
+	b = strings.TrimSpace(b)
+	return isCount(b) || isLabelledCount(b)
 }
 
 // isLabelledCount reports whether s is a count and one word naming what

@@ -138,7 +138,7 @@ func TestThreadPages(t *testing.T) {
 			hasNot: []string{"asked Apr 2, 2023", "answered Apr 2, 2023", "answered Apr 5, 2023", "gold badges", "Rye starter"},
 		},
 		// Each post shows its likes as a number alone beside the button:
-		// on a thread such counts are no text (withoutCounters).
+		// on a thread such counts are no text (see rulePostCounter).
 		{
 			name:    "like counts under posts stay out",
 			fixture: "thread-counters.html",

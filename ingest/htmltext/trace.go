@@ -70,9 +70,15 @@ type Decision struct {
 // traceTextChars bounds the text a decision quotes of its block.
 const traceTextChars = 80
 
+// A nil *Trace records nothing: its methods return at once, so that a
+// trace that is off costs a test of a pointer.
+
 // begin starts a pass over a tree in the named reading and returns its
 // number: the decisions recorded until the next begin are its own.
 func (t *Trace) begin(reading string) int {
+	if t == nil {
+		return 0
+	}
 	t.reading = reading
 	t.pass++
 	return t.pass
@@ -80,6 +86,9 @@ func (t *Trace) begin(reading string) int {
 
 // finish marks final the decisions of the passes named.
 func (t *Trace) finish(passes ...int) {
+	if t == nil {
+		return
+	}
 	for i := range t.Decisions {
 		for _, p := range passes {
 			if t.Decisions[i].pass == p {
@@ -92,6 +101,9 @@ func (t *Trace) finish(passes ...int) {
 // record adds the decision of the rule (or "rule/exception") named rule,
 // of stage, on node n, with the thresholds it read.
 func (t *Trace) record(stage, rule, action string, limits []limit, n *html.Node) {
+	if t == nil {
+		return
+	}
 	d := Decision{Reading: t.reading, Stage: stage, Rule: rule, Action: action, Element: describe(n), pass: t.pass}
 	if n.Type == html.ElementNode {
 		d.Chars, d.LinkChars = textAndLinks(n)
@@ -110,6 +122,9 @@ func (t *Trace) record(stage, rule, action string, limits []limit, n *html.Node)
 
 // recordBlock adds the decision of rule r on emitted block b.
 func (t *Trace) recordBlock(r *stageRule, b block) {
+	if t == nil {
+		return
+	}
 	d := Decision{Reading: t.reading, Stage: r.stage, Rule: r.name, Action: r.action.String(), Element: "#text",
 		Chars: b.chars, LinkChars: b.links, Limits: limitMap(r.limits), Text: clip(b.text, traceTextChars), pass: t.pass}
 	if b.at != nil {
@@ -121,9 +136,23 @@ func (t *Trace) recordBlock(r *stageRule, b block) {
 	t.Decisions = append(t.Decisions, d)
 }
 
+// recordFinal adds, as a final decision in the named reading, the
+// decision of rule r on emitted block b.
+func (t *Trace) recordFinal(reading string, r *stageRule, b block) {
+	if t == nil {
+		return
+	}
+	t.reading = reading
+	t.recordBlock(r, b)
+	t.Decisions[len(t.Decisions)-1].Final = true
+}
+
 // recordRule adds the decision of stage rule r on node n, with the
 // page's measures beside its thresholds and n's score when it has one.
 func (t *Trace) recordRule(r *stageRule, n *html.Node, score float64, measures ...limit) {
+	if t == nil {
+		return
+	}
 	t.record(r.stage, r.name, r.action.String(), append(append([]limit(nil), r.limits...), measures...), n)
 	t.Decisions[len(t.Decisions)-1].Score = math.Round(score*100) / 100
 }
@@ -293,10 +322,13 @@ func (x *extraction) credit(r *stageRule, roots []*html.Node) []*html.Node {
 	return roots
 }
 
-// traceSearch records the search's decisions on the tree under body: the
+// traceSearch records, with a trace, the search's decisions on the tree under body: the
 // rule that brought each root, with its score, and an outside-main drop
 // for each block outside the roots, with its score beside the best one.
 func (x *extraction) traceSearch(body *html.Node) {
+	if x.trace == nil {
+		return
+	}
 	top := 0.0
 	if st := x.stat(x.best); st != nil {
 		top = st.score
@@ -365,6 +397,9 @@ func (t *Trace) settle(r *stageRule, n *html.Node, measures []limit, passes ...i
 // recordPage records, as a final decision of the page, rule r on the
 // page's text: removed is what it left out, if anything.
 func (t *Trace) recordPage(r *stageRule, removed string, measures ...limit) {
+	if t == nil {
+		return
+	}
 	d := Decision{Reading: "page", Stage: r.stage, Final: true, Rule: r.name, Action: r.action.String(), Element: "body",
 		Limits: limitMap(append(append([]limit(nil), r.limits...), measures...)), Text: clip(removed, traceTextChars)}
 	if r.action != keep {
