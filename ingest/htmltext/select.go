@@ -259,59 +259,90 @@ func (x *extraction) withLead(roots []*html.Node, body *html.Node) []*html.Node 
 	for i := 0; i < leadScopeLevels && scope.Parent != nil && scope.Parent != body && scope.Parent.Type == html.ElementNode; i++ {
 		scope = scope.Parent
 	}
-	var leads []*html.Node
-	// onPath: n is an ancestor of the first root, so its children are
-	// siblings of the content or of a wrapper of it.
-	// inHeader: n is inside an article's <header>, where the standfirst
-	// need not end like a sentence.
-	var walk func(n *html.Node, depth int, onPath, inHeader bool) bool
-	walk = func(n *html.Node, depth int, onPath, inHeader bool) bool {
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			if c == first {
-				return true
-			}
-			if c.Type != html.ElementNode || depth > maxDepth {
-				continue
-			}
-			st := x.stat(c)
-			if st == nil || st.text == 0 {
-				continue
-			}
-			if isAncestor(c, first) {
-				if walk(c, depth+1, true, inHeader || c.Data == "header") {
-					return true
-				}
-				continue
-			}
-			switch {
-			case x.isProse(c) || onPath && x.article && x.isBareProse(c) || inHeader && x.article && x.isStandfirst(c):
-				leads = append(leads, c)
-			case x.article && st.text < figcaptionKeepChars && holdsPicture(c, 0):
-				// On an article, a picture and its caption (shorter
-				// than a caption kept as content) between the
-				// standfirst and the body are passed over too.
-			case (paragraphTags[c.Data] || !blockTags[c.Data]) && x.article && !headingTags[c.Data] && st.text < proseChars:
-				// On an article, a short line between the standfirst
-				// and the body (the byline, a date, a photo credit) is
-				// passed over: it neither joins nor ends the run.
-			case paragraphTags[c.Data] || !blockTags[c.Data]:
-				// Other text: a break in the run of prose.
-				leads = leads[:0]
-			default:
-				if walk(c, depth+1, false, inHeader || c.Data == "header") {
-					return true
-				}
-			}
-		}
-		return false
-	}
+	w := leadWalk{x: x, first: first}
 	// Only prose before the content counts: when no ancestor could be
 	// climbed to (the content is a child of <body>), the walk never meets
 	// the first root, and what it gathered is the content itself.
-	if !walk(scope, 0, true, false) || len(leads) == 0 {
+	if !w.walk(scope, 0, true, false) || len(w.leads) == 0 {
 		return roots
 	}
-	return append(leads, roots...)
+	return append(w.leads, roots...)
+}
+
+// leadWalk gathers the run of prose before the first root (see withLead).
+type leadWalk struct {
+	x     *extraction
+	first *html.Node
+	leads []*html.Node
+}
+
+// What a block before the first root does to the run of prose.
+const (
+	leadJoins  = iota // it is prose: it joins the run
+	leadPassed        // it neither joins nor ends the run
+	leadBreaks        // other text: a break in the run
+	leadInside        // a container: the run goes on inside it
+)
+
+// walk walks the children of n up to the first root, gathering the run
+// of prose, and reports whether it met the first root. onPath: n is an
+// ancestor of the first root, so its children are siblings of the
+// content or of a wrapper of it. inHeader: n is inside an article's
+// <header>, where the standfirst need not end like a sentence.
+func (w *leadWalk) walk(n *html.Node, depth int, onPath, inHeader bool) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c == w.first {
+			return true
+		}
+		if c.Type != html.ElementNode || depth > maxDepth {
+			continue
+		}
+		st := w.x.stat(c)
+		if st == nil || st.text == 0 {
+			continue
+		}
+		header := inHeader || c.Data == "header"
+		if isAncestor(c, w.first) {
+			if w.walk(c, depth+1, true, header) {
+				return true
+			}
+			continue
+		}
+		switch w.block(c, st, onPath, inHeader) {
+		case leadJoins:
+			w.leads = append(w.leads, c)
+		case leadBreaks:
+			w.leads = w.leads[:0]
+		case leadInside:
+			if w.walk(c, depth+1, false, header) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// block says what block c, of measures st, before the first root does to
+// the run of prose (see walk).
+func (w *leadWalk) block(c *html.Node, st *nodeStats, onPath, inHeader bool) int {
+	x := w.x
+	switch {
+	case x.isProse(c) || onPath && x.article && x.isBareProse(c) || inHeader && x.article && x.isStandfirst(c):
+		return leadJoins
+	case x.article && st.text < figcaptionKeepChars && holdsPicture(c, 0):
+		// On an article, a picture and its caption (shorter than a
+		// caption kept as content) between the standfirst and the body
+		// are passed over too.
+		return leadPassed
+	case (paragraphTags[c.Data] || !blockTags[c.Data]) && x.article && !headingTags[c.Data] && st.text < proseChars:
+		// On an article, a short line between the standfirst and the
+		// body (the byline, a date, a photo credit) is passed over: it
+		// neither joins nor ends the run.
+		return leadPassed
+	case paragraphTags[c.Data] || !blockTags[c.Data]:
+		return leadBreaks
+	}
+	return leadInside
 }
 
 // isProse reports whether n is a paragraph of running text: enough
