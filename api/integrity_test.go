@@ -19,7 +19,6 @@ import (
 	"github.com/digestd/digestd/archive/fsstore"
 	"github.com/digestd/digestd/archive/s3store"
 	"github.com/digestd/digestd/archive/s3store/s3test"
-	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/internal/payloadtest"
 	"github.com/digestd/digestd/pipeline"
@@ -403,7 +402,7 @@ func TestVerifyTamperedIsInvalid(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name    string
-		payload *digest.Payload
+		payload *wire.Payload
 		valid   bool
 	}{
 		{"as returned", dd.Digest, true},

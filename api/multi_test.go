@@ -477,7 +477,7 @@ func TestSliceAndVerify(t *testing.T) {
 		t.Errorf("verify good: %d %s", resp.StatusCode, body)
 	}
 	bad := *d.Digest
-	bad.EvidenceSnippets = append([]digest.EvidenceSnippet(nil), d.Digest.EvidenceSnippets...)
+	bad.EvidenceSnippets = append([]wire.EvidenceSnippet(nil), d.Digest.EvidenceSnippets...)
 	at, ok := payloadtest.SwapWord(&bad)
 	if !ok {
 		t.Fatalf("no word to swap: %+v", bad)

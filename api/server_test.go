@@ -125,7 +125,7 @@ func TestDigestTextVerifiesAgainstArchive(t *testing.T) {
 	if err := json.Unmarshal(env.Data, &data); err != nil {
 		t.Fatal(err)
 	}
-	if err := digest.Validate(data.Digest); err != nil {
+	if err := digest.Validate(data.Digest.Value()); err != nil {
 		t.Fatalf("payload invalid: %v", err)
 	}
 	if len(data.Digest.EvidenceSnippets) == 0 {

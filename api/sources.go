@@ -120,12 +120,12 @@ func (s *Server) postVerify(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	rep, err := s.pipe.Verify(r.Context(), body.Digest)
+	rep, err := s.pipe.Verify(r.Context(), body.Digest.Value())
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	success(w, r, http.StatusOK, rep)
+	success(w, r, http.StatusOK, wire.VerifyDataOf(rep, body.Digest))
 }
 
 // refuseBarePayload answers a verify body that is a DigestPayload itself

@@ -268,7 +268,7 @@ func selectEvidence(d *document, q queryModel, question string, opts Options, fa
 		}
 		sn := EvidenceSnippet{
 			Text:           d.text[c.w.bstart:c.w.bend],
-			Locator:        locatorFor(d, c.w).String(),
+			Locator:        locatorFor(d, c.w),
 			RelevanceScore: math.Round(v*1e4) / 1e4,
 		}
 		if len(out) > 0 && sn.RelevanceScore > out[len(out)-1].RelevanceScore {

@@ -25,7 +25,11 @@ var ErrLocator = errors.New("invalid locator")
 // maxOffset bounds parsed offsets so arithmetic on them cannot overflow.
 const maxOffset = 1 << 40
 
-// ParseLocator parses "char:S-E" or "page:N:char:S-E" (S ≤ E, N ≥ 1).
+// ParseLocator parses "char:S-E" or "page:N:char:S-E" (S ≤ E, N ≥ 1). A
+// locator travels as a Locator value from the digester to the edge; its text
+// form is read only where one comes in: a request's JSON or query parameter
+// (wire), a report's citations (locate), and an archived digest blob
+// (UnmarshalText).
 func ParseLocator(s string) (Locator, error) {
 	var l Locator
 	rest := s
@@ -80,11 +84,46 @@ func parseNumber(s string) (int, error) {
 
 // String formats the locator in its canonical form.
 func (l Locator) String() string {
-	if l.Page > 0 {
-		return fmt.Sprintf("page:%d:char:%d-%d", l.Page, l.Start, l.End)
-	}
-	return fmt.Sprintf("char:%d-%d", l.Start, l.End)
+	var buf [64]byte
+	return string(l.appendTo(buf[:0]))
 }
+
+func (l Locator) appendTo(b []byte) []byte {
+	if l.Page > 0 {
+		b = append(b, "page:"...)
+		b = strconv.AppendInt(b, int64(l.Page), 10)
+		b = append(b, ':')
+	}
+	b = append(b, "char:"...)
+	b = strconv.AppendInt(b, int64(l.Start), 10)
+	b = append(b, '-')
+	return strconv.AppendInt(b, int64(l.End), 10)
+}
+
+// MarshalText writes the canonical form, so a Locator is a JSON string.
+func (l Locator) MarshalText() ([]byte, error) { return l.appendTo(make([]byte, 0, 32)), nil }
+
+// UnmarshalText reads the text form (see ParseLocator).
+func (l *Locator) UnmarshalText(b []byte) error {
+	loc, err := ParseLocator(string(b))
+	if err != nil {
+		return err
+	}
+	*l = loc
+	return nil
+}
+
+// Valid reports whether l is a span ParseLocator could return: 0 ≤ Start ≤
+// End within the offset bound, and Page ≥ 0. The zero Locator is valid (the
+// empty span at 0); a client's locator that does not parse is held as an
+// invalid one (see Invalid) so that Validate names it with the payload's
+// other problems.
+func (l Locator) Valid() bool {
+	return l.Page >= 0 && l.Start >= 0 && l.Start <= l.End && l.End <= maxOffset
+}
+
+// Invalid is the Locator that stands for a locator that did not parse.
+var Invalid = Locator{Start: -1, End: -1}
 
 // Len is the span's length in code points.
 func (l Locator) Len() int { return l.End - l.Start }
@@ -154,10 +193,7 @@ func PaginateLocators(p *Payload, text string) error {
 	pages := normalize.IndexPages(text)
 	for k := range p.EvidenceSnippets {
 		s := &p.EvidenceSnippets[k]
-		loc, err := ParseLocator(s.Locator)
-		if err != nil {
-			return err
-		}
+		loc := s.Locator
 		page, onePage := pages.Span(loc.Start, loc.End)
 		if !onePage {
 			return fmt.Errorf("%w %s: span crosses a page boundary", ErrLocator, loc)
@@ -165,8 +201,7 @@ func PaginateLocators(p *Payload, text string) error {
 		if loc.Page != 0 && loc.Page != page {
 			return fmt.Errorf("%w %s: span is on page %d", ErrLocator, loc, page)
 		}
-		loc.Page = page
-		s.Locator = loc.String()
+		s.Locator.Page = page
 	}
 	return nil
 }

@@ -1,7 +1,9 @@
 package digest
 
 import (
+	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -38,6 +40,21 @@ func TestParseLocator(t *testing.T) {
 		if tc.ok && got.String() != tc.in {
 			t.Errorf("String() = %q, want %q", got.String(), tc.in)
 		}
+		// In JSON a Locator is its text form, read back by the same parser.
+		var back Locator
+		err = json.Unmarshal([]byte(strconv.Quote(tc.in)), &back)
+		if (err == nil) != tc.ok || back != got {
+			t.Errorf("json.Unmarshal(%q) = %+v, %v", tc.in, back, err)
+		}
+		if b, _ := json.Marshal(got); tc.ok && string(b) != strconv.Quote(tc.in) {
+			t.Errorf("json.Marshal(%+v) = %s", got, b)
+		}
+		if tc.ok && !got.Valid() {
+			t.Errorf("%+v: parsed but not Valid", got)
+		}
+	}
+	if Invalid.Valid() {
+		t.Error("Invalid is valid")
 	}
 }
 
@@ -94,22 +111,21 @@ func TestSlicePages(t *testing.T) {
 func TestPaginateLocators(t *testing.T) {
 	text := "Alpha beta.\fGamma 🎉 delta."
 	p := &Payload{EvidenceSnippets: []EvidenceSnippet{
-		{Text: "Gamma 🎉", Locator: "char:12-19"},
-		{Text: "Alpha", Locator: "char:0-5"},
+		{Text: "Gamma 🎉", Locator: Locator{Start: 12, End: 19}},
+		{Text: "Alpha", Locator: Locator{Start: 0, End: 5}},
 	}}
 	if err := PaginateLocators(p, text); err != nil {
 		t.Fatal(err)
 	}
-	if p.EvidenceSnippets[0].Locator != "page:2:char:12-19" || p.EvidenceSnippets[1].Locator != "page:1:char:0-5" {
+	if p.EvidenceSnippets[0].Locator.String() != "page:2:char:12-19" || p.EvidenceSnippets[1].Locator.String() != "page:1:char:0-5" {
 		t.Errorf("got %+v", p.EvidenceSnippets)
 	}
 	for _, s := range p.EvidenceSnippets {
-		loc, _ := ParseLocator(s.Locator)
-		if err := loc.Verify(text, s.Text); err != nil {
+		if err := s.Locator.Verify(text, s.Text); err != nil {
 			t.Error(err)
 		}
 	}
-	cross := &Payload{EvidenceSnippets: []EvidenceSnippet{{Text: "beta.\fGamma", Locator: "char:6-17"}}}
+	cross := &Payload{EvidenceSnippets: []EvidenceSnippet{{Text: "beta.\fGamma", Locator: Locator{Start: 6, End: 17}}}}
 	if err := PaginateLocators(cross, text); err == nil {
 		t.Error("a snippet across pages was paginated")
 	}

@@ -45,7 +45,7 @@ type Payload struct {
 // canonical[Locator.Start:Locator.End] in code points.
 type EvidenceSnippet struct {
 	Text           string  `json:"text"`
-	Locator        string  `json:"locator"`
+	Locator        Locator `json:"locator"`
 	RelevanceScore float64 `json:"relevance_score"`
 }
 

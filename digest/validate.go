@@ -93,8 +93,8 @@ func Validate(p *Payload) error {
 		if i > 0 && s.RelevanceScore > p.EvidenceSnippets[i-1].RelevanceScore {
 			bad("%s.relevance_score: must not exceed the previous snippet's score", field)
 		}
-		loc, err := ParseLocator(s.Locator)
-		if err != nil {
+		loc := s.Locator
+		if !loc.Valid() {
 			bad("%s.locator: must match %s with start ≤ end and page ≥ 1", field, LocatorPattern)
 			continue
 		}
@@ -125,13 +125,13 @@ func Validate(p *Payload) error {
 	return nil
 }
 
-// SnippetCheck is the outcome of checking one snippet's locator against the
-// canonical text.
+// SnippetCheck is the outcome of checking the locator of snippet Index of a
+// payload against the canonical text; Problem says why it failed.
 type SnippetCheck struct {
-	Index    int    `json:"index"`
-	Locator  string `json:"locator"`
-	Verified bool   `json:"verified"`
-	Problem  string `json:"problem,omitempty"`
+	Index    int
+	Locator  Locator
+	Verified bool
+	Problem  string
 }
 
 // ErrNotVerified is returned by Verify when some locator does not slice to
@@ -154,7 +154,7 @@ func Verify(p *Payload, text archive.Blob) ([]SnippetCheck, error) {
 	locs := make([]Locator, len(p.EvidenceSnippets))
 	snips := make([]string, len(p.EvidenceSnippets))
 	for i, s := range p.EvidenceSnippets {
-		locs[i], _ = ParseLocator(s.Locator) // Validate parsed it
+		locs[i] = s.Locator
 		snips[i] = s.Text
 	}
 	errs, _ := VerifySpans(context.Background(), text.String(), locs, snips)

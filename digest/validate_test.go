@@ -13,8 +13,8 @@ func validPayload() *Payload {
 		Version: PayloadVersion, ContentType: ContentType, QueryHash: "0123abcd",
 		Summary: "A summary.", KeyPoints: []string{"One."},
 		EvidenceSnippets: []EvidenceSnippet{
-			{Text: "abc", Locator: "char:0-3", RelevanceScore: 0.9},
-			{Text: "de", Locator: "page:1:char:3-5", RelevanceScore: 0.5},
+			{Text: "abc", Locator: Locator{Start: 0, End: 3}, RelevanceScore: 0.9},
+			{Text: "de", Locator: Locator{Page: 1, Start: 3, End: 5}, RelevanceScore: 0.5},
 		},
 		OriginalChars: 100, DigestChars: 19, CompressionRatio: 0.19,
 		SourceTextHash: "sha256:" + strings.Repeat("a", 64),
@@ -42,18 +42,19 @@ func TestValidate(t *testing.T) {
 		{"too many snippets", func(p *Payload) {
 			p.EvidenceSnippets = nil
 			for i := 0; i < 11; i++ {
-				p.EvidenceSnippets = append(p.EvidenceSnippets, EvidenceSnippet{Text: "a", Locator: "char:0-1"})
+				p.EvidenceSnippets = append(p.EvidenceSnippets, EvidenceSnippet{Text: "a", Locator: Locator{Start: 0, End: 1}})
 			}
 		}, "evidence_snippets: exceeds maximum of 10 items"},
 		{"snippet length", func(p *Payload) {
 			p.EvidenceSnippets[0].Text = strings.Repeat("x", 501)
-			p.EvidenceSnippets[0].Locator = "char:0-501"
+			p.EvidenceSnippets[0].Locator = Locator{Start: 0, End: 501}
 		}, "evidence_snippets[0].text: exceeds maximum length of 500"},
 		{"score range", func(p *Payload) { p.EvidenceSnippets[0].RelevanceScore = 1.5 }, "evidence_snippets[0].relevance_score: must be in [0, 1]"},
 		{"score order", func(p *Payload) { p.EvidenceSnippets[1].RelevanceScore = 0.95 }, "evidence_snippets[1].relevance_score: must not exceed"},
-		{"locator grammar", func(p *Payload) { p.EvidenceSnippets[0].Locator = "char:3-0" }, "evidence_snippets[0].locator: must match"},
-		{"page zero", func(p *Payload) { p.EvidenceSnippets[1].Locator = "page:0:char:3-5" }, "evidence_snippets[1].locator"},
-		{"locator length", func(p *Payload) { p.EvidenceSnippets[0].Locator = "char:0-4" }, "span length 4 differs from text length 3"},
+		{"start after end", func(p *Payload) { p.EvidenceSnippets[0].Locator = Locator{Start: 3, End: 0} }, "evidence_snippets[0].locator: must match"},
+		{"negative page", func(p *Payload) { p.EvidenceSnippets[1].Locator = Locator{Page: -1, Start: 3, End: 5} }, "evidence_snippets[1].locator"},
+		{"locator that did not parse", func(p *Payload) { p.EvidenceSnippets[0].Locator = Invalid }, "evidence_snippets[0].locator: must match"},
+		{"locator length", func(p *Payload) { p.EvidenceSnippets[0].Locator = Locator{Start: 0, End: 4} }, "span length 4 differs from text length 3"},
 		{"negative chars", func(p *Payload) { p.OriginalChars = -1 }, "original_chars: must be ≥ 0"},
 		{"ratio", func(p *Payload) { p.CompressionRatio = 1.01 }, "compression_ratio: must be in [0, 1]"},
 		{"digest chars not the count", func(p *Payload) { p.DigestChars = 18 }, "digest_chars: must be 19"},

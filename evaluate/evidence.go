@@ -444,7 +444,7 @@ func SnippetsOverlap(snippets []digest.EvidenceSnippet) bool {
 	locs := make([]digest.Locator, len(snippets))
 	norm := make([]string, len(snippets))
 	for i, s := range snippets {
-		locs[i], _ = digest.ParseLocator(s.Locator)
+		locs[i] = s.Locator
 		norm[i] = strings.ToLower(CollapseSpace(s.Text))
 	}
 	for i := range snippets {
@@ -471,8 +471,7 @@ func alignedSnippets(snippets []digest.EvidenceSnippet, sents []digest.Locator) 
 	}
 	n := 0
 	for _, s := range snippets {
-		l, err := digest.ParseLocator(s.Locator)
-		if err == nil && starts[l.Start] && ends[l.End] {
+		if starts[s.Locator.Start] && ends[s.Locator.End] {
 			n++
 		}
 	}

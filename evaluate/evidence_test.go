@@ -87,13 +87,13 @@ func TestEvidence(t *testing.T) {
 		switch q {
 		case "q1":
 			// Whole first sentence, then a cut one that overlaps it.
-			p.EvidenceSnippets = []digest.EvidenceSnippet{{Text: "Alpha beta here.", Locator: "char:0-16", RelevanceScore: 0.9}, {Text: "beta", Locator: "char:6-10", RelevanceScore: 0.1}}
+			p.EvidenceSnippets = []digest.EvidenceSnippet{{Text: "Alpha beta here.", Locator: digest.Locator{Start: 0, End: 16}, RelevanceScore: 0.9}, {Text: "beta", Locator: digest.Locator{Start: 6, End: 10}, RelevanceScore: 0.1}}
 			p.KeyPoints = []string{"The rain fell.", "Snow fell too.", "the rain fell"}
 		case "q2":
-			p.EvidenceSnippets = []digest.EvidenceSnippet{{Text: "Alpha beta here.", Locator: "char:0-16", RelevanceScore: 0.3}, {Text: "Gamma delta there.", Locator: "char:17-35", RelevanceScore: 0.2}}
+			p.EvidenceSnippets = []digest.EvidenceSnippet{{Text: "Alpha beta here.", Locator: digest.Locator{Start: 0, End: 16}, RelevanceScore: 0.3}, {Text: "Gamma delta there.", Locator: digest.Locator{Start: 17, End: 35}, RelevanceScore: 0.2}}
 			warns = []fault.Warning{fault.QueryFallback}
 		case "q3":
-			p.EvidenceSnippets = []digest.EvidenceSnippet{{Text: "Gamma", Locator: "char:17-22", RelevanceScore: 0.6}}
+			p.EvidenceSnippets = []digest.EvidenceSnippet{{Text: "Gamma", Locator: digest.Locator{Start: 17, End: 22}, RelevanceScore: 0.6}}
 			warns = []fault.Warning{"OTHER", fault.NoQueryMatch}
 		case "fail":
 			return EvidenceDigest{}, errors.New("boom")

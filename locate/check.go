@@ -59,11 +59,9 @@ type Verdict struct {
 // not parse or lies outside the text is a wrong place.
 func (ix *Index) CheckCitation(c Citation, minSim float64) Verdict {
 	var cited *digest.Locator
-	if c.Locator != "" {
-		if loc, err := digest.ParseLocator(c.Locator); err == nil && loc.End <= ix.Len() {
-			if _, err := loc.Slice(ix.text); err == nil {
-				cited = &loc
-			}
+	if c.Cited != nil && c.Cited.End <= ix.Len() {
+		if _, err := c.Cited.Slice(ix.text); err == nil {
+			cited = c.Cited
 		}
 	}
 	hasLocator := c.Locator != ""

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/digest/sentences"
 )
 
@@ -35,8 +36,11 @@ type Citation struct {
 	Start, End int
 	// Ref names the source: an id, or "sha256:<hex>".
 	Ref string
-	// Locator is the cited locator as written ("" when none).
+	// Locator is the cited locator as written ("" when none), and Cited
+	// the span it names, read as the report is parsed (nil when there is
+	// no locator or it does not parse).
 	Locator string
+	Cited   *digest.Locator
 	// Quote is the quoted text ("" when none).
 	Quote string
 	// Sentence is the citing sentence without its markers.
@@ -168,7 +172,7 @@ func ParseCitations(report string) []Citation {
 		start := utf8.RuneCount(body[:mk.start])
 		end := start + utf8.RuneCount(body[mk.start:mk.end])
 		for _, it := range mk.items {
-			c := Citation{Marker: mk.text, Start: start, End: end, Ref: it.ref, Locator: it.locator, Sentence: sentence}
+			c := Citation{Marker: mk.text, Start: start, End: end, Ref: it.ref, Locator: it.locator, Cited: citedSpan(it.locator), Sentence: sentence}
 			qs := zoneQuotes
 			if it.quote != "" {
 				qs = []string{it.quote}
@@ -184,6 +188,19 @@ func ParseCitations(report string) []Citation {
 		}
 	}
 	return out
+}
+
+// citedSpan reads a cited locator: nil when there is none or it does not
+// parse.
+func citedSpan(locator string) *digest.Locator {
+	if locator == "" {
+		return nil
+	}
+	loc, err := digest.ParseLocator(locator)
+	if err != nil {
+		return nil
+	}
+	return &loc
 }
 
 func parseRef(s string) footnote {

@@ -11,7 +11,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/digestd/digestd/archive/fsstore"
-	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/mcpserver"
@@ -110,7 +109,7 @@ type errorData struct {
 }
 
 type digestData struct {
-	Digest     digest.Payload      `json:"digest"`
+	Digest     wire.Payload        `json:"digest"`
 	Source     pipeline.SourceInfo `json:"source"`
 	DigestHash string              `json:"digest_hash"`
 }

@@ -90,7 +90,7 @@ func TestInspectorCLI(t *testing.T) {
 	if !env.Success || res["isError"] == true || len(d.Digest.EvidenceSnippets) == 0 {
 		t.Fatalf("digest_source: %v", res)
 	}
-	if err := digest.Validate(&d.Digest); err != nil {
+	if err := digest.Validate(d.Digest.Value()); err != nil {
 		t.Fatal(err)
 	}
 	rr := inspect(t, bin, url, "--method", "resources/read", "--uri", "digestd://archive/"+d.Digest.SourceTextHash)

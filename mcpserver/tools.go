@@ -112,7 +112,7 @@ type GetArchivedTextInput struct {
 
 // VerifyDigestInput is the input of verify_digest.
 type VerifyDigestInput struct {
-	Payload digest.Payload `json:"payload" jsonschema:"A DigestPayload v1.0 exactly as digest_source or digest_sources returned it (data.digest)."`
+	Payload wire.Payload `json:"payload" jsonschema:"A DigestPayload v1.0 exactly as digest_source or digest_sources returned it (data.digest)."`
 }
 
 // ListSourcesInput is the input of list_sources.
@@ -378,7 +378,7 @@ func (t *tools) wholeText(ctx context.Context, d archive.Hash) (ArchivedText, er
 		text = cutRunes(text, end)
 	}
 	loc := digest.Locator{Start: 0, End: end}
-	out.Locator, out.Start, out.End, out.Text = loc.String(), 0, end, text
+	out.Locator, out.Start, out.End, out.Text = loc, 0, end, text
 	return out, nil
 }
 
@@ -421,11 +421,11 @@ func cutRunes(s string, n int) string {
 
 func (t *tools) verifyDigest(ctx context.Context, _ *mcp.CallToolRequest, in VerifyDigestInput) (*mcp.CallToolResult, wire.Envelope, error) {
 	c := newCall("verify_digest")
-	rep, err := t.pipe.Verify(ctx, &in.Payload)
+	rep, err := t.pipe.Verify(ctx, in.Payload.Value())
 	if err != nil {
 		return c.fail(t.log, err)
 	}
-	return c.ok(wire.Success(rep, wire.Meta{}, c.id, c.start), renderVerify(rep, in.Payload.SourceTextHash))
+	return c.ok(wire.Success(wire.VerifyDataOf(rep, &in.Payload), wire.Meta{}, c.id, c.start), renderVerify(rep, in.Payload.SourceTextHash))
 }
 
 // SourceListing is data of a list_sources answer.

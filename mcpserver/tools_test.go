@@ -128,7 +128,7 @@ func TestDigestSourceLocatorsSliceTheArchivedText(t *testing.T) {
 	if d.Source.ID != "paper" || d.Source.ArchiveHash.String() != d.Digest.SourceTextHash || d.DigestHash == "" {
 		t.Errorf("source = %+v, digest_hash %q", d.Source, d.DigestHash)
 	}
-	if err := digest.Validate(&d.Digest); err != nil {
+	if err := digest.Validate(d.Digest.Value()); err != nil {
 		t.Errorf("payload does not validate: %v", err)
 	}
 	if env.Meta.WarningDetails == nil && env.Meta.Warnings != nil {
@@ -138,7 +138,7 @@ func TestDigestSourceLocatorsSliceTheArchivedText(t *testing.T) {
 	// The whole archived text, by the tool and by the resource.
 	var whole archivedText
 	mustSucceed(t, cs, "get_archived_text", map[string]any{"hash": d.Digest.SourceTextHash}, &whole)
-	if whole.Truncated || whole.TextChars != utf8.RuneCountInString(whole.Text) || whole.Locator != fmt.Sprintf("char:0-%d", whole.TextChars) {
+	if whole.Truncated || whole.TextChars != utf8.RuneCountInString(whole.Text) || whole.Locator.String() != fmt.Sprintf("char:0-%d", whole.TextChars) {
 		t.Fatalf("whole text: truncated %t, %d code points, locator %s", whole.Truncated, whole.TextChars, whole.Locator)
 	}
 	rr, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: mcpserver.ArchiveURI(d.Digest.SourceTextHash)})
@@ -165,7 +165,7 @@ func TestDigestSourceLocatorsSliceTheArchivedText(t *testing.T) {
 		// get_archived_text with the locator gives it too.
 		var sl archivedText
 		mustSucceed(t, cs, "get_archived_text", map[string]any{"hash": d.Digest.SourceTextHash, "locator": s.Locator}, &sl)
-		if sl.Text != s.Text || sl.Locator != s.Locator {
+		if sl.Text != s.Text || sl.Locator.String() != s.Locator {
 			t.Errorf("get_archived_text %s = %q, want %q", s.Locator, sl.Text, s.Text)
 		}
 		// The text rendering numbers every snippet beside its locator.
@@ -289,7 +289,7 @@ func TestVerifyDigest(t *testing.T) {
 
 	for _, c := range []struct {
 		name       string
-		payload    digest.Payload
+		payload    wire.Payload
 		valid      bool
 		textFound  bool
 		badSnippet int // the snippet that fails, or -1
@@ -301,7 +301,7 @@ func TestVerifyDigest(t *testing.T) {
 		{"summary over its bound", tooLong, false, true, -1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			var rep pipeline.VerifyReport
+			var rep wire.VerifyData
 			res, _ := mustSucceed(t, cs, "verify_digest", map[string]any{"payload": c.payload}, &rep)
 			if rep.Verified != c.valid || rep.Valid != c.valid || rep.TextFound != c.textFound || rep.Valid != (len(rep.Problems) == 0) {
 				t.Errorf("verified %t valid %t text_found %t, want %t %t %t (problems %v)", rep.Verified, rep.Valid, rep.TextFound, c.valid, c.valid, c.textFound, rep.Problems)

@@ -15,19 +15,19 @@ import (
 	"github.com/digestd/digestd/normalize"
 )
 
-// VerifyReport is the outcome of checking a payload against the archive.
-// Valid is true exactly when Problems is empty: the payload passes the
-// validator, its text is archived, and every snippet equals the text at its
-// locator. Problems names each failure, a snippet's as
-// "evidence_snippets[i]: …". Verified says the same as Valid, for clients
-// that read it.
+// VerifyReport is the outcome of checking a payload against the archive
+// (wire.VerifyData renders it). Valid is true exactly when Problems is
+// empty: the payload passes the validator, its text is archived, and every
+// snippet equals the text at its locator. Problems names each failure, a
+// snippet's as "evidence_snippets[i]: …". Verified says the same as Valid,
+// for clients that read it.
 type VerifyReport struct {
-	Valid       bool                  `json:"valid"`
-	Problems    []string              `json:"problems"`
-	TextFound   bool                  `json:"text_found"`
-	HashMatches bool                  `json:"hash_matches"`
-	Snippets    []digest.SnippetCheck `json:"snippets"`
-	Verified    bool                  `json:"verified"`
+	Valid       bool
+	Problems    []string
+	TextFound   bool
+	HashMatches bool
+	Snippets    []digest.SnippetCheck
+	Verified    bool
 }
 
 // Verify validates a payload with the one validator, fetches the archived
@@ -73,7 +73,7 @@ func (p *Pipeline) Verify(ctx context.Context, pl *digest.Payload) (*VerifyRepor
 	locs := make([]digest.Locator, len(pl.EvidenceSnippets))
 	snips := make([]string, len(pl.EvidenceSnippets))
 	for i, s := range pl.EvidenceSnippets {
-		locs[i], _ = digest.ParseLocator(s.Locator) // Validate parsed it
+		locs[i] = s.Locator
 		snips[i] = s.Text
 	}
 	errs, err := digest.VerifySpans(ctx, text, locs, snips)
@@ -125,15 +125,15 @@ func uncheckedSnippets(pl *digest.Payload, problems []string, why string) []dige
 
 // Slice is a span of an archived text.
 type Slice struct {
-	ArchiveHash archive.Hash `json:"archive_hash"`
-	Locator     string       `json:"locator"`
-	Start       int          `json:"start"`
-	End         int          `json:"end"`
-	Page        int          `json:"page,omitempty"`
-	Text        string       `json:"text"`
-	Before      string       `json:"context_before,omitempty"`
-	After       string       `json:"context_after,omitempty"`
-	TextChars   int          `json:"text_chars"`
+	ArchiveHash archive.Hash   `json:"archive_hash"`
+	Locator     digest.Locator `json:"locator"`
+	Start       int            `json:"start"`
+	End         int            `json:"end"`
+	Page        int            `json:"page,omitempty"`
+	Text        string         `json:"text"`
+	Before      string         `json:"context_before,omitempty"`
+	After       string         `json:"context_after,omitempty"`
+	TextChars   int            `json:"text_chars"`
 }
 
 // MaxSliceContext bounds the context characters a slice may ask for.
@@ -160,7 +160,7 @@ func (p *Pipeline) SliceText(ctx context.Context, d archive.Hash, loc digest.Loc
 	if err != nil {
 		return nil, fault.Wrap(fault.ValidationError, "locator: the span is not on the page it names", err).With("text_chars", n)
 	}
-	s := &Slice{ArchiveHash: d, Locator: loc.String(), Start: loc.Start, End: loc.End, Page: loc.Page, Text: span, TextChars: n}
+	s := &Slice{ArchiveHash: d, Locator: loc, Start: loc.Start, End: loc.End, Page: loc.Page, Text: span, TextChars: n}
 	if pages := normalize.IndexPages(text); pages.Paged() && s.Page == 0 {
 		s.Page = pages.PageOf(loc.Start)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/internal/payloadtest"
 	"github.com/digestd/digestd/pipeline"
+	"github.com/digestd/digestd/wire"
 )
 
 const tidesText = "Tides rise twice a day. The moon pulls the sea toward it, and the sun adds a smaller pull. " +
@@ -88,11 +89,12 @@ func TestVerify(t *testing.T) {
 		edit(&c)
 		return &c
 	}
-	swapped := clone(func(*digest.Payload) {})
-	swappedAt, ok := payloadtest.SwapWord(swapped)
+	sent := wire.PayloadOf(res.Payload)
+	swappedAt, ok := payloadtest.SwapWord(sent)
 	if !ok {
-		t.Fatalf("no word to swap in %+v", swapped)
+		t.Fatalf("no word to swap in %+v", sent)
 	}
+	swapped := sent.Value()
 	tests := []struct {
 		name                           string
 		pl                             *digest.Payload
@@ -105,16 +107,14 @@ func TestVerify(t *testing.T) {
 		}), false, true, true, true, 0},
 		{"one word swapped for one of the same length", swapped, false, true, true, true, swappedAt},
 		{"locator moved", clone(func(c *digest.Payload) {
-			l, _ := digest.ParseLocator(c.EvidenceSnippets[0].Locator)
-			l.Start++
-			l.End++
-			c.EvidenceSnippets[0].Locator = l.String()
+			c.EvidenceSnippets[0].Locator.Start++
+			c.EvidenceSnippets[0].Locator.End++
 		}), false, true, true, true, 0},
 		{"unknown text", clone(func(c *digest.Payload) {
 			c.SourceTextHash = archive.SumString("some text never archived").String()
 		}), false, false, false, false, -1},
 		{"wrong length", clone(func(c *digest.Payload) { c.OriginalChars++ }), false, true, true, false, -1},
-		{"invalid locator", clone(func(c *digest.Payload) { c.EvidenceSnippets[0].Locator = "chars:1-2" }), false, true, true, false, -1},
+		{"invalid locator", clone(func(c *digest.Payload) { c.EvidenceSnippets[0].Locator = digest.Invalid }), false, true, true, false, -1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

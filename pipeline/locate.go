@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"unicode/utf8"
 
+	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/ingest/format"
 
 	"golang.org/x/sync/errgroup"
@@ -65,12 +66,12 @@ type LocateRequest struct {
 // similarity, then the earlier source). SourceID, Locator and Text are nil
 // when the quote was not found; Text is always the archived text's span.
 type QuoteResult struct {
-	QuoteIndex int     `json:"quote_index"`
-	Match      string  `json:"match"`
-	SourceID   *string `json:"source_id"`
-	Locator    *string `json:"locator"`
-	Text       *string `json:"text"`
-	Similarity float64 `json:"similarity"`
+	QuoteIndex int             `json:"quote_index"`
+	Match      string          `json:"match"`
+	SourceID   *string         `json:"source_id"`
+	Locator    *digest.Locator `json:"locator"`
+	Text       *string         `json:"text"`
+	Similarity float64         `json:"similarity"`
 }
 
 // LocateResult is the answer to a LocateRequest.
@@ -214,7 +215,7 @@ func (p *Pipeline) Locate(ctx context.Context, req LocateRequest) (*LocateResult
 		qr := QuoteResult{QuoteIndex: i, Match: string(best.Kind), Similarity: best.Similarity}
 		if at >= 0 {
 			s := &srcs[at]
-			loc := s.ix.Locator(best.Start, best.End, s.paginated).String()
+			loc := s.ix.Locator(best.Start, best.End, s.paginated)
 			text := s.ix.Slice(best.Start, best.End)
 			qr.SourceID, qr.Locator, qr.Text = &s.ID, &loc, &text
 		}
@@ -249,42 +250,36 @@ type CheckRequest struct {
 	MinSimilarity float64
 }
 
-// Span is a located span of a source: its locator and its text.
-type Span struct {
-	Locator string `json:"locator"`
-	Text    string `json:"text"`
-}
-
 // Support is the span of a source that best supports a sentence cited
 // without a quote, with its support score (see locate.Index.Support).
 type Support struct {
-	Locator string  `json:"locator"`
-	Text    string  `json:"text"`
-	Score   float64 `json:"score"`
+	Locator digest.Locator `json:"locator"`
+	Text    string         `json:"text"`
+	Score   float64        `json:"score"`
 }
 
 // CitationResult is the check of one citation (one per marker and quote).
 type CitationResult struct {
 	Index  int    `json:"index"`
 	Marker string `json:"marker"`
-	// ReportLocator is the marker's span in the report, char:S-E.
-	ReportLocator string        `json:"report_locator"`
-	Sentence      string        `json:"sentence"`
-	Ref           string        `json:"ref"`
-	SourceID      *string       `json:"source_id"`
-	ArchiveHash   *archive.Hash `json:"archive_hash"`
-	CitedLocator  *string       `json:"cited_locator"`
-	Quote         *string       `json:"quote"`
-	Status        string        `json:"status"`
+	// ReportLocator is the marker's span in the report.
+	ReportLocator digest.Locator `json:"report_locator"`
+	Sentence      string         `json:"sentence"`
+	Ref           string         `json:"ref"`
+	SourceID      *string        `json:"source_id"`
+	ArchiveHash   *archive.Hash  `json:"archive_hash"`
+	CitedLocator  *string        `json:"cited_locator"`
+	Quote         *string        `json:"quote"`
+	Status        string         `json:"status"`
 	// Match and Similarity say how the quote was found (null without a
 	// quote).
 	Match      *string  `json:"match"`
 	Similarity *float64 `json:"similarity"`
 	// Locator and Text: where the quote (or the supporting span) is; for
 	// moved citations, the right locator. Null when not found.
-	Locator *string  `json:"locator"`
-	Text    *string  `json:"text"`
-	Support *Support `json:"support,omitempty"`
+	Locator *digest.Locator `json:"locator"`
+	Text    *string         `json:"text"`
+	Support *Support        `json:"support,omitempty"`
 }
 
 // CheckResult is the answer to a CheckRequest.
@@ -344,7 +339,7 @@ func (p *Pipeline) Check(ctx context.Context, req CheckRequest) (*CheckResult, e
 		if err != nil {
 			return nil, err
 		}
-		cr := CitationResult{Index: i, Marker: c.Marker, ReportLocator: fmt.Sprintf("char:%d-%d", c.Start, c.End), Sentence: c.Sentence, Ref: c.Ref}
+		cr := CitationResult{Index: i, Marker: c.Marker, ReportLocator: digest.Locator{Start: c.Start, End: c.End}, Sentence: c.Sentence, Ref: c.Ref}
 		if c.Locator != "" {
 			cr.CitedLocator = &c.Locator
 		}
@@ -362,12 +357,12 @@ func (p *Pipeline) Check(ctx context.Context, req CheckRequest) (*CheckResult, e
 				cr.Match, cr.Similarity = &kind, &sim
 			}
 			if v.Found {
-				loc := src.ix.Locator(v.Start, v.End, src.paginated).String()
+				loc := src.ix.Locator(v.Start, v.End, src.paginated)
 				text := src.ix.Slice(v.Start, v.End)
 				cr.Locator, cr.Text = &loc, &text
 			}
 			if v.HasSupport {
-				cr.Support = &Support{Locator: src.ix.Locator(v.SupportStart, v.SupportEnd, src.paginated).String(),
+				cr.Support = &Support{Locator: src.ix.Locator(v.SupportStart, v.SupportEnd, src.paginated),
 					Text: src.ix.Slice(v.SupportStart, v.SupportEnd), Score: v.Score}
 			}
 		}

@@ -151,11 +151,7 @@ func Search(ctx context.Context, idx Index, text TextFunc, req Request) (Results
 				return fmt.Errorf("search: score %s: %w", s.hash, err)
 			}
 			for k := range snips {
-				l, err := digest.ParseLocator(snips[k].Locator)
-				if err != nil {
-					return fmt.Errorf("search: score %s: %w", s.hash, err)
-				}
-				snips[k].Locator = ex.locate(l).String()
+				snips[k].Locator = ex.locate(snips[k].Locator)
 			}
 			s.snips, s.match = snips, match
 			return nil
@@ -180,10 +176,7 @@ func Search(ctx context.Context, idx Index, text TextFunc, req Request) (Results
 			if req.GroupBySource && k > 0 {
 				break
 			}
-			loc, err := digest.ParseLocator(sn.Locator)
-			if err != nil {
-				return Results{}, fmt.Errorf("search: %s: %w", s.hash, err)
-			}
+			loc := sn.Locator
 			if err := loc.Verify(s.text, sn.Text); err != nil {
 				return Results{}, fmt.Errorf("search: %s: %w", s.hash, err)
 			}

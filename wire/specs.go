@@ -53,7 +53,7 @@ type DigestRequest struct {
 
 // DigestData is data of a successful POST /v1/digest.
 type DigestData struct {
-	Digest     *digest.Payload     `json:"digest"`
+	Digest     *Payload            `json:"digest"`
 	Source     pipeline.SourceInfo `json:"source"`
 	DigestHash archive.Hash        `json:"digest_hash"`
 }
@@ -394,7 +394,7 @@ type SourceListItem = pipeline.ListedSource
 // VerifyRequest is the body of POST /v1/verify: a DigestPayload as a client
 // received or stored it, alone or under "digest".
 type VerifyRequest struct {
-	Digest *digest.Payload `json:"digest"`
+	Digest *Payload `json:"digest"`
 }
 
 // DigestsEnvelope returns the response-v2 envelope POST /v1/digests answers
@@ -497,7 +497,7 @@ func DigestEnvelope(res *pipeline.Result, meta Meta, requestID string, start tim
 	tokens := EstimateTokens(res.Payload)
 	meta.Telemetry.TokensEstimated = &tokens
 	meta.AddWarnings(res.Warnings)
-	data := DigestData{Digest: res.Payload, Source: res.Source, DigestHash: res.DigestHash}
+	data := DigestData{Digest: PayloadOf(res.Payload), Source: res.Source, DigestHash: res.DigestHash}
 	return Success(data, meta, requestID, start)
 }
 

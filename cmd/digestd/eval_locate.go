@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"fmt"
 
-	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/evaluate"
 	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/pipeline"
@@ -33,11 +31,7 @@ func locateFuncs(p *pipeline.Pipeline) evaluate.LocateFuncs {
 				for _, r := range res.Results {
 					sp := evaluate.LocatedSpan{Match: r.Match, Similarity: r.Similarity}
 					if r.Locator != nil {
-						loc, err := digest.ParseLocator(*r.Locator)
-						if err != nil {
-							return nil, fmt.Errorf("locator %q: %w", *r.Locator, err)
-						}
-						sp.Start, sp.End = loc.Start, loc.End
+						sp.Start, sp.End = r.Locator.Start, r.Locator.End
 					}
 					out = append(out, sp)
 				}

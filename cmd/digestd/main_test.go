@@ -83,7 +83,7 @@ func TestDigestCommandPDFAndErrors(t *testing.T) {
 	}
 	var env cliEnvelope
 	json.Unmarshal([]byte(out), &env)
-	if env.Data.Source.Kind != "pdf" || len(env.Data.Digest.EvidenceSnippets) == 0 || !strings.HasPrefix(env.Data.Digest.EvidenceSnippets[0].Locator, "page:1:") {
+	if env.Data.Source.Kind != "pdf" || len(env.Data.Digest.EvidenceSnippets) == 0 || env.Data.Digest.EvidenceSnippets[0].Locator.Page != 1 {
 		t.Errorf("pdf digest: %s", out)
 	}
 	bad := filepath.Join(dir, "broken.pdf")

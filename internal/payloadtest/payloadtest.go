@@ -1,13 +1,13 @@
-// Package payloadtest tampers with digest payloads for the tests of
-// verification, in the way a payload can be changed without its own numbers
-// telling.
+// Package payloadtest tampers with digest payloads as clients send them back
+// (wire.Payload), for the tests of verification, in the way a payload can be
+// changed without its own numbers telling.
 package payloadtest
 
 import (
 	"strings"
 	"unicode"
 
-	"github.com/digestd/digestd/digest"
+	"github.com/digestd/digestd/wire"
 )
 
 // SwapWord changes one word of a snippet of p for another of the same
@@ -17,7 +17,7 @@ import (
 // shares with the summary (which digest_chars counts once). It returns the
 // index of the snippet changed, and false when no snippet has such a word.
 // The snippet is changed in place: give it a copy of the snippets to keep.
-func SwapWord(p *digest.Payload) (int, bool) {
+func SwapWord(p *wire.Payload) (int, bool) {
 	said := p.Summary + "\n" + strings.Join(p.KeyPoints, "\n")
 	for i := len(p.EvidenceSnippets) - 1; i >= 0; i-- {
 		text := p.EvidenceSnippets[i].Text
