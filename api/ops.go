@@ -15,6 +15,8 @@ import (
 // metrics are the server's Prometheus collectors, on a registry of its own.
 type metrics struct {
 	registry *prometheus.Registry
+	// serve answers /metrics from registry.
+	serve    http.Handler
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
 	digests  *prometheus.CounterVec
@@ -39,6 +41,7 @@ func newMetrics(extra []prometheus.Collector) *metrics {
 	for _, c := range extra {
 		m.registry.MustRegister(c)
 	}
+	m.serve = promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
 	return m
 }
 
@@ -87,8 +90,9 @@ func (s *Server) observe(next http.Handler) http.Handler {
 	})
 }
 
-func (s *Server) metricsHandler() http.Handler {
-	return promhttp.HandlerFor(s.metrics.registry, promhttp.HandlerOpts{})
+// serveMetrics answers /metrics in Prometheus's text format.
+func (s *Server) serveMetrics(w http.ResponseWriter, r *http.Request) {
+	s.metrics.serve.ServeHTTP(w, r)
 }
 
 func (s *Server) health(w http.ResponseWriter, r *http.Request) {

@@ -119,51 +119,90 @@ func (s *Server) Mount(r chi.Router) {
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, fault.E(fault.MethodNotAllowed, "method not allowed on this route"))
 	})
-	r.Get("/healthz", s.healthz)
-	r.Get("/openapi.yaml", s.openapi)
-	r.Get("/v1/health", s.health)
-	r.Get("/v1/stats", s.stats)
-	r.Handle("/metrics", s.metricsHandler())
-	r.Post("/v1/digest", s.admit(bodyWeight, http.HandlerFunc(s.postDigest)))
-	r.Post("/v1/digests", s.admit(bodyWeight, http.HandlerFunc(s.postDigests)))
-	r.Post("/v1/verify", s.admit(bodyWeight, http.HandlerFunc(s.postVerify)))
-	r.Post("/v1/locate", s.admit(bodyWeight, http.HandlerFunc(s.postLocate)))
-	r.Post("/v1/check", s.admit(bodyWeight, http.HandlerFunc(s.postCheck)))
-	r.Post("/v1/search", s.admit(bodyWeight, http.HandlerFunc(s.postSearch)))
-	r.Get("/v1/sources", s.admit(lightWeight, http.HandlerFunc(s.listSources)))
-	r.Get("/v1/sources/{hash}", s.admit(lightWeight, http.HandlerFunc(s.getSource)))
-	r.Get("/v1/archive/{hash}", s.getArchive) // admitted inside: streaming holds no slot
-	r.Head("/v1/archive/{hash}", s.getArchive)
-	r.Get("/v1/archive/{hash}/slice", s.admit(readWeight, http.HandlerFunc(s.getSlice)))
+	for _, rt := range routes {
+		if rt.method == "" {
+			r.Handle(rt.pattern, s.handlerOf(rt))
+		} else {
+			r.Method(rt.method, rt.pattern, s.handlerOf(rt))
+		}
+	}
 }
 
-// routeOp is what the router knows of a route: its operation (meta.tool_id)
-// and the query parameters it takes (any other is refused, as unknown JSON
-// fields are).
-type routeOp struct {
-	tool   string
-	params []string
+// route is one route of the API, declared once: its method ("" for any)
+// and chi pattern, its operation (meta.tool_id; "" for the probes and
+// documents beside the operations, which take any query parameter), the
+// query parameters it takes (any other is refused, as unknown JSON fields
+// are), its handler, and its admission class: the weight a request is
+// admitted with (nil: not admitted by the router).
+type route struct {
+	method, pattern string
+	tool            string
+	params          []string
+	serve           func(*Server, http.ResponseWriter, *http.Request)
+	admission       weightFunc
 }
 
 // optionParams are the digest options a raw upload may give as query
 // parameters.
 var optionParams = []string{"max_evidence", "max_key_points", "snippet_max_chars", "summary_max_chars"}
 
-// routeOps describes each route, by method and chi pattern.
-var routeOps = map[string]routeOp{
-	"POST /v1/digest":              {wire.ToolDigestSource, append([]string{"query", "id", "name", "label", "explain"}, optionParams...)},
-	"POST /v1/digests":             {wire.ToolDigestSources, nil},
-	"POST /v1/verify":              {wire.ToolVerifyDigest, nil},
-	"GET /v1/sources":              {wire.ToolListSources, []string{"limit", "cursor", "label", "kind"}},
-	"GET /v1/sources/{hash}":       {wire.ToolGetSource, nil},
-	"GET /v1/archive/{hash}":       {wire.ToolGetArchiveBlob, nil},
-	"HEAD /v1/archive/{hash}":      {wire.ToolGetArchiveBlob, nil},
-	"GET /v1/archive/{hash}/slice": {wire.ToolGetArchivedText, []string{"locator", "start", "end", "context"}},
-	"GET /v1/health":               {wire.ToolServiceHealth, nil},
-	"GET /v1/stats":                {wire.ToolCacheStats, nil},
-	"POST /v1/locate":              {wire.ToolLocateQuotes, nil},
-	"POST /v1/check":               {wire.ToolCheckCitations, nil},
-	"POST /v1/search":              {wire.ToolSearchArchive, nil},
+// routes are the API's routes, in the order they are mounted.
+var routes = []route{
+	{"GET", "/healthz", "", nil, (*Server).healthz, nil},
+	{"GET", "/openapi.yaml", "", nil, (*Server).openapi, nil},
+	{"GET", "/v1/health", wire.ToolServiceHealth, nil, (*Server).health, nil},
+	{"GET", "/v1/stats", wire.ToolCacheStats, nil, (*Server).stats, nil},
+	{"", "/metrics", "", nil, (*Server).serveMetrics, nil},
+	{"POST", "/v1/digest", wire.ToolDigestSource, append([]string{"query", "id", "name", "label", "explain"}, optionParams...), (*Server).postDigest, bodyWeight},
+	{"POST", "/v1/digests", wire.ToolDigestSources, nil, (*Server).postDigests, bodyWeight},
+	{"POST", "/v1/verify", wire.ToolVerifyDigest, nil, (*Server).postVerify, bodyWeight},
+	{"POST", "/v1/locate", wire.ToolLocateQuotes, nil, (*Server).postLocate, bodyWeight},
+	{"POST", "/v1/check", wire.ToolCheckCitations, nil, (*Server).postCheck, bodyWeight},
+	{"POST", "/v1/search", wire.ToolSearchArchive, nil, (*Server).postSearch, bodyWeight},
+	{"GET", "/v1/sources", wire.ToolListSources, []string{"limit", "cursor", "label", "kind"}, (*Server).listSources, lightWeight},
+	{"GET", "/v1/sources/{hash}", wire.ToolGetSource, nil, (*Server).getSource, lightWeight},
+	// The archive's blobs are admitted inside the handler: streaming one
+	// holds no slot.
+	{"GET", "/v1/archive/{hash}", wire.ToolGetArchiveBlob, nil, (*Server).getArchive, nil},
+	{"HEAD", "/v1/archive/{hash}", wire.ToolGetArchiveBlob, nil, (*Server).getArchive, nil},
+	{"GET", "/v1/archive/{hash}/slice", wire.ToolGetArchivedText, []string{"locator", "start", "end", "context"}, (*Server).getSlice, readWeight},
+}
+
+// handlerOf returns rt's handler on s, behind its admission.
+func (s *Server) handlerOf(rt route) http.HandlerFunc {
+	serve := func(w http.ResponseWriter, r *http.Request) { rt.serve(s, w, r) }
+	if rt.admission == nil {
+		return serve
+	}
+	return s.admit(rt.admission, http.HandlerFunc(serve))
+}
+
+// routeOps finds an operation's route by method and chi pattern.
+var routeOps = func() map[string]route {
+	ops := map[string]route{}
+	for _, rt := range routes {
+		if rt.tool != "" {
+			ops[rt.method+" "+rt.pattern] = rt
+		}
+	}
+	return ops
+}()
+
+// Route is what a client sees of a route of the API: its method ("" for
+// any), path pattern, operation (meta.tool_id, "" for none) and query
+// parameters.
+type Route struct {
+	Method, Pattern, Tool string
+	Params                []string
+}
+
+// Routes lists the API's routes, as the router mounts them.
+func Routes() []Route {
+	out := make([]Route, len(routes))
+	for i, rt := range routes {
+		out[i] = Route{Method: rt.method, Pattern: rt.pattern, Tool: rt.tool, Params: slices.Clone(rt.params)}
+	}
+	return out
 }
 
 // identify sets the request's tool id from the route it will take, before
