@@ -138,3 +138,50 @@ func TestPackageLayers(t *testing.T) {
 		t.Errorf("found %d core packages; the walk missed the module's packages", core)
 	}
 }
+
+// layers orders the module's packages from the bottom up, each by the
+// directory it lives under: a package imports only packages of lower
+// layers and of its own directory (ingest imports ingest/htmltext). The
+// root package holds the embedded documents; internal/ (helpers), e2e/ and
+// bench/ (a module of its own) stand outside the order.
+var layers = [][]string{
+	{".", "normalize", "fault", "lang"},
+	{"archive"},
+	{"structure"},
+	{"ingest", "digest"},
+	{"locate", "search"},
+	{"pipeline", "evaluate"},
+	{"wire"},
+	{"api", "mcpserver", "batch", "web"},
+	{"cmd"},
+}
+
+// TestCoreOrder checks every import of every non-test file against layers.
+func TestCoreOrder(t *testing.T) {
+	layerOf := map[string]int{}
+	for i, l := range layers {
+		for _, dir := range l {
+			layerOf[dir] = i
+		}
+	}
+	top := func(pkg string) string { return strings.Split(pkg, "/")[0] }
+	outside := func(pkg string) bool { return slices.Contains([]string{"internal", "e2e", "bench"}, top(pkg)) }
+	for pkg, ims := range moduleImports(t) {
+		if outside(pkg) {
+			continue
+		}
+		at, ok := layerOf[top(pkg)]
+		if !ok {
+			t.Errorf("package %s is in no layer: add %s to layers", pkg, top(pkg))
+			continue
+		}
+		for _, im := range ims {
+			if outside(im) || top(im) == top(pkg) {
+				continue
+			}
+			if l, ok := layerOf[top(im)]; ok && l >= at {
+				t.Errorf("%s (layer %d) imports %s (layer %d): a package imports only lower layers", pkg, at, im, l)
+			}
+		}
+	}
+}

@@ -1,8 +1,11 @@
-// Package ingest turns a source — text, an HTML page, a PDF, or a URL that
-// yields one of them — into canonical text (through normalize) and a source
-// record describing where the text came from. Untrusted bytes are parsed
-// defensively: HTML by a bounded extractor, PDFs in an isolated worker
-// process, URLs through a guarded fetcher.
+// Package ingest turns a source — text, an HTML page, a PDF, a file of any
+// kind ingest/format names (office documents, EPUB, Markdown, CSV, JSON,
+// notebooks, feeds, XML, images), or a URL that yields one of them — into
+// canonical text (through normalize) and a source record describing where
+// the text came from. Untrusted bytes are parsed defensively: HTML by a
+// bounded extractor, PDFs, documents and images (read by OCR) in an isolated
+// worker process, URLs through a guarded fetcher, and pages that need
+// scripts in a browser behind the same guard.
 package ingest
 
 import (

@@ -1,6 +1,7 @@
-// Command digestd turns sources (web pages, PDFs, text) into small,
-// verifiable digests for a research question, and archives their canonical
-// text by content address.
+// Command digestd turns sources (web pages, PDFs, office documents, images,
+// text and the other kinds of ingest/format) into small, verifiable digests
+// for a research question, and archives their canonical text by content
+// address.
 //
 // Usage:
 //
@@ -12,6 +13,7 @@
 //	digestd gc      [flags]          remove unreferenced archive blobs
 //	digestd verify  [flags]          re-hash every archive blob, list the corrupt
 //	digestd reindex [flags]          bring the search index in line with the archive
+//	digestd hash-key [KEY]           print the hash of an API key (read from stdin without KEY)
 //	digestd eval    KIND DIR...      measure quality on evaluation sets
 //
 // Run "digestd COMMAND --help" for a command's flags.

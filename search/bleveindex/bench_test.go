@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/digestd/digestd/evaluate"
 	"github.com/digestd/digestd/search/bleveindex"
 	"github.com/digestd/digestd/search/searchtest"
 )
@@ -16,11 +17,22 @@ func BenchmarkSearch(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer idx.Close()
-	searchtest.Benchmark(b, searchtest.SharedData(filepath.Join("..", "..")), idx, func() int64 {
+	searchtest.Benchmark(b, corpus(b), idx, func() int64 {
 		n, err := bleveindex.Size(dir)
 		if err != nil {
 			return -1
 		}
 		return n
 	})
+}
+
+// corpus reads the evaluation sets as the benchmark's corpus, skipping
+// without them.
+func corpus(b *testing.B) searchtest.Corpus {
+	data := searchtest.SharedData(filepath.Join("..", ".."))
+	texts, questions, err := evaluate.SearchCorpus(data, searchtest.HTMLText)
+	if err != nil {
+		b.Skipf("evaluation data not found at %s (set DIGESTD_SHARED_DATA): %v", data, err)
+	}
+	return searchtest.Corpus{Texts: texts, Questions: questions}
 }

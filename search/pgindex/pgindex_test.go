@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/digestd/digestd/archive"
+	"github.com/digestd/digestd/evaluate"
 	"github.com/digestd/digestd/internal/testenv"
 	"github.com/digestd/digestd/search"
 	"github.com/digestd/digestd/search/bleveindex"
@@ -178,5 +179,10 @@ func BenchmarkSearch(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer idx.Close()
-	searchtest.Benchmark(b, searchtest.SharedData(filepath.Join("..", "..")), idx, func() int64 { return -1 })
+	data := searchtest.SharedData(filepath.Join("..", ".."))
+	texts, questions, err := evaluate.SearchCorpus(data, searchtest.HTMLText)
+	if err != nil {
+		b.Skipf("evaluation data not found at %s (set DIGESTD_SHARED_DATA): %v", data, err)
+	}
+	searchtest.Benchmark(b, searchtest.Corpus{Texts: texts, Questions: questions}, idx, func() int64 { return -1 })
 }

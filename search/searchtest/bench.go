@@ -2,6 +2,7 @@ package searchtest
 
 import (
 	"context"
+	"iter"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,9 +10,7 @@ import (
 	"time"
 
 	"github.com/digestd/digestd/archive"
-	"github.com/digestd/digestd/evaluate"
 	"github.com/digestd/digestd/ingest"
-	"github.com/digestd/digestd/normalize"
 	"github.com/digestd/digestd/search"
 )
 
@@ -28,17 +27,31 @@ func SharedData(root string) string {
 	return filepath.Join(root, "..", "shared", "data")
 }
 
-// Benchmark indexes BenchPassages passages of the evaluation sets' texts
-// (the evidence and summary documents, then the HTML dev pages through the
-// extractor) into idx, an empty index, and asks 300 evidence questions: it
-// reports indexing speed, the index's size against the text's (size
-// returns the index's bytes, or -1 when it cannot tell), and the 50th and
-// 95th percentiles of the engine's candidates alone and of the whole
-// search with the digester's re-ranking.
-func Benchmark(b *testing.B, data string, idx search.Index, size func() int64) {
-	if _, err := os.Stat(filepath.Join(data, "evidence-squad", "cases.jsonl")); err != nil {
-		b.Skipf("evaluation data not found at %s (set DIGESTD_SHARED_DATA)", data)
+// HTMLText is an HTML page's canonical text, as the service reads a page.
+func HTMLText(raw []byte) (string, error) {
+	doc, err := (&ingest.Ingester{MaxTextChars: 5_000_000}).Ingest(context.Background(), ingest.Source{HTML: raw})
+	if err != nil {
+		return "", err
 	}
+	return doc.Text.String(), nil
+}
+
+// Corpus is what Benchmark indexes and asks (evaluate.SearchCorpus reads
+// the evaluation sets as one).
+type Corpus struct {
+	// Texts yields canonical texts; Benchmark takes them until it has
+	// BenchPassages passages.
+	Texts     iter.Seq[string]
+	Questions []string
+}
+
+// Benchmark indexes BenchPassages passages of the corpus's texts into idx,
+// an empty index, and asks the corpus's questions: it reports indexing
+// speed, the index's size against the text's (size returns the index's
+// bytes, or -1 when it cannot tell), and the 50th and 95th percentiles of
+// the engine's candidates alone and of the whole search with the
+// digester's re-ranking.
+func Benchmark(b *testing.B, corpus Corpus, idx search.Index, size func() int64) {
 	ctx := context.Background()
 	texts := map[archive.Hash]string{}
 	var textBytes int64
@@ -53,10 +66,13 @@ func Benchmark(b *testing.B, data string, idx search.Index, size func() int64) {
 		indexing += time.Since(start)
 		docs = docs[:0]
 	}
-	add := func(text string) {
+	for text := range corpus.Texts {
+		if passages >= BenchPassages {
+			break
+		}
 		h := archive.SumString(text)
-		if _, ok := texts[h]; ok || text == "" || passages >= BenchPassages {
-			return
+		if _, ok := texts[h]; ok || text == "" {
+			continue
 		}
 		texts[h] = text
 		textBytes += int64(len(text))
@@ -67,44 +83,7 @@ func Benchmark(b *testing.B, data string, idx search.Index, size func() int64) {
 		}
 		passages += len(ps)
 	}
-	for _, set := range []string{"evidence-qasper-train", "evidence-covidqa", "evidence-squad", "summary-govreport", "summary-abstracts"} {
-		files, _ := filepath.Glob(filepath.Join(data, set, "docs", "*"))
-		for _, f := range files {
-			raw, err := os.ReadFile(f)
-			if err == nil {
-				add(normalize.Canonical(string(raw)))
-			}
-		}
-	}
-	in := &ingest.Ingester{MaxTextChars: 5_000_000}
-	for _, set := range []string{"extract-html-wcxb-dev", "extract-html-trafilatura"} {
-		cases, err := evaluate.ReadExtractCases(filepath.Join(data, set))
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, c := range cases {
-			if passages >= BenchPassages {
-				break
-			}
-			raw, err := evaluate.ReadCaseFile(filepath.Join(data, set), c.File)
-			if err != nil {
-				continue
-			}
-			if doc, err := in.Ingest(ctx, ingest.Source{HTML: raw}); err == nil {
-				add(doc.Text.String())
-			}
-		}
-	}
-	var questions []string
-	for _, set := range []string{"evidence-qasper-train", "evidence-covidqa", "evidence-squad"} {
-		cases, err := evaluate.ReadEvidenceCases(filepath.Join(data, set))
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, c := range cases[:min(100, len(cases))] {
-			questions = append(questions, c.Question)
-		}
-	}
+	questions := corpus.Questions
 	put()
 	textOf := func(_ context.Context, h archive.Hash) (string, error) { return texts[h], nil }
 	pct := func(d []time.Duration, p int) float64 {
