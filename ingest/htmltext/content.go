@@ -36,36 +36,13 @@ const (
 	proseChars = 60
 )
 
-// nodeStats holds measurements of one element's subtree.
-type nodeStats struct {
-	text      int // visible characters
-	link      int // of which inside links
-	paras     int // paragraph elements with text
-	heads     int // heading elements with text
-	score     float64
-	candidate bool
-}
-
-func (s *nodeStats) linkDensity() float64 {
-	if s == nil || s.text == 0 {
-		return 0
-	}
-	return float64(s.link) / float64(s.text)
-}
-
-// extraction is the state of one attempt at finding the main content.
-// Measurements live in one slice indexed through index, so that a page of
-// many elements costs one map entry and no allocation per element.
+// extraction is the state of one attempt at finding the main content:
+// the measures of the cleaned tree, the search's choices and what the
+// emission needs of them.
 type extraction struct {
-	index      map[*html.Node]int32
-	all        []nodeStats
-	runs       []run
-	pending    []run        // runs of the elements being measured, a stack
-	candidates []*html.Node // in order of first vote
+	measures
 	// roots are the containers findMain chose.
 	roots []*html.Node
-	// posts reads names of comments as posts (see cleaner.posts).
-	posts bool
 	// article is set when the page declares itself an article (see
 	// runShare).
 	article bool
@@ -79,9 +56,6 @@ type extraction struct {
 	// best is the best-scoring container, before topCandidate moves up
 	// from it (see holdBest).
 	best *html.Node
-	// quiet holds the headlines kept despite a furniture hint, which cast
-	// no votes in scoring (see cleaner.quiet).
-	quiet map[*html.Node]bool
 	// appeal holds the containers close around a call to action (see
 	// cleaner.appeal).
 	appeal map[*html.Node]bool
@@ -101,17 +75,7 @@ type extraction struct {
 
 // newExtraction prepares the measurement of a tree of about elems elements.
 func newExtraction(elems int) *extraction {
-	return &extraction{index: make(map[*html.Node]int32, elems), all: make([]nodeStats, 0, elems)}
-}
-
-// stat returns the measurements of element n, or nil for an element that
-// was not measured (one added after measuring, or beyond maxDepth).
-func (x *extraction) stat(n *html.Node) *nodeStats {
-	i, ok := x.index[n]
-	if !ok {
-		return nil
-	}
-	return &x.all[i]
+	return &extraction{measures: measures{index: make(map[*html.Node]int32, elems), all: make([]nodeStats, 0, elems)}}
 }
 
 // mainBlocks returns the main-content blocks of a parsed document. Attempts
@@ -1296,91 +1260,6 @@ func runLen(s string) (chars, commas int) {
 		}
 	}
 	return chars, commas
-}
-
-// run is a stretch of inline text that votes for the container that holds it.
-type run struct {
-	voter  *html.Node // first element to receive the vote
-	chars  int
-	commas int
-}
-
-// measure fills stats for n's subtree and returns n's visible text length,
-// link text length, commas and paragraphs. It records the runs of inline content with
-// enough text and few links, each voting for the element that holds it: a
-// paragraph-like element (or a leaf container) votes for its parent, text
-// beside block children votes for the element itself.
-func (x *extraction) measure(n *html.Node, inLink bool, depth int) (text, link, commas, paras, heads int) {
-	if n.Type == html.TextNode {
-		t, c := runLen(n.Data)
-		if inLink {
-			return t, t, c, 0, 0
-		}
-		return t, 0, c, 0, 0
-	}
-	if n.Type != html.ElementNode && n.Type != html.DocumentNode || depth > maxDepth {
-		return 0, 0, 0, 0, 0
-	}
-	if x.quiet[n] {
-		// A headline kept despite its furniture hint: its text is read
-		// where the content lies around it, yet it casts no vote for
-		// where that is.
-		defer func(runs, pending int) {
-			x.runs, x.pending = x.runs[:runs], x.pending[:pending]
-		}(len(x.runs), len(x.pending))
-	}
-	i := int32(len(x.all))
-	x.index[n] = i
-	x.all = append(x.all, nodeStats{})
-	isLink := inLink || n.Data == "a"
-	var runText, runLink, runCommas int
-	// This element's runs wait on the pending stack above those of its
-	// ancestors until its children are measured: they follow the
-	// children's runs in x.runs.
-	base := len(x.pending)
-	hasBlockChild := false
-	endRun := func() {
-		if runText >= minRunChars && runLink*2 < runText {
-			x.pending = append(x.pending, run{chars: runText, commas: runCommas})
-		}
-		runText, runLink, runCommas = 0, 0, 0
-	}
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		t, l, cm, p, h := x.measure(c, isLink, depth+1)
-		text += t
-		link += l
-		commas += cm
-		paras += p
-		heads += h
-		if c.Type == html.ElementNode && blockTags[c.Data] {
-			hasBlockChild = true
-			endRun()
-			continue
-		}
-		runText += t
-		runLink += l
-		runCommas += cm
-	}
-	endRun()
-	if paragraphTags[n.Data] && text > 0 {
-		paras++
-		if headingTags[n.Data] {
-			heads++
-		}
-	}
-	if local := x.pending[base:]; len(local) > 0 && !headingTags[n.Data] {
-		voter := n
-		if !hasBlockChild || paragraphTags[n.Data] {
-			voter = n.Parent
-		}
-		for _, r := range local {
-			r.voter = voter
-			x.runs = append(x.runs, r)
-		}
-	}
-	x.pending = x.pending[:base]
-	x.all[i] = nodeStats{text: text, link: link, paras: paras, heads: heads}
-	return text, link, commas, paras, heads
 }
 
 // citationListMin is the fewest items of a list of cited works.

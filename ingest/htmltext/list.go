@@ -105,7 +105,7 @@ func itemShape(n *html.Node) string {
 // listContainer returns the container under root whose repeated items
 // hold the most text, with their count and text. Each element's children
 // are visited once, so the search is linear.
-func (x *extraction) listContainer(root *html.Node) itemList {
+func (x *measures) listContainer(root *html.Node) itemList {
 	var best itemList
 	texts := map[string]int{}
 	counts := map[string]int{}
@@ -163,7 +163,7 @@ func (x *extraction) listContainer(root *html.Node) itemList {
 // groupCards counts the cards of l: each item that holds a run of
 // same-shaped children (see cardsIn) counts as that many cards, any
 // other as one.
-func (x *extraction) groupCards(l itemList) int {
+func (x *measures) groupCards(l itemList) int {
 	n := 0
 	for c := l.node.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type != html.ElementNode || c.Data == removedMark || itemShape(c) != l.shape {
@@ -183,7 +183,7 @@ func (x *extraction) groupCards(l itemList) int {
 // are children of n or of the element down its line of children holding
 // half of the text (a group's heading and its grid's frames), within
 // groupLevels levels. It returns 0 when there are none.
-func (x *extraction) cardsIn(n *html.Node) int {
+func (x *measures) cardsIn(n *html.Node) int {
 	gs := x.stat(n)
 	if gs == nil || gs.text == 0 {
 		return 0
@@ -273,90 +273,10 @@ func isProseBlock(b string) bool {
 	return false
 }
 
-// listInLandmark reports whether l is a run of many items inside the main
-// landmark while the chosen content lies outside it (a category's
-// introduction or a filter panel beside the grid the page marks as its
-// main content): the page's own statement makes the items the content,
-// unless the list is named as furniture (comments).
-func (x *extraction) listInLandmark(l itemList) bool {
-	if l.node == nil || l.items < manyListItems || l.text < minListChars || len(x.roots) == 0 {
-		return false
-	}
-	var main *html.Node
-	for p := l.node; p != nil; p = p.Parent {
-		if isLandmark(p) {
-			main = p
-			break
-		}
-		if boilerplateHint(p) == 2 {
-			// Named as furniture (a comment thread below the article).
-			return false
-		}
-	}
-	if main == nil {
-		return false
-	}
-	for _, r := range x.roots {
-		if r == main || isAncestor(main, r) || isAncestor(r, main) {
-			return false
-		}
-	}
-	return true
-}
-
 // fieldLinkShare is the least share of link text in a run of product
 // cards (see isFieldCards): the linked name among the unlinked price,
 // rating and attributes.
 const fieldLinkShare = 0.1
-
-// isFieldCards reports whether l is a long run of cards each holding a
-// link, whose text is mostly unlinked fields (a price, a rating, the
-// attributes of a product: at least fieldLinkShare of it in links, less
-// than isCardRun asks), on a page that declares neither an article nor a
-// thread: at least manyListItems cards and retryChars characters, fewer
-// than half of them holding a paragraph of running text (posts and
-// teasers have theirs; a product's card is its fields).
-func (x *extraction) isFieldCards(l itemList) bool {
-	if x.posts || x.article || l.items < manyListItems || l.text < retryChars {
-		return false
-	}
-	return x.isLinkedRun(l.node, fieldLinkShare, manyListItems) && 2*x.proseParas(l.node, 0, l.items) < l.items
-}
-
-// markLists records in x.lists, for each of roots, the run of link cards
-// inside it (see isCardRun, isFieldCards) that holds at least half of the root's text,
-// and in x.holders the wrappers of a run of many cards that the cards
-// fill at least half of (a grid's frame, as linked as the cards):
-// a root made mostly of cards is a listing, whose cards are its content
-// however many links they hold. Paragraphs with links are an article's
-// text, not cards.
-func (x *extraction) markLists(roots []*html.Node) {
-	for _, r := range roots {
-		st := x.stat(r)
-		if st == nil || st.text == 0 {
-			continue
-		}
-		list := x.listContainer(r)
-		if list.node == nil || list.tag == "p" || 2*list.text < st.text || !x.isCardRun(list.node) && !x.isFieldCards(list) {
-			continue
-		}
-		if x.lists == nil {
-			x.lists = map[*html.Node]bool{}
-		}
-		x.lists[list.node] = true
-		// The wrappers of the listing (most of their text is the cards)
-		// are as linked as the cards and stay for them.
-		for p := list.node.Parent; p != nil && p != r && list.items >= manyListItems; p = p.Parent {
-			if ps := x.stat(p); ps == nil || 2*list.text < ps.text {
-				break
-			}
-			if x.holders == nil {
-				x.holders = map[*html.Node]bool{}
-			}
-			x.holders[p] = true
-		}
-	}
-}
 
 // cardLinks is the most links a card of a group holds on average: a card
 // links to its page (its picture and its title, a rating); an entry of a

@@ -524,3 +524,14 @@ func (r *rule) excepted(cl *cleaner, v *visit) *exception {
 // depthBound is what the cleaner does with a node deeper than maxDepth: it
 // drops it without asking the table.
 var depthBound = rule{name: "depth-bound", action: drop}
+
+// readingName names the reading cl cleans with (see Decision.Reading).
+func (cl *cleaner) readingName() string {
+	switch {
+	case cl.shown:
+		return "shown"
+	case cl.byHints:
+		return "strict"
+	}
+	return "lenient"
+}

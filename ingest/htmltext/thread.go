@@ -99,58 +99,6 @@ const (
 // that the run of posts sits further up than the sections of a guide.
 const postLevels = 10
 
-// withProseRun returns the container of the run of parts that top is one
-// of: the nearest ancestor (at most runLevels up, postLevels on a thread
-// page, below body) with at least two children that hold prose, one of them holding top. On a thread page
-// (x.posts) the run of posts is the content as it is; elsewhere it must be
-// little linked (runLinkShare) and top must hold at most runTopShare of
-// its text. Otherwise top is returned.
-func (x *extraction) withProseRun(top, body *html.Node) *html.Node {
-	if top == body {
-		return top
-	}
-	child := top
-	levels := runLevels
-	if x.posts {
-		levels = postLevels
-	}
-	for level, a := 0, top.Parent; level < levels && a != nil && a != body && a.Type == html.ElementNode; level, a = level+1, a.Parent {
-		parts, holds := 0, false
-		for c := a.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type != html.ElementNode || paragraphTags[c.Data] || !x.isPart(c) {
-				continue
-			}
-			parts++
-			holds = holds || c == child
-		}
-		if parts >= 2 && holds {
-			if x.posts {
-				return a
-			}
-			st, tst := x.stat(a), x.stat(top)
-			if st == nil || tst == nil || st.linkDensity() > runLinkShare || float64(tst.text) > runTopShare*float64(st.text) {
-				return top
-			}
-			return a
-		}
-		child = a
-	}
-	return top
-}
-
-// isPart reports whether n can be a part of a run: it holds prose, or, on
-// a thread page, it holds running text whatever its markup (forum software
-// often writes a post as text and line breaks, without paragraphs): at
-// least proseChars characters, few of them in links.
-func (x *extraction) isPart(n *html.Node) bool {
-	if x.posts {
-		if st := x.stat(n); st != nil && st.text >= proseChars && st.linkDensity() < postLinkShare {
-			return true
-		}
-	}
-	return hasProse(n, 0)
-}
-
 // postLinkShare is the most share of link text in a post's running text.
 const postLinkShare = 0.2
 
