@@ -21,7 +21,6 @@ import (
 	"time"
 
 	"github.com/digestd/digestd/archive"
-	"github.com/digestd/digestd/archive/fsstore"
 	"github.com/digestd/digestd/batch"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/internal/shareddata"
@@ -305,7 +304,7 @@ func sharedDataOrSkip(t *testing.T) string {
 // expected.
 func checkOutput(t *testing.T, out, arch string, want map[string]expected) {
 	t.Helper()
-	store, err := fsstore.Open(arch)
+	store, err := openStore(context.Background(), arch)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/digestd/digestd/archive"
-	"github.com/digestd/digestd/archive/fsstore"
 	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/ingest/htmltext"
 	"github.com/digestd/digestd/ingest/ocr"
@@ -22,8 +21,6 @@ import (
 	"github.com/digestd/digestd/ingest/render"
 	"github.com/digestd/digestd/pipeline"
 	"github.com/digestd/digestd/search"
-	"github.com/digestd/digestd/search/bleveindex"
-	"github.com/digestd/digestd/search/pgindex"
 )
 
 // config is what every command that runs the pipeline shares. Each
@@ -195,14 +192,6 @@ func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// openStore opens the archive named by loc.
-func openStore(ctx context.Context, loc string) (archive.Store, error) {
-	if strings.HasPrefix(loc, "s3://") {
-		return openS3(ctx, loc)
-	}
-	return fsstore.Open(loc)
-}
-
 // app is an assembled pipeline and what must be closed with it.
 type app struct {
 	pipe     *pipeline.Pipeline
@@ -297,33 +286,15 @@ func indexLocation(c *config) string {
 	return filepath.Join(c.archive, "search-index")
 }
 
-// openIndex opens the search index of c, or returns nil when there is none:
-// a postgres:// URL is the server engine, which every process and replica
-// shares, anything else a directory of the embedded one, which one process
-// holds at a time: its lock is returned with it, and when another process
-// holds it the error is an *indexHeldError naming that process.
+// openIndex opens the search index of c through its backend (see
+// indexBackends), or returns nil when there is none; an embedded index
+// comes with its lock.
 func openIndex(ctx context.Context, c *config) (search.Index, *indexLock, error) {
 	loc := indexLocation(c)
 	if loc == "" {
 		return nil, nil, nil
 	}
-	if strings.HasPrefix(loc, "postgres://") || strings.HasPrefix(loc, "postgresql://") {
-		idx, err := pgindex.Open(ctx, loc)
-		return idx, nil, err
-	}
-	if err := os.MkdirAll(filepath.Dir(loc), 0o755); err != nil {
-		return nil, nil, err
-	}
-	lock, err := lockIndex(loc, c.command)
-	if err != nil {
-		return nil, nil, err
-	}
-	idx, err := bleveindex.Open(loc)
-	if err != nil {
-		lock.Close()
-		return nil, nil, err
-	}
-	return lockedIndex{idx, lock}, lock, nil
+	return openIndexAt(ctx, loc, c.command)
 }
 
 // unavailableIndex stands for an index that could not be opened: every

@@ -15,7 +15,6 @@ import (
 	"github.com/digestd/digestd/evaluate"
 	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/pipeline"
-	"github.com/digestd/digestd/search/bleveindex"
 )
 
 const evalUsage = `Usage: digestd eval KIND [--json] DIR...
@@ -213,7 +212,12 @@ func evalSearch(ctx context.Context, dir string, p *pipeline.Pipeline, scratch s
 	if err != nil {
 		return evaluate.Report{}, err
 	}
-	idx, err := bleveindex.Open(filepath.Join(loc, "index"))
+	at := filepath.Join(loc, "index")
+	backend, err := indexBackendOf(at)
+	if err != nil {
+		return evaluate.Report{}, err
+	}
+	idx, _, err := backend.open(ctx, at, "eval")
 	if err != nil {
 		return evaluate.Report{}, err
 	}
@@ -248,7 +252,7 @@ func evalSearch(ctx context.Context, dir string, p *pipeline.Pipeline, scratch s
 	if err != nil {
 		return rep, err
 	}
-	size, err := bleveindex.Size(filepath.Join(loc, "index"))
+	size, err := backend.size(at)
 	if err != nil {
 		return rep, err
 	}

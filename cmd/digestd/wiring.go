@@ -13,8 +13,6 @@ import (
 
 	"github.com/digestd/digestd"
 	"github.com/digestd/digestd/api"
-	"github.com/digestd/digestd/archive"
-	"github.com/digestd/digestd/archive/s3store"
 	"github.com/digestd/digestd/digest/sentences"
 	"github.com/digestd/digestd/evaluate"
 	"github.com/digestd/digestd/ingest"
@@ -171,14 +169,6 @@ func (c poolCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(pdfOutcomeDesc, prometheus.CounterValue, float64(n), outcome)
 	}
 	ch <- prometheus.MustNewConstMetric(pdfInUseDesc, prometheus.GaugeValue, float64(st.InUse))
-}
-
-func openS3(ctx context.Context, loc string) (archive.Store, error) {
-	cfg, err := s3store.ConfigFromURL(loc, os.Getenv)
-	if err != nil {
-		return nil, err
-	}
-	return s3store.Open(ctx, cfg)
 }
 
 // evalKind runs the digest evaluations through the pipeline's text path.
