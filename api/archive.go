@@ -40,6 +40,11 @@ func (s *Server) getArchive(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	if f := r.URL.Query().Get("format"); f != "" {
+		defer release()
+		s.getMarkdown(w, r, d, f)
+		return
+	}
 	br, ct, err := s.openArchived(r, d)
 	release()
 	if err != nil {
@@ -77,6 +82,31 @@ func (s *Server) getArchive(w http.ResponseWriter, r *http.Request) {
 	default:
 		g.commit()
 	}
+}
+
+// FormatMarkdown is the one format getArchive renders a canonical text in
+// (?format=markdown): CommonMark with GFM tables, from the text and its
+// structure.
+const FormatMarkdown = "markdown"
+
+// getMarkdown answers an archived canonical text rendered in format
+// (FormatMarkdown, the only one) from its text and structure.
+func (s *Server) getMarkdown(w http.ResponseWriter, r *http.Request, d archive.Hash, format string) {
+	if format != FormatMarkdown {
+		s.fail(w, r, fault.E(fault.ValidationError, "format: must be "+FormatMarkdown).With("field", "format"))
+		return
+	}
+	md, err := s.pipe.Markdown(r.Context(), d)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/markdown; charset=utf-8")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Length", strconv.Itoa(len(md.Markdown)))
+	w.WriteHeader(http.StatusOK)
+	io.WriteString(w, md.Markdown)
 }
 
 // rangeEnds returns where the byte ranges of a Range header end, as

@@ -21,8 +21,16 @@ type contract struct {
 	router routers.Router
 }
 
+// markdownBody reads a text/markdown body as a string, as kin-openapi
+// reads text/plain.
+func markdownBody(body io.Reader, _ http.Header, _ *openapi3.SchemaRef, _ openapi3filter.EncodingFn) (any, error) {
+	b, err := io.ReadAll(body)
+	return string(b), err
+}
+
 func loadContract(t testing.TB) *contract {
 	t.Helper()
+	openapi3filter.RegisterBodyDecoder("text/markdown", markdownBody)
 	loader := openapi3.NewLoader()
 	doc, err := loader.LoadFromData(digestd.OpenAPI)
 	if err != nil {

@@ -163,7 +163,7 @@ var routes = []route{
 	{"GET", "/v1/sources/{hash}", wire.ToolGetSource, nil, (*Server).getSource, lightWeight},
 	// The archive's blobs are admitted inside the handler: streaming one
 	// holds no slot.
-	{"GET", "/v1/archive/{hash}", wire.ToolGetArchiveBlob, nil, (*Server).getArchive, nil},
+	{"GET", "/v1/archive/{hash}", wire.ToolGetArchiveBlob, []string{"format"}, (*Server).getArchive, nil},
 	{"HEAD", "/v1/archive/{hash}", wire.ToolGetArchiveBlob, nil, (*Server).getArchive, nil},
 	{"GET", "/v1/archive/{hash}/slice", wire.ToolGetArchivedText, []string{"locator", "start", "end", "context"}, (*Server).getSlice, readWeight},
 }

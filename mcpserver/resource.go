@@ -41,6 +41,61 @@ func archiveTemplate() *mcp.ResourceTemplate {
 	}
 }
 
+// markdownURIPrefix starts the URI of every archived text rendered as
+// Markdown.
+const markdownURIPrefix = "digestd://markdown/"
+
+// MarkdownTemplate is the URI template of archived texts rendered as
+// Markdown from their text and structure, as GET
+// /v1/archive/{hash}?format=markdown answers them.
+const MarkdownTemplate = markdownURIPrefix + "{+hash}"
+
+func markdownTemplate() *mcp.ResourceTemplate {
+	return &mcp.ResourceTemplate{
+		Name:        "archived-markdown",
+		Title:       "Archived text as Markdown",
+		URITemplate: MarkdownTemplate,
+		MIMEType:    "text/markdown",
+		Description: "The canonical text of a digested source rendered as Markdown (CommonMark with GFM tables) from its text and structure: " +
+			"headings, lists, tables, links and emphasis. Every character of its text is a character of the canonical text.",
+	}
+}
+
+// readMarkdown serves resources/read for an archived text as Markdown,
+// with readArchive's errors.
+func (t *tools) readMarkdown(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	uri := req.Params.URI
+	raw, ok := strings.CutPrefix(uri, markdownURIPrefix)
+	if !ok {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	if s, err := url.PathUnescape(raw); err == nil {
+		raw = s
+	}
+	d, err := archive.ParseHash(raw)
+	if err != nil {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	md, err := t.pipe.Markdown(ctx, d)
+	if err != nil {
+		return nil, t.resourceFailure(uri, err)
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: markdownURIPrefix + d.String(), MIMEType: "text/markdown", Text: md.Markdown}}}, nil
+}
+
+// resourceFailure is the JSON-RPC error of a failed resources/read of uri.
+func (t *tools) resourceFailure(uri string, err error) error {
+	fe := fault.As(err)
+	if fe.Code == fault.NotFound {
+		return mcp.ResourceNotFoundError(uri)
+	}
+	rerr := resourceError(fe)
+	if rerr.Code == jsonrpc.CodeInternalError {
+		t.log.Error("resource read failed", "uri", uri, "code", fe.Code, "err", err)
+	}
+	return rerr
+}
+
 // archiveLink is a resource link to an archived text, for tool results.
 func archiveLink(hash, title string) mcp.Content {
 	return &mcp.ResourceLink{URI: ArchiveURI(hash), Name: hash, Title: title, MIMEType: "text/plain",
@@ -69,15 +124,7 @@ func (t *tools) readArchive(ctx context.Context, req *mcp.ReadResourceRequest) (
 		err = fault.E(fault.UnsupportedContentType, "the archived blob is not text")
 	}
 	if err != nil {
-		fe := fault.As(err)
-		if fe.Code == fault.NotFound {
-			return nil, mcp.ResourceNotFoundError(uri)
-		}
-		rerr := resourceError(fe)
-		if rerr.Code == jsonrpc.CodeInternalError {
-			t.log.Error("resource read failed", "uri", uri, "code", fe.Code, "err", err)
-		}
-		return nil, rerr
+		return nil, t.resourceFailure(uri, err)
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: ArchiveURI(d.String()), MIMEType: "text/plain", Text: string(b)}}}, nil
 }

@@ -90,7 +90,8 @@ const instructions = `digestd turns sources (web pages, PDFs, plain text) into s
 Call digest_source for one source or digest_sources for several within a size budget. Every evidence snippet carries a locator
 (char:S-E, or page:N:char:S-E for PDFs) into the archived canonical text named by source_text_hash; offsets are Unicode code points,
 and text[S:E] equals the snippet exactly. Quote a source by fetching a span with get_archived_text, check a digest with verify_digest,
-and find sources digested earlier with list_sources. The archived texts are also resources: digestd://archive/sha256:<hex>.`
+and find sources digested earlier with list_sources. The archived texts are also resources: digestd://archive/sha256:<hex>, and as Markdown with their headings, lists, tables and links:
+digestd://markdown/sha256:<hex>.`
 
 // NewServer returns an MCP server with digestd's tools and resource
 // template, running every call through pipe. One server may serve any
@@ -109,6 +110,7 @@ func NewServer(pipe *pipeline.Pipeline, opts Options) *mcp.Server {
 	t := &tools{pipe: pipe, log: opts.logger(), monitor: &wire.Monitor{Pipe: pipe, Version: version, Probes: opts.Probes, Started: time.Now()}, cursors: wire.NewCursors(opts.CursorKey)}
 	t.register(srv)
 	srv.AddResourceTemplate(archiveTemplate(), t.readArchive)
+	srv.AddResourceTemplate(markdownTemplate(), t.readMarkdown)
 	srv.AddReceivingMiddleware(envelopeInputErrors, refuseBadUTF8)
 	return srv
 }

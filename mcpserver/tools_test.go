@@ -510,7 +510,8 @@ func TestResourceTemplate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.ResourceTemplates) != 1 || res.ResourceTemplates[0].URITemplate != mcpserver.ArchiveTemplate || res.ResourceTemplates[0].MIMEType != "text/plain" {
+	if len(res.ResourceTemplates) != 2 || res.ResourceTemplates[0].URITemplate != mcpserver.ArchiveTemplate || res.ResourceTemplates[0].MIMEType != "text/plain" ||
+		res.ResourceTemplates[1].URITemplate != mcpserver.MarkdownTemplate || res.ResourceTemplates[1].MIMEType != "text/markdown" {
 		t.Fatalf("templates = %+v", res.ResourceTemplates)
 	}
 	var d digestData
@@ -530,6 +531,10 @@ func TestResourceTemplate(t *testing.T) {
 			t.Errorf("%s: %q", uri, rr.Contents[0].Text)
 		}
 	}
+	rr, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "digestd://markdown/sha256:" + hex})
+	if err != nil || rr.Contents[0].Text != "Ünïcode text about the placenta." || rr.Contents[0].MIMEType != "text/markdown" {
+		t.Errorf("markdown: %v %+v", err, rr)
+	}
 	// Each failure is a JSON-RPC error with a code that says why, never 0.
 	notText, err := archive.PutBytes(context.Background(), pipe.Store, []byte("\xff\xfe not text"))
 	if err != nil {
@@ -542,6 +547,7 @@ func TestResourceTemplate(t *testing.T) {
 		{"digestd://archive/sha256:" + strings.Repeat("0", 64), jsonrpc.CodeInvalidParams},
 		{"digestd://archive/not-a-hash", jsonrpc.CodeInvalidParams},
 		{mcpserver.ArchiveURI(notText.String()), jsonrpc.CodeInvalidParams},
+		{"digestd://markdown/sha256:" + strings.Repeat("0", 64), jsonrpc.CodeInvalidParams},
 	} {
 		_, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: c.uri})
 		if rpcErr := (*jsonrpc.Error)(nil); !errors.As(err, &rpcErr) || rpcErr.Code != c.code {

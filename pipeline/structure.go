@@ -34,3 +34,21 @@ func (p *Pipeline) Structure(ctx context.Context, text archive.Blob, rec *ingest
 	}
 	return s, nil
 }
+
+// Markdown renders the archived canonical text d as Markdown from its
+// text and its structure (structure.Markdown): headings, lists, tables,
+// links and emphasis where the source's sidecar holds them, paragraphs
+// alone where it has none. Every character of the rendering's text is a
+// code point of the canonical text (Rendering.Span maps a locator's span
+// into it).
+func (p *Pipeline) Markdown(ctx context.Context, d archive.Hash) (*structure.Rendering, error) {
+	text, rec, _, err := p.Archived(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	s, err := p.Structure(ctx, text, rec)
+	if err != nil {
+		return nil, err
+	}
+	return structure.Markdown(text.String(), s), nil
+}

@@ -13,12 +13,15 @@ import (
 	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/ingest/format"
 	"github.com/digestd/digestd/ingest/htmltext"
+	"github.com/digestd/digestd/structure"
 )
 
-const extractUsage = `Usage: digestd extract [--explain] [--json] [--render auto|always] [--ocr auto|never|always] [FILE | URL]
+const extractUsage = `Usage: digestd extract [--explain] [--json] [--format text|markdown] [--render auto|always] [--ocr auto|never|always] [FILE | URL]
 
 Extracts one source (a file, a URL, or stdin when FILE is omitted or -) and prints its
-canonical text, as the service archives it. With --explain, an HTML page's text, or an
+canonical text, as the service archives it. --format markdown prints it as Markdown
+(CommonMark with GFM tables) from the text and its structure, as GET
+/v1/archive/{hash}?format=markdown does. With --explain, an HTML page's text, or an
 EPUB book's, is preceded by the extractor's decisions: one line for each block a rule kept or
 removed, marked "*" when it belongs to the reading the text came from, with that
 reading (strict, lenient, shown, page for the outcome, or document for a book's
@@ -39,9 +42,13 @@ func runExtract(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	c.registerOCR(fs)
 	explain := fs.Bool("explain", false, "print the rule of every block the HTML extractor kept or removed (HTML pages, EPUB books)")
 	asJSON := fs.Bool("json", false, "print one JSON object: the text, the source record and the decisions")
+	form := fs.String("format", "text", "print the canonical text (text) or render it as Markdown (markdown)")
 	kind := fs.String("kind", "", "source kind: "+strings.Join(format.Kinds, ", ")+" (default: from the file name or its first bytes)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *form != "text" && *form != "markdown" {
+		return &exitError{code: 2, err: fmt.Errorf("extract: --format %q: want text or markdown", *form)}
 	}
 	name := fs.Arg(0)
 	isURL := strings.HasPrefix(name, "http://") || strings.HasPrefix(name, "https://")
@@ -100,6 +107,16 @@ func runExtract(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		if _, err := fmt.Fprintln(stdout, "--- text"); err != nil {
 			return err
 		}
+	}
+	if *form == "markdown" {
+		var s *structure.Structure
+		if doc.Sidecar != nil {
+			if s, err = structure.Read(doc.Sidecar, doc.Text.String(), doc.Text.Hash()); err != nil {
+				return fmt.Errorf("extract: %w", err)
+			}
+		}
+		_, err = fmt.Fprintln(stdout, structure.Markdown(doc.Text.String(), s).Markdown)
+		return err
 	}
 	_, err = fmt.Fprintln(stdout, doc.Text.String())
 	return err

@@ -100,3 +100,24 @@ func TestExtractExplainEPUB(t *testing.T) {
 		t.Errorf("text %q, want %q", text, want)
 	}
 }
+
+// TestExtractMarkdown runs digestd extract --format markdown on a
+// Markdown file: its headings, list and link come back as Markdown, and
+// an unknown format is refused.
+func TestExtractMarkdown(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "notes.md")
+	if err := os.WriteFile(file, []byte("# Tides\n\n* Spring tides, see [the almanac](https://example.org/almanac)\n* Neap tides\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, stderr bytes.Buffer
+	if err := run(context.Background(), []string{"extract", "--format", "markdown", file}, strings.NewReader(""), &out, &stderr); err != nil {
+		t.Fatalf("extract --format markdown: %v (%s)", err, stderr.String())
+	}
+	want := "# Tides\n\n- Spring tides, see [the almanac](https://example.org/almanac)\n\n- Neap tides\n"
+	if out.String() != want {
+		t.Errorf("got %q, want %q", out.String(), want)
+	}
+	if err := run(context.Background(), []string{"extract", "--format", "html", file}, strings.NewReader(""), &out, &stderr); err == nil {
+		t.Error("--format html was taken")
+	}
+}
