@@ -366,6 +366,17 @@ type SearchPage struct {
 	Reconciling  bool
 }
 
+// CheckSearchLimit refuses a page size outside 1–MaxSearchLimit (0 stands
+// for DefaultSearchLimit) with VALIDATION_ERROR naming the field. It is the
+// one rule of a page's size: Search applies it to every caller, and the
+// edges as they read a request, before its other fields.
+func CheckSearchLimit(limit int) error {
+	if limit < 0 || limit > MaxSearchLimit {
+		return fault.E(fault.ValidationError, fmt.Sprintf("limit: must be an integer between 1 and %d", MaxSearchLimit)).With("field", "limit")
+	}
+	return nil
+}
+
 // Search answers a question across the archived sources that pass the
 // filter: ranked passages, each verified against its canonical text (see
 // search.Search). An empty or over-long query, a limit outside 1–
@@ -383,11 +394,11 @@ func (p *Pipeline) Search(ctx context.Context, req SearchRequest) (*SearchPage, 
 	if utf8.RuneCountInString(q) > MaxSearchQueryChars {
 		return nil, fault.E(fault.ValidationError, fmt.Sprintf("query: exceeds maximum length of %d characters", MaxSearchQueryChars)).With("field", "query")
 	}
+	if err := CheckSearchLimit(req.Limit); err != nil {
+		return nil, err
+	}
 	if req.Limit == 0 {
 		req.Limit = DefaultSearchLimit
-	}
-	if req.Limit < 1 || req.Limit > MaxSearchLimit {
-		return nil, fault.E(fault.ValidationError, fmt.Sprintf("limit: must be an integer between 1 and %d", MaxSearchLimit)).With("field", "limit")
 	}
 	if req.Offset < 0 || req.Offset >= search.MaxResults {
 		return nil, fault.E(fault.InvalidCursor, "cursor: not a cursor this search issued").With("field", "cursor")

@@ -64,8 +64,8 @@ const MaxSearchFilterSources = 100
 // request: its position is bound to the rest of the body.
 func (b *SearchRequest) PipelineRequest(cursors *Cursors) (pipeline.SearchRequest, []string, error) {
 	req := pipeline.SearchRequest{Query: b.Query, Limit: b.Limit}
-	if b.Limit < 0 || b.Limit > pipeline.MaxSearchLimit {
-		return req, nil, fault.E(fault.ValidationError, fmt.Sprintf("limit: must be an integer between 1 and %d", pipeline.MaxSearchLimit)).With("field", "limit")
+	if err := pipeline.CheckSearchLimit(b.Limit); err != nil {
+		return req, nil, err
 	}
 	_, allowed, err := detailLevel(b.Detail, b.Fields, pipeline.SearchDetailFields)
 	if err != nil {
