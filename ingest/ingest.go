@@ -318,6 +318,7 @@ func (in *Ingester) judgedHTML(raw []byte, contentType, pageURL string, rec Reco
 		return nil, v, err
 	}
 	doc.Trace = opt.Trace
+	doc.structured(res.Text, res.Spans, cmp.Or(pageURL, res.Meta.CanonicalURL))
 	return doc, v, nil
 }
 

@@ -2,6 +2,7 @@ package structure
 
 import (
 	"slices"
+	"unicode/utf8"
 
 	"github.com/digestd/digestd/normalize"
 )
@@ -53,9 +54,22 @@ func Map(raw, canon string, spans []Span) (*Structure, error) {
 	}
 	slices.Sort(offs)
 	offs = slices.Compact(offs)
-	before, after, err := normalize.Align(raw, canon, offs)
-	if err != nil {
-		return nil, err
+	var before, after []int
+	if raw == canon {
+		// Spans over the canonical text itself: bytes to code points.
+		before = make([]int, len(offs))
+		cp, b := 0, 0
+		for i, o := range offs {
+			cp += utf8.RuneCountInString(canon[b:min(o, len(canon))])
+			b = min(o, len(canon))
+			before[i] = cp
+		}
+		after = before
+	} else {
+		var err error
+		if before, after, err = normalize.Align(raw, canon, offs); err != nil {
+			return nil, err
+		}
 	}
 	at := func(o int) int {
 		i, _ := slices.BinarySearch(offs, o)

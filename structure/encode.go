@@ -19,10 +19,11 @@ type Sidecar struct {
 	Structure
 }
 
-// sidecarJSON is the sidecar's encoding: each span an array [kind, start,
-// end] with one more element for the kinds that take an attribute: a
-// heading's level, an item's depth, a link's target, and 1 for an ordered
-// list, a header cell and strong emphasis.
+// sidecarJSON is the sidecar's encoding: each span an array [kind, from,
+// length], from being its start less the start of the span before it (its
+// start for the first), with one more element for the kinds that take an
+// attribute: a heading's level, an item's depth, a link's target, and 1
+// for an ordered list, a header cell and strong emphasis.
 type sidecarJSON struct {
 	Version  string            `json:"version"`
 	TextHash archive.Hash      `json:"text_hash"`
@@ -38,11 +39,13 @@ func Encode(s *Sidecar) ([]byte, error) {
 	b.WriteString(`,"text_hash":"`)
 	b.WriteString(s.TextHash.String())
 	b.WriteString(`","spans":[`)
+	prev := 0
 	for i, sp := range s.Spans {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(&b, `["%s",%d,%d`, sp.Kind, sp.Start, sp.End)
+		fmt.Fprintf(&b, `["%s",%d,%d`, sp.Kind, sp.Start-prev, sp.End-sp.Start)
+		prev = sp.Start
 		switch {
 		case sp.Kind == Link:
 			h, err := json.Marshal(sp.Href)
@@ -62,6 +65,10 @@ func Encode(s *Sidecar) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// maxOffset bounds the offsets and lengths a sidecar may hold (past any
+// text's length, so that no sum overflows).
+const maxOffset = 1 << 40
+
 // Decode reads an encoded sidecar of this Version. It checks the encoding,
 // not the spans against a text (see Check).
 func Decode(data []byte) (*Sidecar, error) {
@@ -74,6 +81,7 @@ func Decode(data []byte) (*Sidecar, error) {
 	}
 	s := &Sidecar{Version: j.Version, TextHash: j.TextHash}
 	s.Spans = make([]Span, 0, len(j.Spans))
+	prev := 0
 	for i, raw := range j.Spans {
 		var el []json.RawMessage
 		if err := json.Unmarshal(raw, &el); err != nil || len(el) < 3 || len(el) > 4 {
@@ -82,6 +90,15 @@ func Decode(data []byte) (*Sidecar, error) {
 		var sp Span
 		if json.Unmarshal(el[0], &sp.Kind) != nil || json.Unmarshal(el[1], &sp.Start) != nil || json.Unmarshal(el[2], &sp.End) != nil {
 			return nil, fmt.Errorf("structure: span %d: want a kind and two offsets", i)
+		}
+		if sp.Start < 0 || sp.End <= 0 || sp.Start > maxOffset || sp.End > maxOffset {
+			return nil, fmt.Errorf("structure: span %d: an offset or length out of range", i)
+		}
+		sp.Start += prev
+		sp.End += sp.Start
+		prev = sp.Start
+		if prev > maxOffset {
+			return nil, fmt.Errorf("structure: span %d: an offset out of range", i)
 		}
 		if len(el) == 4 {
 			if err := decodeAttr(&sp, el[3]); err != nil {

@@ -126,7 +126,8 @@ func TestSidecarRoundTrip(t *testing.T) {
 		strings.Replace(string(data), Version, "structure/0", 1),
 		strings.Replace(string(data), `["h",0,4,2]`, `["h",0,5,2]`, 1),
 		strings.Replace(string(data), `["h",0,4,2]`, `["h",0]`, 1),
-		strings.Replace(string(data), `["em",10,15,1]`, `["em",10,15,2]`, 1),
+		strings.Replace(string(data), `["h",0,4,2]`, `["h",-1,4,2]`, 1),
+		strings.Replace(string(data), `["em",5,5,1]`, `["em",5,5,2]`, 1),
 		`{"version":`,
 	} {
 		if _, err := Read([]byte(bad), text, h); err == nil {

@@ -40,7 +40,7 @@ func TestDevSetStructure(t *testing.T) {
 			}
 			md := structure.Markdown(text, s).Markdown
 			back := structuretest.Read(md)
-			if g, w := structuretest.Collapse(strings.Join(back.Text, " ")), structuretest.Collapse(text); g != w {
+			if g, w := structuretest.Words(strings.Join(back.Text, " ")), structuretest.Words(text); g != w {
 				t.Errorf("the Markdown reads back to another text:\n got %q\nwant %q", g, w)
 			}
 			ref, err := os.ReadFile(filepath.Join(devset, c.Source))

@@ -28,6 +28,7 @@ import (
 
 	"github.com/digestd/digestd/internal/htmlwalk"
 	"github.com/digestd/digestd/normalize"
+	"github.com/digestd/digestd/structure"
 )
 
 // ExtractorName names this extractor in source records.
@@ -75,6 +76,10 @@ type Result struct {
 	Meta Metadata
 	// Charset is the name of the encoding the page was decoded from.
 	Charset string
+	// Spans is the structure of Text found in the page's tree (see
+	// pageSpans), in byte offsets of Text, links as written; nil when
+	// the page was read without a tree.
+	Spans []structure.Span
 
 	// tree is the page's parsed tree (nil when the flat scan read it);
 	// removed logs what the extraction took out of its trees.
@@ -157,11 +162,13 @@ func ExtractWith(raw []byte, contentType string, pageURL string, opt Options) (*
 	res.tree = doc
 	if opt.Document {
 		res.setBlocks(documentBlocks(doc, elems, opt, &res.removed))
+		res.Spans = pageSpans(doc, res.Text)
 		return res, nil
 	}
 	w := webPage{doc: doc, decoded: decoded, elems: elems, lds: decl.pageLD, article: article, author: meta.Author}
 	res.Blocks = w.blocks(stageDriver{trace: opt.Trace, off: off}, rules, &res.removed)
 	res.Text = normalize.Blocks(res.Blocks)
+	res.Spans = pageSpans(res.tree, res.Text)
 	return res, nil
 }
 

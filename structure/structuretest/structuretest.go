@@ -126,3 +126,18 @@ func unescape(s string) string {
 
 // Collapse joins blocks and collapses white space.
 func Collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// Words is s with white space collapsed and the table pipes left out: the
+// plain text a rendering and its canonical text are compared by (a table
+// row's cells are apart by a pipe in Markdown, by a space or " | " in
+// canonical text).
+func Words(s string) string {
+	f := strings.Fields(s)
+	out := f[:0]
+	for _, w := range f {
+		if w != "|" {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
+}
