@@ -150,8 +150,8 @@ type Document struct {
 	// (Source.Explain); nil otherwise.
 	Trace *htmltext.Trace
 	// Sidecar is the encoded structure of the text (structure.Encode),
-	// whose hash Record.StructureHash holds; nil when the source has none.
-	Sidecar []byte
+	// hashed once (Record.StructureHash); empty when the source has none.
+	Sidecar archive.Blob
 }
 
 // Warning is a non-fatal remark about an ingested source.

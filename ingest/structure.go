@@ -23,6 +23,6 @@ func (d *Document) structured(raw string, spans []structure.Span, base string) {
 	if err != nil {
 		return
 	}
-	d.Sidecar = data
-	d.Record.StructureHash = archive.Sum(data)
+	d.Sidecar = archive.NewBlob(string(data))
+	d.Record.StructureHash = d.Sidecar.Hash()
 }

@@ -275,9 +275,9 @@ func (p *Pipeline) storeText(ctx context.Context, doc *ingest.Document) (text, r
 	if err != nil {
 		return archive.Hash{}, archive.Hash{}, archiveFault("store the canonical text", err)
 	}
-	if doc.Sidecar != nil {
+	if doc.Sidecar.Len() > 0 {
 		// The structure's sidecar goes in before the record that names it.
-		if _, _, err := p.putOnce(ctx, archive.NewBlob(string(doc.Sidecar))); err != nil {
+		if _, _, err := p.putOnce(ctx, doc.Sidecar); err != nil {
 			return archive.Hash{}, archive.Hash{}, archiveFault("store the text's structure", err)
 		}
 	}

@@ -110,8 +110,8 @@ func runExtract(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	}
 	if *form == "markdown" {
 		var s *structure.Structure
-		if doc.Sidecar != nil {
-			if s, err = structure.Read(doc.Sidecar, doc.Text.String(), doc.Text.Hash()); err != nil {
+		if doc.Sidecar.Len() > 0 {
+			if s, err = structure.Read([]byte(doc.Sidecar.String()), doc.Text.String(), doc.Text.Hash()); err != nil {
 				return fmt.Errorf("extract: %w", err)
 			}
 		}
