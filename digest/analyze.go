@@ -300,6 +300,11 @@ func ligature(r rune) string {
 	return "st"
 }
 
+// Unspaced reports whether r belongs to a script written without spaces
+// (Chinese, Japanese kana, Thai), whose text the digester reads one
+// character at a time: the search index splits such words as it does.
+func Unspaced(r rune) bool { return isIdeographic(r) }
+
 // isIdeographic reports scripts written without spaces, indexed one
 // character at a time.
 func isIdeographic(r rune) bool {

@@ -43,8 +43,10 @@ const SearchTop3 = 3
 // prefixed bm25_; in a set whose questions all name a category in quotes
 // (see categories), the evidence figures by category
 // (category_evidence_hit_at_10, …_hit_at_1, …_mrr_at_10, and BM25's); and
-// all of them for each half of the set (DocHalf),
-// prefixed half0_ and half1_. index_passages counts the passages. A
+// all of them for each half of the set (DocHalf), prefixed half0_ and
+// half1_, and for each language where cases carry one, prefixed
+// lang_<lang>_ (groupsOf), each group's number of cases as <group>cases.
+// index_passages counts the passages. A
 // document that cannot be put or a question that fails counts as a miss
 // and in Report.Errors; only cancellation of ctx stops the run. Seconds
 // and DocsPerSec time ask alone.
@@ -95,7 +97,7 @@ func Search(ctx context.Context, dir string, add SearchAddFunc, ask SearchFunc) 
 		categorized                   int // cases whose category has gold passages
 	}
 	var all tallies
-	var half [2]tallies
+	groups := map[string]*tallies{} // by prefix: halves and languages (groupsOf)
 	for ci, c := range cases {
 		if err := ctx.Err(); err != nil {
 			return Report{}, fmt.Errorf("search run %s: %w", rep.Set, err)
@@ -119,7 +121,14 @@ func Search(ctx context.Context, dir string, add SearchAddFunc, ask SearchFunc) 
 			bTexts = append(bTexts, passages[i])
 			bDocs = append(bDocs, passageDoc[i])
 		}
-		for _, t := range []*tallies{&all, &half[DocHalf(c.Doc)]} {
+		counted := []*tallies{&all}
+		for _, g := range groupsOf(c) {
+			if groups[g] == nil {
+				groups[g] = &tallies{}
+			}
+			counted = append(counted, groups[g])
+		}
+		for _, t := range counted {
 			t.n++
 			if len(c.Answers) > 0 {
 				t.answered++
@@ -176,8 +185,9 @@ func Search(ctx context.Context, dir string, add SearchAddFunc, ask SearchFunc) 
 		}
 	}
 	report("", all)
-	for h := range half {
-		report(fmt.Sprintf("half%d_", h), half[h])
+	for g, t := range groups {
+		report(g, *t)
+		rep.Metrics[g+"cases"] = float64(t.n)
 	}
 	rep.Seconds = elapsed.Seconds()
 	if elapsed > 0 {

@@ -19,7 +19,6 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
-	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search/query"
@@ -66,6 +65,18 @@ func Open(dir string) (*Index, error) {
 	// or not at all).
 	config := map[string]any{"bolt_timeout": "2s", "unsafe_batch": true}
 	b, err := bleve.OpenUsing(dir, config)
+	if err == nil && analyzerOf(b) != bodyAnalyzer {
+		// An index made with another analysis is rebuilt: it is derived
+		// data, and the reconcile at start indexes every archived source
+		// an empty index lacks.
+		if err := b.Close(); err != nil {
+			return nil, fmt.Errorf("close the search index to rebuild it: %w: %w", search.ErrUnavailable, err)
+		}
+		if err := os.RemoveAll(dir); err != nil {
+			return nil, fmt.Errorf("remove the search index to rebuild it: %w: %w", search.ErrUnavailable, err)
+		}
+		b, err = nil, bleve.ErrorIndexPathDoesNotExist
+	}
 	if errors.Is(err, bleve.ErrorIndexPathDoesNotExist) {
 		b, err = bleve.NewUsing(dir, indexMapping(), scorch.Name, scorch.Name, config)
 	}
@@ -76,8 +87,8 @@ func Open(dir string) (*Index, error) {
 }
 
 // indexMapping declares the two document types: a passage's body is
-// analysed for English (stop words dropped, Porter stems) and stored
-// nowhere; its source, kind, labels and time are indexed for filters; a
+// analysed by bodyAnalyzer (English stop words dropped, Porter stems,
+// scripts without spaces read a character at a time) and stored nowhere; its source, kind, labels and time are indexed for filters; a
 // source stores its fields so that Source and Sources can read them.
 func indexMapping() mapping.IndexMapping {
 	keywordField := func(store bool) *mapping.FieldMapping {
@@ -97,7 +108,7 @@ func indexMapping() mapping.IndexMapping {
 		return f
 	}
 	body := mapping.NewTextFieldMapping()
-	body.Analyzer = en.AnalyzerName
+	body.Analyzer = bodyAnalyzer
 	body.Store = false
 	body.IncludeTermVectors = false
 	body.IncludeInAll = false
@@ -127,6 +138,20 @@ func indexMapping() mapping.IndexMapping {
 	m.IndexDynamic = false
 	m.DocValuesDynamic = false
 	return m
+}
+
+// analyzerOf returns the analyzer of the passages' bodies in b's mapping,
+// or "" when it names none.
+func analyzerOf(b bleve.Index) string {
+	m, ok := b.Mapping().(*mapping.IndexMappingImpl)
+	if !ok {
+		return ""
+	}
+	dm := m.TypeMapping[typePassage]
+	if dm == nil || dm.Properties["body"] == nil || len(dm.Properties["body"].Fields) == 0 {
+		return ""
+	}
+	return dm.Properties["body"].Fields[0].Analyzer
 }
 
 func sourceID(h archive.Hash) string { return "s:" + h.Hex() }
