@@ -67,3 +67,17 @@ func TestExcerpt(t *testing.T) {
 		t.Errorf("an excerpt of all the text: %+v, want the text itself", whole)
 	}
 }
+
+// SplitUnspaced leaves text of spaced scripts as it is and sets each
+// character of an unspaced one apart.
+func TestSplitUnspaced(t *testing.T) {
+	for in, want := range map[string]string{
+		"Tides rise twice a day.": "Tides rise twice a day.",
+		"เซลล์ 2 ชนิด":             " เ  ซ  ล  ล  ์  2  ช  น  ิ  ด ",
+		"the 细胞 wall":             "the  细  胞  wall",
+	} {
+		if got := SplitUnspaced(in); got != want {
+			t.Errorf("SplitUnspaced(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

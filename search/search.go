@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -80,6 +81,30 @@ func PassagesOf(text string) []Passage {
 		out[i] = Passage{Locator: l, Text: body}
 	}
 	return out
+}
+
+// SplitUnspaced returns s with a space on each side of every character of
+// a script written without spaces (digest.Unspaced), so that an engine
+// that finds words between spaces reads such text one character at a
+// time, as the digester does; s itself when it holds none.
+func SplitUnspaced(s string) string {
+	i := strings.IndexFunc(s, digest.Unspaced)
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/2)
+	b.WriteString(s[:i])
+	for _, r := range s[i:] {
+		if digest.Unspaced(r) {
+			b.WriteByte(' ')
+			b.WriteRune(r)
+			b.WriteByte(' ')
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // Document is what the index takes of one source: the source and its

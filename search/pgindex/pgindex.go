@@ -1,8 +1,11 @@
 // Package pgindex is the server search engine: PostgreSQL full-text search,
 // one database that every replica over a shared archive uses. A passage is
 // a row of its locator and its body as a tsvector (English stems, no stop
-// words; the text itself is not stored); a source is a row of its kind,
-// time and labels.
+// words, scripts written without spaces a character to a word as the
+// digester reads them: search.SplitUnspaced; the text itself is not
+// stored); a source is a row of its kind, time and labels. Passages indexed
+// before scripts without spaces were split hold no such words until
+// `digestd reindex --all` indexes them again.
 package pgindex
 
 import (
@@ -108,7 +111,7 @@ func (x *Index) Put(ctx context.Context, docs ...search.Document) error {
 		labels = append(labels, arrayLiteral(src.Labels))
 		for _, p := range d.Passages {
 			sources = append(sources, src.Hash[:])
-			starts, ends, pages, texts = append(starts, int32(p.Start)), append(ends, int32(p.End)), append(pages, int32(p.Page)), append(texts, p.Text)
+			starts, ends, pages, texts = append(starts, int32(p.Start)), append(ends, int32(p.End)), append(pages, int32(p.Page)), append(texts, search.SplitUnspaced(p.Text))
 		}
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO digestd_sources (hash, kind, added, labels)
@@ -254,7 +257,7 @@ const MatchBound = 500
 // when no word is common; otherwise it is PostgreSQL's estimate from the
 // column's statistics (the bounded set's count with a filter).
 func (x *Index) Candidates(ctx context.Context, text string, f search.Filter, n int) ([]search.Candidate, int, error) {
-	words := strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	words := strings.FieldsFunc(search.SplitUnspaced(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 	if len(words) == 0 {
 		return []search.Candidate{}, 0, nil
 	}

@@ -125,7 +125,7 @@ func TestConformance(t *testing.T) {
 }
 
 // Re-ranked by the digester, the server engine answers what the embedded
-// one answers: the same passages, scores and order.
+// one answers: the same passages, scores and order, in Thai too.
 func TestSameAnswersAsEmbedded(t *testing.T) {
 	url := startPostgres(t)
 	ctx := context.Background()
@@ -144,6 +144,7 @@ func TestSameAnswersAsEmbedded(t *testing.T) {
 		"Mother-to-child transmission (MTCT) is the main cause of HIV-1 infection in children. Placental DC-SIGNR plays a crucial role in MTCT.\nBreastfeeding adds to the risk of MTCT after birth.",
 		"Antiretroviral therapy in pregnancy lowers the risk of transmission to the child. The study enrolled 197 mother-child pairs.",
 		"Glaciers in the Alps have lost half their volume since 1900. Warmer summers melt the ice faster.",
+		"เมื่อ ประมาณหนึ่งพันล้านปีก่อน ไซยาโนแบคทีเรียที่ใช้ชีวิตอิสระเข้าสู่ ยูคาริโอติก เซลล์",
 	} {
 		h := archive.SumString(text)
 		texts[h] = text
@@ -155,7 +156,7 @@ func TestSameAnswersAsEmbedded(t *testing.T) {
 		}
 	}
 	textOf := func(_ context.Context, h archive.Hash) (string, error) { return texts[h], nil }
-	for _, q := range []string{"what causes MTCT?", "risk of transmission to the child", "ice in the Alps"} {
+	for _, q := range []string{"what causes MTCT?", "risk of transmission to the child", "ice in the Alps", "เซลล์ประเภทใดที่ไซยาโนแบคทีเรียเข้าเมื่อนานมาแล้ว?"} {
 		a, err := search.Search(ctx, pg, textOf, search.Request{Query: q})
 		if err != nil {
 			t.Fatal(err)
