@@ -73,7 +73,7 @@ func TestExcerpt(t *testing.T) {
 func TestSplitUnspaced(t *testing.T) {
 	for in, want := range map[string]string{
 		"Tides rise twice a day.": "Tides rise twice a day.",
-		"เซลล์ 2 ชนิด":             " เ  ซ  ล  ล  ์  2  ช  น  ิ  ด ",
+		"เซลล์ 2 ชนิด":            " เ  ซ  ล  ล  ์  2  ช  น  ิ  ด ",
 		"the 细胞 wall":             "the  细  胞  wall",
 	} {
 		if got := SplitUnspaced(in); got != want {
