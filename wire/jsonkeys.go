@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/digestd/digestd/fault"
 )
@@ -146,10 +147,10 @@ func (l *jsonLexer) next() ([]byte, bool) {
 
 func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-// jsonKey returns the string a quoted JSON key holds, escapes undone as
-// encoding/json undoes them.
+// jsonKey returns the string a quoted JSON key holds, escapes undone and
+// bytes that are not UTF-8 replaced by U+FFFD, as encoding/json does.
 func jsonKey(tok []byte) (string, bool) {
-	if bytes.IndexByte(tok, '\\') < 0 {
+	if bytes.IndexByte(tok, '\\') < 0 && utf8.Valid(tok) {
 		return string(tok[1 : len(tok)-1]), true
 	}
 	var k string
