@@ -106,6 +106,16 @@ var boms = []struct {
 	{[]byte{0xfe, 0xff}, unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM), "utf-16be"},
 }
 
+// withoutMarks returns text without the byte order marks that begin it: a
+// decoder takes the mark off, and a mark after it (text saved with its mark
+// twice) is a mark too, not text.
+func withoutMarks(text []byte) []byte {
+	for bytes.HasPrefix(text, []byte("\ufeff")) {
+		text = text[len("\ufeff"):]
+	}
+	return text
+}
+
 // Decode reads raw as text (see the package comment for the order).
 func Decode(raw []byte, h Hints) (Text, error) {
 	for _, b := range boms {
@@ -117,14 +127,14 @@ func Decode(raw []byte, h Hints) (Text, error) {
 			if err != nil {
 				return Text{}, &UndecidableError{Offset: invalidOffset(raw)}
 			}
-			return Text{UTF8: out, Charset: b.name, By: "bom"}, nil
+			return Text{UTF8: withoutMarks(out), Charset: b.name, By: "bom"}, nil
 		}
 	}
 	declared, name := declaredEncoding(raw, h)
 	wide := strings.HasPrefix(name, "utf-16") || strings.HasPrefix(name, "utf-32")
 	if declared != nil && wide {
 		if out, ok := readAs(raw, declared); ok {
-			return Text{UTF8: out, Charset: name, By: "declared"}, nil
+			return Text{UTF8: withoutMarks(out), Charset: name, By: "declared"}, nil
 		}
 	}
 	if utf8.Valid(raw) {
