@@ -83,15 +83,6 @@ func tokenCheckJSONKeys(body []byte, t reflect.Type) error {
 // valid JSON body: the same refusal, or none. On malformed bodies it must
 // only return, since the decoder reports them.
 func FuzzCheckJSONKeys(f *testing.F) {
-	type inner struct {
-		Text string `json:"text"`
-	}
-	type body struct {
-		Query   string  `json:"query"`
-		Source  *inner  `json:"source"`
-		Sources []inner `json:"sources"`
-		Options any     `json:"options"`
-	}
 	for _, s := range []string{
 		`{"query":"q","source":{"text":"t"},"sources":[{"text":"a"}]}`,
 		`{"Query":"q"}`,
@@ -108,7 +99,7 @@ func FuzzCheckJSONKeys(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	typ := reflect.TypeOf(body{})
+	typ := reflect.TypeOf(keysBody{})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		got := CheckJSONKeys(b, typ)
 		if !json.Valid(b) {

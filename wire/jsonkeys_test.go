@@ -7,19 +7,23 @@ import (
 	"github.com/digestd/digestd/fault"
 )
 
+// keysSource and keysBody are a request body's shape for the tests of its
+// keys: a nested object, an array of objects and free JSON.
+type keysSource struct {
+	Text string `json:"text"`
+}
+
+type keysBody struct {
+	Query   string       `json:"query"`
+	Source  *keysSource  `json:"source"`
+	Sources []keysSource `json:"sources"`
+	Options any          `json:"options"`
+}
+
 // TestDecodeJSONExactKeys: a body decodes only when its keys are exactly
 // the fields' names, each once, at a bounded depth, in one JSON value;
 // anything else is refused with a code that says why, naming the key.
 func TestDecodeJSONExactKeys(t *testing.T) {
-	type inner struct {
-		Text string `json:"text"`
-	}
-	type body struct {
-		Query   string  `json:"query"`
-		Source  *inner  `json:"source"`
-		Sources []inner `json:"sources"`
-		Options any     `json:"options"`
-	}
 	for _, tc := range []struct {
 		name, body string
 		code       fault.Code // "" when the body decodes
@@ -40,7 +44,7 @@ func TestDecodeJSONExactKeys(t *testing.T) {
 		{"malformed", `{"query":`, fault.InvalidFormat, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var v body
+			var v keysBody
 			err := DecodeJSON(strings.NewReader(tc.body), &v)
 			if tc.code == "" {
 				if err != nil {

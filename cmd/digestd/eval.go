@@ -69,7 +69,8 @@ Measures quality on evaluation sets (folders with cases.jsonl, see the README):
              hit_at_1, mrr_at_10, evidence_* where cases have gold evidence,
              source_in_top_3 and source_mrr_at_10 for the question's own
              document; the same for BM25 over the same passages, prefixed bm25_;
-             half0_/half1_ figures per half; index_bytes against text_bytes)
+             half0_/half1_ figures per half, lang_<lang>_ per language where
+             cases carry one; index_bytes against text_bytes)
   locate     quote location on evidence sets: gold answers and evidence sentences
              exact and perturbed, sentences of other documents as negatives
              (located_<kind>, match_<kind>, false_locator_rate)

@@ -1,6 +1,7 @@
 package bleveindex
 
 import (
+	"bytes"
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -144,17 +145,4 @@ func (splitUnspaced) Filter(in analysis.TokenStream) analysis.TokenStream {
 
 // hasUnspaced reports whether term holds a character of a script written
 // without spaces.
-func hasUnspaced(term []byte) bool {
-	for i := 0; i < len(term); {
-		if term[i] < utf8.RuneSelf {
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRune(term[i:])
-		if digest.Unspaced(r) {
-			return true
-		}
-		i += n
-	}
-	return false
-}
+func hasUnspaced(term []byte) bool { return bytes.IndexFunc(term, digest.Unspaced) >= 0 }
