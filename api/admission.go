@@ -275,7 +275,7 @@ func (s *Server) admit(weight weightFunc, next http.Handler) http.HandlerFunc {
 			}
 			defer s.bodies.Add(-int64(cap(b)))
 			body = b
-			r.Body = io.NopCloser(bytes.NewReader(b))
+			r.Body = &heldBody{Reader: bytes.NewReader(b), b: b}
 		}
 		wt, err := weight(r, body)
 		if err != nil {
@@ -290,6 +290,30 @@ func (s *Server) admit(weight weightFunc, next http.Handler) http.HandlerFunc {
 		defer release()
 		next.ServeHTTP(w, r)
 	}
+}
+
+// heldBody is a request body admission has read whole, within the body
+// limit: a handler takes its bytes (Server.body) rather than a copy.
+type heldBody struct {
+	*bytes.Reader
+	b []byte
+}
+
+func (*heldBody) Close() error { return nil }
+
+// body returns the whole request body, at most MaxBodyBytes: the bytes
+// admission read, or else read now (and then held, so that a second call
+// returns the same bytes).
+func (s *Server) body(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	if hb, ok := r.Body.(*heldBody); ok {
+		return hb.b, nil
+	}
+	b, err := readBody(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
+	if err != nil {
+		return nil, err
+	}
+	r.Body = &heldBody{Reader: bytes.NewReader(b), b: b}
+	return b, nil
 }
 
 // readBody reads the whole request body under the body deadline, at most

@@ -316,7 +316,6 @@ func explainParam(v string) (bool, error) {
 // text/html, application/pdf, an office document, EPUB or a text document,
 // with ?query= and ?label=, once per label) or a multipart upload.
 func (s *Server) decodeDigest(w http.ResponseWriter, r *http.Request) (pipeline.Request, error) {
-	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
 	mt, params, err := wire.CheckContentType(r.Header.Get("Content-Type"), digestContentTypes...)
 	if err != nil {
 		return pipeline.Request{}, err
@@ -326,14 +325,13 @@ func (s *Server) decodeDigest(w http.ResponseWriter, r *http.Request) (pipeline.
 		// A body declared as nothing is JSON when it opens as JSON does and
 		// no ?name= names it a file; otherwise it is a file, told by its
 		// name and its first bytes as a generic binary type is.
-		raw, err := readBody(r.Body)
+		raw, err := s.body(w, r)
 		if err != nil {
 			return pipeline.Request{}, err
 		}
 		if trimmed := bytes.TrimLeft(raw, " \t\r\n"); q.Get("name") != "" || len(trimmed) > 0 && trimmed[0] != '{' && trimmed[0] != '[' {
 			mt = ""
 		}
-		r.Body = io.NopCloser(bytes.NewReader(raw))
 	}
 	spec, err := wire.OptionsFromQuery(q)
 	if err != nil {
@@ -341,8 +339,12 @@ func (s *Server) decodeDigest(w http.ResponseWriter, r *http.Request) (pipeline.
 	}
 	switch mt {
 	case "application/json":
+		raw, err := s.body(w, r)
+		if err != nil {
+			return pipeline.Request{}, err
+		}
 		var body wire.DigestRequest
-		if err := wire.DecodeJSON(r.Body, &body); err != nil {
+		if err := wire.DecodeJSONBody(raw, &body); err != nil {
 			return pipeline.Request{}, err
 		}
 		if body.Source == nil {
@@ -363,9 +365,10 @@ func (s *Server) decodeDigest(w http.ResponseWriter, r *http.Request) (pipeline.
 	}
 	switch mt {
 	case "multipart/form-data":
+		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
 		return s.decodeMultipart(r, opts)
 	default:
-		raw, err := readBody(r.Body)
+		raw, err := s.body(w, r)
 		if err != nil {
 			return pipeline.Request{}, err
 		}
@@ -412,8 +415,11 @@ func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, v any) error
 	if _, _, err := wire.CheckContentType(r.Header.Get("Content-Type"), wire.MediaJSON); err != nil {
 		return err
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
-	return wire.DecodeJSON(r.Body, v)
+	body, err := s.body(w, r)
+	if err != nil {
+		return err
+	}
+	return wire.DecodeJSONBody(body, v)
 }
 
 // decodeMultipart reads a form with a "query" field, "label" fields (one

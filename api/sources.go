@@ -1,7 +1,6 @@
 package api
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -97,8 +96,7 @@ func (s *Server) postVerify(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
-	raw, err := readBody(r.Body)
+	raw, err := s.body(w, r)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -108,7 +106,7 @@ func (s *Server) postVerify(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var body wire.VerifyRequest
-	if err := wire.DecodeJSON(bytes.NewReader(raw), &body); err != nil {
+	if err := wire.DecodeJSONBody(raw, &body); err != nil {
 		s.fail(w, r, err)
 		return
 	}
@@ -135,7 +133,7 @@ func (s *Server) postVerify(w http.ResponseWriter, r *http.Request) {
 func refuseBarePayload(raw []byte) error {
 	var keys map[string]json.RawMessage
 	if json.Unmarshal(raw, &keys) != nil {
-		return nil // DecodeJSON says what is wrong
+		return nil // DecodeJSONBody says what is wrong
 	}
 	if _, ok := keys["digest"]; ok {
 		return nil

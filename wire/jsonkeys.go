@@ -2,10 +2,10 @@ package wire
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
 	"reflect"
@@ -29,6 +29,23 @@ const maxJSONDepth = 64
 // It reads only the body's structure and keys: a string value is skipped,
 // not unquoted, so a large text costs a scan for its closing quote.
 func CheckJSONKeys(body []byte, t reflect.Type) error {
+	_, err := checkJSONKeys(body, t)
+	return err
+}
+
+// unknownKey is the first key of a body that names no field of the struct
+// its object decodes into, and the offset of its opening quote.
+type unknownKey struct {
+	found bool
+	name  string
+	at    int64
+}
+
+// checkJSONKeys is CheckJSONKeys, and it also finds the first unknown key
+// (in an object of a struct type that decodes itself by its fields), for
+// the decoder to refuse as encoding/json's DisallowUnknownFields would.
+func checkJSONKeys(body []byte, t reflect.Type) (unknownKey, error) {
+	var unknown unknownKey
 	type frame struct {
 		keys     map[string]bool
 		isObject bool
@@ -41,9 +58,10 @@ func CheckJSONKeys(body []byte, t reflect.Type) error {
 		prev  byte // the previous token's first byte
 	)
 	for {
+		at := lx.i
 		tok, ok := lx.next()
 		if !ok {
-			return nil
+			return unknown, nil
 		}
 		var top *frame
 		if len(stack) > 0 {
@@ -52,7 +70,7 @@ func CheckJSONKeys(body []byte, t reflect.Type) error {
 		switch c := tok[0]; c {
 		case '{', '[':
 			if len(stack) >= maxJSONDepth {
-				return fault.E(fault.InvalidFormat, fmt.Sprintf("the JSON body nests deeper than %d levels", maxJSONDepth))
+				return unknown, fault.E(fault.InvalidFormat, fmt.Sprintf("the JSON body nests deeper than %d levels", maxJSONDepth))
 			}
 			typ := t
 			if top != nil {
@@ -66,7 +84,7 @@ func CheckJSONKeys(body []byte, t reflect.Type) error {
 			stack = append(stack, f)
 		case '}', ']':
 			if top == nil || top.isObject != (c == '}') {
-				return nil // malformed: the decoder says where
+				return unknown, nil // malformed: the decoder says where
 			}
 			stack = stack[:len(stack)-1]
 		case '"':
@@ -75,10 +93,10 @@ func CheckJSONKeys(body []byte, t reflect.Type) error {
 			}
 			k, ok := jsonKey(tok)
 			if !ok {
-				return nil
+				return unknown, nil
 			}
 			if top.keys[k] {
-				return fault.E(fault.InvalidFormat, fmt.Sprintf("the key %q appears twice in one object", k)).With("field", k)
+				return unknown, fault.E(fault.InvalidFormat, fmt.Sprintf("the key %q appears twice in one object", k)).With("field", k)
 			}
 			if top.keys == nil {
 				top.keys = map[string]bool{}
@@ -87,7 +105,12 @@ func CheckJSONKeys(body []byte, t reflect.Type) error {
 			next, known := fieldType(top.typ, k)
 			if !known {
 				if exact := foldedField(top.typ, k); exact != "" {
-					return fault.E(fault.ValidationError, fmt.Sprintf("unknown field %q (field names are matched exactly: %q)", k, exact)).With("field", k)
+					return unknown, fault.E(fault.ValidationError, fmt.Sprintf("unknown field %q (field names are matched exactly: %q)", k, exact)).With("field", k)
+				}
+				if !unknown.found && !decodesItself(top.typ) {
+					// at is where the lexer was before the token: skip
+					// the space before the key.
+					unknown = unknownKey{found: true, name: k, at: int64(at + bytes.IndexByte(body[at:], '"'))}
 				}
 			}
 			top.next = next
@@ -159,6 +182,21 @@ func jsonKey(tok []byte) (string, bool) {
 	}
 	return k, true
 }
+
+// decodesItself reports whether values of t are decoded by their own
+// UnmarshalJSON or UnmarshalText rather than field by field.
+func decodesItself(t reflect.Type) bool {
+	if t == nil {
+		return false
+	}
+	pt := reflect.PointerTo(t)
+	return pt.Implements(jsonUnmarshaler) || pt.Implements(textUnmarshaler)
+}
+
+var (
+	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
 
 func deref(t reflect.Type) reflect.Type {
 	for t != nil && t.Kind() == reflect.Pointer {
@@ -275,53 +313,50 @@ func CheckContentType(contentType string, accepted ...string) (string, map[strin
 	return mt, params, nil
 }
 
-// DecodeJSON decodes exactly one JSON value, rejecting bytes that are not
-// UTF-8 (CheckUTF8), unknown fields by name, keys that differ from a field's
-// name only in case, and objects that repeat a key (which decoders disagree
-// on).
-func DecodeJSON(r io.Reader, v any) error {
-	body, err := io.ReadAll(r)
-	if err != nil {
-		return BodyError(err)
-	}
+// DecodeJSONBody decodes body, exactly one JSON value, into v, rejecting
+// bytes that are not UTF-8 (CheckUTF8), unknown fields by name, keys that
+// differ from a field's name only in case, and objects that repeat a key
+// (which decoders disagree on). Of an unknown field and a value of the
+// wrong type, the first in the body is the one reported, as with
+// encoding/json's DisallowUnknownFields; a malformed body is reported
+// before either.
+func DecodeJSONBody(body []byte, v any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return fault.E(fault.MissingRequired, "the request body is empty")
 	}
 	if err := CheckUTF8(body); err != nil {
 		return err
 	}
-	if err := CheckJSONKeys(body, reflect.TypeOf(v)); err != nil {
+	unknown, err := checkJSONKeys(body, reflect.TypeOf(v))
+	if err != nil {
 		return err
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return jsonError(err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
+	err = json.Unmarshal(body, v)
+	var se *json.SyntaxError
+	var ute *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se) && strings.HasSuffix(se.Error(), "after top-level value"):
 		return fault.E(fault.InvalidFormat, "the body holds more than one JSON value")
+	case errors.As(err, &se) && se.Offset >= int64(len(body)):
+		return fault.E(fault.InvalidFormat, "the JSON body ends early")
+	case errors.As(err, &se):
+		return jsonError(err)
+	case unknown.found && !(errors.As(err, &ute) && ute.Offset < unknown.at):
+		return fault.E(fault.ValidationError, fmt.Sprintf("unknown field %q", unknown.name)).With("field", unknown.name)
+	case err != nil:
+		return jsonError(err)
 	}
 	return nil
 }
 
 func jsonError(err error) error {
-	var mbe *http.MaxBytesError
 	var ute *json.UnmarshalTypeError
 	var se *json.SyntaxError
 	switch {
-	case errors.As(err, &mbe):
-		return BodyError(err)
 	case errors.As(err, &ute):
 		return fault.E(fault.ValidationError, fmt.Sprintf("%s: must be %s", ute.Field, ute.Type)).With("field", ute.Field)
 	case errors.As(err, &se):
 		return fault.E(fault.InvalidFormat, fmt.Sprintf("malformed JSON at byte %d", se.Offset))
-	case errors.Is(err, io.EOF):
-		return fault.E(fault.MissingRequired, "the request body is empty")
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return fault.E(fault.InvalidFormat, "the JSON body ends early")
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-		return fault.E(fault.ValidationError, fmt.Sprintf("unknown field %q", field)).With("field", field)
 	}
 	return fault.Wrap(fault.InvalidFormat, "malformed JSON body", err)
 }

@@ -3,7 +3,9 @@ package wire
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
@@ -108,6 +110,79 @@ func FuzzCheckJSONKeys(f *testing.F) {
 		want := tokenCheckJSONKeys(b, typ)
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("%q: got %v, want %v", b, got, want)
+		}
+	})
+}
+
+// decoderDecodeJSON is DecodeJSONBody written over encoding/json's Decoder
+// with DisallowUnknownFields: the reference the decoding is held to.
+func decoderDecodeJSON(body []byte, v any) error {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return fault.E(fault.MissingRequired, "the request body is empty")
+	}
+	if err := CheckUTF8(body); err != nil {
+		return err
+	}
+	if err := CheckJSONKeys(body, reflect.TypeOf(v)); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		if strings.HasPrefix(err.Error(), "json: unknown field ") {
+			field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+			return fault.E(fault.ValidationError, fmt.Sprintf("unknown field %q", field)).With("field", field)
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return fault.E(fault.InvalidFormat, "the JSON body ends early")
+		}
+		return jsonError(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return fault.E(fault.InvalidFormat, "the body holds more than one JSON value")
+	}
+	return nil
+}
+
+// FuzzDecodeJSONBody holds DecodeJSONBody to the Decoder's reading of the
+// same body: on valid JSON, the same error code and field, and the same
+// value decoded. A body that is not valid JSON is refused, as malformed
+// unless a check both make first refuses it (the Decoder may instead
+// report the type of a first value it read, as for "000").
+func FuzzDecodeJSONBody(f *testing.F) {
+	for _, s := range []string{
+		`{"query":"q","source":{"text":"t"},"sources":[{"text":"a"}]}`,
+		`{"query":5,"colour":"red"}`,
+		`{"colour":"red","query":5}`,
+		`{"source":{"text":1,"x":2}}`,
+		`{"query":"a"} {"query":"b"}`,
+		`{"query":"a"}{`,
+		`{"query":`,
+		`{"query":"a"`,
+		`{"query":"a",}`,
+		`{"colour":`,
+		`  `,
+		`[1]`,
+		`"text"`,
+		`{"sources":[{"text":"a","extra":{}}],"query":[]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var got, want keysBody
+		gerr, werr := DecodeJSONBody(b, &got), decoderDecodeJSON(b, &want)
+		g, w := fault.As(gerr), fault.As(werr)
+		if !json.Valid(b) {
+			if gerr == nil || g.Code != fault.InvalidFormat && (g.Code != w.Code || g.Details["field"] != w.Details["field"]) {
+				t.Fatalf("%q is not valid JSON: got %v (the Decoder: %v)", b, gerr, werr)
+			}
+			return
+		}
+		if (gerr == nil) != (werr == nil) || gerr != nil && (g.Code != w.Code || g.Details["field"] != w.Details["field"]) {
+			t.Fatalf("%q: got %v, want %v", b, gerr, werr)
+		}
+		if gerr == nil && !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: decoded %+v, want %+v", b, got, want)
 		}
 	})
 }

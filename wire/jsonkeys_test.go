@@ -45,7 +45,7 @@ func TestDecodeJSONExactKeys(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var v keysBody
-			err := DecodeJSON(strings.NewReader(tc.body), &v)
+			err := DecodeJSONBody([]byte(tc.body), &v)
 			if tc.code == "" {
 				if err != nil {
 					t.Fatalf("refused: %v", err)
