@@ -26,6 +26,7 @@ import (
 	"github.com/digestd/digestd/ingest/verdict"
 	"github.com/digestd/digestd/lang"
 	"github.com/digestd/digestd/normalize"
+	lru "github.com/hashicorp/golang-lru/v2"
 )
 
 // Kinds of source (format's kinds; format.Kinds lists them all).
@@ -236,10 +237,34 @@ func (in *Ingester) text(raw string, rec Record) (*Document, error) {
 	if !utf8.ValidString(raw) {
 		return nil, fault.E(fault.InvalidFormat, "source.text: must be valid UTF-8")
 	}
-	text := normalize.Canonical(raw)
 	rec.Kind, rec.Extractor, rec.ExtractorVersion = KindText, textExtractor, "1"
-	return in.finish(text, []byte(raw), rec, nil)
+	in0 := archive.NewBlob(raw)
+	if canonicalTexts.Contains(in0.Hash()) {
+		// Sent before and canonical then: canonicalizing it again would
+		// give it back unchanged.
+		return in.finishBlob(in0, in0.Hash(), len(raw), rec, nil)
+	}
+	text := normalize.Canonical(raw)
+	if text == raw {
+		canonicalTexts.Add(in0.Hash(), struct{}{})
+		return in.finishBlob(in0, in0.Hash(), len(raw), rec, nil)
+	}
+	return in.finishBlob(archive.NewBlob(text), in0.Hash(), len(raw), rec, nil)
 }
+
+// canonicalTexts holds the hashes of the texts sent (source.text) that
+// were canonical already, the most recent canonicalTextsSize of them: an
+// agent sends the same text again, and its canonical form is then known
+// from its hash. (A hash is kept, never a text.)
+var canonicalTexts = func() *lru.Cache[archive.Hash, struct{}] {
+	c, err := lru.New[archive.Hash, struct{}](canonicalTextsSize)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}()
+
+const canonicalTextsSize = 4096
 
 // textBytes ingests a text given as bytes (a file, a URL's body), in the
 // charset charset.Decode decides; the record keeps it.
@@ -403,6 +428,21 @@ func fetchFault(err error) error {
 
 // finish fills the record fields shared by every kind and enforces caps.
 func (in *Ingester) finish(text string, raw []byte, rec Record, warns []Warning) (*Document, error) {
+	// The canonical text is hashed here, once on its way in; its hash
+	// travels with it (archive.Blob) to the archive and the digest. A raw
+	// source that was canonical already has the same hash.
+	blob := archive.NewBlob(text)
+	rawHash := blob.Hash()
+	if string(raw) != text {
+		rawHash = archive.Sum(raw)
+	}
+	return in.finishBlob(blob, rawHash, len(raw), rec, warns)
+}
+
+// finishBlob is finish, given the canonical text as a blob and the hash
+// and size of the raw input.
+func (in *Ingester) finishBlob(blob archive.Blob, rawHash archive.Hash, rawBytes int, rec Record, warns []Warning) (*Document, error) {
+	text := blob.String()
 	n := utf8.RuneCountInString(text)
 	if in.MaxTextChars > 0 && n > in.MaxTextChars {
 		return nil, fault.E(fault.TooLarge, "the source's text exceeds the limit").
@@ -411,16 +451,8 @@ func (in *Ingester) finish(text string, raw []byte, rec Record, warns []Warning)
 	if n == 0 {
 		return nil, fault.E(fault.NoExtractableText, "the source has no extractable text")
 	}
-	// The canonical text is hashed here, once on its way in; its hash
-	// travels with it (archive.Blob) to the archive and the digest. A raw
-	// source that was canonical already has the same hash.
-	blob := archive.NewBlob(text)
-	if string(raw) == text {
-		rec.RawSHA256 = blob.Hash()
-	} else {
-		rec.RawSHA256 = archive.Sum(raw)
-	}
-	rec.RawBytes = len(raw)
+	rec.RawSHA256 = rawHash
+	rec.RawBytes = rawBytes
 	rec.Canonicalizer = normalize.Version
 	rec.TextChars = n
 	found := lang.Decide(rec.DeclaredLanguage, detected.detect(blob.Hash(), text))

@@ -2,10 +2,12 @@ package ingest
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/lang"
+	"github.com/digestd/digestd/normalize"
 )
 
 // The memo answers what lang.Detect answers, keeps at most
@@ -41,5 +43,42 @@ func TestDetectionMemo(t *testing.T) {
 	}
 	if !m.seen.Contains(archive.NewBlob(fmt.Sprintf("text number %d", detectionMemoSize-1)).Hash()) {
 		t.Error("the newest text is not held")
+	}
+}
+
+// A text sent again is read as it was the first time, whether it was
+// canonical (then remembered by its hash, and not canonicalized again) or
+// not (never remembered).
+func TestCanonicalTextsMemo(t *testing.T) {
+	in := &Ingester{}
+	for _, tc := range []struct {
+		raw       string
+		canonical bool
+	}{
+		{"A text that is canonical as it is sent, one paragraph long.", true},
+		{"A text  with   runs of spaces\r\nand a carriage return.  ", false},
+	} {
+		h := archive.NewBlob(tc.raw).Hash()
+		canonicalTexts.Remove(h)
+		first, err := in.text(tc.raw, Record{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := canonicalTexts.Contains(h); got != tc.canonical {
+			t.Errorf("%q: remembered %v, want %v", tc.raw, got, tc.canonical)
+		}
+		again, err := in.text(tc.raw, Record{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again.Text != first.Text || !reflect.DeepEqual(again.Record, first.Record) {
+			t.Errorf("%q read again:\n%+v\nfirst:\n%+v", tc.raw, again.Record, first.Record)
+		}
+		if want := normalize.Canonical(tc.raw); again.Text.String() != want {
+			t.Errorf("%q read again as %q, want %q", tc.raw, again.Text.String(), want)
+		}
+		if again.Record.RawSHA256 != h || again.Record.RawBytes != len(tc.raw) {
+			t.Errorf("%q: raw_sha256 %s, raw_bytes %d; want %s, %d", tc.raw, again.Record.RawSHA256, again.Record.RawBytes, h, len(tc.raw))
+		}
 	}
 }
