@@ -26,7 +26,6 @@ import (
 	"github.com/digestd/digestd/ingest/verdict"
 	"github.com/digestd/digestd/lang"
 	"github.com/digestd/digestd/normalize"
-	lru "github.com/hashicorp/golang-lru/v2"
 )
 
 // Kinds of source (format's kinds; format.Kinds lists them all).
@@ -238,33 +237,17 @@ func (in *Ingester) text(raw string, rec Record) (*Document, error) {
 		return nil, fault.E(fault.InvalidFormat, "source.text: must be valid UTF-8")
 	}
 	rec.Kind, rec.Extractor, rec.ExtractorVersion = KindText, textExtractor, "1"
-	in0 := archive.NewBlob(raw)
-	if canonicalTexts.Contains(in0.Hash()) {
-		// Sent before and canonical then: canonicalizing it again would
-		// give it back unchanged.
-		return in.finishBlob(in0, in0.Hash(), len(raw), rec, nil)
+	sent := archive.NewBlob(raw)
+	text, ok := canonicalForms.get(sent.Hash())
+	if !ok {
+		text = sent
+		if c := normalize.Canonical(raw); c != raw {
+			text = archive.NewBlob(c)
+		}
+		canonicalForms.add(sent.Hash(), text)
 	}
-	text := normalize.Canonical(raw)
-	if text == raw {
-		canonicalTexts.Add(in0.Hash(), struct{}{})
-		return in.finishBlob(in0, in0.Hash(), len(raw), rec, nil)
-	}
-	return in.finishBlob(archive.NewBlob(text), in0.Hash(), len(raw), rec, nil)
+	return in.finishBlob(text, sent.Hash(), len(raw), rec, nil)
 }
-
-// canonicalTexts holds the hashes of the texts sent (source.text) that
-// were canonical already, the most recent canonicalTextsSize of them: an
-// agent sends the same text again, and its canonical form is then known
-// from its hash. (A hash is kept, never a text.)
-var canonicalTexts = func() *lru.Cache[archive.Hash, struct{}] {
-	c, err := lru.New[archive.Hash, struct{}](canonicalTextsSize)
-	if err != nil {
-		panic(err)
-	}
-	return c
-}()
-
-const canonicalTextsSize = 4096
 
 // textBytes ingests a text given as bytes (a file, a URL's body), in the
 // charset charset.Decode decides; the record keeps it.

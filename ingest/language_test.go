@@ -3,6 +3,7 @@ package ingest
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/digestd/digestd/archive"
@@ -46,39 +47,58 @@ func TestDetectionMemo(t *testing.T) {
 	}
 }
 
-// A text sent again is read as it was the first time, whether it was
-// canonical (then remembered by its hash, and not canonicalized again) or
-// not (never remembered).
-func TestCanonicalTextsMemo(t *testing.T) {
+// A text sent again, canonical as sent or not, is read as it was the
+// first time, its canonical form then taken from the memo.
+func TestCanonicalFormsMemo(t *testing.T) {
 	in := &Ingester{}
-	for _, tc := range []struct {
-		raw       string
-		canonical bool
-	}{
-		{"A text that is canonical as it is sent, one paragraph long.", true},
-		{"A text  with   runs of spaces\r\nand a carriage return.  ", false},
+	for _, raw := range []string{
+		"A text that is canonical as it is sent, one paragraph long.",
+		"A text  with   runs of spaces\r\nand a carriage return.  ",
 	} {
-		h := archive.NewBlob(tc.raw).Hash()
-		canonicalTexts.Remove(h)
-		first, err := in.text(tc.raw, Record{})
+		h := archive.NewBlob(raw).Hash()
+		canonicalForms.forms.Remove(h)
+		first, err := in.text(raw, Record{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := canonicalTexts.Contains(h); got != tc.canonical {
-			t.Errorf("%q: remembered %v, want %v", tc.raw, got, tc.canonical)
+		if held, ok := canonicalForms.get(h); !ok || held != first.Text {
+			t.Errorf("%q: the memo holds %q (%v), want %q", raw, held.String(), ok, first.Text.String())
 		}
-		again, err := in.text(tc.raw, Record{})
+		again, err := in.text(raw, Record{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if again.Text != first.Text || !reflect.DeepEqual(again.Record, first.Record) {
-			t.Errorf("%q read again:\n%+v\nfirst:\n%+v", tc.raw, again.Record, first.Record)
+			t.Errorf("%q read again:\n%+v\nfirst:\n%+v", raw, again.Record, first.Record)
 		}
-		if want := normalize.Canonical(tc.raw); again.Text.String() != want {
-			t.Errorf("%q read again as %q, want %q", tc.raw, again.Text.String(), want)
+		if want := normalize.Canonical(raw); again.Text.String() != want {
+			t.Errorf("%q read again as %q, want %q", raw, again.Text.String(), want)
 		}
-		if again.Record.RawSHA256 != h || again.Record.RawBytes != len(tc.raw) {
-			t.Errorf("%q: raw_sha256 %s, raw_bytes %d; want %s, %d", tc.raw, again.Record.RawSHA256, again.Record.RawBytes, h, len(tc.raw))
+		if again.Record.RawSHA256 != h || again.Record.RawBytes != len(raw) {
+			t.Errorf("%q: raw_sha256 %s, raw_bytes %d; want %s, %d", raw, again.Record.RawSHA256, again.Record.RawBytes, h, len(raw))
 		}
+	}
+}
+
+// The memo holds at most its bytes of canonical text, the least recently
+// used dropped first, and no text larger than its largest.
+func TestCanonicalMemoBounds(t *testing.T) {
+	m := newCanonicalMemo(100, 40)
+	key := func(i int) archive.Hash { return archive.NewBlob(fmt.Sprint(i)).Hash() }
+	for i := range 10 {
+		m.add(key(i), archive.NewBlob(strings.Repeat("x", 30)))
+	}
+	if m.bytes > 100 || m.forms.Len() != 3 || m.bytes != 90 {
+		t.Errorf("holds %d texts, %d bytes; want 3, 90", m.forms.Len(), m.bytes)
+	}
+	if _, ok := m.get(key(6)); ok {
+		t.Error("an old text is still held")
+	}
+	if _, ok := m.get(key(9)); !ok {
+		t.Error("the newest text is not held")
+	}
+	m.add(key(100), archive.NewBlob(strings.Repeat("y", 41)))
+	if _, ok := m.get(key(100)); ok {
+		t.Error("a text over the largest is held")
 	}
 }
