@@ -24,6 +24,11 @@ func TestReadmeBounds(t *testing.T) {
 	for _, phrase := range []string{
 		fmt.Sprintf("summary ≤ %d characters; ≤ %d key points of ≤ %d; ≤ %d evidence snippets of ≤ %d",
 			digest.MaxSummaryChars, digest.MaxKeyPoints, digest.MaxKeyPointChars, digest.MaxEvidence, digest.MaxSnippetChars),
+		fmt.Sprintf("**DigestPayload v%s**", digest.PayloadVersion),
+		fmt.Sprintf("with an optional `section` of ≤ %d headings of ≤ %d characters", digest.MaxSectionDepth, digest.MaxSectionHeadingChars),
+		fmt.Sprintf("cut to its first %d code points after the last whole word that fits (at %d when", digest.MaxSectionHeadingChars, digest.MaxSectionHeadingChars),
+		fmt.Sprintf("a path keeps at most %d headings", digest.MaxSectionDepth),
+		fmt.Sprintf("Version %s is %s without sections", digest.PayloadVersions[0], digest.PayloadVersion),
 		fmt.Sprintf("`max_evidence` (1–%d)", digest.MaxEvidence),
 		fmt.Sprintf("`max_key_points` (0–%d)", digest.MaxKeyPoints),
 		fmt.Sprintf("`snippet_max_chars` (%d–%d)", digest.MinSnippetChars, digest.MaxSnippetChars),

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -39,6 +40,15 @@ func TestOpenAPIBoundsAgreeWithDigest(t *testing.T) {
 	eq("DigestPayload.key_points[] maxLength", prop("DigestPayload", "key_points", "[]").MaxLength, digest.MaxKeyPointChars)
 	eq("DigestPayload.evidence_snippets maxItems", prop("DigestPayload", "evidence_snippets").MaxItems, digest.MaxEvidence)
 	eq("EvidenceSnippet.text maxLength", prop("EvidenceSnippet", "text").MaxLength, digest.MaxSnippetChars)
+	eq("EvidenceSnippet.section maxItems", prop("EvidenceSnippet", "section").MaxItems, digest.MaxSectionDepth)
+	eq("EvidenceSnippet.section[] maxLength", prop("EvidenceSnippet", "section", "[]").MaxLength, digest.MaxSectionHeadingChars)
+	var versions []string
+	for _, v := range prop("DigestPayload", "version").Enum {
+		versions = append(versions, fmt.Sprint(v))
+	}
+	if !slices.Equal(versions, digest.PayloadVersions) || !strings.Contains(prop("DigestPayload").Description, "v"+digest.PayloadVersion) {
+		t.Errorf("openapi.yaml DigestPayload.version %v (%q), digest reads %v and emits %s", versions, prop("DigestPayload").Description, digest.PayloadVersions, digest.PayloadVersion)
+	}
 	eqF("Options.max_evidence maximum", prop("Options", "max_evidence").Max, digest.MaxEvidence)
 	eqF("Options.max_key_points maximum", prop("Options", "max_key_points").Max, digest.MaxKeyPoints)
 	eqF("Options.snippet_max_chars maximum", prop("Options", "snippet_max_chars").Max, digest.MaxSnippetChars)

@@ -1,7 +1,7 @@
 package digest_test
 
 import (
-	"slices"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -68,7 +68,7 @@ func TestEvidenceIsBuildsEvidence(t *testing.T) {
 		if q == "zebra" || q == "" {
 			want = []digest.EvidenceSnippet{} // a fallback digest's snippets describe, not answer
 		}
-		if !slices.Equal(got, want) {
+		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%q: Evidence %+v, Build %+v", q, got, want)
 		}
 	}

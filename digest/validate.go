@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/digestd/digestd/archive"
+	"github.com/digestd/digestd/normalize"
 )
 
 var (
@@ -29,7 +32,8 @@ func (e *ValidationError) Error() string {
 	return fmt.Sprintf("invalid digest payload: %s (and %d more)", e.Problems[0], len(e.Problems)-1)
 }
 
-// Validate checks every bound and pattern of DigestPayload v1.0. It is the one
+// Validate checks every bound and pattern of DigestPayload (of any version
+// of PayloadVersions). It is the one
 // validator: used on every payload the service emits and on payloads clients
 // send back for verification. It checks the payload alone; Verify also checks
 // the locators against the canonical text.
@@ -47,8 +51,8 @@ func Validate(p *Payload) error {
 		}
 	}
 
-	if p.Version != PayloadVersion {
-		bad("version: must be %q", PayloadVersion)
+	if !slices.Contains(PayloadVersions, p.Version) {
+		bad("version: must be one of %q", PayloadVersions)
 	}
 	if p.ContentType != ContentType {
 		bad("content_type: must be %q", ContentType)
@@ -102,6 +106,28 @@ func Validate(p *Payload) error {
 			bad("%s.locator: span length %d differs from text length %d", field, loc.Len(), utf8.RuneCountInString(s.Text))
 		}
 	}
+	// A version that predates sections (an unknown one is reported above).
+	v := slices.Index(PayloadVersions, p.Version)
+	noSections := v >= 0 && v < slices.Index(PayloadVersions, sectionSince)
+	for i, s := range p.EvidenceSnippets[:min(len(p.EvidenceSnippets), MaxEvidence)] {
+		if s.Section == nil {
+			continue
+		}
+		field := fmt.Sprintf("evidence_snippets[%d].section", i)
+		switch {
+		case noSections:
+			bad("%s: a DigestPayload %s has no sections (they are %s's)", field, p.Version, sectionSince)
+		case len(s.Section) == 0:
+			bad("%s: must not be empty when present", field)
+		case len(s.Section) > MaxSectionDepth:
+			bad("%s: exceeds maximum depth of %d headings (has %d)", field, MaxSectionDepth, len(s.Section))
+		}
+		for k, h := range s.Section[:min(len(s.Section), MaxSectionDepth)] {
+			if problem := headingProblem(h); problem != "" {
+				bad("%s[%d]: %s", field, k, problem)
+			}
+		}
+	}
 	if p.OriginalChars < 0 {
 		bad("original_chars: must be ≥ 0")
 	}
@@ -125,6 +151,24 @@ func Validate(p *Payload) error {
 	return nil
 }
 
+// headingProblem says what keeps h from being a heading of a section path
+// ("" for nothing): a heading is one block's text, or a prefix of it.
+func headingProblem(h string) string {
+	switch {
+	case !utf8.ValidString(h):
+		return "must be valid UTF-8"
+	case h == "":
+		return "must not be empty"
+	case utf8.RuneCountInString(h) > MaxSectionHeadingChars:
+		return fmt.Sprintf("exceeds maximum length of %d characters (has %d)", MaxSectionHeadingChars, utf8.RuneCountInString(h))
+	case strings.ContainsAny(h, "\n"+string(normalize.PageSeparator)):
+		return "must lie in one block (no line break or page separator)"
+	case strings.TrimSpace(h) != h:
+		return "must not start or end with white space"
+	}
+	return ""
+}
+
 // SnippetCheck is the outcome of checking the locator of snippet Index of a
 // payload against the canonical text; Problem says why it failed.
 type SnippetCheck struct {
@@ -138,8 +182,9 @@ type SnippetCheck struct {
 // its snippet's text.
 var ErrNotVerified = errors.New("evidence locators do not verify")
 
-// Verify validates p and checks every snippet's locator by slicing text,
-// which must be the canonical text p.SourceTextHash names: the hash text
+// Verify validates p and checks every snippet's locator by slicing text
+// and its section by VerifySections. text must be the canonical text
+// p.SourceTextHash names: the hash text
 // carries (made once, when the text came in or was read from the archive)
 // is compared, not computed again. It returns the per-snippet outcome and
 // an error if anything fails.
@@ -158,11 +203,16 @@ func Verify(p *Payload, text archive.Blob) ([]SnippetCheck, error) {
 		snips[i] = s.Text
 	}
 	errs, _ := VerifySpans(context.Background(), text.String(), locs, snips)
+	sections, _ := VerifySections(context.Background(), text.String(), p.EvidenceSnippets)
 	var failed error
 	for i, s := range p.EvidenceSnippets {
-		checks[i] = SnippetCheck{Index: i, Locator: s.Locator, Verified: errs[i] == nil}
-		if errs[i] != nil {
-			checks[i].Problem = errs[i].Error()
+		err := errs[i]
+		if err == nil {
+			err = sections[i]
+		}
+		checks[i] = SnippetCheck{Index: i, Locator: s.Locator, Verified: err == nil}
+		if err != nil {
+			checks[i].Problem = err.Error()
 			failed = ErrNotVerified
 		}
 	}

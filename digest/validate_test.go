@@ -55,6 +55,13 @@ func TestValidate(t *testing.T) {
 		{"negative page", func(p *Payload) { p.EvidenceSnippets[1].Locator = Locator{Page: -1, Start: 3, End: 5} }, "evidence_snippets[1].locator"},
 		{"locator that did not parse", func(p *Payload) { p.EvidenceSnippets[0].Locator = Invalid }, "evidence_snippets[0].locator: must match"},
 		{"locator length", func(p *Payload) { p.EvidenceSnippets[0].Locator = Locator{Start: 0, End: 4} }, "span length 4 differs from text length 3"},
+		{"section too deep", func(p *Payload) { p.EvidenceSnippets[0].Section = strings.Split("a b c d e f g", " ") }, "evidence_snippets[0].section: exceeds maximum depth of 6 headings"},
+		{"section heading length", func(p *Payload) { p.EvidenceSnippets[1].Section = []string{"A", strings.Repeat("é", 101)} }, "evidence_snippets[1].section[1]: exceeds maximum length of 100 characters"},
+		{"empty section heading", func(p *Payload) { p.EvidenceSnippets[0].Section = []string{""} }, "evidence_snippets[0].section[0]: must not be empty"},
+		{"empty section", func(p *Payload) { p.EvidenceSnippets[0].Section = []string{} }, "evidence_snippets[0].section: must not be empty when present"},
+		{"section heading across blocks", func(p *Payload) { p.EvidenceSnippets[0].Section = []string{"Two\nblocks"} }, "must lie in one block"},
+		{"section heading padded", func(p *Payload) { p.EvidenceSnippets[0].Section = []string{"Methods "} }, "must not start or end with white space"},
+		{"section in a 1.0 payload", func(p *Payload) { p.Version = "1.0"; p.EvidenceSnippets[0].Section = []string{"Methods"} }, "a DigestPayload 1.0 has no sections"},
 		{"negative chars", func(p *Payload) { p.OriginalChars = -1 }, "original_chars: must be ≥ 0"},
 		{"ratio", func(p *Payload) { p.CompressionRatio = 1.01 }, "compression_ratio: must be in [0, 1]"},
 		{"digest chars not the count", func(p *Payload) { p.DigestChars = 18 }, "digest_chars: must be 19"},
@@ -63,6 +70,19 @@ func TestValidate(t *testing.T) {
 		// The ratio is never clamped: a clamped one hides a digest longer
 		// than its source.
 		{"clamped ratio", func(p *Payload) { p.OriginalChars = 10; p.CompressionRatio = 1 }, "compression_ratio: must be 1.9"},
+	}
+	// A payload of every version read validates; 1.0's has no sections.
+	for _, v := range PayloadVersions {
+		p := validPayload()
+		p.Version = v
+		if err := Validate(p); err != nil {
+			t.Errorf("version %s: %v", v, err)
+		}
+	}
+	p := validPayload()
+	p.EvidenceSnippets[0].Section = []string{"3 Method", strings.Repeat("é", MaxSectionHeadingChars)}
+	if err := Validate(p); err != nil {
+		t.Errorf("a section at its bounds: %v", err)
 	}
 	for _, tc := range tests {
 		if tc.mutate == nil {

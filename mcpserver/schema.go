@@ -241,7 +241,7 @@ func archivedTextBounds(s *jsonschema.Schema) {
 func verifyBounds(s *jsonschema.Schema) {
 	p := at(s, "payload")
 	describe := map[string]string{
-		"version":           `"` + digest.PayloadVersion + `".`,
+		"version":           fmt.Sprintf("%q (earlier: %q, without sections, still verifies).", digest.PayloadVersion, digest.PayloadVersions[:len(digest.PayloadVersions)-1]),
 		"content_type":      `"` + digest.ContentType + `".`,
 		"query_hash":        "First 8 lowercase hex digits of the sha256 of the normalized query.",
 		"summary":           fmt.Sprintf("At most %d code points.", digest.MaxSummaryChars),
@@ -259,6 +259,8 @@ func verifyBounds(s *jsonschema.Schema) {
 	at(snip, "text").Description = "The snippet: exactly the canonical text at the locator."
 	at(snip, "locator").Description = "char:S-E, or page:N:char:S-E for a PDF; Unicode code points, end exclusive."
 	at(snip, "relevance_score").Description = "In [0,1]: the estimated probability that the snippet answers the query, comparable across documents; at most 0.2 without a query term."
+	at(snip, "section").Description = fmt.Sprintf("Optional: the heading path of the section the snippet starts in, outermost first, at most %d headings of at most %d code points, each beginning a block of the canonical text before the snippet.",
+		digest.MaxSectionDepth, digest.MaxSectionHeadingChars)
 }
 
 func listBounds(s *jsonschema.Schema) {

@@ -112,7 +112,7 @@ type GetArchivedTextInput struct {
 
 // VerifyDigestInput is the input of verify_digest.
 type VerifyDigestInput struct {
-	Payload wire.Payload `json:"payload" jsonschema:"A DigestPayload v1.0 exactly as digest_source or digest_sources returned it (data.digest)."`
+	Payload wire.Payload `json:"payload" jsonschema:"A DigestPayload exactly as digest_source or digest_sources returned it (data.digest)."`
 }
 
 // ListSourcesInput is the input of list_sources.
@@ -154,9 +154,11 @@ func (t *tools) register(srv *mcp.Server) {
 		Title: "Digest one source",
 		Description: fmt.Sprintf("Digest one source (a URL, HTML, a base64 PDF, plain text, or the hash of an archived text) for a research question. "+
 			"The answer's data.digest is a DigestPayload v%s: summary (≤ %d code points), ≤ %d key points (≤ %d each), ≤ %d evidence snippets (≤ %d each) "+
-			"with relevance_score in [0,1], best first, and a locator into the archived canonical text named by source_text_hash. "+
+			"with relevance_score in [0,1], best first, a locator into the archived canonical text named by source_text_hash, "+
+			"and, where the source has headings, its section: the heading path it lies in (≤ %d headings of ≤ %d code points; the page's title is data.source.title). "+
 			"Offsets are Unicode code points; text[S:E] equals each snippet exactly. The canonical text is archived: read it with get_archived_text or the resource digestd://archive/<hash>.",
-			digest.PayloadVersion, digest.MaxSummaryChars, digest.MaxKeyPoints, digest.MaxKeyPointChars, digest.MaxEvidence, digest.MaxSnippetChars),
+			digest.PayloadVersion, digest.MaxSummaryChars, digest.MaxKeyPoints, digest.MaxKeyPointChars, digest.MaxEvidence, digest.MaxSnippetChars,
+			digest.MaxSectionDepth, digest.MaxSectionHeadingChars),
 		InputSchema:  mustInputSchema[DigestSourceInput](digestSourceBounds),
 		OutputSchema: envelopeSchema("{digest: DigestPayload, source: {id, archive_hash, record_hash, kind, title, canonicalizer, record}, digest_hash}"),
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: false, IdempotentHint: true, OpenWorldHint: &yes},

@@ -18,7 +18,7 @@ import (
 // VerifyReport is the outcome of checking a payload against the archive
 // (wire.VerifyData renders it). Valid is true exactly when Problems is
 // empty: the payload passes the validator, its text is archived, and every
-// snippet equals the text at its locator. Problems names each failure, a
+// snippet equals the text at its locator, under a section of that text. Problems names each failure, a
 // snippet's as "evidence_snippets[i]: …". Verified says the same as Valid,
 // for clients that read it.
 type VerifyReport struct {
@@ -31,7 +31,8 @@ type VerifyReport struct {
 }
 
 // Verify validates a payload with the one validator, fetches the archived
-// text its source_text_hash names, and checks every snippet by slicing.
+// text its source_text_hash names, and checks every snippet by slicing, and
+// its section by digest.VerifySections.
 func (p *Pipeline) Verify(ctx context.Context, pl *digest.Payload) (*VerifyReport, error) {
 	rep := &VerifyReport{Problems: []string{}, Snippets: []digest.SnippetCheck{}}
 	if err := digest.Validate(pl); err != nil {
@@ -80,10 +81,18 @@ func (p *Pipeline) Verify(ctx context.Context, pl *digest.Payload) (*VerifyRepor
 	if err != nil {
 		return nil, fault.Wrap(fault.Unavailable, "the verification was cancelled", err)
 	}
+	sections, err := digest.VerifySections(ctx, text, pl.EvidenceSnippets)
+	if err != nil {
+		return nil, fault.Wrap(fault.Unavailable, "the verification was cancelled", err)
+	}
 	for i, s := range pl.EvidenceSnippets {
-		c := digest.SnippetCheck{Index: i, Locator: s.Locator, Verified: errs[i] == nil}
-		if errs[i] != nil {
-			c.Problem = errs[i].Error()
+		err := errs[i]
+		if err == nil {
+			err = sections[i]
+		}
+		c := digest.SnippetCheck{Index: i, Locator: s.Locator, Verified: err == nil}
+		if err != nil {
+			c.Problem = err.Error()
 			rep.Problems = append(rep.Problems, fmt.Sprintf("evidence_snippets[%d]: %s", i, c.Problem))
 		}
 		rep.Snippets = append(rep.Snippets, c)

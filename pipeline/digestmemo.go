@@ -59,6 +59,9 @@ func (sd *storedDigest) clone() *storedDigest {
 		p := *sd.Payload
 		p.KeyPoints = slices.Clone(p.KeyPoints)
 		p.EvidenceSnippets = slices.Clone(p.EvidenceSnippets)
+		for i := range p.EvidenceSnippets {
+			p.EvidenceSnippets[i].Section = slices.Clone(p.EvidenceSnippets[i].Section)
+		}
 		c.Payload = &p
 	}
 	if sd.Match != nil {

@@ -38,6 +38,7 @@ type golden struct {
 	Extractor        string          `json:"extractor"`
 	ExtractorVersion string          `json:"extractor_version"`
 	Digester         string          `json:"digester"`
+	PayloadVersion   string          `json:"payload_version"`
 	Query            string          `json:"query"`
 	SourceTextHash   string          `json:"source_text_hash"`
 	Payload          *digest.Payload `json:"payload"`
@@ -45,8 +46,8 @@ type golden struct {
 
 // TestGolden pins the output of every stage to its version: the canonical
 // text (by hash) and the digest of each walkthrough source may change only
-// together with normalize.Version, the extractor's version or
-// digest.DigesterVersion. After a bump, regenerate with
+// together with normalize.Version, the extractor's version,
+// digest.DigesterVersion or digest.PayloadVersion. After a bump, regenerate with
 // go test ./pipeline -run Golden -update.
 func TestGolden(t *testing.T) {
 	ctx := context.Background()
@@ -78,7 +79,7 @@ func TestGolden(t *testing.T) {
 		}
 		got := golden{
 			Canonicalizer: normalize.Version, Extractor: rec.Extractor, ExtractorVersion: rec.ExtractorVersion,
-			Digester: digest.DigesterVersion, Query: query, SourceTextHash: res.Payload.SourceTextHash, Payload: res.Payload,
+			Digester: digest.DigesterVersion, PayloadVersion: digest.PayloadVersion, Query: query, SourceTextHash: res.Payload.SourceTextHash, Payload: res.Payload,
 		}
 		gotJSON, err := json.MarshalIndent(got, "", "  ")
 		if err != nil {
@@ -101,12 +102,12 @@ func TestGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 		versionsSame := want.Canonicalizer == got.Canonicalizer && want.Extractor == got.Extractor &&
-			want.ExtractorVersion == got.ExtractorVersion && want.Digester == got.Digester
+			want.ExtractorVersion == got.ExtractorVersion && want.Digester == got.Digester && want.PayloadVersion == got.PayloadVersion
 		switch {
 		case !versionsSame:
-			t.Errorf("%s: made by %s, %s %s, %s; now %s, %s %s, %s: regenerate with go test ./pipeline -run Golden -update",
-				tc.file, want.Canonicalizer, want.Extractor, want.ExtractorVersion, want.Digester,
-				got.Canonicalizer, got.Extractor, got.ExtractorVersion, got.Digester)
+			t.Errorf("%s: made by %s, %s %s, %s, payload %s; now %s, %s %s, %s, payload %s: regenerate with go test ./pipeline -run Golden -update",
+				tc.file, want.Canonicalizer, want.Extractor, want.ExtractorVersion, want.Digester, want.PayloadVersion,
+				got.Canonicalizer, got.Extractor, got.ExtractorVersion, got.Digester, got.PayloadVersion)
 		case want.SourceTextHash != got.SourceTextHash:
 			t.Errorf("%s: the canonical text changed (%s, was %s) with the same canonicalizer and extractor versions: bump the version of the stage that changed", tc.file, got.SourceTextHash, want.SourceTextHash)
 		case !bytes.Equal(wantJSON, gotJSON):

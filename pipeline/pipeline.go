@@ -28,6 +28,7 @@ import (
 	"github.com/digestd/digestd/locate"
 	"github.com/digestd/digestd/normalize"
 	"github.com/digestd/digestd/search"
+	"github.com/digestd/digestd/structure"
 )
 
 // Limits bound what one digest may read.
@@ -167,6 +168,7 @@ func (p *Pipeline) Digest(ctx context.Context, req Request) (*Result, error) {
 		text  archive.Blob
 		info  SourceInfo
 		warns []Warning
+		st    textStructure
 	)
 	if req.Archive.Valid() {
 		t, rec, recHash, err := p.Archived(ctx, req.Archive)
@@ -175,6 +177,9 @@ func (p *Pipeline) Digest(ctx context.Context, req Request) (*Result, error) {
 		}
 		text = t
 		info = sourceInfo(req.ID, req.Archive, recHash, rec)
+		if rec != nil {
+			st = textStructure{Hash: rec.StructureHash, Load: func() (*structure.Structure, error) { return p.Structure(ctx, t, rec) }}
+		}
 		if len(req.Labels) > 0 {
 			labels, err := p.addLabels(ctx, req.Archive, req.Labels)
 			if err != nil {
@@ -193,6 +198,12 @@ func (p *Pipeline) Digest(ctx context.Context, req Request) (*Result, error) {
 		}
 		text = doc.Text
 		info = sourceInfo(req.ID, textHash, recHash, &doc.Record)
+		st = textStructure{Hash: doc.Record.StructureHash, Load: func() (*structure.Structure, error) {
+			if doc.Sidecar.Len() == 0 {
+				return nil, nil
+			}
+			return structure.Read([]byte(doc.Sidecar.String()), doc.Text.String(), doc.Text.Hash())
+		}}
 		if doc.Trace != nil {
 			info.Decisions = doc.Trace.Decisions
 		}
@@ -202,7 +213,7 @@ func (p *Pipeline) Digest(ctx context.Context, req Request) (*Result, error) {
 	}
 	// A PDF's, a presentation's or a spreadsheet's text is paged: its
 	// locators take the page form even when it has a single page.
-	res, err := p.digest(ctx, text, req.Query, req.Options, format.Paginated(info.Kind))
+	res, err := p.digest(ctx, text, st, req.Query, req.Options, format.Paginated(info.Kind))
 	if err != nil {
 		return nil, err
 	}
@@ -451,21 +462,28 @@ func (p *Pipeline) Blob(ctx context.Context, d archive.Hash) ([]byte, error) {
 }
 
 // cacheKey names a digest by everything that determines it: the canonical
-// text, the normalized query, the options and the digester version.
-func cacheKey(textHash archive.Hash, query string, opts digest.Options, paginated bool) string {
+// text, the normalized query, the options, the digester and payload
+// versions, and the structure's sidecar (its sections), when the text has
+// one. Two inputs of one text may have different structures.
+func cacheKey(textHash, structureHash archive.Hash, query string, opts digest.Options, paginated bool) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d/%d/%d/%d/%t", digest.DigesterVersion, textHash,
 		digest.NormalizeQuery(query), opts.MaxEvidence, opts.MaxKeyPoints, opts.SnippetMaxChars, opts.SummaryMaxChars, paginated)
+	fmt.Fprintf(h, "\x00%s", digest.PayloadVersion)
+	if structureHash.Valid() {
+		fmt.Fprintf(h, "\x00%s", structureHash)
+	}
 	return digestRefPrefix + hex.EncodeToString(h.Sum(nil))
 }
 
 // digest returns the cached digest of text for query and options, or builds,
-// verifies and caches it. The text's hash, its source_text_hash, is the one
-// it carries from archiving it or reading it from the archive.
-func (p *Pipeline) digest(ctx context.Context, text archive.Blob, query string, opts digest.Options, paginated bool) (*Result, error) {
+// verifies and caches it, its snippets under the sections of st, the text's
+// structure. The text's hash, its source_text_hash, is the one it carries
+// from archiving it or reading it from the archive.
+func (p *Pipeline) digest(ctx context.Context, text archive.Blob, st textStructure, query string, opts digest.Options, paginated bool) (*Result, error) {
 	textHash := text.Hash()
 	opts = opts.WithDefaults()
-	key := cacheKey(textHash, query, opts, paginated)
+	key := cacheKey(textHash, st.Hash, query, opts, paginated)
 	if res, ok := p.cached(ctx, key, textHash); ok {
 		p.cacheHits.Add(1)
 		return res, nil
@@ -480,6 +498,20 @@ func (p *Pipeline) digest(ctx context.Context, text archive.Blob, query string, 
 			return nil, fault.Wrap(fault.Internal, "page the digest's locators", err)
 		}
 	}
+	// A sidecar that cannot be read (gone, corrupt: p.Structure notes it)
+	// costs the snippets their sections, not the digest; the digest is not
+	// cached under the sidecar's key then, so a repaired sidecar gives them.
+	cache := true
+	if st.Hash.Valid() && st.Load != nil {
+		s, err := st.Load()
+		if err != nil {
+			cache = false
+			if p.Log != nil {
+				p.Log.Warn("digest: the text's structure was not read; its snippets have no sections", "archive_hash", textHash.String(), "err", err)
+			}
+		}
+		addSections(payload, text.String(), s)
+	}
 	// The contract: nothing leaves unless it validates and every locator
 	// verifies against the text it names.
 	if _, err := digest.Verify(payload, text); err != nil {
@@ -492,6 +524,9 @@ func (p *Pipeline) digest(ctx context.Context, text archive.Blob, query string, 
 	d, _, err := p.putOnce(ctx, archive.NewBlob(string(b)))
 	if err != nil {
 		return nil, archiveFault("store the digest", err)
+	}
+	if !cache {
+		return &Result{Payload: payload, DigestHash: d, Warnings: convertWarnings(dw), Match: match}, nil
 	}
 	if err := p.Store.SetRef(ctx, key, d); err != nil {
 		return nil, archiveFault("record the digest", err)

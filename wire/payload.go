@@ -5,7 +5,7 @@ import (
 	"github.com/digestd/digestd/pipeline"
 )
 
-// Payload is DigestPayload v1.0 as JSON carries it: digest.Payload with each
+// Payload is DigestPayload as JSON carries it: digest.Payload with each
 // evidence locator in its text form (char:S-E or page:N:char:S-E). POST
 // /v1/digest answers one in data.digest, and POST /v1/verify and the MCP tool
 // verify_digest read one; PayloadOf and Value convert between the two.
@@ -24,9 +24,10 @@ type Payload struct {
 
 // EvidenceSnippet is digest.EvidenceSnippet with its locator as text.
 type EvidenceSnippet struct {
-	Text           string  `json:"text"`
-	Locator        string  `json:"locator"`
-	RelevanceScore float64 `json:"relevance_score"`
+	Text           string   `json:"text"`
+	Locator        string   `json:"locator"`
+	RelevanceScore float64  `json:"relevance_score"`
+	Section        []string `json:"section,omitempty"`
 }
 
 // PayloadOf writes p's locators as text; nil stays nil, and so do p's nil
@@ -43,7 +44,7 @@ func PayloadOf(p *digest.Payload) *Payload {
 	if p.EvidenceSnippets != nil {
 		out.EvidenceSnippets = make([]EvidenceSnippet, len(p.EvidenceSnippets))
 		for i, s := range p.EvidenceSnippets {
-			out.EvidenceSnippets[i] = EvidenceSnippet{Text: s.Text, Locator: s.Locator.String(), RelevanceScore: s.RelevanceScore}
+			out.EvidenceSnippets[i] = EvidenceSnippet{Text: s.Text, Locator: s.Locator.String(), RelevanceScore: s.RelevanceScore, Section: s.Section}
 		}
 	}
 	return out
@@ -65,7 +66,7 @@ func (p *Payload) Value() *digest.Payload {
 			if err != nil {
 				loc = digest.Invalid
 			}
-			out.EvidenceSnippets[i] = digest.EvidenceSnippet{Text: s.Text, Locator: loc, RelevanceScore: s.RelevanceScore}
+			out.EvidenceSnippets[i] = digest.EvidenceSnippet{Text: s.Text, Locator: loc, RelevanceScore: s.RelevanceScore, Section: s.Section}
 		}
 	}
 	return out

@@ -13,8 +13,7 @@ import (
 	"github.com/digestd/digestd/wire"
 )
 
-// TestPayloadIsDigestPayload: wire.Payload has the fields of DigestPayload
-// v1.0, and a built payload, written through it, is the JSON digest.Payload
+// TestPayloadIsDigestPayload: wire.Payload has the fields of DigestPayload, and a built payload, written through it, is the JSON digest.Payload
 // writes (the form the archive keeps), and reads back to the same value.
 func TestPayloadIsDigestPayload(t *testing.T) {
 	typ := reflect.TypeFor[wire.Payload]()
@@ -36,6 +35,12 @@ func TestPayloadIsDigestPayload(t *testing.T) {
 	if len(p.EvidenceSnippets) < 2 || p.EvidenceSnippets[0].Locator.Page == 0 {
 		t.Fatalf("want page-located snippets, got %+v", p.EvidenceSnippets)
 	}
+	// A section travels both ways, and a snippet has the same fields on
+	// the wire as in the archive.
+	p.EvidenceSnippets[0].Section = []string{"First page on tides."}
+	if w, d := jsonNames(reflect.TypeFor[wire.EvidenceSnippet]()), jsonNames(reflect.TypeFor[digest.EvidenceSnippet]()); !slices.Equal(w, d) {
+		t.Errorf("wire.EvidenceSnippet fields %v, digest.EvidenceSnippet fields %v", w, d)
+	}
 	sent := wire.PayloadOf(p)
 	got, _ := json.Marshal(sent)
 	want, _ := json.Marshal(p)
@@ -48,6 +53,15 @@ func TestPayloadIsDigestPayload(t *testing.T) {
 	if wire.PayloadOf(nil) != nil {
 		t.Error("PayloadOf(nil) is not nil")
 	}
+}
+
+// jsonNames are the JSON names of typ's fields.
+func jsonNames(typ reflect.Type) []string {
+	var names []string
+	for i := range typ.NumField() {
+		names = append(names, strings.Split(typ.Field(i).Tag.Get("json"), ",")[0])
+	}
+	return names
 }
 
 // TestPayloadValueKeepsBadLocators: a sent locator that does not parse is
