@@ -424,3 +424,44 @@ func TestVerifyTamperedIsInvalid(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifySections: a Markdown source's snippets carry their sections
+// over HTTP, in the documented shape; the answer verifies as returned, and
+// a section whose heading the text does not hold makes it invalid, named
+// as its snippet's problem.
+func TestVerifySections(t *testing.T) {
+	h, _ := newTestServer(t, api.Config{})
+	c := loadContract(t)
+	md := "# Tides\n\n## Causes\n\nThe moon pulls the sea towards it, and the sun adds a smaller pull.\n"
+	_, body := c.do(t, h, "POST", "/v1/digest?query=moon+pulls", "text/markdown", []byte(md))
+	var dd wire.DigestData
+	json.Unmarshal(decodeEnvelope(t, body).Data, &dd)
+	if len(dd.Digest.EvidenceSnippets) == 0 || !slices.Equal(dd.Digest.EvidenceSnippets[0].Section, []string{"Tides", "Causes"}) {
+		t.Fatalf("want a snippet under Tides > Causes: %s", body)
+	}
+	forged := *dd.Digest
+	forged.EvidenceSnippets = slices.Clone(dd.Digest.EvidenceSnippets)
+	forged.EvidenceSnippets[0].Section = []string{"Tides", "Effects"}
+	for _, tc := range []struct {
+		name    string
+		payload *wire.Payload
+		valid   bool
+	}{
+		{"as returned", dd.Digest, true},
+		{"a forged section", &forged, false},
+	} {
+		wrapped, _ := json.Marshal(map[string]any{"digest": tc.payload})
+		resp, body := c.do(t, h, "POST", "/v1/verify", "application/json", wrapped)
+		var rep struct {
+			Valid    bool     `json:"valid"`
+			Problems []string `json:"problems"`
+		}
+		json.Unmarshal(decodeEnvelope(t, body).Data, &rep)
+		if resp.StatusCode != 200 || rep.Valid != tc.valid {
+			t.Errorf("%s: %d %s", tc.name, resp.StatusCode, body)
+		}
+		if !tc.valid && (len(rep.Problems) != 1 || !strings.HasPrefix(rep.Problems[0], "evidence_snippets[0]: section[1]")) {
+			t.Errorf("%s: problems %q", tc.name, rep.Problems)
+		}
+	}
+}
