@@ -153,3 +153,37 @@ func TestOldDigestBlobsRead(t *testing.T) {
 		t.Error("a 1.0 digest with a section validated")
 	}
 }
+
+// TestLostSidecarCostsSections: a text whose record names a sidecar that
+// can no longer be read is still digested, its snippets without sections,
+// and that digest is not cached under the sidecar's key (a repaired
+// sidecar gives the sections back).
+func TestLostSidecarCostsSections(t *testing.T) {
+	ctx := context.Background()
+	p := newPipeline(t)
+	res, err := p.Archive(ctx, pipeline.Request{Source: ingest.Source{File: []byte(tidesSurvey), Name: "survey.md"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Record.StructureHash.Valid() {
+		t.Fatal("the record names no sidecar")
+	}
+	if err := p.Store.Delete(ctx, res.Record.StructureHash); err != nil {
+		t.Fatal(err)
+	}
+	req := pipeline.Request{Archive: res.ArchiveHash, Query: "harbour gauges", Options: digest.Options{SnippetMaxChars: 80}}
+	for range 2 {
+		got, err := p.Digest(ctx, req)
+		if err != nil {
+			t.Fatalf("a lost sidecar failed the digest: %v", err)
+		}
+		if got.CacheHit {
+			t.Error("a digest without its sidecar's sections was cached")
+		}
+		for _, s := range got.Payload.EvidenceSnippets {
+			if s.Section != nil {
+				t.Errorf("a section without a sidecar: %+v", s)
+			}
+		}
+	}
+}
