@@ -112,7 +112,7 @@ type Record struct {
 	PageNames     []string `json:"page_names,omitempty"`
 	EmptyPages    []int    `json:"empty_pages,omitempty"`
 	UnmappedPages []int    `json:"unmapped_pages,omitempty"`
-	// OCRPages lists the 1-based pages read by OCR (an image's one page,
+	// OCRPages lists the 1-based pages read by OCR (an image's page, a TIFF's pages,
 	// a PDF's pages without a usable text layer); OCREngine names the
 	// engine and its version, OCRLanguages the language packs read with,
 	// and OCRConfidence is the mean word confidence of those pages, in

@@ -73,7 +73,7 @@ func ocrDisabled() error {
 	return fault.E(fault.FeatureDisabled, "OCR (images, and scanned PDF pages with ocr: always) is not enabled on this server: install Tesseract ("+ocr.Install+") and restart digestd")
 }
 
-// image reads an image by OCR: one page.
+// image reads an image by OCR: one page, or a TIFF's pages.
 func (in *Ingester) image(ctx context.Context, raw []byte, rec Record, o ocrOptions) (*Document, error) {
 	switch {
 	case o.mode == OCRNever:

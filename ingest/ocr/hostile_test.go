@@ -24,7 +24,7 @@ func TestHostileImages(t *testing.T) {
 		{"tiff 1000000×1", ocrtest.TIFF(1_000_000, 1, 1_000_000, nil), ocr.ErrTooLarge},
 		{"tiff strip of 4 GiB in 100 bytes", ocrtest.TIFF(4000, 4000, 0xffff_fff0, make([]byte, 100)), ocr.ErrUnreadable},
 	} {
-		_, err := e.Read(context.Background(), tc.raw, []string{"eng"}, ocr.Limits{MemoryBytes: 1 << 30, CPUSeconds: 10})
+		_, err := e.ReadImage(context.Background(), tc.raw, []string{"eng"}, ocr.Limits{MemoryBytes: 1 << 30, CPUSeconds: 10}, ocr.DefaultMaxPages)
 		if !errors.Is(err, tc.err) {
 			t.Errorf("%s: %v, want %v", tc.name, err, tc.err)
 		}

@@ -2,6 +2,7 @@ package ocr
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"image"
 	"image/jpeg"
@@ -35,8 +36,8 @@ func Format(head []byte) string {
 	return ""
 }
 
-// decoders read one format's header and pixels. A TIFF's first page is
-// read.
+// decoders read one format's header and pixels. A TIFF's decoder reads
+// the page its header names first (imagePages names each in turn).
 var decoders = map[string]struct {
 	config func(io.Reader) (image.Config, error)
 	decode func(io.Reader) (image.Image, error)
@@ -73,6 +74,73 @@ func Config(raw []byte) (format string, w, h int, err error) {
 		return format, 0, 0, fmt.Errorf("%w: %s of %d × %d pixels", ErrUnreadable, format, cfg.Width, cfg.Height)
 	}
 	return format, cfg.Width, cfg.Height, CheckSize(cfg.Width, cfg.Height)
+}
+
+// imagePages returns the number of an image's pages and a function that
+// returns the bytes of page i (0-based) as an image of that page alone:
+// the image itself for a PNG, JPEG or WebP; for a TIFF, the file with its
+// header naming that page's directory first (the bytes are valid until
+// the next call). An image of more than maxPages pages is ErrTooLarge, one
+// whose directories cannot be followed ErrUnreadable.
+func imagePages(raw []byte, maxPages int) (int, func(i int) []byte, error) {
+	if Format(raw) != TIFF {
+		return 1, func(int) []byte { return raw }, nil
+	}
+	dirs, err := tiffDirectories(raw, maxPages)
+	if err != nil {
+		return 0, nil, err
+	}
+	if len(dirs) > maxPages {
+		return 0, nil, fmt.Errorf("%w: a TIFF of more than %d pages to read by OCR", ErrTooLarge, maxPages)
+	}
+	if len(dirs) == 1 {
+		return 1, func(int) []byte { return raw }, nil
+	}
+	bo := tiffByteOrder(raw)
+	page := bytes.Clone(raw)
+	return len(dirs), func(i int) []byte {
+		bo.PutUint32(page[4:8], dirs[i])
+		return page
+	}, nil
+}
+
+func tiffByteOrder(raw []byte) binary.ByteOrder {
+	if raw[0] == 'M' {
+		return binary.BigEndian
+	}
+	return binary.LittleEndian
+}
+
+// tiffDirectories returns the offsets of a TIFF's image file directories,
+// one a page, in the order the file chains them: at most max+1, enough to
+// tell that there are more than max. A directory that does not lie whole
+// in the file, or that the chain names twice, makes it ErrUnreadable.
+func tiffDirectories(raw []byte, max int) ([]uint32, error) {
+	if len(raw) < 8 {
+		return nil, fmt.Errorf("%w: tiff: a header cut short", ErrUnreadable)
+	}
+	bo := tiffByteOrder(raw)
+	var dirs []uint32
+	seen := map[uint32]bool{}
+	for off := bo.Uint32(raw[4:8]); off != 0 && len(dirs) <= max; {
+		if seen[off] {
+			return nil, fmt.Errorf("%w: tiff: its directories form a loop", ErrUnreadable)
+		}
+		seen[off] = true
+		if int64(off)+2 > int64(len(raw)) {
+			return nil, fmt.Errorf("%w: tiff: a directory at byte %d, past the file's end", ErrUnreadable, off)
+		}
+		end := int64(off) + 2 + 12*int64(bo.Uint16(raw[off:])) + 4
+		if end > int64(len(raw)) {
+			return nil, fmt.Errorf("%w: tiff: the directory at byte %d runs past the file's end", ErrUnreadable, off)
+		}
+		dirs = append(dirs, off)
+		off = bo.Uint32(raw[end-4 : end])
+	}
+	if len(dirs) == 0 {
+		return nil, fmt.Errorf("%w: tiff: no image directory", ErrUnreadable)
+	}
+	return dirs, nil
 }
 
 // greyMap decodes an image (after Config) and returns it as a binary PGM

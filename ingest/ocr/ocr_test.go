@@ -26,13 +26,55 @@ func TestReadImage(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, raw := range map[string][]byte{"png": ocrtest.PNG(img), "jpeg": jpg.Bytes()} {
-		p, err := e.Read(context.Background(), raw, []string{"eng"}, ocr.Limits{MemoryBytes: 1 << 30, CPUSeconds: 20})
+		pages, err := e.ReadImage(context.Background(), raw, []string{"eng"}, ocr.Limits{MemoryBytes: 1 << 30, CPUSeconds: 20}, 1)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if p.Text != strings.Join(paras, "\n") || p.Confidence < ocr.ConfidenceFloor || p.Words != 20 {
+		if len(pages) != 1 {
+			t.Fatalf("%s: %d pages", name, len(pages))
+		}
+		if p := pages[0]; p.Text != strings.Join(paras, "\n") || p.Confidence < ocr.ConfidenceFloor || p.Words != 20 {
 			t.Errorf("%s: %q, confidence %v, %d words", name, p.Text, p.Confidence, p.Words)
 		}
+	}
+}
+
+// TestReadTIFFPages: every page of a TIFF is read, in order; a TIFF of
+// more pages than the cap is TOO_LARGE before any is read, and one whose
+// directories loop is unreadable.
+func TestReadTIFFPages(t *testing.T) {
+	e := ocrtest.Engine(t)
+	paras := [][]string{
+		{"The first page speaks of rivers and the bridges across them."},
+		{"The second page speaks of mountains and the roads over them."},
+		{"The third page speaks of harbours and the ships within them."},
+	}
+	var imgs []*image.Gray
+	for _, p := range paras {
+		imgs = append(imgs, ocrtest.Page(1200, 32, p...))
+	}
+	lim := ocr.Limits{MemoryBytes: 1 << 30, CPUSeconds: 20}
+	pages, err := e.ReadImage(context.Background(), ocrtest.PagedTIFF(false, imgs...), []string{"eng"}, lim, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pages) != 3 {
+		t.Fatalf("%d pages read, want 3", len(pages))
+	}
+	for i, p := range pages {
+		if p.Text != paras[i][0] || p.Confidence < ocr.ConfidenceFloor {
+			t.Errorf("page %d: %q, confidence %v", i+1, p.Text, p.Confidence)
+		}
+	}
+	if _, err := e.ReadImage(context.Background(), ocrtest.PagedTIFF(false, imgs...), []string{"eng"}, lim, 2); !errors.Is(err, ocr.ErrTooLarge) {
+		t.Errorf("3 pages, at most 2: %v, want ErrTooLarge", err)
+	}
+	if _, err := e.ReadImage(context.Background(), ocrtest.PagedTIFF(true, imgs[:2]...), []string{"eng"}, lim, 10); !errors.Is(err, ocr.ErrUnreadable) {
+		t.Errorf("directories in a loop: %v, want ErrUnreadable", err)
+	}
+	cut := ocrtest.PagedTIFF(false, imgs[:2]...)
+	if _, err := e.ReadImage(context.Background(), cut[:len(cut)/2+200], []string{"eng"}, lim, 10); !errors.Is(err, ocr.ErrUnreadable) {
+		t.Errorf("cut short: %v, want ErrUnreadable", err)
 	}
 }
 

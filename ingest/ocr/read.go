@@ -27,23 +27,48 @@ type Page struct {
 	Words int `json:"words"`
 }
 
-// Read reads the text of an image (PNG, JPEG, TIFF's first page, WebP) in
-// the given language packs, after checking its size (Config).
-func (e *Engine) Read(ctx context.Context, raw []byte, langs []string, lim Limits) (*Page, error) {
-	grey, err := greyMap(raw)
+// ReadImage reads the text of an image (PNG, JPEG, WebP, or every page of
+// a TIFF, at most maxPages) in the given language packs, one Page a page,
+// after checking the size of every page (Config) before a pixel is
+// decoded.
+func (e *Engine) ReadImage(ctx context.Context, raw []byte, langs []string, lim Limits, maxPages int) ([]*Page, error) {
+	n, page, err := imagePages(raw, maxPages)
 	if err != nil {
 		return nil, err
+	}
+	for i := range n {
+		if _, _, _, err := Config(page(i)); err != nil {
+			if n > 1 {
+				err = fmt.Errorf("page %d: %w", i+1, err)
+			}
+			return nil, err
+		}
 	}
 	dir, done, err := tempDir()
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-	if err := os.WriteFile(filepath.Join(dir, "page.pgm"), grey, 0o600); err != nil {
-		return nil, err
+	pages := make([]*Page, 0, n)
+	for i := range n {
+		grey, err := greyMap(page(i))
+		if err != nil {
+			if n > 1 {
+				err = fmt.Errorf("page %d: %w", i+1, err)
+			}
+			return nil, err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "page.pgm"), grey, 0o600); err != nil {
+			return nil, err
+		}
+		grey = nil
+		p, err := e.recognize(ctx, dir, "page.pgm", ImageDPI, langs, lim)
+		if err != nil {
+			return nil, err
+		}
+		pages = append(pages, p)
 	}
-	grey = nil
-	return e.recognize(ctx, dir, "page.pgm", ImageDPI, langs, lim)
+	return pages, nil
 }
 
 // recognize runs Tesseract on an image file of dir and reads its words.

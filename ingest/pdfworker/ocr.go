@@ -48,16 +48,22 @@ func readOCR(job ocrJob, raw []byte, readErr error, lim workerLimits) (ans answe
 	ctx := context.Background()
 	if job.Image {
 		langs := ocr.Choose(job.Languages, "", eng.Languages)
-		p, err := eng.Read(ctx, raw, langs, limits)
+		pages, err := eng.ReadImage(ctx, raw, langs, limits, cmpOr(lim.MaxOCRPages, ocr.DefaultMaxPages))
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "ocr worker: %v\n", err)
 			return answer{Error: ocrError(err, what, unreadable)}
 		}
-		res := &pdftext.Result{Pages: []string{p.Text}}
-		if p.Text == "" {
-			res.EmptyPages = []int{1}
+		res := &pdftext.Result{}
+		rep := &ocr.Report{Engine: eng.Name(), Languages: langs}
+		for i, p := range pages {
+			res.Pages = append(res.Pages, p.Text)
+			if p.Text == "" {
+				res.EmptyPages = append(res.EmptyPages, i+1)
+			}
+			rep.Pages = append(rep.Pages, i+1)
+			rep.Confidence = append(rep.Confidence, p.Confidence)
 		}
-		return answer{Result: res, OCR: &ocr.Report{Engine: eng.Name(), Languages: langs, Pages: []int{1}, Confidence: []float64{p.Confidence}}}
+		return answer{Result: res, OCR: rep}
 	}
 	langs := ocr.Choose(job.Languages, job.Detected, eng.Languages)
 	count, read, err := eng.ReadPDF(ctx, raw, job.Pages, cmpOr(lim.MaxOCRPages, ocr.DefaultMaxPages), langs, limits)

@@ -33,6 +33,32 @@ func TestOCRImage(t *testing.T) {
 	}
 }
 
+// TestOCRPagedTIFF: a TIFF of two pages is read in a worker as two
+// pages, each in the report; one of more pages than MaxOCRPages is
+// TOO_LARGE.
+func TestOCRPagedTIFF(t *testing.T) {
+	eng := ocrtest.Engine(t)
+	p := testPool(t, PoolConfig{OCR: eng, MaxOCRPages: 2})
+	paras, page := scan()
+	second := "A second scanned page of the same file."
+	tiff := ocrtest.PagedTIFF(false, page.Image, ocrtest.Page(1275, 40, second))
+	res, rep, err := p.OCR(context.Background(), true, tiff, ocr.Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Pages, []string{strings.Join(paras, "\n"), second}) || len(res.EmptyPages) != 0 {
+		t.Errorf("pages %q, empty %v", res.Pages, res.EmptyPages)
+	}
+	if rep == nil || !slices.Equal(rep.Pages, []int{1, 2}) || len(rep.Confidence) != 2 {
+		t.Errorf("report %+v", rep)
+	}
+	_, _, err = p.OCR(context.Background(), true, ocrtest.PagedTIFF(false, page.Image, page.Image, page.Image), ocr.Request{})
+	var e *Error
+	if !errors.As(err, &e) || e.Code != CodeTooLarge {
+		t.Errorf("three pages, at most two: %v, want %s", err, CodeTooLarge)
+	}
+}
+
 // TestOCRScannedPDF: a PDF of a text page and a scanned page keeps the
 // first page's text layer and reads the second by OCR; "always" reads both.
 func TestOCRScannedPDF(t *testing.T) {

@@ -243,3 +243,40 @@ func BombJPEG(w, h uint16) []byte {
 	b.WriteString("\xff\xd9")
 	return b.Bytes()
 }
+
+// PagedTIFF returns a big-endian TIFF of the given grey pages, each an
+// uncompressed strip, its directories chained in page order. loop makes
+// the last page's directory name the first again.
+func PagedTIFF(loop bool, pages ...*image.Gray) []byte {
+	bo := binary.BigEndian
+	var b bytes.Buffer
+	b.WriteString("MM\x00*")
+	binary.Write(&b, bo, uint32(8))
+	const entries = 9
+	const ifdLen = 2 + 12*entries + 4
+	first := uint32(8)
+	for i, img := range pages {
+		w, h := uint32(img.Rect.Dx()), uint32(img.Rect.Dy())
+		off := uint32(b.Len())
+		data := off + ifdLen
+		next := data + w*h
+		switch {
+		case i == len(pages)-1 && loop:
+			next = first
+		case i == len(pages)-1:
+			next = 0
+		}
+		binary.Write(&b, bo, uint16(entries))
+		for _, e := range [entries][2]uint32{{256, w}, {257, h}, {258, 8}, {259, 1}, {262, 1}, {273, data}, {277, 1}, {278, h}, {279, w * h}} {
+			binary.Write(&b, bo, uint16(e[0]))
+			binary.Write(&b, bo, uint16(4)) // LONG
+			binary.Write(&b, bo, uint32(1))
+			binary.Write(&b, bo, e[1])
+		}
+		binary.Write(&b, bo, next)
+		for y := range int(h) {
+			b.Write(img.Pix[y*img.Stride : y*img.Stride+int(w)])
+		}
+	}
+	return b.Bytes()
+}
