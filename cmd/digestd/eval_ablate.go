@@ -156,25 +156,7 @@ after the table's. ` + "`digestd extract --explain`" + ` prints every decision o
 func writeRulesDoc(path string, abl []ablation) error {
 	var b strings.Builder
 	b.WriteString(rulesDocHeader)
-	b.WriteString("## The table\n\n| # | rule | page kinds | not on | reads hints | action | thresholds | what it recognises |\n|---|---|---|---|---|---|---|---|\n")
-	for i, r := range htmltext.Rules() {
-		var lim []string
-		for _, name := range slices.Sorted(maps.Keys(r.Limits)) {
-			lim = append(lim, fmt.Sprintf("%s=%d", name, r.Limits[name]))
-		}
-		hints := ""
-		if r.Hints {
-			hints = "yes"
-		}
-		action := r.Action
-		if r.Routine {
-			action += " (routine)"
-		}
-		fmt.Fprintf(&b, "| %d | `%s` | %s | %s | %s | %s | %s | %s |\n", i+1, r.Name, r.Kinds, r.NotOn, hints, action, strings.Join(lim, ", "), markdownText(r.Doc))
-		for _, e := range r.Unless {
-			fmt.Fprintf(&b, "| | `%s/%s` | | | | unless | | %s |\n", r.Name, e.Name, markdownText(e.Doc))
-		}
-	}
+	b.WriteString(rulesTable())
 	b.WriteString("\n## Measured contribution\n\nEach rule and each exception turned off in turn, then each stage rule (routine and fixed rules are not measured): the pages\nwhose text changes and the change of each metric (negative: the set is worse without the rule,\nso the rule pays). The whole table's figures:\n\n")
 	for _, a := range abl {
 		fmt.Fprintf(&b, "- %s (%d pages):", a.baseline.Set, a.baseline.Cases)
@@ -209,6 +191,32 @@ func writeRulesDoc(path string, abl []ablation) error {
 		}
 	}
 	return os.WriteFile(filepath.Clean(path), []byte(b.String()), 0o644)
+}
+
+// rulesTable returns the section of the rule table, the thresholds each
+// rule reads printed from the rule itself.
+func rulesTable() string {
+	var b strings.Builder
+	b.WriteString("## The table\n\n| # | rule | page kinds | not on | reads hints | action | thresholds | what it recognises |\n|---|---|---|---|---|---|---|---|\n")
+	for i, r := range htmltext.Rules() {
+		var lim []string
+		for _, name := range slices.Sorted(maps.Keys(r.Limits)) {
+			lim = append(lim, fmt.Sprintf("%s=%d", name, r.Limits[name]))
+		}
+		hints := ""
+		if r.Hints {
+			hints = "yes"
+		}
+		action := r.Action
+		if r.Routine {
+			action += " (routine)"
+		}
+		fmt.Fprintf(&b, "| %d | `%s` | %s | %s | %s | %s | %s | %s |\n", i+1, r.Name, r.Kinds, r.NotOn, hints, action, strings.Join(lim, ", "), markdownText(r.Doc))
+		for _, e := range r.Unless {
+			fmt.Fprintf(&b, "| | `%s/%s` | | | | unless | | %s |\n", r.Name, e.Name, markdownText(e.Doc))
+		}
+	}
+	return b.String()
 }
 
 // markupTag matches a tag named in a rule's doc ("<time>").

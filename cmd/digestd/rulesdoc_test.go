@@ -12,8 +12,9 @@ import (
 
 // TestRulesDoc holds docs/extraction-rules.md, which digestd eval extract
 // --ablate --rules-doc generates, to the extractor's table: every rule in
-// the table's order, and a measured row for each rule that decides, each
-// exception and each stage rule that is not fixed.
+// the table's order with the thresholds it reads, and a measured row for
+// each rule that decides, each exception and each stage rule that is not
+// fixed.
 func TestRulesDoc(t *testing.T) {
 	doc, err := os.ReadFile("../../docs/extraction-rules.md")
 	if err != nil {
@@ -46,6 +47,9 @@ func TestRulesDoc(t *testing.T) {
 	}
 	if !slices.Equal(measured, deciding) {
 		t.Errorf("docs/extraction-rules.md measures the rules\n%v\nthe table's deciding rules are\n%v", measured, deciding)
+	}
+	if !strings.Contains(string(doc), rulesTable()) {
+		t.Errorf("docs/extraction-rules.md's table is not the rules' (their thresholds, their docs); regenerate it: digestd eval extract --ablate --rules-doc docs/extraction-rules.md DATA/extract-html-*")
 	}
 }
 

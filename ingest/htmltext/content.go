@@ -9,32 +9,8 @@ import (
 	"golang.org/x/net/html"
 )
 
-// Tuning of the main-content search. Lengths are in visible characters
-// (white space not counted).
-const (
-	minRunChars       = 25   // shorter text runs do not vote for a container
-	minContentChars   = 400  // a shorter extraction falls back to the whole body
-	retryChars        = 1000 // a shorter extraction is retried more leniently
-	maxAncestorLevels = 5    // how far up a paragraph's vote reaches
-	maxDepth          = 1024
-	// tocMinLinks is the fewest in-page links of a table of contents.
-	tocMinLinks = 3
-	// tocLinkedShare: all but 1/tocLinkedShare of a table of contents'
-	// text is in its links.
-	tocLinkedShare = 5
-	// figcaptionKeepChars is the length from which a block named as a
-	// caption or credit is kept as content rather than dropped as a
-	// credit line.
-	figcaptionKeepChars = 150
-	// figcaptionTextChars is the length from which a figure caption is a
-	// text of its own, kept as content: a photo's caption (what it shows,
-	// who took it) is shorter, and is left out like a credit line. 400,
-	// 600 and 1000 give the same results on the three HTML dev sets; 250
-	// keeps one caption more that a reference leaves out.
-	figcaptionTextChars = 600
-	// proseChars is the least length of a paragraph of running text.
-	proseChars = 60
-)
+// maxDepth bounds the depth of the trees the extraction walks.
+const maxDepth = 1024
 
 // extraction is the state of one attempt at finding the main content:
 // the measures of the cleaned tree, the search's choices and what the
@@ -96,7 +72,10 @@ func mainBlocks(doc *html.Node, elems int, page cleaner, reparse func() *html.No
 	o.best, o.bx, o.x, o.tree = o.strict, o.xs, o.xs, doc
 	// Decisions weigh the article-like text: a listing inside the chosen
 	// root (see markLists) comes along with it but is no article.
-	o.retry = o.strict.articleLen() < retryChars
+	o.retry = o.strict.articleLen() < lenientReadingLimits.retryChars
+	// Steps other than list's find a listing too, and read it as the
+	// content only when list-content is on.
+	o.listOn = page.on(&ruleListContent)
 	for _, s := range pageSteps {
 		if !page.on(s.rule) {
 			continue
@@ -125,6 +104,8 @@ type readings struct {
 	tree  *html.Node
 	// retry is set when the strict reading found less than retryChars.
 	retry bool
+	// listOn is set when Options.Off did not turn list-content off.
+	listOn bool
 }
 
 // pageStep is a step of the page's outcome and its rule: the step
@@ -165,7 +146,7 @@ func (o *readings) lenient() ([]string, bool) {
 	// footer) and no listing: unless that text dwarfs the items, the
 	// listing stays the content.
 	strictLen := o.strict.articleLen()
-	if o.best.articleLen() <= strictLen || !strictList.keepsOver(strictLen, o.best.articleLen()) || !o.page.on(&ruleListContent) {
+	if o.best.articleLen() <= strictLen || !strictList.keepsOver(strictLen, o.best.articleLen()) || !o.listOn {
 		return nil, false
 	}
 	if list := xl.listContainer(findBody(clone)); list.isContent(o.best.articleLen()) || xl.listInLandmark(list) {
@@ -205,7 +186,7 @@ func (o *readings) list() ([]string, bool) {
 // enough takes the best reading's text when it is long enough, or when
 // the strict reading's was.
 func (o *readings) enough() ([]string, bool) {
-	if o.best.articleLen() < minContentChars && o.retry {
+	if o.best.articleLen() < shownReadingLimits.minContentChars && o.retry {
 		return nil, false
 	}
 	o.bx.settleReading(o.best.articleLen())
@@ -227,8 +208,8 @@ func (o *readings) shown() ([]string, bool) {
 	if st := o.x.stat(findBody(o.tree)); st != nil {
 		visible = st.text
 	}
-	if list := xh.listContainer(findBody(hidden)); visible < minContentChars && list.isContent(shown.articleLen()) && o.page.on(&ruleListContent) {
-		if items := xh.emitList(list.node, list.items); textLen(items) > shown.articleLen() && textLen(items) >= minContentChars {
+	if list := xh.listContainer(findBody(hidden)); visible < shownReadingLimits.minContentChars && list.isContent(shown.articleLen()) && o.listOn {
+		if items := xh.emitList(list.node, list.items); textLen(items) > shown.articleLen() && textLen(items) >= shownReadingLimits.minContentChars {
 			out := withList(shown.article(), items)
 			xh.settleList(xh, list, shown.articleLen(), len(out) > len(items), hidden)
 			return out, true
@@ -236,7 +217,7 @@ func (o *readings) shown() ([]string, bool) {
 	}
 	// As above, the article-like text decides: hidden cards (a gallery's
 	// slides) are no reason to drop the visible page.
-	if shown.articleLen() < minContentChars {
+	if shown.articleLen() < shownReadingLimits.minContentChars {
 		return nil, false
 	}
 	xh.settleReading(shown.articleLen())
@@ -530,7 +511,7 @@ func (cl cleaner) isDisclosure(n *html.Node) bool {
 		return false
 	}
 	text, link := textAndLinks(n)
-	return text > 0 && 3*link < text && (isPanelText(n) || hasTag(n, "pre", 0))
+	return text > 0 && panelButtonLimits.panelLinkParts*link < text && (isPanelText(n) || hasTag(n, "pre", 0))
 }
 
 // isPanelText reports whether panel n holds running text: in paragraphs
@@ -652,7 +633,7 @@ func (cl cleaner) clean(n *html.Node, depth int, inList bool) {
 				cl.remove(n, c, nil)
 			}
 		} else if c.Type == html.ElementNode {
-			if cl.byHints && cl.quiet != nil && !kept && furnitureHint(c, cl.posts) == 1 && countParagraphs(c, 3, 0) < 3 &&
+			if cl.byHints && cl.quiet != nil && !kept && furnitureHint(c, cl.posts) == 1 && countParagraphs(c, furnitureWeakLimits.furnitureParas, 0) < furnitureWeakLimits.furnitureParas &&
 				!(isBuilderBlock(c) && hasProse(c, 0)) && isHeadline(c) {
 				cl.quiet[c] = true
 			}
@@ -725,13 +706,6 @@ func isReviews(n *html.Node) bool {
 	return false
 }
 
-// datelineChars bounds the text of a dateline.
-const datelineChars = 100
-
-// datelineNodes bounds the nodes isDateline looks at: a dateline is a
-// line of a few elements.
-const datelineNodes = 32
-
 // isDateline reports whether n is a short line (a <p>, <div> or <span>)
 // whose text is mostly in a <time>: the date an article was published or
 // updated, with a word or two around it.
@@ -739,17 +713,17 @@ func isDateline(n *html.Node) bool {
 	if n.Data != "p" && n.Data != "div" && n.Data != "span" {
 		return false
 	}
-	total := visibleChars(n, datelineChars, 0)
-	if total == 0 || total >= datelineChars {
+	total := visibleChars(n, datelineLimits.datelineChars, 0)
+	if total == 0 || total >= datelineLimits.datelineChars {
 		return false
 	}
 	timed, seen := 0, 0
 	for c := n.FirstChild; c != nil; c = htmlwalk.Next(c, n) {
-		if seen++; seen > datelineNodes {
+		if seen++; seen > datelineLimits.datelineNodes {
 			return false
 		}
 		if c.Type == html.ElementNode && c.Data == "time" {
-			timed += visibleChars(c, datelineChars, 0)
+			timed += visibleChars(c, datelineLimits.datelineChars, 0)
 		}
 	}
 	return 2*timed >= total
@@ -815,7 +789,7 @@ func isSectionHeader(n *html.Node) bool {
 		}
 		return true
 	}
-	return walk(n, false, 0) && !linked && head > 0 && other >= proseChars
+	return walk(n, false, 0) && !linked && head > 0 && other >= mainLeadLimits.proseChars
 }
 
 // isWholeEntry reports whether header n holds all the text of the
@@ -905,7 +879,7 @@ func isTableOfContents(n *html.Node) bool {
 		}
 		return true
 	})
-	return !other && links >= tocMinLinks && linked*tocLinkedShare >= text*(tocLinkedShare-1)
+	return !other && links >= tocLimits.tocMinLinks && linked*tocLimits.tocLinkedShare >= text*(tocLimits.tocLinkedShare-1)
 }
 
 // inPageLink reports whether href points to a place in the page itself: a
@@ -925,7 +899,7 @@ func isTabPanel(n *html.Node) bool {
 		return false
 	}
 	text, link := textAndLinks(n)
-	return text > 0 && 3*link < text && (hasProse(n, 0) || hasTag(n, "pre", 0))
+	return text > 0 && panelButtonLimits.panelLinkParts*link < text && (hasProse(n, 0) || hasTag(n, "pre", 0))
 }
 
 // isTabPanelRole reports whether n has role="tabpanel".
@@ -1074,7 +1048,7 @@ func isHeadedStandfirst(n *html.Node) bool {
 		}
 		if c.Data == "p" || titled && subheadTags[c.Data] {
 			text, link := textAndLinks(c)
-			found = text >= proseChars && link == 0
+			found = text >= mainLeadLimits.proseChars && link == 0
 		}
 		titled = titled || headingTags[c.Data]
 		return !found
@@ -1118,7 +1092,7 @@ func hasBlockChild(n *html.Node) bool {
 // proseChars characters, few of them in links, ending like a sentence.
 func isProse(p *html.Node) bool {
 	text, link := textAndLinks(p)
-	return text >= proseChars && link*5 < text && endsSentence(p)
+	return text >= mainLeadLimits.proseChars && float64(link) < mainLeadLimits.proseLinkShare*float64(text) && endsSentence(p)
 }
 
 // textAndLinks counts the visible characters of n's text and those of them
@@ -1168,9 +1142,9 @@ func isAnchor(n *html.Node) bool { return n.Data == "a" }
 // text of the thread).
 func weakParagraphs(n *html.Node, posts bool) int {
 	if !posts {
-		return countParagraphs(n, 3, 0)
+		return countParagraphs(n, furnitureWeakLimits.furnitureParas, 0)
 	}
-	return countLongParagraphs(n, 3, 0)
+	return countLongParagraphs(n, furnitureWeakLimits.furnitureParas, 0)
 }
 
 // countLongParagraphs counts <p> descendants of n with at least
@@ -1182,7 +1156,7 @@ func countLongParagraphs(n *html.Node, limit, depth int) int {
 			continue
 		}
 		if c.Data == "p" {
-			if visibleChars(c, proseChars, 0) >= proseChars {
+			if visibleChars(c, mainLeadLimits.proseChars, 0) >= mainLeadLimits.proseChars {
 				count++
 			}
 			continue
@@ -1262,9 +1236,6 @@ func runLen(s string) (chars, commas int) {
 	return chars, commas
 }
 
-// citationListMin is the fewest items of a list of cited works.
-const citationListMin = 3
-
 // isCitationList reports whether list n is a list of cited works, the
 // references under an article: at least citationListMin items, nearly
 // all of them (all but one in ten) holding a <cite>.
@@ -1279,7 +1250,7 @@ func isCitationList(n *html.Node) bool {
 			cited++
 		}
 	}
-	return items >= citationListMin && 10*cited >= 9*items
+	return items >= citationListLimits.citationListMin && 100*cited >= citationListLimits.citedPct*items
 }
 
 // citesUnlinked reports whether n holds a <cite> that is not the text
@@ -1296,9 +1267,6 @@ func citesUnlinked(n *html.Node, inLink bool, depth int) bool {
 	return false
 }
 
-// authorBoxChars bounds the text of an author box.
-const authorBoxChars = 1200
-
 // isAuthorBox reports whether n is a box about the article's author: a
 // short block with a picture, a link to the author's page (rel="author",
 // or a path with an "author" segment) or the name of the page's declared
@@ -1314,7 +1282,7 @@ func isAuthorBox(n *html.Node, author string, posts bool) bool {
 	if n.Data != "div" && n.Data != "section" {
 		return false
 	}
-	if visibleChars(n, authorBoxChars, 0) >= authorBoxChars || repeatedShape(n) {
+	if visibleChars(n, authorBoxLimits.authorBoxChars, 0) >= authorBoxLimits.authorBoxChars || repeatedShape(n) {
 		return false
 	}
 	img, link := false, false
@@ -1334,12 +1302,14 @@ func isAuthorBox(n *html.Node, author string, posts bool) bool {
 		}
 	}
 	walk(n, 0)
-	declared := func() bool { return len(author) >= minAuthorName && strings.Contains(boxText(n), author) }
+	declared := func() bool {
+		return len(author) >= authorBoxLimits.minAuthorName && strings.Contains(boxText(n), author)
+	}
 	// A box written without paragraphs: a sentence of text outside links
 	// will do.
 	sentence := func() bool {
 		unlinked, linked := textAndLinks(n)
-		return unlinked-linked >= proseChars && strings.ContainsAny(boxText(n), ".!?")
+		return unlinked-linked >= mainLeadLimits.proseChars && strings.ContainsAny(boxText(n), ".!?")
 	}
 	if !posts && namesAuthor(n) && (img || link || declared()) && (hasProse(n, 0) || sentence()) {
 		return !isHeadline(n) && afterProse(n)
@@ -1371,16 +1341,13 @@ func namesAuthor(n *html.Node) bool {
 	return false
 }
 
-// minAuthorName is the shortest declared author name a box is matched by.
-const minAuthorName = 5
-
 // boxText is the text of n (short: see authorBoxChars), lowercased with
 // its spaces collapsed.
 func boxText(n *html.Node) string {
 	var b strings.Builder
 	var walk func(n *html.Node, depth int)
 	walk = func(n *html.Node, depth int) {
-		for c := n.FirstChild; c != nil && depth < maxDepth && b.Len() < 4*authorBoxChars; c = c.NextSibling {
+		for c := n.FirstChild; c != nil && depth < maxDepth && b.Len() < utf8.UTFMax*authorBoxLimits.authorBoxChars; c = c.NextSibling {
 			switch {
 			case c.Type == html.TextNode:
 				b.WriteString(c.Data)
@@ -1484,10 +1451,6 @@ func sameShape(a, b *html.Node) bool {
 	return first(a) == first(b)
 }
 
-// labelNodes is the most nodes a label is searched through for its
-// control, which keeps the test of nested labels linear in the page.
-const labelNodes = 100
-
 // labelsControl reports whether label n names a form control: it has a
 // for attribute, holds an input, select or textarea (within its first
 // labelNodes nodes), or comes right before one, or before a button or a
@@ -1510,7 +1473,7 @@ var controlTags = setOf("input", "select", "textarea")
 // button) is among the first labelNodes nodes under n.
 func holdsControl(n *html.Node, buttons bool) bool {
 	nodes := 0
-	for c := htmlwalk.Next(n, n); c != nil && nodes < labelNodes; c = htmlwalk.Next(c, n) {
+	for c := htmlwalk.Next(n, n); c != nil && nodes < controlLabelLimits.labelNodes; c = htmlwalk.Next(c, n) {
 		nodes++
 		if c.Type == html.ElementNode && (controlTags[c.Data] || buttons && c.Data == "button") {
 			return true
@@ -1531,16 +1494,13 @@ func isShortPairs(n *html.Node) bool {
 		if c.Data != "dt" && c.Data != "dd" {
 			return false
 		}
-		if visibleChars(c, shortPairChars, 0) >= shortPairChars {
+		if visibleChars(c, threadUserPanelLimits.shortPairChars, 0) >= threadUserPanelLimits.shortPairChars {
 			return false
 		}
 		items++
 	}
 	return items >= 2
 }
-
-// shortPairChars bounds the text of one item of a list of short pairs.
-const shortPairChars = 40
 
 // isHeadedSection reports whether n is a <section> holding a heading and
 // running text: a headed section of the page that its class names like
@@ -1579,7 +1539,7 @@ func opensPanel(b *html.Node) bool {
 				return false
 			}
 			text, link := textAndLinks(s)
-			return text > 0 && 3*link < text && isPanelText(s)
+			return text > 0 && panelButtonLimits.panelLinkParts*link < text && isPanelText(s)
 		}
 		if a.Parent == nil || a.Parent.Type != html.ElementNode {
 			return false

@@ -39,8 +39,8 @@ var documentRules = []rule{
 	},
 	{
 		name: "book-contents", action: drop,
-		doc:    "an outermost list of links to the book's own documents or places in them, nearly all of its text linked: a table of contents",
-		limits: []limit{{"tocMinLinks", tocMinLinks}, {"tocLinkedShare", tocLinkedShare}},
+		doc:   "an outermost list of links to the book's own documents or places in them, nearly all of its text linked: a table of contents",
+		reads: []string{"tocMinLinks", "tocLinkedShare"},
 		match: func(cl *cleaner, v *visit) bool {
 			return v.list && !v.inList && isBookContents(v.n)
 		},
@@ -59,7 +59,7 @@ var documentRules = []rule{
 // asked, then the running heads of a book (see RunningHeads).
 func DocumentRules() []Rule {
 	r := ruleRunningHead
-	return append(describeRules(documentRules), Rule{Name: r.name, Doc: r.doc, Stage: r.stage, Kinds: "any", Action: r.action.String(), Limits: limitMap(r.limits)})
+	return append(describeRules(documentRules), Rule{Name: r.name, Doc: r.doc, Stage: r.stage, Kinds: "any", Action: r.action.String(), Limits: limitMap(r.limits())})
 }
 
 // cleanRule returns the rule of cleanRules named name; documentRules take
@@ -120,7 +120,7 @@ func isBookContents(n *html.Node) bool {
 		}
 		return true
 	})
-	return !other && links >= tocMinLinks && linked*tocLinkedShare >= text*(tocLinkedShare-1)
+	return !other && links >= tocLimits.tocMinLinks && linked*tocLimits.tocLinkedShare >= text*(tocLimits.tocLinkedShare-1)
 }
 
 // bookLink reports whether href is a relative reference: a document of the
@@ -152,19 +152,10 @@ func documentBlocks(doc *html.Node, elems int, opt Options, removed *[]removal) 
 	return e.blocks
 }
 
-// The running heads of a book: a short block, not a heading nor a table
-// row, that opens or closes at least runningHeadChapters of its chapters
-// word for word (the book's or a part's title printed atop each chapter,
-// a "Back to contents" link at its foot).
-const (
-	runningHeadChars    = 80
-	runningHeadChapters = 3
-)
-
 // ruleRunningHead is the rule of RunningHeads.
 var ruleRunningHead = stageRule{name: "running-head", stage: stagePage, action: drop,
-	doc:    "a short block, not a heading nor a table row, that opens or closes at least runningHeadChapters chapters of the book word for word",
-	limits: []limit{{"runningHeadChars", runningHeadChars}, {"runningHeadChapters", runningHeadChapters}}}
+	doc: "a short block, not a heading nor a table row, that opens or closes at least runningHeadChapters chapters of the book word for word",
+	lim: &runningHeadLimits}
 
 // RunningHeads leaves out of a book's chapters, each read with
 // Options.Document, the running heads they repeat (see ruleRunningHead),
@@ -183,7 +174,7 @@ func RunningHeads(chapters []*Result, trace *Trace) {
 	}
 	heads := map[string]bool{}
 	for text, n := range ends {
-		if n >= runningHeadChapters {
+		if n >= runningHeadLimits.runningHeadChapters {
 			heads[text] = true
 		}
 	}
@@ -238,7 +229,7 @@ func chapterEnds(ch *Result) []block {
 // runningHeadCandidate reports whether b may be a running head: short,
 // and neither a heading nor a table row.
 func runningHeadCandidate(b block) bool {
-	return b.level == 0 && !b.data && utf8.RuneCountInString(b.text) <= runningHeadChars
+	return b.level == 0 && !b.data && utf8.RuneCountInString(b.text) <= runningHeadLimits.runningHeadChars
 }
 
 // setBlocks replaces the blocks of a document's result, and its Blocks and

@@ -99,7 +99,7 @@ func dropRepeats(blocks []block) []block {
 	seen := make(map[string]bool, len(blocks))
 	out := blocks[:0]
 	for _, b := range blocks {
-		if !b.data && !b.panel && b.chars >= proseChars {
+		if !b.data && !b.panel && b.chars >= mainLeadLimits.proseChars {
 			if seen[b.text] {
 				continue
 			}
@@ -127,8 +127,8 @@ func dropItemCopies(blocks []block) []block {
 	last := make(map[string]int)
 	out := blocks[:0]
 	for _, b := range blocks {
-		if !b.data && !b.panel && b.chars < proseChars {
-			if i, ok := last[b.text]; ok && len(out)-i <= itemRepeatWindow && oneItem(out[i].at, b.at) {
+		if !b.data && !b.panel && b.chars < mainLeadLimits.proseChars {
+			if i, ok := last[b.text]; ok && len(out)-i <= itemCopyLimits.itemRepeatWindow && oneItem(out[i].at, b.at) {
 				continue
 			}
 			last[b.text] = len(out)
@@ -137,10 +137,6 @@ func dropItemCopies(blocks []block) []block {
 	}
 	return out
 }
-
-// itemRepeatWindow is the most blocks between two copies of a short block
-// that oneItem compares.
-const itemRepeatWindow = 10
 
 // oneItem reports whether the blocks at elements a and b belong to one
 // item: their lowest common ancestor reaches them through children of
@@ -193,14 +189,14 @@ func truncatedCopy(a, b block) bool {
 		return false
 	}
 	short := min(len(a.text), len(b.text))
-	if short < proseChars {
+	if short < mainLeadLimits.proseChars {
 		return false
 	}
 	k := 0
 	for k < short && a.text[k] == b.text[k] {
 		k++
 	}
-	return k >= proseChars && 10*k >= 9*short
+	return k >= mainLeadLimits.proseChars && 100*k >= repeatLimits.copyPct*short
 }
 
 // emitList returns every block of a list of items cards read as content:
@@ -230,7 +226,7 @@ func dropLabels(blocks []block, list *html.Node, items int) []block {
 			count[b.text]++
 		}
 	}
-	least := max(minListItems, (items+1)/2)
+	least := max(listContentLimits.minListItems, (items+1)/2)
 	targets := &linkTargets{list: list}
 	out := blocks[:0]
 	for _, b := range blocks {
@@ -245,11 +241,8 @@ func dropLabels(blocks []block, list *html.Node, items int) []block {
 // isLinkLabel reports whether b is short, without digits and all link
 // text.
 func isLinkLabel(b block) bool {
-	return !b.data && b.chars > 0 && b.links == b.chars && b.chars <= labelChars && !hasDigit(b.text)
+	return !b.data && b.chars > 0 && b.links == b.chars && b.chars <= cardLabelLimits.labelChars && !hasDigit(b.text)
 }
-
-// labelChars is the most visible characters of a label.
-const labelChars = 30
 
 // labelNames in a class or id name text kept for screen readers only:
 // shown to nobody who sees the page.
@@ -260,7 +253,7 @@ var labelNames = substringsOf("visually-hidden", "visuallyhidden", "sr-only", "s
 // label, or text kept for screen readers (see labelNames) or a button's
 // text in its block.
 func isLabel(b block) bool {
-	if b.data || b.chars > labelChars || hasDigit(b.text) || b.at == nil {
+	if b.data || b.chars > cardLabelLimits.labelChars || hasDigit(b.text) || b.at == nil {
 		return false
 	}
 	switch b.at.Data {
@@ -316,18 +309,14 @@ type block struct {
 	at     *html.Node // the element holding its first text
 }
 
-// tailLinkedChars is the length under which a trailing block with a link
-// is taken for a call to action or a credit ("Follow us on …").
-const tailLinkedChars = 150
-
 // trimTail drops short trailing fragments that are not sentences (dates,
 // credits, "Share:" lines) left after the end of the content proper.
 func trimTail(blocks []block) []block {
-	for n := 0; n < 5 && len(blocks) > 1; n++ {
+	for n := 0; n < tailFragmentLimits.tailBlocks && len(blocks) > 1; n++ {
 		b := blocks[len(blocks)-1]
 		last := b.text
-		linked := b.links > 0 && b.chars < tailLinkedChars
-		if !linked && (b.data || utf8.RuneCountInString(last) >= fragmentChars || strings.HasSuffix(last, ".") || strings.HasSuffix(last, "!")) {
+		linked := b.links > 0 && b.chars < tailFragmentLimits.tailLinkedChars
+		if !linked && (b.data || utf8.RuneCountInString(last) >= headFragmentLimits.fragmentChars || strings.HasSuffix(last, ".") || strings.HasSuffix(last, "!")) {
 			break
 		}
 		blocks = blocks[:len(blocks)-1]
@@ -342,7 +331,7 @@ func trimHead(blocks []block) []block {
 	out := blocks[:0]
 	body := false
 	for i, b := range blocks {
-		if !body && i < 6 && b.level == 0 && !b.data && isFragment(b.text) && hasDigit(b.text) && i < len(blocks)-1 {
+		if !body && i < headFragmentLimits.headBlocks && b.level == 0 && !b.data && isFragment(b.text) && hasDigit(b.text) && i < len(blocks)-1 {
 			continue
 		}
 		if b.level == 0 {
@@ -362,13 +351,9 @@ func hasDigit(s string) bool {
 	return false
 }
 
-// fragmentChars is the length from which a line is no fragment (see
-// isFragment, trimTail).
-const fragmentChars = 40
-
 // isFragment reports whether s is a short line that is not a sentence.
 func isFragment(s string) bool {
-	if utf8.RuneCountInString(s) >= fragmentChars {
+	if utf8.RuneCountInString(s) >= headFragmentLimits.fragmentChars {
 		return false
 	}
 	switch last, _ := utf8.DecodeLastRuneInString(s); last {
@@ -418,7 +403,7 @@ func (e *emitter) flush() {
 		if s := strings.TrimSpace(e.cur.String()); s != "" {
 			b := block{text: s, level: e.level, data: e.data, panel: e.panels > 0, listed: e.listed, chars: e.chars, links: e.links, at: e.at}
 			if !e.dropsBlock(&b) {
-				e.settleSlot(e.level == 0 && e.chars >= proseChars)
+				e.settleSlot(e.level == 0 && e.chars >= mainLeadLimits.proseChars)
 				e.blocks = append(e.blocks, b)
 			}
 		}
@@ -458,12 +443,11 @@ func (e *emitter) dropsContainer(n *html.Node) bool {
 	return false
 }
 
-// minGeneratedIDs is the least number of generated identifiers that make
-// a block of them.
-const minGeneratedIDs = 3
-
 // generatedID matches an identifier a program generated (a UUID), which
 // no one writes as prose.
+// uuidDashes is the number of dashes in a UUID (see generatedID).
+const uuidDashes = 4
+
 var generatedID = regexp.MustCompile(`[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}`)
 
 // isGeneratedIDs reports whether block s is mostly generated identifiers:
@@ -473,11 +457,11 @@ var generatedID = regexp.MustCompile(`[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{
 // is text. The expression is matched in linear time, and only on blocks
 // with dashes enough for it.
 func isGeneratedIDs(s string) bool {
-	if strings.Count(s, "-") < 4*minGeneratedIDs {
+	if strings.Count(s, "-") < uuidDashes*generatedIDsLimits.minGeneratedIDs {
 		return false
 	}
 	ids := generatedID.FindAllStringIndex(s, -1)
-	if len(ids) < minGeneratedIDs {
+	if len(ids) < generatedIDsLimits.minGeneratedIDs {
 		return false
 	}
 	in := 0
@@ -522,14 +506,10 @@ func (e *emitter) dropLast(r *stageRule) {
 	}
 }
 
-// introChars is the most characters of a block that only introduces what
-// follows it (see introduces).
-const introChars = 80
-
 // introduces reports whether block b may only introduce what follows it:
 // a short heading or a short line ending in ':' or '?'.
 func introduces(b block) bool {
-	if utf8.RuneCountInString(b.text) > introChars {
+	if utf8.RuneCountInString(b.text) > introductionLimits.introChars {
 		return false
 	}
 	return b.level > 0 || strings.HasSuffix(b.text, ":") || strings.HasSuffix(b.text, "?")
@@ -769,18 +749,6 @@ func (e *emitter) cardsInside(n, root *html.Node) bool {
 	return true
 }
 
-// A container inside the main content is boilerplate (see
-// isBoilerplateContainer) with more than boilerplateLinkShare of its text
-// in links; with more than weakLinkShare when its hints weigh less than
-// weakWeight (see contentWeight) and it holds fewer than three paragraphs;
-// with more than namedLinkShare when its hints name it furniture.
-const (
-	boilerplateLinkShare = 0.5
-	weakLinkShare        = 0.33
-	weakWeight           = 25
-	namedLinkShare       = 0.1
-)
-
 // isMarkedFurniture reports whether n, inside a root as broad as the page
 // (<body> or a child of it, which brings the whole page along), is surely
 // furniture by its class, id or role (comments, teasers, the site footer)
@@ -807,10 +775,6 @@ func (e *emitter) isNestedCards(n *html.Node) bool {
 	return e.x.isCardRun(n) && e.x.isBoilerplateContainer(n)
 }
 
-// appealMaxChars is the most text an appeal's box holds (results are the
-// same from 1000 to 2500 on the dev sets; 500 keeps fewer boxes out).
-const appealMaxChars = 1000
-
 // isAppeal reports whether container n inside a root is an appeal: a
 // short box around a call to action (a newsletter's sign-up form; see
 // markAppeal) with less than half of the root's text, which is not one of
@@ -820,7 +784,7 @@ func (e *emitter) isAppeal(n *html.Node) bool {
 		return false
 	}
 	st := e.x.stat(n)
-	if st == nil || st.text == 0 || st.text > appealMaxChars || 2*st.text >= e.rootText {
+	if st == nil || st.text == 0 || st.text > appealLimits.appealMaxChars || 2*st.text >= e.rootText {
 		return false
 	}
 	return !repeatedShape(n)
@@ -913,12 +877,8 @@ func entryRun(run *html.Node) bool {
 		}
 		n++
 	}
-	return n >= manyListItems
+	return n >= listContentLimits.manyListItems
 }
-
-// twinChars bounds the text isTwin compares: a label and its copy for
-// screen readers are short.
-const twinChars = 120
 
 // isTwin reports whether n is an inline element whose text repeats, word
 // for word, the text just before it in its parent: a visible label
@@ -936,7 +896,7 @@ func isTwin(n *html.Node) bool {
 		return false
 	}
 	t := shortText(n)
-	if utf8.RuneCountInString(t) < 3 || !strings.ContainsFunc(t, unicode.IsLetter) {
+	if utf8.RuneCountInString(t) < twinLimits.twinMinChars || !strings.ContainsFunc(t, unicode.IsLetter) {
 		// A mark repeated (rating stars, bullets) counts.
 		return false
 	}
@@ -947,7 +907,7 @@ func isTwin(n *html.Node) bool {
 // or "" when it runs past twinChars or past twinChars nodes.
 func shortText(n *html.Node) string {
 	if n.Type == html.TextNode {
-		if len(n.Data) > 4*twinChars {
+		if len(n.Data) > utf8.UTFMax*twinLimits.twinChars {
 			return ""
 		}
 		return collapse(n.Data)
@@ -955,7 +915,7 @@ func shortText(n *html.Node) string {
 	var b strings.Builder
 	nodes := 0
 	for c := n.FirstChild; c != nil; c = htmlwalk.Next(c, n) {
-		if nodes++; nodes > twinChars || b.Len() > 4*twinChars {
+		if nodes++; nodes > twinLimits.twinChars || b.Len() > utf8.UTFMax*twinLimits.twinChars {
 			return ""
 		}
 		if c.Type == html.TextNode {
@@ -964,7 +924,7 @@ func shortText(n *html.Node) string {
 		}
 	}
 	s := collapse(b.String())
-	if len(s) > 4*twinChars {
+	if len(s) > utf8.UTFMax*twinLimits.twinChars {
 		return ""
 	}
 	return s

@@ -240,7 +240,7 @@ func TestTraceStages(t *testing.T) {
 		case "link-dense-block":
 			want[d.Rule] = d.Stage == "emit" && d.Action == "drop" && d.LinkChars == d.Chars && strings.HasPrefix(d.Text, "Harbour news")
 		case "strict-reading":
-			want[d.Rule] = d.Reading == "page" && d.Limits["retryChars"] == retryChars
+			want[d.Rule] = d.Reading == "page" && d.Limits["retryChars"] == lenientReadingLimits.retryChars
 		}
 	}
 	for rule, ok := range want {

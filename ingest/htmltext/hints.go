@@ -281,14 +281,14 @@ func contentWeight(n *html.Node, posts bool) float64 {
 			continue
 		}
 		if containsAny(v, negativeWeightSubstrings) || hasToken(v, negativeWeightTokens) {
-			w -= 25
+			w -= mainTopLimits.hintWeight
 		}
 		if containsAny(v, contentWeightSubstrings) {
-			w += 25
+			w += mainTopLimits.hintWeight
 		}
 	}
 	if strings.EqualFold(attr(n, "itemprop"), "articleBody") {
-		w += 50
+		w += mainTopLimits.articleBodyWeight
 	}
 	return w
 }

@@ -232,7 +232,7 @@ func (w *webPage) blocks(d stageDriver, rules []rule, removed *[]removal) []stri
 	if title != "" && textLen(blocks) > 0 {
 		blocks = withName(blocks, title)
 	}
-	if w.elems >= shellElements && visibleLen(blocks) < minMainChars &&
+	if w.elems >= appShellLimits.shellElements && visibleLen(blocks) < appShellLimits.minMainChars &&
 		d.decidesPage(&ruleAppShell, func() string { return strings.Join(blocks, " ") }, limit{"chars", visibleLen(blocks)}, limit{"elements", w.elems}) {
 		// A few words out of a whole page's markup are no main content
 		// but what an application shell shows while its scripts fetch
@@ -242,14 +242,6 @@ func (w *webPage) blocks(d stageDriver, rules []rule, removed *[]removal) []stri
 	}
 	return blocks
 }
-
-// An extraction of fewer than minMainChars visible characters (white space
-// not counted) from a page of at least shellElements elements is returned
-// empty. A small page (a fragment, a note) may say little and mean it.
-const (
-	minMainChars  = 64
-	shellElements = 50
-)
 
 // visibleLen counts the characters of blocks that are not white space.
 func visibleLen(blocks []string) int {

@@ -13,29 +13,9 @@ import (
 // links, so a page whose article-like content is short is read as a list
 // when one container holds a long run of such items.
 const (
-	// minListItems is the least number of same-shaped siblings that make
-	// a list.
-	minListItems = 3
 	// listShare is the least share of a container's text its repeated
 	// items must hold.
 	listShare = 0.5
-	// minListChars is the least text of a list worth reading as content.
-	minListChars = 200
-	// listRatio is how many times longer than the article-like content
-	// the items must be to replace it.
-	listRatio = 4
-	// longListRatio is listRatio for article-like content of
-	// minContentChars or more: a real text (a news story beside its
-	// teasers, a product beside similar products) yields only to a list
-	// that dwarfs it.
-	longListRatio = 7
-	// manyListItems is the number of items from which a list replaces
-	// some article-like text; a shorter list (a few teasers, a few
-	// comments) replaces only next to nothing (sparseChars).
-	manyListItems = 6
-	// sparseChars is the length of article-like text that is next to
-	// nothing: a title, a "Load more" button.
-	sparseChars = 100
 )
 
 // itemList is the container of a run of repeated items.
@@ -55,12 +35,12 @@ type itemList struct {
 // isContent reports whether the list should stand for the page's content
 // when the article search found articleChars characters.
 func (l itemList) isContent(articleChars int) bool {
-	ratio := listRatio
-	if articleChars >= minContentChars {
-		ratio = longListRatio
+	ratio := listContentLimits.listRatio
+	if articleChars >= shownReadingLimits.minContentChars {
+		ratio = listContentLimits.longListRatio
 	}
-	return l.node != nil && l.text >= minListChars && l.text >= ratio*articleChars &&
-		(max(l.items, l.cards) >= manyListItems || articleChars < sparseChars)
+	return l.node != nil && l.text >= listContentLimits.minListChars && l.text >= ratio*articleChars &&
+		(max(l.items, l.cards) >= listContentLimits.manyListItems || articleChars < listContentLimits.sparseChars)
 }
 
 // hintedTextRatio is how many times longer than a listing of the strict
@@ -75,7 +55,7 @@ const hintedTextRatio = 4
 // as its items, and no block around it is named as furniture (a widget of
 // more posts beside an article the hints removed).
 func (l itemList) keepsOver(articleChars, lenientChars int) bool {
-	if !l.isContent(articleChars) || l.items < manyListItems || hintedTextRatio*l.text < lenientChars {
+	if !l.isContent(articleChars) || l.items < listContentLimits.manyListItems || hintedTextRatio*l.text < lenientChars {
 		return false
 	}
 	for p := l.node; p != nil && p.Type == html.ElementNode; p = p.Parent {
@@ -118,7 +98,7 @@ func (x *measures) listContainer(root *html.Node) itemList {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		st := x.stat(n)
-		if st == nil || st.text < minListChars {
+		if st == nil || st.text < listContentLimits.minListChars {
 			continue
 		}
 		clear(texts)
@@ -143,7 +123,7 @@ func (x *measures) listContainer(root *html.Node) itemList {
 			shape := itemShape(c)
 			texts[shape] += cs.text
 			counts[shape]++
-			if counts[shape] >= minListItems && texts[shape] > top.text {
+			if counts[shape] >= listContentLimits.minListItems && texts[shape] > top.text {
 				top.items, top.text, top.tag, top.shape = counts[shape], texts[shape], c.Data, shape
 			}
 		}
@@ -154,7 +134,7 @@ func (x *measures) listContainer(root *html.Node) itemList {
 			best = top
 		}
 	}
-	if best.node != nil && best.items < manyListItems {
+	if best.node != nil && best.items < listContentLimits.manyListItems {
 		best.cards = x.groupCards(best)
 	}
 	return best
@@ -188,7 +168,7 @@ func (x *measures) cardsIn(n *html.Node) int {
 	if gs == nil || gs.text == 0 {
 		return 0
 	}
-	for level := 0; n != nil && level < groupLevels; level++ {
+	for level := 0; n != nil && level < listContentLimits.groupLevels; level++ {
 		st := x.stat(n)
 		if st == nil || st.text == 0 {
 			return 0
@@ -215,14 +195,14 @@ func (x *measures) cardsIn(n *html.Node) int {
 				next = c
 			}
 		}
-		if k := counts[top]; k >= minListItems && 2*texts[top] >= gs.text {
+		if k := counts[top]; k >= listContentLimits.minListItems && 2*texts[top] >= gs.text {
 			anchors := 0
-			for c := n.FirstChild; c != nil && anchors <= cardLinks*k; c = c.NextSibling {
+			for c := n.FirstChild; c != nil && anchors <= listContentLimits.cardLinks*k; c = c.NextSibling {
 				if c.Type == html.ElementNode && itemShape(c) == top {
-					anchors += countElements(c, "a", cardLinks*k-anchors)
+					anchors += countElements(c, "a", listContentLimits.cardLinks*k-anchors)
 				}
 			}
-			if anchors > cardLinks*k {
+			if anchors > listContentLimits.cardLinks*k {
 				// Columns of a menu, each a list of links.
 				return 0
 			}
@@ -232,9 +212,6 @@ func (x *measures) cardsIn(n *html.Node) int {
 	}
 	return 0
 }
-
-// groupLevels is how deep cardsIn looks for a group's cards.
-const groupLevels = 4
 
 // withList returns the blocks of a list read as content, after the
 // paragraphs of running text the article search found (a category's
@@ -263,7 +240,7 @@ func withList(article, items []string) []string {
 // isProseBlock reports whether an emitted block reads as running text:
 // long enough and ending like a sentence.
 func isProseBlock(b string) bool {
-	if utf8.RuneCountInString(b) < proseChars {
+	if utf8.RuneCountInString(b) < mainLeadLimits.proseChars {
 		return false
 	}
 	switch last, _ := utf8.DecodeLastRuneInString(b); last {
@@ -277,8 +254,3 @@ func isProseBlock(b string) bool {
 // cards (see isFieldCards): the linked name among the unlinked price,
 // rating and attributes.
 const fieldLinkShare = 0.1
-
-// cardLinks is the most links a card of a group holds on average: a card
-// links to its page (its picture and its title, a rating); an entry of a
-// menu holds a list of further links.
-const cardLinks = 3

@@ -88,7 +88,7 @@ func (x *measures) measure(n *html.Node, inLink bool, depth int) (text, link, co
 	base := len(x.pending)
 	hasBlockChild := false
 	endRun := func() {
-		if runText >= minRunChars && runLink*2 < runText {
+		if runText >= mainTopLimits.minRunChars && runLink*2 < runText {
 			x.pending = append(x.pending, run{chars: runText, commas: runCommas})
 		}
 		runText, runLink, runCommas = 0, 0, 0
@@ -137,9 +137,9 @@ func (x *measures) measure(n *html.Node, inLink bool, depth int) (text, link, co
 // beyond. A candidate's final score is scaled by its share of non-link text.
 func (x *measures) score(root *html.Node, _ int) {
 	for _, r := range x.runs {
-		value := 1 + float64(r.commas) + min(3, float64(r.chars/100))
+		value := 1 + float64(r.commas) + min(mainTopLimits.runBonusMax, float64(r.chars/mainTopLimits.runBonusChars))
 		n := r.voter
-		for level := 0; level < maxAncestorLevels && n != nil && n.Type == html.ElementNode; level++ {
+		for level := 0; level < mainTopLimits.maxAncestorLevels && n != nil && n.Type == html.ElementNode; level++ {
 			st := x.stat(n)
 			if st == nil {
 				break
@@ -154,7 +154,7 @@ func (x *measures) score(root *html.Node, _ int) {
 			case level == 1:
 				div = 2
 			case level > 1:
-				div = float64(level * 3)
+				div = float64(level * mainTopLimits.levelDivisor)
 			}
 			st.score += value / div
 			if n == root {
@@ -176,7 +176,7 @@ func (x *measures) isProse(n *html.Node) bool {
 		return false
 	}
 	st := x.stat(n)
-	return st != nil && st.text >= proseChars && st.linkDensity() < 0.2 && endsSentence(n)
+	return st != nil && st.text >= mainLeadLimits.proseChars && st.linkDensity() < mainLeadLimits.proseLinkShare && endsSentence(n)
 }
 
 // isBareProse reports whether n is a paragraph of running text written
@@ -190,7 +190,7 @@ func (x *measures) isBareProse(n *html.Node) bool {
 		return false
 	}
 	st := x.stat(n)
-	if st == nil || st.text < proseChars || st.linkDensity() >= 0.2 || !endsSentence(n) {
+	if st == nil || st.text < mainLeadLimits.proseChars || st.linkDensity() >= mainLeadLimits.proseLinkShare || !endsSentence(n) {
 		return false
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -212,7 +212,7 @@ func (x *measures) isStandfirst(n *html.Node) bool {
 		return false
 	}
 	st := x.stat(n)
-	if st == nil || st.text < proseChars || st.link > 0 {
+	if st == nil || st.text < mainLeadLimits.proseChars || st.link > 0 {
 		return false
 	}
 	if subheadTags[n.Data] {
@@ -253,7 +253,7 @@ func (x *measures) proseParas(n *html.Node, depth, limit int) int {
 // same-shaped children, each holding a link, with link text making at
 // least cardLinkShare of theirs.
 func (x *measures) isCardRun(n *html.Node) bool {
-	return x.isLinkedRun(n, cardLinkShare, minListItems)
+	return x.isLinkedRun(n, nestedCardsLimits.cardLinkShare, listContentLimits.minListItems)
 }
 
 // isLinkedRun is isCardRun with the least link share and item count given.
@@ -347,7 +347,7 @@ func (x *measures) describedCards(run *html.Node) bool {
 			described++
 		}
 	}
-	return described >= minListItems && 2*described >= cards
+	return described >= listContentLimits.minListItems && 2*described >= cards
 }
 
 // titleAndSentence reports whether n holds a short paragraph made mostly
@@ -368,7 +368,7 @@ func (x *measures) titleAndSentence(n *html.Node, depth int) (title, text bool) 
 		if st == nil || st.text == 0 {
 			continue
 		}
-		if st.text >= proseChars && endsSentence(c) {
+		if st.text >= mainLeadLimits.proseChars && endsSentence(c) {
 			text = true
 		} else if c.Data == "p" && 2*st.link > st.text {
 			title = true
@@ -405,11 +405,11 @@ func (x *measures) isBoilerplateContainer(n *html.Node) bool {
 	ld := st.linkDensity()
 	w := contentWeight(n, x.posts)
 	switch {
-	case w < weakWeight && ld > weakLinkShare && st.paras < 3:
+	case w < linkDenseContainerLimits.weakWeight && ld > linkDenseContainerLimits.weakLinkShare && st.paras < linkDenseContainerLimits.weakParas:
 		return true
-	case ld > boilerplateLinkShare:
+	case ld > linkDenseContainerLimits.boilerplateLinkShare:
 		return true
-	case w < 0 && ld > namedLinkShare && !(isBuilderBlock(n) && hasRunningText(n, 0) && !hasLinkedHeading(n, 0)) && !x.wrapsProse(n):
+	case w < 0 && ld > linkDenseContainerLimits.namedLinkShare && !(isBuilderBlock(n) && hasRunningText(n, 0) && !hasLinkedHeading(n, 0)) && !x.wrapsProse(n):
 		// A page builder's block holding running text is named like a
 		// widget whatever it holds (see isBuilderBlock); one holding
 		// linked titles is a block of cards (related posts).

@@ -117,7 +117,7 @@ func stripTags(s string) string {
 // withDescription appends desc to blocks when it has running text and the
 // blocks lack most of its words.
 func withDescription(blocks []string, desc string) []string {
-	if len([]rune(desc)) < proseChars {
+	if len([]rune(desc)) < mainLeadLimits.proseChars {
 		return blocks
 	}
 	have := map[string]bool{}

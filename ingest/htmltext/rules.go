@@ -3,7 +3,10 @@ package htmltext
 import (
 	"errors"
 	"fmt"
+	"math"
+	"reflect"
 	"strings"
+	"sync"
 
 	"golang.org/x/net/html"
 )
@@ -74,10 +77,86 @@ func (a action) String() string {
 	return "keep"
 }
 
-// limit is a named threshold a rule's predicate reads.
+// limit is a named threshold a rule reads, as the docs and the trace
+// print it: a count, or a share in per cent when its name ends in "Pct".
 type limit struct {
 	name  string
 	value int
+}
+
+// A rule's thresholds are one value of its own, a pointer to a struct
+// whose every field is a threshold its predicate or step reads, tagged
+// with the name the docs and the trace print it by (`limit:"name"`). A
+// float64 field whose name ends in "Pct" is a share, printed in per
+// cent; any other field is a whole number, printed as it is. The rule's logic reads the fields,
+// so the numbers printed are the numbers used. A threshold several rules
+// read belongs to one of them; the others name it in their reads.
+
+// limitsOf returns the thresholds of lim, a rule's limits value (see
+// above), in the order of its fields; nil when lim is nil.
+func limitsOf(lim any) []limit {
+	if lim == nil {
+		return nil
+	}
+	v := reflect.ValueOf(lim).Elem()
+	out := make([]limit, 0, v.NumField())
+	for i := range v.NumField() {
+		f := v.Field(i)
+		name := v.Type().Field(i).Tag.Get("limit")
+		switch {
+		case f.Kind() != reflect.Float64:
+			out = append(out, limit{name, int(f.Int())})
+		case strings.HasSuffix(name, "Pct"):
+			out = append(out, limit{name, pct(f.Float())})
+		default:
+			out = append(out, limit{name, int(math.Round(f.Float()))})
+		}
+	}
+	return out
+}
+
+// readLimits returns the thresholds named, each from the rule that owns
+// it (see ownedLimits).
+func readLimits(names []string) []limit {
+	out := make([]limit, 0, len(names))
+	for _, name := range names {
+		l, ok := ownedLimits()[name]
+		if !ok {
+			panic("htmltext: no rule owns the limit " + name)
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// ownedLimits returns every rule's own thresholds by name.
+var ownedLimits = sync.OnceValue(func() map[string]limit {
+	m := map[string]limit{}
+	for _, lim := range allLimits() {
+		for _, l := range limitsOf(lim) {
+			m[l.name] = l
+		}
+	}
+	return m
+})
+
+// allLimits returns the limits value of every rule: the cleaner's table,
+// a document's and the stages'.
+func allLimits() []any {
+	var out []any
+	for _, table := range [][]rule{cleanRules, documentRules} {
+		for _, r := range table {
+			if r.lim != nil {
+				out = append(out, r.lim)
+			}
+		}
+	}
+	for _, r := range append(stageRules, &ruleRunningHead) {
+		if r.lim != nil {
+			out = append(out, r.lim)
+		}
+	}
+	return out
 }
 
 // visit is one node the cleaner asks the table about, with where it is.
@@ -106,8 +185,11 @@ type rule struct {
 	// the node (text, structural markup); the trace leaves it out.
 	routine bool
 	action  action
-	limits  []limit
-	match   func(cl *cleaner, v *visit) bool
+	// lim holds the rule's thresholds (see limitsOf), reads those of
+	// other rules it reads too.
+	lim   any
+	reads []string
+	match func(cl *cleaner, v *visit) bool
 	// unless are the exceptions of a matching rule: when one of them
 	// holds, the rule does not decide and the next ones are asked.
 	unless []exception
@@ -131,8 +213,8 @@ var cleanRules = []rule{
 	},
 	{
 		name: "thread-user-panel", on: kindThread, action: drop,
-		doc:    "a poster's panel of short terms and values (<dl> of \"Posts: 9179\", \"Joined: 2015\")",
-		limits: []limit{{"shortPairChars", shortPairChars}},
+		doc: "a poster's panel of short terms and values (<dl> of \"Posts: 9179\", \"Joined: 2015\")",
+		lim: &threadUserPanelLimits,
 		match: func(cl *cleaner, v *visit) bool {
 			return v.n.Type == html.ElementNode && v.n.Data == "dl" && isShortPairs(v.n)
 		},
@@ -153,16 +235,16 @@ var cleanRules = []rule{
 	},
 	{
 		name: "table-of-contents", action: drop,
-		doc:    "an outermost list of links to places in the page itself",
-		limits: []limit{{"tocMinLinks", tocMinLinks}, {"tocLinkedShare", tocLinkedShare}},
+		doc: "an outermost list of links to places in the page itself",
+		lim: &tocLimits,
 		match: func(cl *cleaner, v *visit) bool {
 			return v.list && !v.inList && !v.kept && isTableOfContents(v.n)
 		},
 	},
 	{
 		name: "citation-list", action: drop,
-		doc:    "an outermost list of citations (see isCitationList)",
-		limits: []limit{{"citationListMin", citationListMin}},
+		doc: "an outermost list of citations (see isCitationList)",
+		lim: &citationListLimits,
 		match: func(cl *cleaner, v *visit) bool {
 			return v.list && !v.inList && !v.kept && isCitationList(v.n)
 		},
@@ -190,8 +272,8 @@ var cleanRules = []rule{
 	},
 	{
 		name: "headed-standfirst", on: kindArticle, action: keep,
-		doc:    "an article's <header> holding a summary line (see isHeadedStandfirst)",
-		limits: []limit{{"proseChars", proseChars}},
+		doc:   "an article's <header> holding a summary line (see isHeadedStandfirst)",
+		reads: []string{"proseChars"},
 		match: func(cl *cleaner, v *visit) bool {
 			return isHeadedStandfirst(v.n)
 		},
@@ -199,6 +281,7 @@ var cleanRules = []rule{
 	{
 		name: "panel-button", action: keep,
 		doc: "a button that opens a panel: an accordion's question stays with its answer",
+		lim: &panelButtonLimits,
 		match: func(cl *cleaner, v *visit) bool {
 			return v.n.Data == "button" && opensPanel(v.n)
 		},
@@ -212,7 +295,8 @@ var cleanRules = []rule{
 	},
 	{
 		name: "hidden", action: drop,
-		doc: "an element hidden by markup (hidden, aria-hidden, inline display:none)",
+		doc:   "an element hidden by markup (hidden, aria-hidden, inline display:none)",
+		reads: []string{"panelLinkParts"},
 		match: func(cl *cleaner, v *visit) bool {
 			return !v.kept && !cl.shown && isHidden(v.n)
 		},
@@ -223,18 +307,18 @@ var cleanRules = []rule{
 	},
 	{
 		name: "dateline", notOn: kindThread, hints: true, action: drop,
-		doc:    "a short line whose text is mostly a <time>",
-		limits: []limit{{"datelineChars", datelineChars}, {"datelineNodes", datelineNodes}},
+		doc: "a short line whose text is mostly a <time>",
+		lim: &datelineLimits,
 		match: func(cl *cleaner, v *visit) bool {
 			return isDateline(v.n)
 		},
 	},
 	{
 		name: "byline", notOn: kindThread, hints: true, action: drop,
-		doc:    "a short paragraph whose class or id names a byline",
-		limits: []limit{{"datelineChars", datelineChars}},
+		doc:   "a short paragraph whose class or id names a byline",
+		reads: []string{"datelineChars"},
 		match: func(cl *cleaner, v *visit) bool {
-			return v.n.Data == "p" && strings.Contains(hintText(v.n), "byline") && visibleChars(v.n, datelineChars, 0) < datelineChars
+			return v.n.Data == "p" && strings.Contains(hintText(v.n), "byline") && visibleChars(v.n, datelineLimits.datelineChars, 0) < datelineLimits.datelineChars
 		},
 	},
 	{
@@ -250,17 +334,18 @@ var cleanRules = []rule{
 	},
 	{
 		name: "figcaption-credit", action: drop,
-		doc:    "a short <figcaption>: a photo's caption or credit",
-		limits: []limit{{"figcaptionTextChars", figcaptionTextChars}},
+		doc: "a short <figcaption>: a photo's caption or credit",
+		lim: &figcaptionCreditLimits,
 		match: func(cl *cleaner, v *visit) bool {
-			return v.n.Data == "figcaption" && visibleChars(v.n, figcaptionTextChars, 0) < figcaptionTextChars && countParagraphs(v.n, 2, 0) < 2
+			return v.n.Data == "figcaption" && visibleChars(v.n, figcaptionCreditLimits.figcaptionTextChars, 0) < figcaptionCreditLimits.figcaptionTextChars && countParagraphs(v.n, 2, 0) < 2
 		},
 	},
 	{
 		name: "page-header", action: drop,
 		doc: "a <header> of fewer than three paragraphs: the site's banner",
+		lim: &pageHeaderLimits,
 		match: func(cl *cleaner, v *visit) bool {
-			return v.n.Data == "header" && countParagraphs(v.n, 3, 0) < 3
+			return v.n.Data == "header" && countParagraphs(v.n, pageHeaderLimits.headerParas, 0) < pageHeaderLimits.headerParas
 		},
 		unless: []exception{
 			{"prose", "it holds a paragraph of running text (a standfirst)", func(cl *cleaner, v *visit) bool { return hasProse(v.n, 0) }},
@@ -270,8 +355,8 @@ var cleanRules = []rule{
 	},
 	{
 		name: "control-label", action: drop,
-		doc:    "a <label> of a form control",
-		limits: []limit{{"labelNodes", labelNodes}},
+		doc: "a <label> of a form control",
+		lim: &controlLabelLimits,
 		match: func(cl *cleaner, v *visit) bool {
 			return v.n.Data == "label" && labelsControl(v.n)
 		},
@@ -279,8 +364,9 @@ var cleanRules = []rule{
 	{
 		name: "form-noscript", action: drop,
 		doc: "a <form> or <noscript> of fewer than three paragraphs",
+		lim: &formNoscriptLimits,
 		match: func(cl *cleaner, v *visit) bool {
-			return (v.n.Data == "form" || v.n.Data == "noscript") && countParagraphs(v.n, 3, 0) < 3
+			return (v.n.Data == "form" || v.n.Data == "noscript") && countParagraphs(v.n, formNoscriptLimits.formParas, 0) < formNoscriptLimits.formParas
 		},
 	},
 	{
@@ -306,19 +392,19 @@ var cleanRules = []rule{
 	},
 	{
 		name: "author-box", hints: true, action: drop,
-		doc:    "a box about the article's author (see isAuthorBox)",
-		limits: []limit{{"authorBoxChars", authorBoxChars}, {"minAuthorName", minAuthorName}},
+		doc: "a box about the article's author (see isAuthorBox)",
+		lim: &authorBoxLimits,
 		match: func(cl *cleaner, v *visit) bool {
 			return isAuthorBox(v.n, cl.author, cl.posts)
 		},
 	},
 	{
 		name: "caption-credit-hint", hints: true, action: drop,
-		doc:    "a short block whose class or id names a caption or credit",
-		limits: []limit{{"figcaptionKeepChars", figcaptionKeepChars}},
+		doc: "a short block whose class or id names a caption or credit",
+		lim: &captionCreditHintLimits,
 		match: func(cl *cleaner, v *visit) bool {
 			h := hintText(v.n)
-			return (strings.Contains(h, "caption") || strings.Contains(h, "credit")) && visibleChars(v.n, figcaptionKeepChars, 0) < figcaptionKeepChars
+			return (strings.Contains(h, "caption") || strings.Contains(h, "credit")) && visibleChars(v.n, captionCreditHintLimits.figcaptionKeepChars, 0) < captionCreditHintLimits.figcaptionKeepChars
 		},
 	},
 	{
@@ -331,8 +417,9 @@ var cleanRules = []rule{
 	{
 		name: "furniture-weak", hints: true, action: drop,
 		doc: "a block of fewer than three paragraphs whose class or id names furniture weakly (see furnitureHint)",
+		lim: &furnitureWeakLimits,
 		match: func(cl *cleaner, v *visit) bool {
-			return furnitureHint(v.n, cl.posts) == 1 && weakParagraphs(v.n, cl.posts) < 3
+			return furnitureHint(v.n, cl.posts) == 1 && weakParagraphs(v.n, cl.posts) < furnitureWeakLimits.furnitureParas
 		},
 		unless: []exception{
 			{"builder-text", "a page builder's block of running text (see isBuilderBlock)", func(cl *cleaner, v *visit) bool { return isBuilderBlock(v.n) && hasRunningText(v.n, 0) }},
@@ -388,7 +475,7 @@ func (cl *cleaner) decide(v *visit) *rule {
 			continue
 		}
 		if !r.routine {
-			cl.trace.record(stageClean, r.name, r.action.String(), r.limits, v.n)
+			cl.trace.recordClean(r, v.n)
 		}
 		return r
 	}
@@ -500,16 +587,15 @@ func describeRules(table []rule) []Rule {
 		for _, e := range r.unless {
 			d.Unless = append(d.Unless, Exception{Name: e.name, Doc: e.doc})
 		}
-		if len(r.limits) > 0 {
-			d.Limits = map[string]int{}
-			for _, l := range r.limits {
-				d.Limits[l.name] = l.value
-			}
-		}
+		d.Limits = limitMap(r.limits())
 		out = append(out, d)
 	}
 	return out
 }
+
+// limits returns the thresholds r reads: its own, then those it reads of
+// other rules.
+func (r *rule) limits() []limit { return append(limitsOf(r.lim), readLimits(r.reads)...) }
 
 // excepted returns the first exception of r that holds for v, or nil.
 func (r *rule) excepted(cl *cleaner, v *visit) *exception {

@@ -13,15 +13,15 @@ import (
 func tagWeight(n *html.Node) float64 {
 	switch n.Data {
 	case "article":
-		return 8
+		return mainTopLimits.articleWeight
 	case "div", "main":
-		return 5
+		return mainTopLimits.blockWeight
 	case "pre", "td", "blockquote", "section":
-		return 3
+		return mainTopLimits.cellWeight
 	case "address", "ol", "ul", "dl", "dd", "dt", "li", "form":
-		return -3
+		return mainTopLimits.listWeight
 	case "h1", "h2", "h3", "h4", "h5", "h6", "th":
-		return -5
+		return mainTopLimits.headingWeight
 	}
 	return 0
 }
@@ -44,12 +44,12 @@ func (x *extraction) topCandidate(body *html.Node) *html.Node {
 	// Several strong candidates under one ancestor: the content is split
 	// into parts, take the ancestor.
 	var alts []*html.Node
-	for _, n := range ranked[1:min(len(ranked), 5)] {
-		if x.stat(n).score >= splitShare*topScore {
+	for _, n := range ranked[1:min(len(ranked), mainTopLimits.splitRanked)] {
+		if x.stat(n).score >= mainTopLimits.splitShare*topScore {
 			alts = append(alts, n)
 		}
 	}
-	if len(alts) >= 3 {
+	if len(alts) >= mainTopLimits.splitParts {
 		for a := top.Parent; a != nil && a != body; a = a.Parent {
 			count := 0
 			for _, alt := range alts {
@@ -57,7 +57,7 @@ func (x *extraction) topCandidate(body *html.Node) *html.Node {
 					count++
 				}
 			}
-			if count >= 3 {
+			if count >= mainTopLimits.splitParts {
 				top = a
 				break
 			}
@@ -66,7 +66,7 @@ func (x *extraction) topCandidate(body *html.Node) *html.Node {
 
 	// Climb while the parent scores higher (it holds more of the content).
 	last := x.stat(top).score
-	threshold := last / 3
+	threshold := last / mainTopLimits.climbFraction
 	for p := top.Parent; p != nil && p != body; p = p.Parent {
 		st := x.stat(p)
 		if st == nil || !st.candidate {
@@ -131,7 +131,7 @@ func (x *extraction) withSiblings(top, body *html.Node) []*html.Node {
 		return []*html.Node{top}
 	}
 	topSt := x.stat(top)
-	threshold := max(siblingMinScore, topSt.score*siblingShare)
+	threshold := max(mainSiblingLimits.siblingMinScore, topSt.score*mainSiblingLimits.siblingShare)
 	topClass := attr(top, "class")
 	var out []*html.Node
 	for s := top.Parent.FirstChild; s != nil; s = s.NextSibling {
@@ -148,7 +148,7 @@ func (x *extraction) withSiblings(top, body *html.Node) []*html.Node {
 		}
 		bonus := 0.0
 		if topClass != "" && attr(s, "class") == topClass {
-			bonus = topSt.score * 0.2
+			bonus = topSt.score * mainSiblingLimits.classBonusShare
 		}
 		if st.candidate && st.score+bonus >= threshold {
 			out = append(out, s)
@@ -156,7 +156,7 @@ func (x *extraction) withSiblings(top, body *html.Node) []*html.Node {
 		}
 		if s.Data == "p" || paragraphTags[s.Data] && !headingTags[s.Data] {
 			ld := st.linkDensity()
-			if st.text > 80 && ld < 0.25 || st.text > 0 && st.text <= 80 && ld == 0 && endsSentence(s) {
+			if st.text > mainSiblingLimits.paragraphChars && ld < mainSiblingLimits.paragraphLinkShare || st.text > 0 && st.text <= mainSiblingLimits.paragraphChars && ld == 0 && endsSentence(s) {
 				out = append(out, s)
 			}
 		}
@@ -190,21 +190,6 @@ func endsSentence(n *html.Node) bool {
 	return false
 }
 
-// A sibling of the chosen container joins it when it scores at least
-// siblingShare of the container's score and at least siblingMinScore.
-const (
-	siblingShare    = 0.2
-	siblingMinScore = 10
-)
-
-// splitShare is the share of the best score from which another candidate
-// counts as a part of content split over several containers.
-const splitShare = 0.4
-
-// leadScopeLevels is how far above the chosen container prose that comes
-// before it (a lead paragraph, a standfirst) is looked for.
-const leadScopeLevels = 4
-
 // withLead prepends to roots the prose paragraphs that precede the first
 // root inside its ancestor leadScopeLevels up: articles often set their
 // lead apart from the body container. Only the run of prose closest to
@@ -218,7 +203,7 @@ func (x *extraction) withLead(roots []*html.Node, body *html.Node) []*html.Node 
 		return roots
 	}
 	scope := first
-	for i := 0; i < leadScopeLevels && scope.Parent != nil && scope.Parent != body && scope.Parent.Type == html.ElementNode; i++ {
+	for i := 0; i < mainLeadLimits.leadScopeLevels && scope.Parent != nil && scope.Parent != body && scope.Parent.Type == html.ElementNode; i++ {
 		scope = scope.Parent
 	}
 	w := leadWalk{x: x, first: first}
@@ -291,12 +276,12 @@ func (w *leadWalk) block(c *html.Node, st *nodeStats, onPath, inHeader bool) int
 	switch {
 	case x.isProse(c) || onPath && x.article && x.isBareProse(c) || inHeader && x.article && x.isStandfirst(c):
 		return leadJoins
-	case x.article && st.text < figcaptionKeepChars && holdsPicture(c, 0):
+	case x.article && st.text < captionCreditHintLimits.figcaptionKeepChars && holdsPicture(c, 0):
 		// On an article, a picture and its caption (shorter than a
 		// caption kept as content) between the standfirst and the body
 		// are passed over too.
 		return leadPassed
-	case (paragraphTags[c.Data] || !blockTags[c.Data]) && x.article && !headingTags[c.Data] && st.text < proseChars:
+	case (paragraphTags[c.Data] || !blockTags[c.Data]) && x.article && !headingTags[c.Data] && st.text < mainLeadLimits.proseChars:
 		// On an article, a short line between the standfirst and the
 		// body (the byline, a date, a photo credit) is passed over: it
 		// neither joins nor ends the run.
@@ -316,7 +301,7 @@ func (x *extraction) withTrail(roots []*html.Node, body *html.Node) []*html.Node
 		return roots
 	}
 	scope := last
-	for i := 0; i < leadScopeLevels && scope.Parent != nil && scope.Parent != body && scope.Parent.Type == html.ElementNode; i++ {
+	for i := 0; i < mainLeadLimits.leadScopeLevels && scope.Parent != nil && scope.Parent != body && scope.Parent.Type == html.ElementNode; i++ {
 		scope = scope.Parent
 	}
 	var trail []*html.Node
@@ -429,10 +414,6 @@ func holdsPicture(n *html.Node, depth int) bool {
 	return false
 }
 
-// partsLinkShare is the most share of link text a part of the page taken
-// beside the chosen content may have.
-const partsLinkShare = 0.33
-
 // withParts adds to roots the top-level parts of the page (children of
 // <body>, or of the main landmark around roots) that hold another strong candidate, when the strong candidates
 // share no ancestor below that level: the content is split over sections
@@ -452,7 +433,7 @@ func (x *extraction) withParts(roots []*html.Node, body *html.Node) []*html.Node
 			text += st.text
 		}
 	}
-	if text < minContentChars {
+	if text < shownReadingLimits.minContentChars {
 		// Short content goes to the fallbacks of mainBlocks as it is.
 		return roots
 	}
@@ -487,18 +468,18 @@ func (x *extraction) withParts(roots []*html.Node, body *html.Node) []*html.Node
 		held[rootPart[i]] = true
 	}
 	add := map[*html.Node]bool{}
-	for _, n := range ranked[1:min(len(ranked), partsRanked)] {
-		if x.stat(n).score < splitShare*topScore {
+	for _, n := range ranked[1:min(len(ranked), mainPartLimits.partsRanked)] {
+		if x.stat(n).score < mainTopLimits.splitShare*topScore {
 			break
 		}
-		if x.stat(n).text < partChars {
+		if x.stat(n).text < mainPartLimits.partChars {
 			continue
 		}
 		p := part(n)
 		if p == nil || held[p] || p.Type != html.ElementNode {
 			continue
 		}
-		if st := x.stat(p); st == nil || st.linkDensity() > partsLinkShare {
+		if st := x.stat(p); st == nil || st.linkDensity() > mainPartLimits.partsLinkShare {
 			continue
 		}
 		add[p] = true
@@ -520,37 +501,6 @@ func (x *extraction) withParts(roots []*html.Node, body *html.Node) []*html.Node
 	}
 	return append(out, roots[i:]...)
 }
-
-// partChars is the least text of a candidate that brings its part in.
-const partChars = 200
-
-// partsRanked is how many of the best candidates withParts looks at.
-const partsRanked = 5
-
-// A service or product-marketing page lays its content out as a run of
-// sections, one after another: a hero, features, testimonials, pricing,
-// questions and answers. Each section has a heading and some text of its
-// own, and none holds most of the page, so the content search settles on
-// one of them. When the chosen containers hold less than a share of the
-// text of the run of sections around them (sectionsShare on a page that
-// declares itself an article, pageSectionsShare on others), the run is the
-// content.
-const (
-	// minSections is the least number of sections (the chosen one
-	// included) that make a run.
-	minSections = 3
-	// sectionChars is the least text of a section.
-	sectionChars = 100
-	// sectionsShare is the share of the run's text below which the
-	// chosen containers give way to the run on a page that declares
-	// itself an article.
-	sectionsShare = 0.5
-	// pageSectionsShare is that share on other pages (a service page's
-	// sections around its longest one). On wcxb-dev, 0.65 to 0.8 change
-	// only service pages, all for the better; from 0.9 undeclared
-	// articles take in blocks after their text.
-	pageSectionsShare = 0.75
-)
 
 // withSections returns, in place of roots, the sections of the run of
 // sections around them, when roots hold less than runShare of the run's
@@ -603,12 +553,12 @@ func (x *extraction) withSections(roots []*html.Node, body *html.Node) []*html.N
 				}
 			}
 		}
-		if len(secs) >= minSections && holds == len(roots) {
+		if len(secs) >= mainSectionsLimits.minSections && holds == len(roots) {
 			inA := heldText[a]
 			if taken != nil {
 				inA = text
 			}
-			if float64(text) >= x.runShare()*float64(secText) || float64(inA) < sectionsShare*float64(x.stat(a).text) {
+			if float64(text) >= x.runShare()*float64(secText) || float64(inA) < mainSectionsLimits.sectionsShare*float64(x.stat(a).text) {
 				// The content is most of the run, or only a small part of
 				// its own section (whose other parts it left out).
 				break
@@ -631,9 +581,9 @@ func (x *extraction) withSections(roots []*html.Node, body *html.Node) []*html.N
 // do not widen lightly), pageSectionsShare on other pages.
 func (x *extraction) runShare() float64 {
 	if x.article {
-		return sectionsShare
+		return mainSectionsLimits.sectionsShare
 	}
-	return pageSectionsShare
+	return mainSectionsLimits.pageSectionsShare
 }
 
 // maxSectionRoots is the most roots withSections looks at.
@@ -646,7 +596,7 @@ func (x *extraction) isSection(n *html.Node) bool {
 		return false
 	}
 	st := x.stat(n)
-	return st != nil && st.heads > 0 && st.text >= sectionChars && st.linkDensity() <= partsLinkShare
+	return st != nil && st.heads > 0 && st.text >= mainSectionsLimits.sectionChars && st.linkDensity() <= mainPartLimits.partsLinkShare
 }
 
 // runBetween returns secs with the siblings between the first and the
@@ -672,25 +622,6 @@ func (x *extraction) runBetween(secs []*html.Node) []*html.Node {
 // between sections.
 const betweenLinkShare = 0.5
 
-// The <main> landmark (or an element with role="main") is the author's
-// own statement of where the content is. When the chosen containers hold
-// only a small part of it (a description beside its specification table,
-// one section of a documentation page), the landmark is the better root,
-// unless runs of link cards (more posts, related items) make up most of
-// it: a listing, for the list reading.
-const (
-	// landmarkShare is the share of the landmark's text below which the
-	// chosen containers give way to it.
-	landmarkShare = 0.5
-	// cardLinkShare is the least share of link text in a run of
-	// same-shaped siblings that makes them cards (teasers) rather than
-	// content.
-	cardLinkShare = 0.3
-	// landmarkLinkShare is the most share of link text a landmark taken
-	// as root may have.
-	landmarkLinkShare = 0.33
-)
-
 // isLandmark reports whether n is a <main> element or has role="main".
 func isLandmark(n *html.Node) bool {
 	return n.Type == html.ElementNode && (n.Data == "main" || strings.EqualFold(strings.TrimSpace(attr(n, "role")), "main"))
@@ -710,7 +641,7 @@ func (x *extraction) withLandmark(roots []*html.Node, body *html.Node) []*html.N
 		return roots
 	}
 	mst := x.stat(main)
-	if mst == nil || mst.text == 0 || mst.linkDensity() > landmarkLinkShare {
+	if mst == nil || mst.text == 0 || mst.linkDensity() > mainLandmarkLimits.landmarkLinkShare {
 		// A landmark mostly of links is a listing or an index, not a
 		// wider article.
 		return roots
@@ -724,7 +655,7 @@ func (x *extraction) withLandmark(roots []*html.Node, body *html.Node) []*html.N
 			text += st.text
 		}
 	}
-	if float64(text) >= landmarkShare*float64(mst.text) {
+	if float64(text) >= mainLandmarkLimits.landmarkShare*float64(mst.text) {
 		return roots
 	}
 	if list := x.listContainer(main); list.isContent(text) {
@@ -822,9 +753,9 @@ func (x *extraction) withProseRun(top, body *html.Node) *html.Node {
 		return top
 	}
 	child := top
-	levels := runLevels
+	levels := mainProseRunLimits.runLevels
 	if x.posts {
-		levels = postLevels
+		levels = mainProseRunLimits.postLevels
 	}
 	for level, a := 0, top.Parent; level < levels && a != nil && a != body && a.Type == html.ElementNode; level, a = level+1, a.Parent {
 		parts, holds := 0, false
@@ -840,7 +771,7 @@ func (x *extraction) withProseRun(top, body *html.Node) *html.Node {
 				return a
 			}
 			st, tst := x.stat(a), x.stat(top)
-			if st == nil || tst == nil || st.linkDensity() > runLinkShare || float64(tst.text) > runTopShare*float64(st.text) {
+			if st == nil || tst == nil || st.linkDensity() > mainProseRunLimits.runLinkShare || float64(tst.text) > mainProseRunLimits.runTopShare*float64(st.text) {
 				return top
 			}
 			return a
@@ -856,7 +787,7 @@ func (x *extraction) withProseRun(top, body *html.Node) *html.Node {
 // least proseChars characters, few of them in links.
 func (x *extraction) isPart(n *html.Node) bool {
 	if x.posts {
-		if st := x.stat(n); st != nil && st.text >= proseChars && st.linkDensity() < postLinkShare {
+		if st := x.stat(n); st != nil && st.text >= mainLeadLimits.proseChars && st.linkDensity() < postLinkShare {
 			return true
 		}
 	}
@@ -936,7 +867,7 @@ func (x *extraction) traceOutside(r *stageRule, body *html.Node, kept []*html.No
 // main content): the page's own statement makes the items the content,
 // unless the list is named as furniture (comments).
 func (x *extraction) listInLandmark(l itemList) bool {
-	if l.node == nil || l.items < manyListItems || l.text < minListChars || len(x.roots) == 0 {
+	if l.node == nil || l.items < listContentLimits.manyListItems || l.text < listContentLimits.minListChars || len(x.roots) == 0 {
 		return false
 	}
 	var main *html.Node
@@ -984,7 +915,7 @@ func (x *extraction) markLists(roots []*html.Node) {
 		x.lists[list.node] = true
 		// The wrappers of the listing (most of their text is the cards)
 		// are as linked as the cards and stay for them.
-		for p := list.node.Parent; p != nil && p != r && list.items >= manyListItems; p = p.Parent {
+		for p := list.node.Parent; p != nil && p != r && list.items >= listContentLimits.manyListItems; p = p.Parent {
 			if ps := x.stat(p); ps == nil || 2*list.text < ps.text {
 				break
 			}
@@ -1004,8 +935,8 @@ func (x *extraction) markLists(roots []*html.Node) {
 // than half of them holding a paragraph of running text (posts and
 // teasers have theirs; a product's card is its fields).
 func (x *extraction) isFieldCards(l itemList) bool {
-	if x.posts || x.article || l.items < manyListItems || l.text < retryChars {
+	if x.posts || x.article || l.items < listContentLimits.manyListItems || l.text < lenientReadingLimits.retryChars {
 		return false
 	}
-	return x.isLinkedRun(l.node, fieldLinkShare, manyListItems) && 2*x.proseParas(l.node, 0, l.items) < l.items
+	return x.isLinkedRun(l.node, fieldLinkShare, listContentLimits.manyListItems) && 2*x.proseParas(l.node, 0, l.items) < l.items
 }

@@ -10,11 +10,11 @@ import (
 // more stages: the search chooses the containers of the main content, the
 // emission writes them as blocks and leaves some out, and the page's
 // outcome picks among the readings. Their decisions are named rules too,
-// declared here with the thresholds they read and their step or
-// predicate, and each stage asks its own list of them (searchRules;
-// containerRules, blockRules and emitFilters; pageSteps) through one
-// driver (stageDriver), so that a trace can say which one kept or removed
-// each block (see Trace). Options.Off turns
+// declared here with their step or predicate and the value of the
+// thresholds they read (limits.go), and each stage asks its own list of
+// them (searchRules; containerRules, blockRules and emitFilters;
+// pageSteps) through one driver (stageDriver), so that a trace can say
+// which one kept or removed each block (see Trace). Options.Off turns
 // them off one by one, as it does the cleaner's rules, where the off state
 // is well defined: a search step that widens the roots passes them through
 // unchanged, an emission's drop keeps the block, and a page's choice of a
@@ -34,7 +34,10 @@ const (
 type stageRule struct {
 	name, stage, doc string
 	action           action
-	limits           []limit
+	// lim holds the rule's thresholds (see limitsOf), reads those of
+	// other rules it reads too.
+	lim   any
+	reads []string
 	// fixed: Options.Off cannot turn the rule off (its doc says why).
 	fixed bool
 	// bit is the rule's place in a stageSet (see init).
@@ -187,50 +190,54 @@ func stageRuleNamed(name string) *stageRule {
 	return nil
 }
 
+// limits returns the thresholds r reads: its own, then those it reads of
+// other rules.
+func (r *stageRule) limits() []limit { return append(limitsOf(r.lim), readLimits(r.reads)...) }
+
 // pct expresses a share as a threshold in per cent.
 func pct(share float64) int { return int(share*100 + 0.5) }
 
 // The search's rules: the containers it takes and what it leaves.
 var (
 	ruleMainTop = stageRule{name: "main-top", stage: stageSearch, action: keep,
-		doc:    "the best-scoring container: text runs vote for the containers above them, scaled by their share of unlinked text; moved up to a common ancestor of strong candidates or a parent that scores higher (fixed: the search starts from it)",
-		fixed:  true,
-		limits: []limit{{"minRunChars", minRunChars}, {"maxAncestorLevels", maxAncestorLevels}, {"splitSharePct", pct(splitShare)}}}
+		doc:   "the best-scoring container: text runs vote for the containers above them, scaled by their share of unlinked text; moved up to a common ancestor of strong candidates or a parent that scores higher (fixed: the search starts from it)",
+		fixed: true,
+		lim:   &mainTopLimits}
 	ruleMainBody = stageRule{name: "main-body", stage: stageSearch, action: keep,
 		doc: "the whole body, when no text run voted for a container (fixed: there is nothing else to search)", fixed: true}
 	ruleMainProseRun = stageRule{name: "main-prose-run", stage: stageSearch, action: keep,
-		doc:    "the container of the run of parts holding prose that the best container is one of (see withProseRun)",
-		limits: []limit{{"runLevels", runLevels}, {"postLevels", postLevels}, {"runLinkSharePct", pct(runLinkShare)}, {"runTopSharePct", pct(runTopShare)}},
+		doc: "the container of the run of parts holding prose that the best container is one of (see withProseRun)",
+		lim: &mainProseRunLimits,
 		widen: func(x *extraction, roots []*html.Node, body *html.Node) []*html.Node {
 			return []*html.Node{x.withProseRun(roots[0], body)}
 		}}
 	ruleMainSibling = stageRule{name: "main-sibling", stage: stageSearch, action: keep,
-		doc:    "a sibling of the chosen container that scores a share of it, or a paragraph of text with few links (see withSiblings)",
-		limits: []limit{{"siblingScore", siblingMinScore}, {"siblingSharePct", pct(siblingShare)}},
+		doc: "a sibling of the chosen container that scores a share of it, or a paragraph of text with few links (see withSiblings)",
+		lim: &mainSiblingLimits,
 		widen: func(x *extraction, roots []*html.Node, body *html.Node) []*html.Node {
 			return x.withSiblings(roots[0], body)
 		}}
 	ruleMainLead = stageRule{name: "main-lead", stage: stageSearch, action: keep,
-		doc:    "a paragraph of prose just before the content, a lead set apart from the body (see withLead)",
-		limits: []limit{{"leadScopeLevels", leadScopeLevels}, {"proseChars", proseChars}},
-		widen:  (*extraction).withLead}
+		doc:   "a paragraph of prose just before the content, a lead set apart from the body (see withLead)",
+		lim:   &mainLeadLimits,
+		widen: (*extraction).withLead}
 	ruleMainTrail = stageRule{name: "main-trail", stage: stageSearch, action: keep,
-		doc:    "a paragraph of prose just after the content (see withTrail)",
-		limits: []limit{{"leadScopeLevels", leadScopeLevels}, {"proseChars", proseChars}},
-		widen:  (*extraction).withTrail}
+		doc:   "a paragraph of prose just after the content (see withTrail)",
+		reads: []string{"leadScopeLevels", "proseChars"},
+		widen: (*extraction).withTrail}
 	ruleMainLandmark = stageRule{name: "main-landmark", stage: stageSearch, action: keep,
-		doc:    "the main landmark, when the chosen containers hold a small share of its text (see withLandmark)",
-		limits: []limit{{"landmarkSharePct", pct(landmarkShare)}, {"landmarkLinkSharePct", pct(landmarkLinkShare)}},
-		widen:  (*extraction).withLandmark}
+		doc:   "the main landmark, when the chosen containers hold a small share of its text (see withLandmark)",
+		lim:   &mainLandmarkLimits,
+		widen: (*extraction).withLandmark}
 	ruleMainPart = stageRule{name: "main-part", stage: stageSearch, action: keep,
-		doc:    "a top-level part of the page holding another strong candidate (see withParts)",
-		limits: []limit{{"partChars", partChars}, {"partsRanked", partsRanked}, {"partsLinkSharePct", pct(partsLinkShare)}, {"splitSharePct", pct(splitShare)}},
-		widen:  (*extraction).withParts}
+		doc: "a top-level part of the page holding another strong candidate (see withParts)",
+		lim: &mainPartLimits, reads: []string{"splitSharePct"},
+		widen: (*extraction).withParts}
 	ruleMainSections = stageRule{name: "main-sections", stage: stageSearch, action: keep,
-		doc:    "a section of the run of headed sections around the chosen containers (see withSections)",
-		limits: []limit{{"minSections", minSections}, {"sectionChars", sectionChars}, {"sectionsSharePct", pct(sectionsShare)}, {"pageSectionsSharePct", pct(pageSectionsShare)}},
-		hints:  true,
-		widen:  (*extraction).withSections}
+		doc:   "a section of the run of headed sections around the chosen containers (see withSections)",
+		lim:   &mainSectionsLimits,
+		hints: true,
+		widen: (*extraction).withSections}
 	ruleOutsideMain = stageRule{name: "outside-main", stage: stageSearch, action: drop,
 		doc: "a block outside the containers the search chose (main-*): the page around its content (fixed: what the search leaves, not a decision of its own)", fixed: true}
 )
@@ -238,14 +245,14 @@ var (
 // The emission's rules: what it leaves out of the chosen containers.
 var (
 	ruleLinkDenseContainer = stageRule{name: "link-dense-container", stage: stageEmit, action: drop,
-		doc:    "a container mostly of links (menus, related links, teasers), or named as furniture and holding links (see isBoilerplateContainer)",
-		limits: []limit{{"boilerplateLinkSharePct", pct(boilerplateLinkShare)}, {"weakLinkSharePct", pct(weakLinkShare)}, {"weakWeight", weakWeight}, {"namedLinkSharePct", pct(namedLinkShare)}},
+		doc: "a container mostly of links (menus, related links, teasers), or named as furniture and holding links (see isBoilerplateContainer)",
+		lim: &linkDenseContainerLimits,
 		container: func(e *emitter, n *html.Node) bool {
 			return !e.listed && !e.x.holders[n] && e.x.isBoilerplateContainer(n)
 		}}
 	ruleAppeal = stageRule{name: "appeal", stage: stageEmit, action: drop,
-		doc:    "a short box around a call to action, such as a newsletter's sign-up form (see isAppeal)",
-		limits: []limit{{"appealMaxChars", appealMaxChars}},
+		doc: "a short box around a call to action, such as a newsletter's sign-up form (see isAppeal)",
+		lim: &appealLimits,
 		container: func(e *emitter, n *html.Node) bool {
 			return !e.listed && !e.x.holders[n] && e.isAppeal(n)
 		}}
@@ -255,38 +262,38 @@ var (
 			return e.broad && e.isMarkedFurniture(n)
 		}}
 	ruleNestedCards = stageRule{name: "nested-card-run", stage: stageEmit, action: drop,
-		doc:    "inside a listing read as content, a nested run of link cards that is furniture (see isNestedCards)",
-		limits: []limit{{"minListItems", minListItems}, {"cardLinkSharePct", pct(cardLinkShare)}},
+		doc: "inside a listing read as content, a nested run of link cards that is furniture (see isNestedCards)",
+		lim: &nestedCardsLimits, reads: []string{"minListItems"},
 		container: func(e *emitter, n *html.Node) bool {
 			return e.listed && !e.x.holders[n] && e.isNestedCards(n)
 		}}
 	ruleIntroduction = stageRule{name: "introduction", stage: stageEmit, action: drop,
-		doc:    "a short heading or line ending in ':' or '?' that introduced furniture left out (\"Related articles\")",
-		limits: []limit{{"introChars", introChars}}}
+		doc: "a short heading or line ending in ':' or '?' that introduced furniture left out (\"Related articles\")",
+		lim: &introductionLimits}
 	ruleSlotIntroduction = stageRule{name: "slot-introduction", stage: stageEmit, action: drop,
-		doc:    "a short heading or line that introduced an empty box (a script's related links) and no prose after it",
-		limits: []limit{{"introChars", introChars}, {"proseChars", proseChars}}}
+		doc:   "a short heading or line that introduced an empty box (a script's related links) and no prose after it",
+		reads: []string{"introChars", "proseChars"}}
 	ruleLinkDenseBlock = stageRule{name: "link-dense-block", stage: stageEmit, action: drop,
 		doc: "a block, not a heading, more than half of whose text is in links",
 		block: func(e *emitter, b *block) bool {
 			return !e.keepAll && !e.listed && b.level == 0 && b.links*2 > b.chars
 		}}
 	ruleGeneratedIDs = stageRule{name: "generated-ids", stage: stageEmit, action: drop,
-		doc:    "a block mostly of generated identifiers (UUIDs)",
-		limits: []limit{{"minGeneratedIDs", minGeneratedIDs}},
+		doc: "a block mostly of generated identifiers (UUIDs)",
+		lim: &generatedIDsLimits,
 		block: func(e *emitter, b *block) bool {
 			return !b.data && !e.document && isGeneratedIDs(b.text)
 		}}
 	ruleTwin = stageRule{name: "screen-reader-twin", stage: stageEmit, action: drop,
-		doc:    "an inline copy, for screen readers, of the label just before it",
-		limits: []limit{{"twinChars", twinChars}}}
+		doc: "an inline copy, for screen readers, of the label just before it",
+		lim: &twinLimits}
 	ruleItemCopy = stageRule{name: "item-copy", stage: stageEmit, action: drop,
-		doc:    "a short block repeating one a few blocks before it within one card (see dropItemCopies)",
-		limits: []limit{{"itemRepeatWindow", itemRepeatWindow}, {"proseChars", proseChars}},
+		doc: "a short block repeating one a few blocks before it within one card (see dropItemCopies)",
+		lim: &itemCopyLimits, reads: []string{"proseChars"},
 		filter: dropItemCopies}
 	ruleRepeat = stageRule{name: "repeat", stage: stageEmit, action: drop,
-		doc:    "a block repeating an earlier one word for word, or the shortened copy of its neighbour (see dropRepeats)",
-		limits: []limit{{"proseChars", proseChars}},
+		doc: "a block repeating an earlier one word for word, or the shortened copy of its neighbour (see dropRepeats)",
+		lim: &repeatLimits, reads: []string{"proseChars"},
 		filter: dropRepeats}
 	ruleLinkedTitle = stageRule{name: "linked-title", stage: stageEmit, action: drop,
 		doc:    "a heading mostly of links that no text of its own follows (see dropLinkedTitles)",
@@ -296,44 +303,44 @@ var (
 		filter: dropOrphanHeadings}
 	ruleHeadFragment = stageRule{name: "head-fragment", stage: stageEmit, action: drop,
 		doc:    "a short line with digits that is not a sentence (a date, a byline) before the first text block",
-		limits: []limit{{"fragmentChars", fragmentChars}},
+		lim:    &headFragmentLimits,
 		filter: trimHead}
 	ruleTailFragment = stageRule{name: "tail-fragment", stage: stageEmit, action: drop,
-		doc:    "a short trailing line that is not a sentence, or a short one with a link (a credit, \"Share:\")",
-		limits: []limit{{"fragmentChars", fragmentChars}, {"tailLinkedChars", tailLinkedChars}},
+		doc: "a short trailing line that is not a sentence, or a short one with a link (a credit, \"Share:\")",
+		lim: &tailFragmentLimits, reads: []string{"fragmentChars"},
 		filter: trimTail}
 	ruleCardLabel = stageRule{name: "card-label", stage: stageEmit, action: drop,
-		doc:    "a label of a card's template that recurs in half of a listing's cards (\"Price\", \"Read more\"; see dropLabels)",
-		limits: []limit{{"labelChars", labelChars}, {"minListItems", minListItems}}}
+		doc: "a label of a card's template that recurs in half of a listing's cards (\"Price\", \"Read more\"; see dropLabels)",
+		lim: &cardLabelLimits, reads: []string{"minListItems"}}
 )
 
 // The page's rules: which reading gives the text, and what is left out
 // of it as a whole.
 var (
 	ruleStrictReading = stageRule{name: "strict-reading", stage: stagePage, action: keep,
-		doc:    "the reading with class and id hints trusted gives the text (fixed: the first reading, the others its fallbacks)",
-		fixed:  true,
-		limits: []limit{{"retryChars", retryChars}}}
+		doc:   "the reading with class and id hints trusted gives the text (fixed: the first reading, the others its fallbacks)",
+		fixed: true,
+		reads: []string{"retryChars"}}
 	ruleLenientReading = stageRule{name: "lenient-reading", stage: stagePage, action: keep,
-		doc:    "the reading without class and id hints, when the strict one found less than retryChars of text",
-		limits: []limit{{"retryChars", retryChars}}}
+		doc: "the reading without class and id hints, when the strict one found less than retryChars of text",
+		lim: &lenientReadingLimits}
 	ruleShownReading = stageRule{name: "shown-reading", stage: stagePage, action: keep,
-		doc:    "the reading with the parts hidden by markup, when the others found less than minContentChars",
-		limits: []limit{{"minContentChars", minContentChars}}}
+		doc: "the reading with the parts hidden by markup, when the others found less than minContentChars",
+		lim: &shownReadingLimits}
 	ruleWholeBody = stageRule{name: "whole-body", stage: stagePage, action: keep,
-		doc:    "the whole cleaned body, when no reading found minContentChars of content",
-		limits: []limit{{"minContentChars", minContentChars}}}
+		doc:   "the whole cleaned body, when no reading found minContentChars of content",
+		reads: []string{"minContentChars"}}
 	ruleListContent = stageRule{name: "list-content", stage: stagePage, action: keep,
-		doc:    "a long run of repeated items (a few groups of link cards count by their cards) that dwarfs the article-like text, or that the main landmark holds: the items are the content, with the paragraphs of prose beside them when the search kept none (see itemList.isContent, withProse)",
-		limits: []limit{{"minListItems", minListItems}, {"minListChars", minListChars}, {"listRatio", listRatio}, {"longListRatio", longListRatio}, {"manyListItems", manyListItems}, {"sparseChars", sparseChars}, {"cardLinks", cardLinks}, {"groupLevels", groupLevels}}}
+		doc: "a long run of repeated items (a few groups of link cards count by their cards) that dwarfs the article-like text, or that the main landmark holds: the items are the content, with the paragraphs of prose beside them when the search kept none (see itemList.isContent, withProse)",
+		lim: &listContentLimits}
 	ruleOutsideList = stageRule{name: "outside-list", stage: stagePage, action: drop,
 		doc: "a block outside the run of items read as the content (list-content) (fixed: what list-content leaves, not a decision of its own)", fixed: true}
 	rulePostCounter = stageRule{name: "post-counter", stage: stagePage, action: drop,
 		doc:   "on a thread, a block that is only a count (likes, replies: \"12\", \"1 Reply\")",
 		drops: isCounter}
 	ruleAppShell = stageRule{name: "app-shell", stage: stagePage, action: drop,
-		doc:    "a few words out of a whole page's markup: what an application's shell shows while its scripts fetch the content",
-		limits: []limit{{"minMainChars", minMainChars}, {"shellElements", shellElements}}}
+		doc: "a few words out of a whole page's markup: what an application's shell shows while its scripts fetch the content",
+		lim: &appShellLimits}
 	ruleFlatText = stageRule{name: "flat-text", stage: stagePage, action: keep,
 		doc: "the page's visible text in order, when its tree cannot be weighed (too deep or too many elements) or the cleaning left nothing (off: only the latter keeps its empty text)"}
 )
@@ -352,7 +359,7 @@ var stageRules = []*stageRule{
 func Stages() []Rule {
 	out := make([]Rule, 0, len(stageRules))
 	for _, r := range stageRules {
-		out = append(out, Rule{Name: r.name, Doc: r.doc, Stage: r.stage, Kinds: "any", Action: r.action.String(), Limits: limitMap(r.limits), Fixed: r.fixed})
+		out = append(out, Rule{Name: r.name, Doc: r.doc, Stage: r.stage, Kinds: "any", Action: r.action.String(), Limits: limitMap(r.limits()), Fixed: r.fixed})
 	}
 	return out
 }

@@ -75,30 +75,6 @@ func hasType(v any, typ string, depth int) bool {
 	return false
 }
 
-// Content split into parts: the best-scoring container may be one part of
-// a run of parts that each hold prose, laid out side by side under one
-// ancestor: the posts of a thread, the sections of a guide or of a
-// service page, each wrapped in its own block. The other parts are
-// cousins of the chosen container, which withSiblings does not reach.
-const (
-	// runLevels is how far above the chosen container withProseRun looks
-	// for the run it belongs to.
-	runLevels = 6
-	// runLinkShare is the most share of link text a run of parts may
-	// have: more, and the parts are teasers and link lists, not content.
-	runLinkShare = 0.1
-	// runTopShare is the most share of the run's text the chosen
-	// container may hold for the run to replace it: a container with more
-	// is the content, and the other parts are extras beside it.
-	runTopShare = 0.5
-)
-
-// postLevels is how far above the chosen container withProseRun looks on
-// a thread page: forum software wraps each post's text in as many as
-// eight blocks (the post, its cells, its body, its quoting wrapper), so
-// that the run of posts sits further up than the sections of a guide.
-const postLevels = 10
-
 // postLinkShare is the most share of link text in a post's running text.
 const postLinkShare = 0.2
 
@@ -185,7 +161,7 @@ func hasPostRun(doc *html.Node) bool {
 				s.link += cs.link
 				s.paragraphs += cs.paragraphs
 				s.dated = s.dated || cs.dated
-				if c.Data == "p" || cs.text < proseChars || float64(cs.link) >= postLinkShare*float64(cs.text) {
+				if c.Data == "p" || cs.text < mainLeadLimits.proseChars || float64(cs.link) >= postLinkShare*float64(cs.text) {
 					continue
 				}
 				shape := shapeOf(c)

@@ -120,13 +120,21 @@ func (t *Trace) record(stage, rule, action string, limits []limit, n *html.Node)
 	t.Decisions = append(t.Decisions, d)
 }
 
+// recordClean adds the decision of the cleaner's rule r on node n.
+func (t *Trace) recordClean(r *rule, n *html.Node) {
+	if t == nil {
+		return
+	}
+	t.record(stageClean, r.name, r.action.String(), r.limits(), n)
+}
+
 // recordBlock adds the decision of rule r on emitted block b.
 func (t *Trace) recordBlock(r *stageRule, b block) {
 	if t == nil {
 		return
 	}
 	d := Decision{Reading: t.reading, Stage: r.stage, Rule: r.name, Action: r.action.String(), Element: "#text",
-		Chars: b.chars, LinkChars: b.links, Limits: limitMap(r.limits), Text: clip(b.text, traceTextChars), pass: t.pass}
+		Chars: b.chars, LinkChars: b.links, Limits: limitMap(r.limits()), Text: clip(b.text, traceTextChars), pass: t.pass}
 	if b.at != nil {
 		d.Element = describe(b.at)
 	}
@@ -153,7 +161,7 @@ func (t *Trace) recordRule(r *stageRule, n *html.Node, score float64, measures .
 	if t == nil {
 		return
 	}
-	t.record(r.stage, r.name, r.action.String(), append(append([]limit(nil), r.limits...), measures...), n)
+	t.record(r.stage, r.name, r.action.String(), append(append([]limit(nil), r.limits()...), measures...), n)
 	t.Decisions[len(t.Decisions)-1].Score = math.Round(score*100) / 100
 }
 
@@ -315,7 +323,7 @@ func (t *Trace) recordPage(r *stageRule, removed string, measures ...limit) {
 		return
 	}
 	d := Decision{Reading: "page", Stage: r.stage, Final: true, Rule: r.name, Action: r.action.String(), Element: "body",
-		Limits: limitMap(append(append([]limit(nil), r.limits...), measures...)), Text: clip(removed, traceTextChars)}
+		Limits: limitMap(append(append([]limit(nil), r.limits()...), measures...)), Text: clip(removed, traceTextChars)}
 	if r.action != keep {
 		d.Chars, _ = runLen(removed)
 		d.removed = removed
