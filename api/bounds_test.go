@@ -70,7 +70,7 @@ func TestOpenAPIBoundsAgreeWithDigest(t *testing.T) {
 	eq("SearchResult.text maxLength", prop("SearchResult", "text").MaxLength, digest.MaxSnippetChars)
 	eq("SourceRecordEnvelope.data.records maxItems", prop("SourceRecordEnvelope", "data", "records").MaxItems, pipeline.MaxSourceRecords)
 	var levels []string
-	for _, f := range pipeline.SearchDetailFields[pipeline.DetailFull] {
+	for _, f := range wire.SearchDetailFields[pipeline.DetailFull] {
 		levels = append(levels, f)
 		if !strings.Contains(prop("SearchRequest", "fields").Description, f) {
 			t.Errorf("openapi.yaml SearchRequest.fields does not name the field %s", f)

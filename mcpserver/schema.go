@@ -203,7 +203,7 @@ func searchBounds(s *jsonschema.Schema) {
 	fields := at(s, "fields")
 	fields.Types, fields.Type = nil, "array"
 	var names []any
-	for _, f := range pipeline.SearchDetailFields[pipeline.DetailFull] {
+	for _, f := range wire.SearchDetailFields[pipeline.DetailFull] {
 		names = append(names, f)
 	}
 	fields.Items.Enum = names

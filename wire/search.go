@@ -67,7 +67,7 @@ func (b *SearchRequest) PipelineRequest(cursors *Cursors) (pipeline.SearchReques
 	if err := pipeline.CheckSearchLimit(b.Limit); err != nil {
 		return req, nil, err
 	}
-	_, allowed, err := detailLevel(b.Detail, b.Fields, pipeline.SearchDetailFields)
+	_, allowed, err := detailLevel(b.Detail, b.Fields, SearchDetailFields)
 	if err != nil {
 		return req, nil, err
 	}
@@ -167,7 +167,7 @@ func SearchEnvelope(ctx context.Context, body *SearchRequest, fields []string, p
 				known[h.Source] = ls
 			}
 		}
-		item := h.Render(fields, ls)
+		item := RenderSearchHit(h, fields, ls)
 		data.Results = append(data.Results, item)
 		raw, _ := json.Marshal(item)
 		chars += len(raw)
@@ -204,4 +204,61 @@ func SearchEnvelope(ctx context.Context, body *SearchRequest, fields []string, p
 	tokens := (chars + pipeline.CharsPerToken - 1) / pipeline.CharsPerToken
 	meta.Telemetry.TokensEstimated = &tokens
 	return Success(data, meta, requestID, start), nil
+}
+
+// SearchDetailFields is the whitelist of a search hit's fields at each
+// disclosure level, the same levels as pipeline.DetailFields: ids_only is the hit's
+// rank, score, source and locator; metadata adds what describes the source
+// and the ranking context; summary (preview) adds the passage's text; full
+// adds the source's labels.
+var SearchDetailFields = map[string][]string{
+	pipeline.DetailIDsOnly:  {"rank", "score", "archive_hash", "locator"},
+	pipeline.DetailMetadata: {"rank", "score", "archive_hash", "locator", "kind", "title", "url", "ranking"},
+	pipeline.DetailSummary:  {"rank", "score", "archive_hash", "locator", "kind", "title", "url", "ranking", "text"},
+	pipeline.DetailFull:     {"rank", "score", "archive_hash", "locator", "kind", "title", "url", "ranking", "text", "labels"},
+}
+
+// SearchRanking is a hit's ranking context: why it ranks where it does.
+type SearchRanking struct {
+	// MatchedTerms are the query's words the passage holds.
+	MatchedTerms []string `json:"matched_terms"`
+	// MatchedField is where they matched: "text" (the passage), or
+	// "source" when the passage holds none and ranks for its source's
+	// match.
+	MatchedField string `json:"matched_field"`
+	// RelevanceScore is the passage's relevance_score in a digest of its
+	// source; SourceScore the chance that the source answers the query.
+	RelevanceScore float64 `json:"relevance_score"`
+	SourceScore    float64 `json:"source_score"`
+}
+
+// RenderSearchHit returns hit h as it is sent, with only fields (every
+// field of the full level when fields is empty) and labels the source's
+// labels.
+func RenderSearchHit(h pipeline.SearchHit, fields []string, labels []string) map[string]any {
+	field := "text"
+	if len(h.MatchedTerms) == 0 {
+		field = "source"
+	}
+	m := map[string]any{
+		"rank": h.Rank, "score": h.Score, "archive_hash": h.Source, "locator": h.LocatorString(),
+		"kind": h.Kind, "text": h.Text, "labels": labels,
+		"ranking": SearchRanking{MatchedTerms: h.MatchedTerms, MatchedField: field, RelevanceScore: h.Relevance, SourceScore: h.SourceScore},
+	}
+	if h.Title != "" {
+		m["title"] = h.Title
+	}
+	if h.URL != "" {
+		m["url"] = h.URL
+	}
+	if len(fields) == 0 {
+		return m
+	}
+	keep := map[string]any{}
+	for _, f := range fields {
+		if v, ok := m[f]; ok {
+			keep[f] = v
+		}
+	}
+	return keep
 }
