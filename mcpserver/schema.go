@@ -180,7 +180,7 @@ func digestSourcesBounds(s *jsonschema.Schema) {
 	fields := at(s, "fields")
 	fields.Types, fields.Type = nil, "array"
 	var names []any
-	for _, f := range pipeline.DetailFields[pipeline.DetailFull] {
+	for _, f := range wire.DetailFields[pipeline.DetailFull] {
 		names = append(names, f)
 	}
 	fields.Items.Enum = names

@@ -1,13 +1,8 @@
 package pipeline
 
-import (
-	"encoding/json"
-	"unicode/utf8"
-)
-
 // Disclosure levels of a multi-source answer, from least to most content.
 // Each has a whitelist of the item fields a client may ask for
-// (DetailFields); ids_only and metadata items are packed at
+// (wire.DetailFields); ids_only and metadata items are packed at
 // FidelityReferenceOnly, summary items at FidelitySummary.
 const (
 	DetailIDsOnly  = "ids_only"
@@ -16,70 +11,10 @@ const (
 	DetailFull     = "full"
 )
 
-// DetailFields is the whitelist of item fields at each disclosure level:
-// ids_only is the item's id, rank, score and hashes; metadata adds what
-// describes the source (title, url, kind, character and page counts,
-// fidelity); summary adds the summary; full adds the digest and the source.
-var DetailFields = map[string][]string{
-	DetailIDsOnly:  {"id", "rank", "score", "archive_hash", "digest_hash"},
-	DetailMetadata: {"id", "rank", "score", "archive_hash", "digest_hash", "fidelity", "kind", "title", "url", "original_chars", "page_count"},
-	DetailSummary:  {"id", "rank", "score", "archive_hash", "digest_hash", "fidelity", "kind", "title", "url", "original_chars", "page_count", "summary"},
-	DetailFull:     {"id", "rank", "score", "archive_hash", "digest_hash", "fidelity", "kind", "title", "url", "original_chars", "page_count", "summary", "digest", "source"},
-}
-
 // DetailFidelity is the most an item may carry at each disclosure level.
 var DetailFidelity = map[string]string{
 	DetailIDsOnly:  FidelityReferenceOnly,
 	DetailMetadata: FidelityReferenceOnly,
 	DetailSummary:  FidelitySummary,
 	DetailFull:     FidelityFull,
-}
-
-// Render returns the item as it is sent: only fields (all the item has
-// when fields is empty), and id always. A full item carries its summary at
-// the top level too, as a summary item does, so that each disclosure level's
-// fields are a superset of the level below (DetailFields).
-func (it Item) Render(fields []string) map[string]any {
-	m := map[string]any{
-		"id": it.ID, "fidelity": it.Fidelity, "rank": it.Rank, "score": it.Score,
-		"archive_hash": it.ArchiveHash, "digest_hash": it.DigestHash, "kind": it.Kind,
-		"original_chars": it.OriginalChars,
-	}
-	if it.Title != "" {
-		m["title"] = it.Title
-	}
-	if it.URL != "" {
-		m["url"] = it.URL
-	}
-	if it.PageCount > 0 {
-		m["page_count"] = it.PageCount
-	}
-	if it.Summary != nil {
-		m["summary"] = *it.Summary
-	} else if it.Digest != nil {
-		m["summary"] = it.Digest.Summary
-	}
-	if it.Digest != nil {
-		m["digest"] = it.Digest
-	}
-	if it.Source != nil {
-		m["source"] = it.Source
-	}
-	if len(fields) == 0 {
-		return m
-	}
-	keep := map[string]any{"id": it.ID}
-	for _, f := range fields {
-		if v, ok := m[f]; ok {
-			keep[f] = v
-		}
-	}
-	return keep
-}
-
-// renderedChars is what an item costs against a budget: the code points of
-// the JSON it is sent as.
-func renderedChars(it Item, fields []string) int {
-	b, _ := json.Marshal(it.Render(fields))
-	return utf8.RuneCount(b)
 }

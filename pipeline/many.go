@@ -55,9 +55,10 @@ type ManyRequest struct {
 	// Detail is the most an item may carry: FidelityFull (default),
 	// FidelitySummary or FidelityReferenceOnly.
 	Detail string
-	// Fields are the item fields sent (empty: all an item has); the budget
-	// counts items as rendered with them.
-	Fields  []string
+	// Cost is what an item costs against the budget: the code points of
+	// the JSON an edge sends it as (wire.ItemChars with the fields the
+	// client selected). nil: an item costs nothing, and no budget binds.
+	Cost    func(Item) int
 	Options digest.Options
 	// Failed are sources the caller already found failing (an archive hash
 	// that cannot exist); they are listed in the result's Failed.
@@ -66,24 +67,25 @@ type ManyRequest struct {
 	Concurrency int
 }
 
-// Item is one source's place in a multi-source response.
+// Item is one source's place in a multi-source response; wire.RenderItem
+// gives its shape on the wire.
 type Item struct {
-	ID          string       `json:"id"`
-	Fidelity    string       `json:"fidelity"`
-	Rank        int          `json:"rank"`
-	Score       float64      `json:"score"`
-	ArchiveHash archive.Hash `json:"archive_hash,omitzero"`
-	DigestHash  archive.Hash `json:"digest_hash,omitzero"`
-	Kind        string       `json:"kind,omitempty"`
-	Title       string       `json:"title,omitempty"`
-	URL         string       `json:"url,omitempty"`
+	ID          string
+	Fidelity    string
+	Rank        int
+	Score       float64
+	ArchiveHash archive.Hash
+	DigestHash  archive.Hash
+	Kind        string
+	Title       string
+	URL         string
 	// OriginalChars and PageCount describe the source's canonical text.
-	OriginalChars int             `json:"original_chars"`
-	PageCount     int             `json:"page_count,omitempty"`
-	Summary       *string         `json:"summary,omitempty"`
-	Digest        *digest.Payload `json:"digest,omitempty"`
-	Source        *SourceInfo     `json:"source,omitempty"`
-	CacheHit      bool            `json:"-"`
+	OriginalChars int
+	PageCount     int
+	Summary       *string
+	Digest        *digest.Payload
+	Source        *SourceInfo
+	CacheHit      bool
 }
 
 // Failure is a source that could not be digested.
@@ -108,26 +110,27 @@ type ArchiveRef struct {
 	DigestHash archive.Hash `json:"digest_hash"`
 }
 
-// ManyResult is the packed outcome of a multi-source request.
+// ManyResult is the packed outcome of a multi-source request; wire renders
+// it (DigestsEnvelope).
 type ManyResult struct {
-	QueryHash string `json:"query_hash"`
+	QueryHash string
 	// Items are the included digests, best first.
-	Items []Item `json:"digests"`
+	Items []Item
 	// Dropped are the digested sources that did not fit, best first.
-	Dropped []Item    `json:"-"`
-	Failed  []Failure `json:"failed,omitempty"`
+	Dropped []Item
+	Failed  []Failure
 	// Fidelity is full when nothing was degraded or dropped.
-	Fidelity string `json:"-"`
+	Fidelity string
 	// ArchiveHashes has an entry for every digested source, included or
 	// dropped.
-	ArchiveHashes map[string]ArchiveRef `json:"-"`
+	ArchiveHashes map[string]ArchiveRef
 	// BudgetChars is the budget applied, 0 when unbounded.
-	BudgetChars int `json:"-"`
+	BudgetChars int
 	// leastChars is what the smallest dropped item takes at the lowest
 	// level it may be sent at.
 	leastChars int
-	UsedChars  int  `json:"-"`
-	AllCached  bool `json:"-"`
+	UsedChars  int
+	AllCached  bool
 }
 
 // DigestMany ingests and digests every source concurrently, ranks the
@@ -221,7 +224,7 @@ func (p *Pipeline) DigestMany(ctx context.Context, req ManyRequest) (*ManyResult
 			items[i].URL, items[i].PageCount = rec.FinalURL, rec.PageCount
 		}
 	}
-	out.pack(items, detail, req.Fields)
+	out.pack(items, detail, req.Cost)
 	if len(out.Items) == 0 {
 		return nil, out.noneFits()
 	}
@@ -256,7 +259,10 @@ func sourceID(r Request, i int) string {
 func DefaultSourceID(i int) string { return fmt.Sprintf("source-%d", i+1) }
 
 // pack fits items into the budget in rank order, degrading before dropping.
-func (out *ManyResult) pack(items []Item, detail string, fields []string) {
+func (out *ManyResult) pack(items []Item, detail string, cost func(Item) int) {
+	if cost == nil {
+		cost = func(Item) int { return 0 }
+	}
 	levels := []string{FidelityFull, FidelitySummary, FidelityReferenceOnly}
 	switch detail {
 	case FidelitySummary:
@@ -271,10 +277,10 @@ func (out *ManyResult) pack(items []Item, detail string, fields []string) {
 		placed := false
 		for _, level := range levels {
 			cand := at(it, level)
-			cost := renderedChars(cand, fields)
-			if out.BudgetChars == 0 || cost <= remaining {
-				remaining -= cost
-				out.UsedChars += cost
+			chars := cost(cand)
+			if out.BudgetChars == 0 || chars <= remaining {
+				remaining -= chars
+				out.UsedChars += chars
 				out.Items = append(out.Items, cand)
 				placed = true
 				degraded = degraded || level != levels[0]
@@ -282,7 +288,7 @@ func (out *ManyResult) pack(items []Item, detail string, fields []string) {
 			}
 		}
 		if !placed {
-			if least := renderedChars(at(it, levels[len(levels)-1]), fields); out.leastChars == 0 || least < out.leastChars {
+			if least := cost(at(it, levels[len(levels)-1])); out.leastChars == 0 || least < out.leastChars {
 				out.leastChars = least
 			}
 			it.Fidelity = FidelityDropped

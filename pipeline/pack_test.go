@@ -2,7 +2,9 @@ package pipeline
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/digestd/digestd/archive/fsstore"
 	"github.com/digestd/digestd/ingest"
@@ -28,6 +30,13 @@ func TestBudgetChars(t *testing.T) {
 	}
 }
 
+// testCost stands for what an edge's rendering of an item costs: the
+// code points of its fields as JSON.
+func testCost(it Item) int {
+	b, _ := json.Marshal(it)
+	return utf8.RuneCount(b)
+}
+
 // TestPack packs three digested sources into budgets cut to the size of
 // their renderings: each item takes the most detail that still fits, in
 // rank order, and one that fits at no level is dropped.
@@ -51,7 +60,7 @@ func TestPack(t *testing.T) {
 		t.Fatalf("unbounded: %+v %v", all, err)
 	}
 	items := all.Items
-	cost := func(i int, level string) int { return renderedChars(at(items[i], level), nil) }
+	cost := func(i int, level string) int { return testCost(at(items[i], level)) }
 	full, sum, ref := FidelityFull, FidelitySummary, FidelityReferenceOnly
 	tests := []struct {
 		name    string
@@ -76,12 +85,12 @@ func TestPack(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := &ManyResult{BudgetChars: tt.budget}
-			out.pack(items, tt.detail, nil)
+			out.pack(items, tt.detail, testCost)
 			var got []string
 			used := 0
 			for i, it := range out.Items {
 				got = append(got, it.Fidelity)
-				used += renderedChars(it, nil)
+				used += testCost(it)
 				if it.Rank != i+1 || it.ID != items[i].ID {
 					t.Errorf("item %d is %s ranked %d", i, it.ID, it.Rank)
 				}

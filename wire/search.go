@@ -207,7 +207,7 @@ func SearchEnvelope(ctx context.Context, body *SearchRequest, fields []string, p
 }
 
 // SearchDetailFields is the whitelist of a search hit's fields at each
-// disclosure level, the same levels as pipeline.DetailFields: ids_only is the hit's
+// disclosure level, the same levels as DetailFields: ids_only is the hit's
 // rank, score, source and locator; metadata adds what describes the source
 // and the ranking context; summary (preview) adds the passage's text; full
 // adds the source's labels.

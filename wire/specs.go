@@ -291,7 +291,7 @@ func (b *DigestsRequest) PipelineRequest() (pipeline.ManyRequest, []string, erro
 	if len(b.Sources) > MaxSources {
 		return req, nil, fault.E(fault.ValidationError, fmt.Sprintf("sources: at most %d sources per request", MaxSources)).With("max_sources", MaxSources)
 	}
-	level, allowed, err := detailLevel(b.Detail, b.Fields, pipeline.DetailFields)
+	level, allowed, err := detailLevel(b.Detail, b.Fields, DetailFields)
 	if err != nil {
 		return req, nil, err
 	}
@@ -316,7 +316,7 @@ func (b *DigestsRequest) PipelineRequest() (pipeline.ManyRequest, []string, erro
 	req.Options = opts
 	req.Query = b.Query
 	req.Detail = pipeline.DetailFidelity[level]
-	req.Fields = fields
+	req.Cost = func(it pipeline.Item) int { return ItemChars(it, fields) }
 	seen := map[string]bool{}
 	for i, spec := range b.Sources {
 		if spec.ID == "" {
@@ -420,7 +420,7 @@ func DigestsEnvelope(body *DigestsRequest, req pipeline.ManyRequest, fields []st
 		data.Failed = []pipeline.Failure{}
 	}
 	for _, it := range res.Items {
-		data.Digests = append(data.Digests, it.Render(fields))
+		data.Digests = append(data.Digests, RenderItem(it, fields))
 	}
 	meta.ContentFidelity = res.Fidelity
 	meta.ContentFidelitySchemaVersion = FidelitySchemaVersion
