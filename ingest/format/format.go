@@ -56,7 +56,7 @@ var TextDocuments = []string{Markdown, CSV, JSON, Notebook, RSS, Atom, XML}
 
 // Paginated reports whether a kind has pages in its canonical text: a
 // PDF's pages, a presentation's slides, a spreadsheet's sheets and an
-// image's one page.
+// image's page (a TIFF's pages).
 func Paginated(kind string) bool {
 	switch kind {
 	case PDF, PPTX, ODP, XLSX, ODS, Image:
