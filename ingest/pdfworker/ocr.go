@@ -152,7 +152,7 @@ func (p *Pool) readOCR(ctx context.Context, image bool, raw []byte, req ocr.Requ
 		case err != nil:
 			return nil, nil, err
 		default:
-			req.Pages = slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(text.EmptyPages), text.UnmappedPages...))))
+			req.Pages = unusablePages(text)
 			if len(req.Pages) == 0 {
 				return text, nil, nil
 			}
@@ -187,6 +187,19 @@ func (p *Pool) readOCR(ctx context.Context, image bool, raw []byte, req ocr.Requ
 		return nil, nil, &Error{Code: CodeNoText, Msg: "the PDF has no text, and OCR read none on its pages"}
 	}
 	return res, rep, nil
+}
+
+// unusablePages lists the 1-based pages whose text layer OCR should
+// replace: those without one, those whose fonts map to nothing, and those
+// whose layer is not text (ocr.UnusableLayer).
+func unusablePages(text *pdftext.Result) []int {
+	pages := append(slices.Clone(text.EmptyPages), text.UnmappedPages...)
+	for i, p := range text.Pages {
+		if ocr.UnusableLayer(p) {
+			pages = append(pages, i+1)
+		}
+	}
+	return slices.Compact(slices.Sorted(slices.Values(pages)))
 }
 
 // merge puts the pages OCR read into the text layer's result (nil when the

@@ -90,6 +90,30 @@ func TestOCRScannedPDF(t *testing.T) {
 	}
 }
 
+// TestOCRGarbledLayer: a scanned page under a text layer that is not
+// text is read by OCR in auto mode, and its layer replaced; the page with
+// a text layer keeps it.
+func TestOCRGarbledLayer(t *testing.T) {
+	eng := ocrtest.Engine(t)
+	if !eng.ReadsPDF() {
+		t.Skip("poppler-utils is not installed")
+	}
+	p := testPool(t, PoolConfig{OCR: eng})
+	paras, page := scan()
+	page.Text, page.Invisible = strings.Repeat("#$%& *+<=>@ ^_`{|}~ ", 4), true
+	pdf := ocrtest.ScannedPDF(ocrtest.ScanPage{Text: "A text layer on the first page."}, *page)
+	res, rep, err := p.OCR(context.Background(), false, pdf, ocr.Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Pages) != 2 || res.Pages[0] != "A text layer on the first page." || res.Pages[1] != strings.Join(paras, "\n") {
+		t.Errorf("pages %q", res.Pages)
+	}
+	if rep == nil || !slices.Equal(rep.Pages, []int{2}) {
+		t.Errorf("report %+v, want page 2 read by OCR", rep)
+	}
+}
+
 // TestOCRTooLarge: an image over the pixel caps and a page too large to
 // render are TOO_LARGE, the image from its header before any worker runs.
 func TestOCRTooLarge(t *testing.T) {

@@ -106,6 +106,9 @@ func PNG(img image.Image) []byte {
 type ScanPage struct {
 	Image *image.Gray
 	Text  string
+	// Invisible draws Text in render mode 3 (neither filled nor stroked),
+	// as a text layer over a scan is drawn.
+	Invisible bool
 	// Width and Height are the page's size in points (default 612×792).
 	Width, Height float64
 }
@@ -144,7 +147,11 @@ func ScannedPDF(pages ...ScanPage) []byte {
 			content += fmt.Sprintf("q %g 0 0 %g 0 %g cm /Im1 Do Q\n", w, ih, h-ih)
 		}
 		if p.Text != "" {
-			content += fmt.Sprintf("BT /F1 12 Tf 72 %g Td (%s) Tj ET\n", h-72, p.Text)
+			mode := 0
+			if p.Invisible {
+				mode = 3
+			}
+			content += fmt.Sprintf("BT /F1 12 Tf %d Tr 72 %g Td (%s) Tj ET\n", mode, h-72, p.Text)
 		}
 		c := add(fmt.Sprintf("<< /Length %d >>\nstream\n%sendstream", len(content), content))
 		pg := add(fmt.Sprintf("<< /Type /Page /Parent %d 0 R /MediaBox [0 0 %g %g] /Resources << /Font << /F1 %d 0 R >> %s >> /Contents %d 0 R >>",
