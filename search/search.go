@@ -201,6 +201,12 @@ type Index interface {
 	// a word of query, best first by the engine's scoring, and an
 	// estimate of how many passages hold one.
 	Candidates(ctx context.Context, query string, f Filter, n int) ([]Candidate, int, error)
+	// Frequencies returns, for each of words, how many indexed passages
+	// hold it as the engine reads the word (its stem), or -1 for a word
+	// the engine does not index (a stop word, or one that reads as
+	// nothing), and how many passages the index holds: what a word tells
+	// apart across the whole corpus, whatever the filter of a search.
+	Frequencies(ctx context.Context, words []string) ([]int, int, error)
 	// Close releases the engine; the index is not used after.
 	Close() error
 }

@@ -314,4 +314,7 @@ func (u unavailableIndex) Sources(context.Context, func(search.Source) error) er
 func (u unavailableIndex) Candidates(context.Context, string, search.Filter, int) ([]search.Candidate, int, error) {
 	return nil, 0, u.fail()
 }
+func (u unavailableIndex) Frequencies(context.Context, []string) ([]int, int, error) {
+	return nil, 0, u.fail()
+}
 func (u unavailableIndex) Close() error { return nil }

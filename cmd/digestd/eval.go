@@ -11,10 +11,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/evaluate"
 	"github.com/digestd/digestd/ingest"
 	"github.com/digestd/digestd/pipeline"
+	"github.com/digestd/digestd/search"
 )
 
 const evalUsage = `Usage: digestd eval KIND [--json] DIR...
@@ -70,7 +72,9 @@ Measures quality on evaluation sets (folders with cases.jsonl, see the README):
              source_in_top_3 and source_mrr_at_10 for the question's own
              document; the same for BM25 over the same passages, prefixed bm25_;
              half0_/half1_ figures per half, lang_<lang>_ per language where
-             cases carry one; index_bytes against text_bytes)
+             cases carry one; index_bytes against text_bytes); --index
+             postgres://… runs it on that PostgreSQL database, every source
+             it holds removed first, instead of a fresh embedded index
   locate     quote location on evidence sets: gold answers and evidence sentences
              exact and perturbed, sentences of other documents as negatives
              (located_<kind>, match_<kind>, false_locator_rate)
@@ -114,7 +118,12 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	defer os.RemoveAll(scratch)
 	c.archive = scratch
-	// Only eval search uses an index, a fresh one per set of its own.
+	// Only eval search uses an index, a fresh embedded one per set of its
+	// own, or the PostgreSQL database --index names, emptied per set.
+	searchIndex := c.index
+	if searchIndex != "" && kind != "search" || searchIndex != "" && schemeOf(searchIndex, "") != "postgres" && schemeOf(searchIndex, "") != "postgresql" {
+		return &exitError{code: 2, err: errors.New("eval: --index is for eval search, and names a PostgreSQL database (postgres://…)")}
+	}
 	c.index = "off"
 	a, err := openApp(ctx, &c, slog.New(slog.NewJSONHandler(io.Discard, nil)))
 	if err != nil {
@@ -142,7 +151,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return evalAll(ctx, a, scratch, fs.Args(), stdout, *asJSON)
 	}
 	for _, dir := range fs.Args() {
-		rep, err := evalOne(ctx, a, scratch, kind, dir)
+		rep, err := evalOne(ctx, a, scratch, kind, dir, searchIndex)
 		if err != nil {
 			return err
 		}
@@ -161,15 +170,17 @@ func writeReport(w io.Writer, rep evaluate.Report, asJSON bool) error {
 	return rep.WriteTable(w)
 }
 
-// evalOne measures one kind on the set in dir.
-func evalOne(ctx context.Context, a *app, scratch, kind, dir string) (evaluate.Report, error) {
+// evalOne measures one kind on the set in dir; search runs on the index at
+// searchIndex (a PostgreSQL database), or a fresh embedded one when it is
+// empty.
+func evalOne(ctx context.Context, a *app, scratch, kind, dir, searchIndex string) (evaluate.Report, error) {
 	var rep evaluate.Report
 	var err error
 	switch kind {
 	case "extract":
 		rep, err = evaluate.Extract(ctx, dir, extractFunc(a.pipe.Ingester))
 	case "search":
-		rep, err = evalSearch(ctx, dir, a.pipe, scratch)
+		rep, err = evalSearch(ctx, dir, a.pipe, scratch, searchIndex)
 	case "hygiene":
 		rep, err = evaluate.Hygiene(ctx, dir, extractFunc(a.pipe.Ingester), evidenceFunc(a.pipe))
 	default:
@@ -191,7 +202,7 @@ func evalAll(ctx context.Context, a *app, scratch string, roots []string, stdout
 		}
 		for _, dir := range sets {
 			for _, kind := range evaluate.KindsFor(filepath.Base(dir)) {
-				rep, err := evalOne(ctx, a, scratch, kind, dir)
+				rep, err := evalOne(ctx, a, scratch, kind, dir, "")
 				if err != nil {
 					return err
 				}
@@ -204,16 +215,20 @@ func evalAll(ctx context.Context, a *app, scratch string, roots []string, stdout
 	return nil
 }
 
-// evalSearch runs evaluate.Search on a fresh embedded index in scratch,
-// documents archived through the pipeline's text path and questions asked
-// through its search, and adds the index's size on disk against the
-// canonical text's (index_bytes, text_bytes).
-func evalSearch(ctx context.Context, dir string, p *pipeline.Pipeline, scratch string) (evaluate.Report, error) {
-	loc, err := os.MkdirTemp(scratch, "search-*")
-	if err != nil {
-		return evaluate.Report{}, err
+// evalSearch runs evaluate.Search on a fresh embedded index in scratch, or
+// on the index at at (a PostgreSQL database, every source it holds removed
+// first), documents archived through the pipeline's text path and
+// questions asked through its search, and adds the index's size on disk
+// against the canonical text's (index_bytes, text_bytes; the embedded
+// engine's).
+func evalSearch(ctx context.Context, dir string, p *pipeline.Pipeline, scratch, at string) (evaluate.Report, error) {
+	if at == "" {
+		loc, err := os.MkdirTemp(scratch, "search-*")
+		if err != nil {
+			return evaluate.Report{}, err
+		}
+		at = filepath.Join(loc, "index")
 	}
-	at := filepath.Join(loc, "index")
 	backend, err := indexBackendOf(at)
 	if err != nil {
 		return evaluate.Report{}, err
@@ -221,6 +236,17 @@ func evalSearch(ctx context.Context, dir string, p *pipeline.Pipeline, scratch s
 	idx, _, err := backend.open(ctx, at, "eval")
 	if err != nil {
 		return evaluate.Report{}, err
+	}
+	var held []archive.Hash
+	if err := idx.Sources(ctx, func(s search.Source) error { held = append(held, s.Hash); return nil }); err != nil {
+		idx.Close()
+		return evaluate.Report{}, err
+	}
+	for _, h := range held {
+		if err := idx.Remove(ctx, h); err != nil {
+			idx.Close()
+			return evaluate.Report{}, err
+		}
 	}
 	prev := p.Index
 	p.Index = idx
@@ -253,12 +279,15 @@ func evalSearch(ctx context.Context, dir string, p *pipeline.Pipeline, scratch s
 	if err != nil {
 		return rep, err
 	}
+	rep.Metrics["text_bytes"] = float64(textBytes)
+	if backend.size == nil {
+		return rep, nil
+	}
 	size, err := backend.size(at)
 	if err != nil {
 		return rep, err
 	}
 	rep.Metrics["index_bytes"] = float64(size)
-	rep.Metrics["text_bytes"] = float64(textBytes)
 	return rep, nil
 }
 

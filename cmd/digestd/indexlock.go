@@ -217,6 +217,9 @@ func (h heldIndex) Sources(context.Context, func(search.Source) error) error { r
 func (h heldIndex) Candidates(context.Context, string, search.Filter, int) ([]search.Candidate, int, error) {
 	return nil, 0, h.fail()
 }
+func (h heldIndex) Frequencies(context.Context, []string) ([]int, int, error) {
+	return nil, 0, h.fail()
+}
 func (h heldIndex) Close() error { return nil }
 
 // lockedIndex is an embedded index and the lock this process holds on it;

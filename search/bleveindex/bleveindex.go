@@ -497,3 +497,46 @@ func Size(dir string) (int64, error) {
 	})
 	return n, err
 }
+
+// Frequencies implements search.Index: each word is read by the body's
+// analysis (a word it reads as nothing is -1) and counted as the passages
+// holding any of its terms.
+func (x *Index) Frequencies(ctx context.Context, words []string) ([]int, int, error) {
+	an := x.b.Mapping().AnalyzerNamed(bodyAnalyzer)
+	if an == nil {
+		return nil, 0, fmt.Errorf("bleveindex: no analyzer %s", bodyAnalyzer)
+	}
+	count := func(q query.Query) (int, error) {
+		res, err := x.b.SearchInContext(ctx, bleve.NewSearchRequestOptions(q, 0, 0, false))
+		if err != nil {
+			return 0, unavailable("count passages", err)
+		}
+		return int(res.Total), nil
+	}
+	// Only the sources' documents index their type: the passages are
+	// the others.
+	docs, err := x.b.DocCount()
+	if err != nil {
+		return nil, 0, unavailable("count passages", err)
+	}
+	srcs := bleve.NewTermQuery(typeSource)
+	srcs.SetField("type")
+	ns, err := count(srcs)
+	if err != nil {
+		return nil, 0, err
+	}
+	n := int(docs) - ns
+	out := make([]int, len(words))
+	for i, w := range words {
+		if len(an.Analyze([]byte(w))) == 0 {
+			out[i] = -1
+			continue
+		}
+		body := bleve.NewMatchQuery(w)
+		body.SetField("body")
+		if out[i], err = count(body); err != nil {
+			return nil, 0, err
+		}
+	}
+	return out, n, nil
+}

@@ -421,3 +421,37 @@ func (x *Index) Close() error {
 	x.pool.Close()
 	return nil
 }
+
+// Frequencies implements search.Index: each word is read as
+// to_tsvector('english', …) reads it (a word it reads as nothing is -1)
+// and counted as the passages holding any of its lexemes.
+func (x *Index) Frequencies(ctx context.Context, words []string) ([]int, int, error) {
+	split := make([]string, len(words))
+	for i, w := range words {
+		split[i] = search.SplitUnspaced(w)
+	}
+	var n int
+	if err := x.pool.QueryRow(ctx, `SELECT count(*) FROM digestd_passages`).Scan(&n); err != nil {
+		return nil, 0, unavailable("count passages", err)
+	}
+	rows, err := x.pool.Query(ctx, `
+		SELECT CASE WHEN length(v) = 0 THEN -1 ELSE (SELECT count(*) FROM digestd_passages p
+			WHERE p.body @@ (SELECT string_agg(quote_literal(lexeme), ' | ') FROM unnest(v))::tsquery) END
+		FROM (SELECT to_tsvector('english', w) AS v, o FROM unnest($1::text[]) WITH ORDINALITY AS t(w, o)) q
+		ORDER BY o`, split)
+	if err != nil {
+		return nil, 0, unavailable("count passages", err)
+	}
+	out := make([]int, 0, len(words))
+	for rows.Next() {
+		var c int
+		if err := rows.Scan(&c); err != nil {
+			return nil, 0, unavailable("count passages", err)
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, unavailable("count passages", err)
+	}
+	return out, n, nil
+}

@@ -275,6 +275,25 @@ func Test(t *testing.T, open func(t *testing.T) search.Index) {
 		}
 	})
 
+	t.Run("Frequencies", func(t *testing.T) {
+		x, _ := load(t)
+		defer x.Close()
+		// The suite's four passages: the MTCT text's, one of each page
+		// of the paged text, the cells'.
+		words := []string{"speaks", "volcanoes", "mtct", "the", "zebra", "cell", "in"}
+		want := []int{2, 1, 1, -1, 0, 1, -1}
+		got, n, err := x.Frequencies(ctx, words)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n != 4 || !slices.Equal(got, want) {
+			t.Errorf("Frequencies(%q) = %v of %d passages, want %v of 4", words, got, n, want)
+		}
+		if got, _, err := x.Frequencies(ctx, nil); err != nil || len(got) != 0 {
+			t.Errorf("Frequencies of no words = %v, %v", got, err)
+		}
+	})
+
 	t.Run("Closed", func(t *testing.T) {
 		x, _ := load(t)
 		if err := x.Close(); err != nil {
