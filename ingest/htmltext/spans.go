@@ -58,23 +58,7 @@ func pageSpans(tree *html.Node, text string) []structure.Span {
 				}
 				stack = append(stack, e)
 				if inlineTag(e.kind) && e.ks >= p && e.ke <= end && e.ke > e.ks {
-					// A key offset maps to the byte of text where its
-					// letter begins; an end, to where its letter ends.
-					sp := e.span
-					last := bs + at[e.ke-p-1]
-					_, size := utf8.DecodeRuneInString(text[last:])
-					sp.Start, sp.End = bs+at[e.ks-p], last+size
-					if sp.Kind == structure.Cell {
-						// A cell holds the signs around its letters ("$3",
-						// "(2)"), up to the spaces that part it from the next.
-						for sp.Start > bs && text[sp.Start-1] != ' ' {
-							sp.Start--
-						}
-						for sp.End < be && text[sp.End] != ' ' {
-							sp.End++
-						}
-					}
-					out = append(out, sp)
+					out = append(out, inlineSpan(e, text, bs, be, p, at))
 				}
 			}
 			for _, e := range stack {
@@ -83,24 +67,7 @@ func pageSpans(tree *html.Node, text string) []structure.Span {
 				}
 			}
 		}
-		// Block elements close where the block before this one ended,
-		// unless they hold this one too.
-		keep := 0
-		for keep < len(open) && keep < len(holding) && open[keep].e == holding[keep] {
-			keep++
-		}
-		for _, o := range open[keep:] {
-			out = append(out, o.span)
-		}
-		open = open[:keep]
-		for i := range open {
-			open[i].span.End = be
-		}
-		for _, e := range holding[keep:] {
-			sp := e.span
-			sp.Start, sp.End = bs, be
-			open = append(open, openElem{e, sp})
-		}
+		open, out = holdBlock(open, holding, bs, be, out)
 		if be >= len(text) {
 			break
 		}
@@ -110,6 +77,53 @@ func pageSpans(tree *html.Node, text string) []structure.Span {
 		out = append(out, o.span)
 	}
 	return out
+}
+
+// inlineSpan is the span of an inline element e whose key lies in the
+// key of the block text[bs:be], found at p of the tree's key (at maps the
+// block key's offsets to the block's bytes).
+func inlineSpan(e *keyedElem, text string, bs, be, p int, at []int) structure.Span {
+	// A key offset maps to the byte of text where its letter begins; an
+	// end, to where its letter ends.
+	sp := e.span
+	last := bs + at[e.ke-p-1]
+	_, size := utf8.DecodeRuneInString(text[last:])
+	sp.Start, sp.End = bs+at[e.ks-p], last+size
+	if sp.Kind == structure.Cell {
+		// A cell holds the signs around its letters ("$3", "(2)"), up to
+		// the spaces that part it from the next.
+		for sp.Start > bs && text[sp.Start-1] != ' ' {
+			sp.Start--
+		}
+		for sp.End < be && text[sp.End] != ' ' {
+			sp.End++
+		}
+	}
+	return sp
+}
+
+// holdBlock carries the block elements open over the blocks before on to
+// the block text[bs:be]: those that do not hold it (holding, outermost
+// first) close where the block before ended and go to out; those that do
+// stretch over it; and the ones that begin with it open.
+func holdBlock(open []openElem, holding []*keyedElem, bs, be int, out []structure.Span) ([]openElem, []structure.Span) {
+	keep := 0
+	for keep < len(open) && keep < len(holding) && open[keep].e == holding[keep] {
+		keep++
+	}
+	for _, o := range open[keep:] {
+		out = append(out, o.span)
+	}
+	open = open[:keep]
+	for i := range open {
+		open[i].span.End = be
+	}
+	for _, e := range holding[keep:] {
+		sp := e.span
+		sp.Start, sp.End = bs, be
+		open = append(open, openElem{e, sp})
+	}
+	return open, out
 }
 
 // maxSearch bounds how far in the tree's text, in bytes of its key, a
