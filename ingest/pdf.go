@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/digestd/digestd/fault"
@@ -11,6 +12,7 @@ import (
 	"github.com/digestd/digestd/ingest/pdftext"
 	"github.com/digestd/digestd/ingest/pdfworker"
 	"github.com/digestd/digestd/normalize"
+	"github.com/digestd/digestd/structure"
 )
 
 // PDFExtractor extracts a PDF's text where hostile files cannot hurt the
@@ -26,6 +28,9 @@ type PDFText struct {
 	Title, Author             string
 	EmptyPages, UnmappedPages []int
 	Extractor, Version        string
+	// Spans is the structure of the pages' text, in byte offsets of Pages
+	// joined by normalize.PageSeparator.
+	Spans []structure.Span
 }
 
 // pdf extracts a PDF's pages and joins them with the page separator; the
@@ -71,7 +76,12 @@ func (in *Ingester) finishPDF(raw []byte, rec Record, res *PDFText, rep *ocr.Rep
 			Message: fmt.Sprintf("%d page(s) use fonts whose glyphs cannot be mapped to Unicode; their text was left out (see record.unmapped_pages)", len(res.UnmappedPages)),
 		})
 	}
-	return in.finish(text, raw, rec, warns)
+	d, err := in.finish(text, raw, rec, warns)
+	if err != nil {
+		return nil, err
+	}
+	d.structured(strings.Join(res.Pages, string(normalize.PageSeparator)), res.Spans, "")
+	return d, nil
 }
 
 // PoolExtractor extracts PDFs in the isolated worker processes of a
@@ -104,6 +114,7 @@ func pdfText(res *pdftext.Result) *PDFText {
 		Author:        res.Author,
 		EmptyPages:    res.EmptyPages,
 		UnmappedPages: res.UnmappedPages,
+		Spans:         res.Spans,
 		Extractor:     pdftext.ExtractorName,
 		Version:       pdftext.ExtractorVersion,
 	}

@@ -17,6 +17,8 @@ import (
 	"strings"
 
 	"github.com/ledongthuc/pdf"
+
+	"github.com/digestd/digestd/structure"
 )
 
 // ExtractorName and ExtractorVersion identify this extractor in provenance
@@ -66,6 +68,10 @@ type Result struct {
 	// UnmappedPages lists 1-based pages whose glyphs cannot be mapped to
 	// Unicode; their text is left out rather than emitted as garbage.
 	UnmappedPages []int
+	// Spans are the headings of the text, in byte offsets of Pages joined
+	// by normalize.PageSeparator: structure.Map carries them onto the
+	// canonical text.
+	Spans []structure.Span
 }
 
 // Extract parses raw as a PDF and returns its text. It recovers from panics
@@ -355,10 +361,14 @@ func extractFrom(raw []byte, lim Limits) (res *Result, err error) {
 	}
 	removeFurniture(layouts)
 
+	body := bodySize(layouts)
 	pageParas := make([][]string, len(layouts))
+	paraSizes := make([][]float64, len(layouts))
 	for i, pl := range layouts {
 		var paras []string
+		var sizes []float64
 		for _, b := range pl.blocks {
+			hs := headingSize(b, body)
 			for _, p := range b.paras {
 				if p = strings.TrimSpace(p); p == "" {
 					continue
@@ -367,12 +377,14 @@ func extractFrom(raw []byte, lim Limits) (res *Result, err error) {
 				// at the head of the next.
 				if n := len(paras); n > 0 && endsDivided(paras[n-1], p) {
 					paras[n-1] = joinLines(paras[n-1], p)
+					sizes[n-1] = 0
 					continue
 				}
 				paras = append(paras, p)
+				sizes = append(sizes, hs)
 			}
 		}
-		pageParas[i] = paras
+		pageParas[i], paraSizes[i] = paras, sizes
 	}
 	resolveHyphens(pageParas)
 
@@ -391,6 +403,7 @@ func extractFrom(raw []byte, lim Limits) (res *Result, err error) {
 			res.EmptyPages = append(res.EmptyPages, i+1)
 		}
 	}
+	res.Spans = headingSpans(pageParas, headingLevels(paraSizes))
 	if chars == 0 {
 		switch {
 		case len(res.UnmappedPages) > 0:

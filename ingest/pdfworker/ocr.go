@@ -208,6 +208,10 @@ func merge(text, read *pdftext.Result, rep *ocr.Report) (*pdftext.Result, *ocr.R
 	res := read
 	if text != nil {
 		res = text
+		if len(rep.Pages) > 0 {
+			// The text layer's spans lie over pages OCR now replaces.
+			res.Spans = nil
+		}
 		for _, n := range rep.Pages {
 			if n <= len(res.Pages) {
 				res.Pages[n-1] = read.Pages[n-1]
