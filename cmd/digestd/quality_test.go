@@ -59,6 +59,13 @@ func evalAllReports(t *testing.T) []evaluate.Report {
 			evalAllRun.failed = fmt.Sprintf("digestd eval all: %v\n%s", err, stderr.Bytes())
 			return
 		}
+		if keep := os.Getenv("DIGESTD_EVAL_REPORTS_TO"); keep != "" {
+			// The run's reports, kept for comparing with the baseline
+			// (the run of a whole suite takes many minutes).
+			if err := os.WriteFile(keep, out, 0o644); err != nil {
+				t.Logf("keep the reports: %v", err)
+			}
+		}
 		evalAllRun.reports, evalAllRun.failed = parseReports(out)
 	})
 	if evalAllRun.failed != "" {
