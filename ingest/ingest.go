@@ -136,6 +136,10 @@ type Record struct {
 	// (structure.Sidecar), archived beside the text; zero when the source
 	// has none.
 	StructureHash archive.Hash `json:"structure_hash,omitzero"`
+	// OutsideLinksHash names the links of a web page outside its
+	// canonical text (structure.WriteOutside), archived beside the text;
+	// zero when the source has none.
+	OutsideLinksHash archive.Hash `json:"outside_links_hash,omitzero"`
 }
 
 // Document is an ingested source: its canonical text (with its hash, made
@@ -152,6 +156,10 @@ type Document struct {
 	// Sidecar is the encoded structure of the text (structure.Encode),
 	// hashed once (Record.StructureHash); empty when the source has none.
 	Sidecar archive.Blob
+	// OutsideLinks is the encoded links of a web page outside its text
+	// (structure.WriteOutside), hashed once (Record.OutsideLinksHash);
+	// empty when the source has none.
+	OutsideLinks archive.Blob
 }
 
 // Warning is a non-fatal remark about an ingested source.
@@ -326,7 +334,10 @@ func (in *Ingester) judgedHTML(raw []byte, contentType, pageURL string, rec Reco
 		return nil, v, err
 	}
 	doc.Trace = opt.Trace
-	doc.structured(res.Text, res.Spans, cmp.Or(pageURL, res.Meta.CanonicalURL))
+	// Links are relative to the page's <base href>, else to its URL.
+	base := cmp.Or(res.Meta.BaseURL, pageURL, res.Meta.CanonicalURL)
+	main := doc.structured(res.Text, res.Spans, base)
+	doc.outsideLinks(res.PageLinks(), base, main)
 	return doc, v, nil
 }
 

@@ -9,20 +9,39 @@ import (
 // text the extractor wrote, carried onto the canonical text, with links
 // resolved against base (the source's URL, "" for none). Structure is
 // kept beside the text and never changes it: a source whose spans cannot
-// be carried over (or that has none) has no sidecar.
-func (d *Document) structured(raw string, spans []structure.Span, base string) {
+// be carried over (or that has none) has no sidecar. It returns the
+// structure archived (nil for none).
+func (d *Document) structured(raw string, spans []structure.Span, base string) *structure.Structure {
 	if len(spans) == 0 {
-		return
+		return nil
 	}
 	text := d.Text.String()
 	s, err := structure.Map(raw, text, structure.ResolveLinks(spans, base))
 	if err != nil || len(s.Spans) == 0 {
-		return
+		return nil
 	}
 	data, err := structure.Write(s, text, d.Text.Hash())
 	if err != nil {
-		return
+		return nil
 	}
 	d.Sidecar = archive.NewBlob(string(data))
 	d.Record.StructureHash = d.Sidecar.Hash()
+	return s
+}
+
+// outsideLinks gives d the links of its page that lead somewhere its
+// canonical text's links (main, nil for none) do not: anchors, the page's
+// links in document order, resolved against base (see structure.Outside).
+// A page with none has no such blob.
+func (d *Document) outsideLinks(anchors []structure.Anchor, base string, main *structure.Structure) {
+	links := structure.Outside(anchors, base, main)
+	if len(links) == 0 {
+		return
+	}
+	data, err := structure.WriteOutside(links, d.Text.Hash())
+	if err != nil {
+		return
+	}
+	d.OutsideLinks = archive.NewBlob(string(data))
+	d.Record.OutsideLinksHash = d.OutsideLinks.Hash()
 }

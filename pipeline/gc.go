@@ -147,9 +147,10 @@ func (p *Pipeline) children(ctx context.Context, d archive.Hash) ([]archive.Hash
 	// archive.Hash), so that one malformed field cannot hide the other
 	// child from the collector.
 	var v struct {
-		TextHash      string `json:"text_hash"`
-		StructureHash string `json:"structure_hash"`
-		Payload       *struct {
+		TextHash         string `json:"text_hash"`
+		StructureHash    string `json:"structure_hash"`
+		OutsideLinksHash string `json:"outside_links_hash"`
+		Payload          *struct {
 			SourceTextHash string `json:"source_text_hash"`
 		} `json:"payload"`
 	}
@@ -157,7 +158,7 @@ func (p *Pipeline) children(ctx context.Context, d archive.Hash) ([]archive.Hash
 		return nil, nil
 	}
 	var out []archive.Hash
-	for _, h := range []string{v.TextHash, v.StructureHash, func() string {
+	for _, h := range []string{v.TextHash, v.StructureHash, v.OutsideLinksHash, func() string {
 		if v.Payload != nil {
 			return v.Payload.SourceTextHash
 		}

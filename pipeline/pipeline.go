@@ -286,10 +286,16 @@ func (p *Pipeline) storeText(ctx context.Context, doc *ingest.Document) (text, r
 	if err != nil {
 		return archive.Hash{}, archive.Hash{}, archiveFault("store the canonical text", err)
 	}
+	// The structure's sidecar and the page's outside links go in before
+	// the record that names them.
 	if doc.Sidecar.Len() > 0 {
-		// The structure's sidecar goes in before the record that names it.
 		if _, _, err := p.putOnce(ctx, doc.Sidecar); err != nil {
 			return archive.Hash{}, archive.Hash{}, archiveFault("store the text's structure", err)
+		}
+	}
+	if doc.OutsideLinks.Len() > 0 {
+		if _, _, err := p.putOnce(ctx, doc.OutsideLinks); err != nil {
+			return archive.Hash{}, archive.Hash{}, archiveFault("store the page's links", err)
 		}
 	}
 	rec, err := json.Marshal(struct {

@@ -11,12 +11,7 @@ import (
 // (javascript:, vbscript:, data:), a fragment of the same page, a target
 // that does not parse, or a relative target without a base.
 func ResolveLinks(spans []Span, base string) []Span {
-	var b *url.URL
-	if base != "" {
-		if u, err := url.Parse(base); err == nil && u.IsAbs() {
-			b = u
-		}
-	}
+	b := parseBase(base)
 	out := spans[:0]
 	for _, sp := range spans {
 		if sp.Kind == Link {
@@ -29,6 +24,18 @@ func ResolveLinks(spans []Span, base string) []Span {
 		out = append(out, sp)
 	}
 	return out
+}
+
+// parseBase parses base, a page's or a document's URL; nil when it is
+// empty or not absolute.
+func parseBase(base string) *url.URL {
+	if base == "" {
+		return nil
+	}
+	if u, err := url.Parse(base); err == nil && u.IsAbs() {
+		return u
+	}
+	return nil
 }
 
 // resolve makes href absolute against base, and reports whether it leads

@@ -63,7 +63,10 @@ type Metadata struct {
 	Published    string // as written by the page, usually ISO 8601
 	Language     string // BCP 47 tag as declared, e.g. "de" or "en-US"
 	CanonicalURL string // absolute when pageURL allowed resolving it
-	SiteName     string
+	// BaseURL is the page's <base href> resolved against pageURL, when
+	// that gives an absolute URL: what the page's links are relative to.
+	BaseURL  string
+	SiteName string
 }
 
 // Result is the extraction of one page.

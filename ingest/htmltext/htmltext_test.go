@@ -16,6 +16,7 @@ import (
 
 	"github.com/digestd/digestd/evaluate"
 	"github.com/digestd/digestd/normalize"
+	"github.com/digestd/digestd/structure"
 )
 
 var update = flag.Bool("update", false, "regenerate testdata fixtures")
@@ -224,6 +225,25 @@ func BenchmarkExtractTrafilatura(b *testing.B) {
 			if _, err := Extract(p, "", ""); err != nil {
 				b.Fatal(err)
 			}
+		}
+	}
+	b.ReportMetric(float64(b.N*len(pages))/b.Elapsed().Seconds(), "docs/s")
+}
+
+// BenchmarkExtractLinksTrafilatura is BenchmarkExtractTrafilatura with
+// the pages' links read as ingest reads them after extracting (PageLinks,
+// resolved and listed once by structure.Outside): what a web page costs
+// the service, beside what its text costs.
+func BenchmarkExtractLinksTrafilatura(b *testing.B) {
+	pages := loadPages(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, p := range pages {
+			res, err := Extract(p, "", "")
+			if err != nil {
+				b.Fatal(err)
+			}
+			structure.Outside(res.PageLinks(), "https://example.org/a/page.html", nil)
 		}
 	}
 	b.ReportMetric(float64(b.N*len(pages))/b.Elapsed().Seconds(), "docs/s")

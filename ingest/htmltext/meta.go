@@ -23,8 +23,10 @@ type declarations struct {
 	title     *html.Node // the first <title>
 	lang      string     // the lang of the first <html>
 	canonical string     // the href of the first <link> whose rel holds "canonical"
+	base      string     // the href of the first <base> that has one
 	seenHTML  bool
 	seenCanon bool
+	seenBase  bool
 	// metaLD holds the scripts the metadata is read from: those of type
 	// exactly "application/ld+json", at any depth, in document order.
 	metaLD []any
@@ -61,6 +63,10 @@ func readDeclarations(doc *html.Node) *declarations {
 			case "link":
 				if !d.seenCanon && relHolds(c, "canonical") {
 					d.seenCanon, d.canonical = true, attr(c, "href")
+				}
+			case "base":
+				if href, ok := attrValue(c, "href"); ok && !d.seenBase {
+					d.seenBase, d.base = true, strings.TrimSpace(href)
 				}
 			case "script":
 				d.readScript(c, depth < maxDepth && !inScript)
@@ -213,6 +219,11 @@ func (d *declarations) metadata(pageURL string) (Metadata, bool) {
 	m.Language = first(d.lang, meta["content-language"], meta["language"], meta["dc.language"], ld.language,
 		strings.ReplaceAll(meta["og:locale"], "_", "-"))
 	m.CanonicalURL = resolve(pageURL, first(d.canonical, meta["og:url"]))
+	if d.base != "" {
+		if u, err := url.Parse(resolve(pageURL, d.base)); err == nil && u.IsAbs() {
+			m.BaseURL = u.String()
+		}
+	}
 	m.SiteName = first(meta["og:site_name"], ld.publisher, meta["application-name"])
 	return m, ld.article || strings.EqualFold(meta["og:type"], "article")
 }

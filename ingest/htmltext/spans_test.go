@@ -1,11 +1,13 @@
 package htmltext
 
 import (
+	"cmp"
 	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/evaluate"
 	"github.com/digestd/digestd/internal/testenv"
 	"github.com/digestd/digestd/structure"
@@ -59,8 +61,11 @@ const maxSidecarRatio = 0.23
 
 // TestDevStructure measures the structure of every page of the HTML dev
 // sets: each page's spans keep every rule, its Markdown reads back to its
-// canonical text, and the sidecar stays small beside the text. It logs
-// the figures (headings, links, sidecar size).
+// canonical text, and the sidecar stays small beside the text. Its links,
+// as a source's are listed (structure.Links, with the page's links outside
+// its text), have absolute targets, each listed once, the main content's
+// first, each with its text at its span. It logs the figures (headings,
+// links, sidecar and outside links' sizes).
 func TestDevStructure(t *testing.T) {
 	testenv.FullSuite(t, "extracts every page of the HTML dev sets")
 	root := sharedData(t)
@@ -71,6 +76,7 @@ func TestDevStructure(t *testing.T) {
 			t.Fatal(err)
 		}
 		var pages, roundTrip, headings, links, relative, sidecar, text int
+		var listedMain, listedOutside, outsideBytes, badListed int
 		for _, c := range cases {
 			if c.Kind != "html" {
 				continue
@@ -84,7 +90,8 @@ func TestDevStructure(t *testing.T) {
 				continue
 			}
 			pages++
-			s, err := structure.Map(res.Text, res.Text, structure.ResolveLinks(res.Spans, c.URL))
+			base := cmp.Or(res.Meta.BaseURL, c.URL)
+			s, err := structure.Map(res.Text, res.Text, structure.ResolveLinks(res.Spans, base))
 			if err != nil {
 				t.Fatalf("%s: %v", c.ID, err)
 			}
@@ -115,10 +122,47 @@ func TestDevStructure(t *testing.T) {
 			}
 			sidecar += len(data)
 			text += len(res.Text)
+			outside := structure.Outside(res.PageLinks(), base, s)
+			if len(outside) > 0 {
+				blob, err := structure.WriteOutside(outside, archive.SumString(res.Text))
+				if err != nil {
+					t.Fatalf("%s: %v", c.ID, err)
+				}
+				outsideBytes += len(blob)
+			}
+			seen := map[string]bool{}
+			runes := []rune(res.Text)
+			outsideSeen := false
+			for i, l := range structure.Links(res.Text, s, outside) {
+				u, err := url.Parse(l.Href)
+				switch {
+				case err != nil || !u.IsAbs() || u.Host == "" && u.Opaque == "":
+					t.Errorf("%s %s: link %d: %q is not absolute", set, c.ID, i, l.Href)
+					badListed++
+				case seen[l.Href]:
+					t.Errorf("%s %s: link %d: %q is listed twice", set, c.ID, i, l.Href)
+					badListed++
+				case l.InMain && (outsideSeen || !strings.HasPrefix(string(runes[l.Start:l.End]), l.Text)):
+					t.Errorf("%s %s: link %d: %q: a main content link after an outside one, or its text %q not at its span", set, c.ID, i, l.Href, l.Text)
+					badListed++
+				}
+				seen[l.Href] = true
+				outsideSeen = outsideSeen || !l.InMain
+				if l.InMain {
+					listedMain++
+				} else {
+					listedOutside++
+				}
+			}
 		}
 		ratio := float64(sidecar) / float64(max(text, 1))
 		t.Logf("%s: %d pages, %d read back from Markdown, %d headings, %d links (%d not absolute), sidecar %.3f of the text's bytes",
 			set, pages, roundTrip, headings, links, relative, ratio)
+		t.Logf("%s: links listed: %d of the main content (%d targets repeated there), %d outside it; outside links %.3f of the text's bytes",
+			set, listedMain, links-listedMain, listedOutside, float64(outsideBytes)/float64(max(text, 1)))
+		if badListed > 0 {
+			t.Errorf("%s: %d links listed out of their rules", set, badListed)
+		}
 		if float64(roundTrip) < 0.97*float64(pages) {
 			t.Errorf("%s: %d of %d pages read back from their Markdown, want ≥ 97%%", set, roundTrip, pages)
 		}
@@ -131,5 +175,34 @@ func TestDevStructure(t *testing.T) {
 		if ratio > maxSidecarRatio {
 			t.Errorf("%s: the sidecar is %.3f of the text, want ≤ %.2f", set, ratio, maxSidecarRatio)
 		}
+	}
+}
+
+// TestPageLinks: a page's links are every <a href> it shows, in document
+// order, with what each reads as; its <base href> is what they are
+// relative to.
+func TestPageLinks(t *testing.T) {
+	page := `<html><head><base href="../docs/"><script>var a = '<a href="/s">x</a>';</script></head><body>
+<nav><a href="/"><img src="l.png" alt="Site"></a><a href="/x" aria-label="Search"><svg><text>Q</text></svg></a>
+<a href="a.html">First<br>page</a> <a href="/hidden" hidden>Hidden</a><div style="display: none"><a href="/h2">Hidden too</a></div></nav>
+<article><p>The <a href=" a.html ">first page</a> again, and <a href="b.html">the <b>second</b> one</a>, which is long enough to be a paragraph of an article.</p></article>
+<template><a href="/t">Template</a></template><a name="anchor">No target</a><a href="">Empty</a></body></html>`
+	res, err := Extract([]byte(page), "", "https://e.org/site/page.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Meta.BaseURL != "https://e.org/docs/" {
+		t.Errorf("base %q, want https://e.org/docs/", res.Meta.BaseURL)
+	}
+	var got []string
+	for _, a := range res.PageLinks() {
+		got = append(got, a.Href+" "+a.Text)
+	}
+	want := "/ Site|/x Search|a.html First page|b.html the second one"
+	if strings.Join(got, "|") != want {
+		t.Errorf("links\n%s\nwant\n%s", strings.Join(got, "|"), want)
+	}
+	if res, _ := Extract([]byte(`<base href="/relative/"><p>A page without a URL.</p>`), "", ""); res.Meta.BaseURL != "" {
+		t.Errorf("a relative base without a page URL: %q", res.Meta.BaseURL)
 	}
 }
