@@ -12,6 +12,7 @@ import (
 	"github.com/digestd/digestd/ingest/pdfworker"
 	"github.com/digestd/digestd/locate"
 	"github.com/digestd/digestd/pipeline"
+	"github.com/digestd/digestd/structure"
 	"github.com/digestd/digestd/wire"
 )
 
@@ -40,6 +41,10 @@ func TestReadmeBounds(t *testing.T) {
 		fmt.Sprintf("default %g", locate.DefaultMinSimilarity),
 		fmt.Sprintf("`limit` 1–%d", pipeline.MaxListLimit),
 		fmt.Sprintf("`limit` is at most %d a page", pipeline.MaxSearchLimit),
+		fmt.Sprintf("`data.source.links` lists at most %d links", pipeline.MaxSourceLinks),
+		fmt.Sprintf("(`limit` 1–%d, default %d,", pipeline.MaxLinksLimit, pipeline.DefaultLinksLimit),
+		fmt.Sprintf("its anchor text (at most %d code points, cut there)", structure.MaxLinkTextChars),
+		fmt.Sprintf("(the first %d of them are kept)", structure.MaxOutsideLinks),
 		fmt.Sprintf("(at most %d, each 1–%d characters)", pipeline.MaxLabels, pipeline.MaxLabelChars),
 		fmt.Sprintf("A JSON-RPC batch holds at most %d messages", wire.MaxBatchEntries),
 		recount,

@@ -13,6 +13,7 @@ import (
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/locate"
 	"github.com/digestd/digestd/pipeline"
+	"github.com/digestd/digestd/structure"
 )
 
 // openapi.yaml restates the payload and option bounds for clients; this
@@ -69,6 +70,10 @@ func TestOpenAPIBoundsAgreeWithDigest(t *testing.T) {
 	eq("Labels[] maxLength", prop("Labels", "[]").MaxLength, pipeline.MaxLabelChars)
 	eq("SearchResult.text maxLength", prop("SearchResult", "text").MaxLength, digest.MaxSnippetChars)
 	eq("SourceRecordEnvelope.data.records maxItems", prop("SourceRecordEnvelope", "data", "records").MaxItems, pipeline.MaxSourceRecords)
+	eq("SourceInfo.links maxItems", prop("SourceInfo", "links").MaxItems, pipeline.MaxSourceLinks)
+	eq("DigestItem.links maxItems", prop("DigestItem", "links").MaxItems, pipeline.MaxSourceLinks)
+	eq("LinksEnvelope.data.links maxItems", prop("LinksEnvelope", "data", "links").MaxItems, pipeline.MaxLinksLimit)
+	eq("Link.text maxLength", prop("Link", "text").MaxLength, structure.MaxLinkTextChars)
 	var levels []string
 	for _, f := range wire.SearchDetailFields[pipeline.DetailFull] {
 		levels = append(levels, f)
@@ -112,9 +117,13 @@ func TestOpenAPIBoundsAgreeWithDigest(t *testing.T) {
 				}
 				if p.Value != nil && p.Value.Name == "limit" && p.Value.Schema != nil {
 					limits++
-					eqF(method+" "+path+" ?limit maximum", p.Value.Schema.Value.Max, pipeline.MaxListLimit)
-					if d, _ := p.Value.Schema.Value.Default.(float64); d != pipeline.DefaultListLimit {
-						t.Errorf("openapi.yaml %s %s ?limit default = %v, pipeline says %d", method, path, p.Value.Schema.Value.Default, pipeline.DefaultListLimit)
+					most, def := pipeline.MaxListLimit, pipeline.DefaultListLimit
+					if strings.HasSuffix(path, "/links") {
+						most, def = pipeline.MaxLinksLimit, pipeline.DefaultLinksLimit
+					}
+					eqF(method+" "+path+" ?limit maximum", p.Value.Schema.Value.Max, most)
+					if d, _ := p.Value.Schema.Value.Default.(float64); d != float64(def) {
+						t.Errorf("openapi.yaml %s %s ?limit default = %v, pipeline says %d", method, path, p.Value.Schema.Value.Default, def)
 					}
 				}
 			}

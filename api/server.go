@@ -153,7 +153,7 @@ var routes = []route{
 	{"GET", "/v1/health", wire.ToolServiceHealth, nil, (*Server).health, nil},
 	{"GET", "/v1/stats", wire.ToolCacheStats, nil, (*Server).stats, nil},
 	{"", "/metrics", "", nil, (*Server).serveMetrics, nil},
-	{"POST", "/v1/digest", wire.ToolDigestSource, append([]string{"query", "id", "name", "label", "explain"}, optionParams...), (*Server).postDigest, bodyWeight},
+	{"POST", "/v1/digest", wire.ToolDigestSource, append([]string{"query", "id", "name", "label", "explain", "fields"}, optionParams...), (*Server).postDigest, bodyWeight},
 	{"POST", "/v1/digests", wire.ToolDigestSources, nil, (*Server).postDigests, bodyWeight},
 	{"POST", "/v1/verify", wire.ToolVerifyDigest, nil, (*Server).postVerify, bodyWeight},
 	{"POST", "/v1/locate", wire.ToolLocateQuotes, nil, (*Server).postLocate, bodyWeight},
@@ -161,6 +161,7 @@ var routes = []route{
 	{"POST", "/v1/search", wire.ToolSearchArchive, nil, (*Server).postSearch, bodyWeight},
 	{"GET", "/v1/sources", wire.ToolListSources, []string{"limit", "cursor", "label", "kind"}, (*Server).listSources, lightWeight},
 	{"GET", "/v1/sources/{hash}", wire.ToolGetSource, nil, (*Server).getSource, lightWeight},
+	{"GET", "/v1/sources/{hash}/links", wire.ToolListLinks, []string{"limit", "cursor"}, (*Server).listLinks, readWeight},
 	// The archive's blobs are admitted inside the handler: streaming one
 	// holds no slot.
 	{"GET", "/v1/archive/{hash}", wire.ToolGetArchiveBlob, []string{"format"}, (*Server).getArchive, nil},
@@ -314,7 +315,9 @@ func explainParam(v string) (bool, error) {
 
 // decodeDigest reads a digest request from JSON, a raw body (text/plain,
 // text/html, application/pdf, an office document, EPUB or a text document,
-// with ?query= and ?label=, once per label) or a multipart upload.
+// with ?query= and ?label=, once per label) or a multipart upload; the
+// fields of a JSON body, else ?fields=, name optional parts of
+// data.source.
 func (s *Server) decodeDigest(w http.ResponseWriter, r *http.Request) (pipeline.Request, error) {
 	mt, params, err := wire.CheckContentType(r.Header.Get("Content-Type"), digestContentTypes...)
 	if err != nil {
@@ -334,6 +337,10 @@ func (s *Server) decodeDigest(w http.ResponseWriter, r *http.Request) (pipeline.
 		}
 	}
 	spec, err := wire.OptionsFromQuery(q)
+	if err != nil {
+		return pipeline.Request{}, err
+	}
+	links, err := wire.SourceFieldsOf(wire.FieldsFromQuery(q["fields"]))
 	if err != nil {
 		return pipeline.Request{}, err
 	}
@@ -357,7 +364,14 @@ func (s *Server) decodeDigest(w http.ResponseWriter, r *http.Request) (pipeline.
 		if err != nil {
 			return pipeline.Request{}, err
 		}
-		return body.Source.Request(body.Query, opts)
+		if body.Fields != nil {
+			if links, err = wire.SourceFieldsOf(body.Fields); err != nil {
+				return pipeline.Request{}, err
+			}
+		}
+		req, err := body.Source.Request(body.Query, opts)
+		req.Links = links
+		return req, err
 	}
 	opts, err := spec.Options()
 	if err != nil {
@@ -366,13 +380,15 @@ func (s *Server) decodeDigest(w http.ResponseWriter, r *http.Request) (pipeline.
 	switch mt {
 	case "multipart/form-data":
 		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
-		return s.decodeMultipart(r, opts)
+		req, err := s.decodeMultipart(r, opts)
+		req.Links = links
+		return req, err
 	default:
 		raw, err := s.body(w, r)
 		if err != nil {
 			return pipeline.Request{}, err
 		}
-		req := pipeline.Request{ID: q.Get("id"), Query: q.Get("query"), Options: opts, Labels: q["label"]}
+		req := pipeline.Request{ID: q.Get("id"), Query: q.Get("query"), Options: opts, Labels: q["label"], Links: links}
 		if len(raw) == 0 {
 			return req, errEmptySource
 		}

@@ -61,6 +61,31 @@ func (s *Server) getSource(w http.ResponseWriter, r *http.Request) {
 	success(w, r, http.StatusOK, recs)
 }
 
+// listLinks returns a page of a source's links.
+func (s *Server) listLinks(w http.ResponseWriter, r *http.Request) {
+	d, err := parseHashParam(chi.URLParam(r, "hash"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	q := r.URL.Query()
+	limit := 0 // SourceLinks' default
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			n = -1 // refused by SourceLinks, with every other bad limit
+		}
+		limit = n
+	}
+	st := stateOf(r)
+	env, _, err := wire.Links(r.Context(), s.pipe, s.cursors, wire.LinksRequest{Hash: d, Limit: limit, Cursor: q.Get("cursor")}, st.metaOf(), st.id, st.start)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	wire.Write(w, http.StatusOK, env)
+}
+
 // getSlice returns a span of an archived text, by locator or start/end.
 func (s *Server) getSlice(w http.ResponseWriter, r *http.Request) {
 	d, err := parseHashParam(chi.URLParam(r, "hash"))

@@ -80,6 +80,10 @@ const (
 	// IndexLagging: the search index lags the archive (a reconcile is
 	// indexing what it lacks), so a search may miss archived sources.
 	IndexLagging Warning = "INDEX_LAGGING"
+	// NoStructure: the source's structure was not kept (archived before
+	// sidecars, or by an extractor that records none), so what the
+	// request asked of it (its links) is not known.
+	NoStructure Warning = "NO_STRUCTURE"
 )
 
 // Error is a classified error. Msg and Details are shown to clients and must

@@ -43,6 +43,7 @@ func TestDescriptionsStateTheBounds(t *testing.T) {
 		"digest_sources.options.summary_max_chars": float64(opts.SummaryMaxChars),
 		"get_archived_text.context":                0,
 		"list_sources.limit":                       mcpserver.DefaultListLimit,
+		"list_links.limit":                         pipeline.DefaultLinksLimit,
 		"search_archive.limit":                     pipeline.DefaultSearchLimit,
 		"locate_quotes.min_similarity":             locate.DefaultMinSimilarity,
 		"check_citations.min_similarity":           locate.DefaultMinSimilarity,

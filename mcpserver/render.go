@@ -144,6 +144,30 @@ func renderListing(l SourceListing, page *wire.Pagination) string {
 	return b.String()
 }
 
+func renderLinks(page *pipeline.LinksPage) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d of the %d links of %s, from %d:\n", len(page.Links), page.Total, page.ArchiveHash, page.Offset)
+	for i, l := range page.Links {
+		fmt.Fprintf(&b, "%d. %s", page.Offset+i+1, l.URL)
+		if l.Text != "" {
+			fmt.Fprintf(&b, " %q", l.Text)
+		}
+		if l.Locator != nil {
+			fmt.Fprintf(&b, " at %s", l.Locator)
+		} else {
+			b.WriteString(" (outside the main content)")
+		}
+		b.WriteString("\n")
+	}
+	if page.More {
+		b.WriteString("More follow: call list_links with the cursor of meta.pagination.\n")
+	}
+	if !page.Known {
+		b.WriteString("The source was archived without its structure: its links are not known.\n")
+	}
+	return b.String()
+}
+
 func renderSearch(page *pipeline.SearchPage, p *wire.Pagination) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d passages (about %d hold a query word), best first:\n", len(page.Hits), page.TotalEstimate)

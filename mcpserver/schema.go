@@ -164,6 +164,15 @@ func digestSourceBounds(s *jsonschema.Schema) {
 	queryBounds(at(s, "query"), "the digest is")
 	sourceBounds(at(s, "source"))
 	optionsBounds(at(s, "options"))
+	fields := at(s, "fields")
+	fields.Types, fields.Type = nil, "array"
+	var names []any
+	for _, f := range pipeline.SourceFields {
+		names = append(names, f)
+	}
+	fields.Items.Enum = names
+	describe(fields, "Optional parts of data.source to add (others give INVALID_FIELDS): links, the source's first %d links, each {url, text, in_main, locator}; "+
+		"a CONTENT_TRUNCATED warning says when it has more (list them all with list_links).", pipeline.MaxSourceLinks)
 }
 
 func digestSourcesBounds(s *jsonschema.Schema) {
@@ -261,6 +270,12 @@ func verifyBounds(s *jsonschema.Schema) {
 	at(snip, "relevance_score").Description = "In [0,1]: the estimated probability that the snippet answers the query, comparable across documents; at most 0.2 without a query term."
 	at(snip, "section").Description = fmt.Sprintf("Optional: the heading path of the section the snippet starts in, outermost first, at most %d headings of at most %d code points, each beginning a block of the canonical text before the snippet.",
 		digest.MaxSectionDepth, digest.MaxSectionHeadingChars)
+}
+
+func linksBounds(s *jsonschema.Schema) {
+	intRange(at(s, "limit"), 1, pipeline.MaxLinksLimit)
+	describe(at(s, "limit"), "Most links on this page, %d-%d (default %d).", 1, pipeline.MaxLinksLimit, pipeline.DefaultLinksLimit)
+	maxLen(at(s, "cursor"), wire.MaxCursorChars)
 }
 
 func listBounds(s *jsonschema.Schema) {

@@ -83,6 +83,7 @@ type DigestSourceInput struct {
 	Query   string        `json:"query"`
 	Source  SourceInput   `json:"source" jsonschema:"The source: exactly one of url, html, pdf_base64, file_base64, text or archive."`
 	Options *OptionsInput `json:"options,omitempty" jsonschema:"Size bounds of the digest (optional)."`
+	Fields  []string      `json:"fields,omitempty"`
 }
 
 // BudgetInput bounds a digest_sources answer.
@@ -115,6 +116,13 @@ type VerifyDigestInput struct {
 	Payload wire.Payload `json:"payload" jsonschema:"A DigestPayload exactly as digest_source or digest_sources returned it (data.digest)."`
 }
 
+// ListLinksInput is the input of list_links.
+type ListLinksInput struct {
+	Hash   string `json:"hash" jsonschema:"The source's archive hash: sha256:<64 hex>, as in archive_hash or source_text_hash."`
+	Limit  int    `json:"limit,omitempty"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"The meta.pagination.cursor of the previous page; omit for the first page."`
+}
+
 // ListSourcesInput is the input of list_sources.
 type ListSourcesInput struct {
 	Limit  int    `json:"limit,omitempty"`
@@ -143,7 +151,7 @@ type CacheStatsInput struct{}
 func ToolNames() []string {
 	return []string{
 		wire.ToolDigestSource, wire.ToolDigestSources, wire.ToolGetArchivedText, wire.ToolVerifyDigest, wire.ToolListSources,
-		wire.ToolSearchArchive, wire.ToolLocateQuotes, wire.ToolCheckCitations, wire.ToolServiceHealth, wire.ToolCacheStats,
+		wire.ToolListLinks, wire.ToolSearchArchive, wire.ToolLocateQuotes, wire.ToolCheckCitations, wire.ToolServiceHealth, wire.ToolCacheStats,
 	}
 }
 
@@ -160,7 +168,7 @@ func (t *tools) register(srv *mcp.Server) {
 			digest.PayloadVersion, digest.MaxSummaryChars, digest.MaxKeyPoints, digest.MaxKeyPointChars, digest.MaxEvidence, digest.MaxSnippetChars,
 			digest.MaxSectionDepth, digest.MaxSectionHeadingChars),
 		InputSchema:  mustInputSchema[DigestSourceInput](digestSourceBounds),
-		OutputSchema: envelopeSchema("{digest: DigestPayload, source: {id, archive_hash, record_hash, kind, title, canonicalizer, record}, digest_hash}"),
+		OutputSchema: envelopeSchema("{digest: DigestPayload, source: {id, archive_hash, record_hash, kind, title, canonicalizer, record, links?: [{url, text, in_main, locator}]}, digest_hash}"),
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: false, IdempotentHint: true, OpenWorldHint: &yes},
 	}, t.digestSource)
 	mcp.AddTool(srv, &mcp.Tool{
@@ -199,6 +207,16 @@ func (t *tools) register(srv *mcp.Server) {
 		OutputSchema: envelopeSchema("{sources: [{archive_hash, record_hash, kind, title, url, text_chars, page_count, fetched_at, labels, resource_uri}]}; meta.pagination has the cursor of the next page"),
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: false, OpenWorldHint: &no},
 	}, t.listSources)
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:  wire.ToolListLinks,
+		Title: "List a source's links",
+		Description: fmt.Sprintf("List the links of an archived source, a page at a time: each with its absolute url, its anchor text, in_main (the link is in the canonical text, the main content) and "+
+			"its locator there (null for a link the page holds outside it: navigation, footers), the main content's links in text order first, then the page's others, each target once. "+
+			"At most %d a page; page with the cursor from meta.pagination. A source archived without its structure has no known links (a NO_STRUCTURE warning).", pipeline.MaxLinksLimit),
+		InputSchema:  mustInputSchema[ListLinksInput](linksBounds),
+		OutputSchema: envelopeSchema("{archive_hash, record_hash, total, offset, links: [{url, text, in_main, locator}]}; meta.pagination has the cursor of the next page"),
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no},
+	}, t.listLinks)
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:  wire.ToolSearchArchive,
 		Title: "Search the archive",
@@ -293,6 +311,9 @@ func (t *tools) digestSource(ctx context.Context, _ *mcp.CallToolRequest, in Dig
 	}
 	req, err := in.Source.spec().Request(in.Query, opts)
 	if err != nil {
+		return c.fail(t.log, err)
+	}
+	if req.Links, err = wire.SourceFieldsOf(in.Fields); err != nil {
 		return c.fail(t.log, err)
 	}
 	res, err := t.pipe.Digest(ctx, req)
@@ -465,6 +486,19 @@ func (t *tools) listSources(ctx context.Context, _ *mcp.CallToolRequest, in List
 		page.Cursor = &cur
 	}
 	return c.ok(wire.Success(out, wire.Meta{Pagination: page}, c.id, c.start), renderListing(out, page))
+}
+
+func (t *tools) listLinks(ctx context.Context, _ *mcp.CallToolRequest, in ListLinksInput) (*mcp.CallToolResult, wire.Envelope, error) {
+	c := newCall(wire.ToolListLinks)
+	d, err := parseHash(in.Hash)
+	if err != nil {
+		return c.fail(t.log, err)
+	}
+	env, page, err := wire.Links(ctx, t.pipe, t.cursors, wire.LinksRequest{Hash: d, Limit: in.Limit, Cursor: in.Cursor}, wire.Meta{}, c.id, c.start)
+	if err != nil {
+		return c.fail(t.log, err)
+	}
+	return c.ok(env, renderLinks(page))
 }
 
 func (t *tools) searchArchive(ctx context.Context, _ *mcp.CallToolRequest, in wire.SearchRequest) (*mcp.CallToolResult, wire.Envelope, error) {

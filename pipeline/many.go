@@ -60,6 +60,8 @@ type ManyRequest struct {
 	// client selected). nil: an item costs nothing, and no budget binds.
 	Cost    func(Item) int
 	Options digest.Options
+	// Links asks for each source's links (Item.Links).
+	Links bool
 	// Failed are sources the caller already found failing (an archive hash
 	// that cannot exist); they are listed in the result's Failed.
 	Failed []Failure
@@ -85,7 +87,10 @@ type Item struct {
 	Summary       *string
 	Digest        *digest.Payload
 	Source        *SourceInfo
-	CacheHit      bool
+	// Links are the source's first MaxSourceLinks links, when the request
+	// asks for them (ManyRequest.Links); a full item's only.
+	Links    *[]Link
+	CacheHit bool
 }
 
 // Failure is a source that could not be digested.
@@ -126,6 +131,10 @@ type ManyResult struct {
 	ArchiveHashes map[string]ArchiveRef
 	// BudgetChars is the budget applied, 0 when unbounded.
 	BudgetChars int
+	// LinkWarnings say, for each source whose links the request asked
+	// for, what its links leave out (a CONTENT_TRUNCATED or NO_STRUCTURE
+	// warning whose context names the source's id).
+	LinkWarnings []Warning
 	// leastChars is what the smallest dropped item takes at the lowest
 	// level it may be sent at.
 	leastChars int
@@ -162,6 +171,7 @@ func (p *Pipeline) DigestMany(ctx context.Context, req ManyRequest) (*ManyResult
 	for i, src := range req.Sources {
 		src.Query = req.Query
 		src.Options = req.Options
+		src.Links = req.Links
 		g.Go(func() error {
 			results[i], errs[i] = p.Digest(gctx, src)
 			return nil // one source's failure never fails the others
@@ -193,6 +203,17 @@ func (p *Pipeline) DigestMany(ctx context.Context, req ManyRequest) (*ManyResult
 		out.AllCached = out.AllCached && res.CacheHit
 		out.ArchiveHashes[id] = ArchiveRef{TextHash: res.Source.ArchiveHash, DigestHash: res.DigestHash}
 		src := res.Source
+		// The links go on the item, not twice.
+		srcLinks := src.Links
+		src.Links = nil
+		for _, w := range res.Warnings {
+			if w.Context["field"] == "links" {
+				w.Context = maps.Clone(w.Context)
+				w.Context["id"] = id
+				w.Message = id + ": " + w.Message
+				out.LinkWarnings = append(out.LinkWarnings, w)
+			}
+		}
 		items = append(items, Item{
 			ID:            id,
 			ArchiveHash:   res.Source.ArchiveHash,
@@ -202,6 +223,7 @@ func (p *Pipeline) DigestMany(ctx context.Context, req ManyRequest) (*ManyResult
 			OriginalChars: res.Payload.OriginalChars,
 			Digest:        res.Payload,
 			Source:        &src,
+			Links:         srcLinks,
 			CacheHit:      res.CacheHit,
 		})
 		matches = append(matches, res.Match)
@@ -292,7 +314,7 @@ func (out *ManyResult) pack(items []Item, detail string, cost func(Item) int) {
 				out.leastChars = least
 			}
 			it.Fidelity = FidelityDropped
-			it.Digest, it.Source = nil, nil
+			it.Digest, it.Source, it.Links = nil, nil, nil
 			out.Dropped = append(out.Dropped, it)
 		}
 	}
@@ -321,9 +343,9 @@ func at(it Item, level string) Item {
 	case FidelitySummary:
 		s := it.Digest.Summary
 		it.Summary = &s
-		it.Digest, it.Source = nil, nil
+		it.Digest, it.Source, it.Links = nil, nil, nil
 	case FidelityReferenceOnly:
-		it.Digest, it.Source = nil, nil
+		it.Digest, it.Source, it.Links = nil, nil, nil
 	}
 	return it
 }

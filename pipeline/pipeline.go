@@ -112,6 +112,8 @@ type Request struct {
 	Options digest.Options
 	// Labels are added to the source's labels (checked by CheckLabels).
 	Labels []string
+	// Links asks for the source's links in its SourceInfo.
+	Links bool
 }
 
 // SourceInfo describes the digested source (data.source in the API).
@@ -126,6 +128,10 @@ type SourceInfo struct {
 	// Decisions are the HTML extractor's decisions on the page, when the
 	// source asked for them (ingest.Source.Explain).
 	Decisions []htmltext.Decision `json:"decisions,omitempty"`
+	// Links are the source's first MaxSourceLinks links, when the request
+	// asked for them (Request.Links); empty when it has none or they are
+	// not known.
+	Links *[]Link `json:"links,omitempty"`
 }
 
 // Result is a digest with what is known of its source.
@@ -139,10 +145,12 @@ type Result struct {
 	Match *digest.Match
 }
 
-// Warning is a non-fatal remark about a result.
+// Warning is a non-fatal remark about a result, with what it counts
+// (Context, optional).
 type Warning struct {
-	Code    fault.Warning `json:"code"`
-	Message string        `json:"message"`
+	Code    fault.Warning  `json:"code"`
+	Message string         `json:"message"`
+	Context map[string]any `json:"context,omitempty"`
 }
 
 // Reference names, under the archive's mutable namespace.
@@ -208,8 +216,15 @@ func (p *Pipeline) Digest(ctx context.Context, req Request) (*Result, error) {
 			info.Decisions = doc.Trace.Decisions
 		}
 		for _, w := range doc.Warnings {
-			warns = append(warns, Warning(w))
+			warns = append(warns, Warning{Code: w.Code, Message: w.Message})
 		}
+	}
+	if req.Links {
+		w, err := p.sourceLinks(ctx, text, &info)
+		if err != nil {
+			return nil, err
+		}
+		warns = append(warns, w...)
 	}
 	// A PDF's, a presentation's or a spreadsheet's text is paged: its
 	// locators take the page form even when it has a single page.

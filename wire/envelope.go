@@ -37,6 +37,7 @@ const (
 	ToolVerifyDigest    = "verify_digest"
 	ToolListSources     = "list_sources"
 	ToolGetSource       = "get_source"
+	ToolListLinks       = "list_links"
 	ToolGetArchiveBlob  = "get_archive_blob"
 	ToolServiceHealth   = "get_service_health"
 	ToolCacheStats      = "get_cache_stats"
@@ -125,7 +126,7 @@ func (m *Meta) AddWarning(code fault.Warning, msg string, ctx map[string]any) {
 // AddWarnings carries the pipeline's warnings into m.
 func (m *Meta) AddWarnings(ws []pipeline.Warning) {
 	for _, w := range ws {
-		m.AddWarning(w.Code, w.Message, nil)
+		m.AddWarning(w.Code, w.Message, w.Context)
 	}
 }
 

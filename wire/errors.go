@@ -118,6 +118,7 @@ var warningTable = map[fault.Warning]string{
 	fault.NoCitations:            SeverityInfo,
 	fault.SourcesCorrupt:         SeverityError,
 	fault.IndexLagging:           SeverityWarning,
+	fault.NoStructure:            SeverityInfo,
 }
 
 // WarningSeverity returns the severity of a warning code; a code missing

@@ -10,12 +10,13 @@ import (
 // DetailFields is the whitelist of item fields at each disclosure level:
 // ids_only is the item's id, rank, score and hashes; metadata adds what
 // describes the source (title, url, kind, character and page counts,
-// fidelity); summary adds the summary; full adds the digest and the source.
+// fidelity); summary adds the summary; full adds the digest and the source,
+// and the source's links, which are sent only when fields names them.
 var DetailFields = map[string][]string{
 	pipeline.DetailIDsOnly:  {"id", "rank", "score", "archive_hash", "digest_hash"},
 	pipeline.DetailMetadata: {"id", "rank", "score", "archive_hash", "digest_hash", "fidelity", "kind", "title", "url", "original_chars", "page_count"},
 	pipeline.DetailSummary:  {"id", "rank", "score", "archive_hash", "digest_hash", "fidelity", "kind", "title", "url", "original_chars", "page_count", "summary"},
-	pipeline.DetailFull:     {"id", "rank", "score", "archive_hash", "digest_hash", "fidelity", "kind", "title", "url", "original_chars", "page_count", "summary", "digest", "source"},
+	pipeline.DetailFull:     {"id", "rank", "score", "archive_hash", "digest_hash", "fidelity", "kind", "title", "url", "original_chars", "page_count", "summary", "digest", "source", "links"},
 }
 
 // RenderItem returns item it as it is sent: only fields (all the item
@@ -47,6 +48,9 @@ func RenderItem(it pipeline.Item, fields []string) map[string]any {
 	}
 	if it.Source != nil {
 		m["source"] = it.Source
+	}
+	if it.Links != nil {
+		m["links"] = *it.Links
 	}
 	if len(fields) == 0 {
 		return m

@@ -44,11 +44,13 @@ type SourceSpec struct {
 	OCRLanguages []string `json:"ocr_languages,omitempty"`
 }
 
-// DigestRequest is the body of POST /v1/digest.
+// DigestRequest is the body of POST /v1/digest. Fields names optional
+// parts of data.source to add (pipeline.SourceFields; see SourceFieldsOf).
 type DigestRequest struct {
 	Query   string       `json:"query"`
 	Source  *SourceSpec  `json:"source"`
 	Options *OptionsSpec `json:"options,omitempty"`
+	Fields  []string     `json:"fields,omitempty"`
 }
 
 // DigestData is data of a successful POST /v1/digest.
@@ -317,6 +319,7 @@ func (b *DigestsRequest) PipelineRequest() (pipeline.ManyRequest, []string, erro
 	req.Query = b.Query
 	req.Detail = pipeline.DetailFidelity[level]
 	req.Cost = func(it pipeline.Item) int { return ItemChars(it, fields) }
+	req.Links = slices.Contains(fields, "links")
 	seen := map[string]bool{}
 	for i, spec := range b.Sources {
 		if spec.ID == "" {
@@ -440,6 +443,16 @@ func DigestsEnvelope(body *DigestsRequest, req pipeline.ManyRequest, fields []st
 		meta.AddWarning(fault.ContentTruncated, msg, context)
 	}
 	meta.AddFailures(res.Failed)
+	// What the links of the items that carry them leave out.
+	sent := map[string]bool{}
+	for _, it := range res.Items {
+		sent[it.ID] = it.Links != nil
+	}
+	for _, w := range res.LinkWarnings {
+		if id, _ := w.Context["id"].(string); sent[id] {
+			meta.AddWarning(w.Code, w.Message, w.Context)
+		}
+	}
 	hit := res.AllCached
 	meta.Telemetry.CacheHit = &hit
 	tokens := (res.UsedChars + pipeline.CharsPerToken - 1) / pipeline.CharsPerToken
