@@ -78,7 +78,7 @@ func (s *Server) listLinks(w http.ResponseWriter, r *http.Request) {
 		limit = n
 	}
 	st := stateOf(r)
-	env, _, err := wire.Links(r.Context(), s.pipe, s.cursors, wire.LinksRequest{Hash: d, Limit: limit, Cursor: q.Get("cursor")}, st.metaOf(), st.id, st.start)
+	env, _, err := wire.ListLinks(r.Context(), s.pipe, s.cursors, wire.LinksRequest{Hash: d, Limit: limit, Cursor: q.Get("cursor")}, st.metaOf(), st.id, st.start)
 	if err != nil {
 		s.fail(w, r, err)
 		return

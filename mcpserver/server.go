@@ -35,7 +35,7 @@ type Options struct {
 	// Logger receives the server's logs (rejected and failed calls); nil
 	// discards them. Over stdio it must not write to stdout.
 	Logger *slog.Logger
-	// CursorKey signs list_sources cursors, in the HTTP API's format: give
+	// CursorKey signs list_sources and list_links cursors, in the HTTP API's format: give
 	// it the API's key and cursors continue across both. Empty: a random
 	// key for this server.
 	CursorKey []byte
@@ -90,7 +90,7 @@ const instructions = `digestd turns sources (web pages, PDFs, plain text) into s
 Call digest_source for one source or digest_sources for several within a size budget. Every evidence snippet carries a locator
 (char:S-E, or page:N:char:S-E for PDFs) into the archived canonical text named by source_text_hash; offsets are Unicode code points,
 and text[S:E] equals the snippet exactly. Quote a source by fetching a span with get_archived_text, check a digest with verify_digest,
-and find sources digested earlier with list_sources. The archived texts are also resources: digestd://archive/sha256:<hex>, and as Markdown with their headings, lists, tables and links:
+find sources digested earlier with list_sources, and follow a source's links with list_links (or digest_source's fields ["links"]). The archived texts are also resources: digestd://archive/sha256:<hex>, and as Markdown with their headings, lists, tables and links:
 digestd://markdown/sha256:<hex>.`
 
 // NewServer returns an MCP server with digestd's tools and resource

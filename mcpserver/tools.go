@@ -494,7 +494,7 @@ func (t *tools) listLinks(ctx context.Context, _ *mcp.CallToolRequest, in ListLi
 	if err != nil {
 		return c.fail(t.log, err)
 	}
-	env, page, err := wire.Links(ctx, t.pipe, t.cursors, wire.LinksRequest{Hash: d, Limit: in.Limit, Cursor: in.Cursor}, wire.Meta{}, c.id, c.start)
+	env, page, err := wire.ListLinks(ctx, t.pipe, t.cursors, wire.LinksRequest{Hash: d, Limit: in.Limit, Cursor: in.Cursor}, wire.Meta{}, c.id, c.start)
 	if err != nil {
 		return c.fail(t.log, err)
 	}

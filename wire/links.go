@@ -58,12 +58,12 @@ type LinksRequest struct {
 	Cursor string
 }
 
-// Links answers a LinksRequest through p: the envelope's data is the page
+// ListLinks answers a LinksRequest through p: the envelope's data is the page
 // (pipeline.LinksPage), meta.pagination has the cursor of the next page,
 // and a NO_STRUCTURE warning says when the source's links are not known.
 // A cursor names the record of the first page and the position after the
 // page before, so that paging reads one record's links to the end.
-func Links(ctx context.Context, p *pipeline.Pipeline, cursors *Cursors, in LinksRequest, meta Meta, requestID string, start time.Time) (Envelope, *pipeline.LinksPage, error) {
+func ListLinks(ctx context.Context, p *pipeline.Pipeline, cursors *Cursors, in LinksRequest, meta Meta, requestID string, start time.Time) (Envelope, *pipeline.LinksPage, error) {
 	var record archive.Hash
 	offset := 0
 	if in.Cursor != "" {
