@@ -212,7 +212,7 @@ func (t *tools) register(srv *mcp.Server) {
 		Title: "List a source's links",
 		Description: fmt.Sprintf("List the links of an archived source, a page at a time: each with its absolute url, its anchor text, in_main (the link is in the canonical text, the main content) and "+
 			"its locator there (null for a link the page holds outside it: navigation, footers), the main content's links in text order first, then the page's others, each target once. "+
-			"At most %d a page; page with the cursor from meta.pagination. A source archived without its structure has no known links (a NO_STRUCTURE warning).", pipeline.MaxLinksLimit),
+			"At most %d a page; page with the cursor from meta.pagination. Links that are not known (a source archived without its structure, or a page archived before its outside links were kept) are said by a NO_STRUCTURE warning.", pipeline.MaxLinksLimit),
 		InputSchema:  mustInputSchema[ListLinksInput](linksBounds),
 		OutputSchema: envelopeSchema("{archive_hash, record_hash, total, offset, links: [{url, text, in_main, locator}]}; meta.pagination has the cursor of the next page"),
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no},

@@ -42,27 +42,38 @@ type Link struct {
 // Links lists the links of text, an archived canonical text whose record
 // is rec (nil when it has none): those of its structure's sidecar, in the
 // text's order, then those its page holds outside the text, each target
-// once (structure.Links). known is false when the record names neither a
-// sidecar nor outside links (a source archived before either existed, or
-// whose extractor records no structure): its links are not known. A blob
-// that fails its hash or breaks its format's rules is ARCHIVE_CORRUPT.
-func (p *Pipeline) Links(ctx context.Context, text archive.Blob, rec *ingest.Record) (links []Link, known bool, err error) {
+// once (structure.Links). missing is the NO_STRUCTURE warning that says
+// which of them are not known, nil when none is missing: all of them when
+// the record names neither a sidecar nor outside links (a source archived
+// before either was kept, or whose extractor records no structure), the
+// outside ones for a web page archived before they were kept. A blob that
+// fails its hash or breaks its format's rules is ARCHIVE_CORRUPT.
+func (p *Pipeline) Links(ctx context.Context, text archive.Blob, rec *ingest.Record) (links []Link, missing *Warning, err error) {
 	if rec == nil || !rec.StructureHash.Valid() && !rec.OutsideLinksHash.Valid() {
-		return []Link{}, false, nil
+		return []Link{}, &Warning{Code: fault.NoStructure,
+			Message: "the source was archived without a record of its structure (before structure was kept, or its extractor records none): its links are not known",
+			Context: map[string]any{"field": "links", "missing": "all"}}, nil
+	}
+	if rec.Kind == ingest.KindHTML && !rec.OutsideLinksHash.Valid() {
+		// Every web page read from its tree keeps its outside links,
+		// none as well: this one was archived before they were kept.
+		missing = &Warning{Code: fault.NoStructure,
+			Message: "the page was archived before its links outside its text were kept: only the links of its text are listed",
+			Context: map[string]any{"field": "links", "missing": "outside"}}
 	}
 	s, err := p.Structure(ctx, text, rec)
 	if err != nil {
-		return nil, false, err
+		return nil, nil, err
 	}
 	var outside []structure.OutsideLink
 	if rec.OutsideLinksHash.Valid() {
 		data, err := p.readBlob(ctx, rec.OutsideLinksHash, maxSidecarBytes)
 		if err != nil {
-			return nil, false, archiveFault("read the page's links", err)
+			return nil, nil, archiveFault("read the page's links", err)
 		}
 		if outside, err = structure.ReadOutside(data, text.Hash()); err != nil {
 			p.noteCorrupt(rec.OutsideLinksHash)
-			return nil, false, fault.Wrap(fault.ArchiveCorrupt, "the page's links break their format's rules and are not served", err)
+			return nil, nil, fault.Wrap(fault.ArchiveCorrupt, "the page's links break their format's rules and are not served", err)
 		}
 	}
 	all := structure.Links(text.String(), s, outside)
@@ -83,7 +94,7 @@ func (p *Pipeline) Links(ctx context.Context, text archive.Blob, rec *ingest.Rec
 			links[i].Locator = &loc
 		}
 	}
-	return links, true, nil
+	return links, missing, nil
 }
 
 // LinksPage is a page of a source's links (GET /v1/sources/{hash}/links).
@@ -98,9 +109,9 @@ type LinksPage struct {
 	Total  int    `json:"total"`
 	Offset int    `json:"offset"`
 	Links  []Link `json:"links"`
-	// Known is false when the source has no record of its links (see
-	// Links).
-	Known bool `json:"-"`
+	// Missing is the warning that says which of the source's links are
+	// not known (see Links); nil when none is missing.
+	Missing *Warning `json:"-"`
 	// More says links follow this page.
 	More bool `json:"-"`
 }
@@ -109,7 +120,7 @@ type LinksPage struct {
 // limit (0: DefaultLinksLimit; at most MaxLinksLimit) from offset on,
 // read from the record named record, or from the source's record when
 // record is zero. A text that is not archived is NOT_FOUND; a text
-// without a record has no known links.
+// without a record has no known links (see Links).
 func (p *Pipeline) SourceLinks(ctx context.Context, d, record archive.Hash, offset, limit int) (*LinksPage, error) {
 	if limit == 0 {
 		limit = DefaultLinksLimit
@@ -127,29 +138,27 @@ func (p *Pipeline) SourceLinks(ctx context.Context, d, record archive.Hash, offs
 		}
 		recHash = record
 	}
-	all, known, err := p.Links(ctx, text, rec)
+	all, missing, err := p.Links(ctx, text, rec)
 	if err != nil {
 		return nil, err
 	}
 	offset = min(max(offset, 0), len(all))
 	end := min(offset+limit, len(all))
-	return &LinksPage{ArchiveHash: d, RecordHash: recHash, Total: len(all), Offset: offset, Links: all[offset:end], Known: known, More: end < len(all)}, nil
+	return &LinksPage{ArchiveHash: d, RecordHash: recHash, Total: len(all), Offset: offset, Links: all[offset:end], Missing: missing, More: end < len(all)}, nil
 }
 
 // sourceLinks gives info, the source of text, its first MaxSourceLinks
 // links, and returns the warnings that say what the list leaves out: a
 // CONTENT_TRUNCATED warning when the source has more, a NO_STRUCTURE one
-// when its links are not known.
+// when some are not known.
 func (p *Pipeline) sourceLinks(ctx context.Context, text archive.Blob, info *SourceInfo) ([]Warning, error) {
-	links, known, err := p.Links(ctx, text, info.Record)
+	links, missing, err := p.Links(ctx, text, info.Record)
 	if err != nil {
 		return nil, err
 	}
 	var warns []Warning
-	if !known {
-		warns = append(warns, Warning{Code: fault.NoStructure,
-			Message: "the source was archived without a record of its structure (before structure was kept, or its extractor records none): its links are not known",
-			Context: map[string]any{"field": "links"}})
+	if missing != nil {
+		warns = append(warns, *missing)
 	}
 	if len(links) > MaxSourceLinks {
 		warns = append(warns, Warning{Code: fault.ContentTruncated,

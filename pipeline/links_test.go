@@ -144,7 +144,7 @@ func TestLinksAgainstHandLists(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !pg.Known || pg.Total != len(got) || pg.RecordHash != res.Source.RecordHash {
+			if pg.Missing != nil || pg.Total != len(got) || pg.RecordHash != res.Source.RecordHash {
 				t.Fatalf("%s: page at %d: %+v", c.name, offset, pg)
 			}
 			paged = append(paged, pg.Links...)
@@ -257,7 +257,7 @@ func TestLinksOfSourcesWithoutStructure(t *testing.T) {
 			t.Errorf("%s (%s): no NO_STRUCTURE warning: %+v", d, res.Source.Kind, res.Warnings)
 		}
 		pg, err := p.SourceLinks(ctx, d, archive.Hash{}, 0, 0)
-		if err != nil || pg.Known || pg.Total != 0 || len(pg.Links) != 0 || pg.More {
+		if err != nil || pg.Missing == nil || pg.Total != 0 || len(pg.Links) != 0 || pg.More {
 			t.Errorf("%s: page %+v, %v", d, pg, err)
 		}
 		// Without links asked for, the answer is what it was.
@@ -283,6 +283,24 @@ func TestLinksOfSourcesWithoutStructure(t *testing.T) {
 	}
 	if got := fmt.Sprint(*res.Source.Links); !strings.Contains(got, "https://x.example/a/c this survey true") || !strings.Contains(got, "https://x.example/a/b Next page false <nil>") {
 		t.Errorf("links %s", got)
+	}
+	// The same page's record as a version that kept no outside links
+	// wrote it: its text's links, and a NO_STRUCTURE warning for the rest.
+	text, err := p.Blob(ctx, res.Source.ArchiveHash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	older := *rec
+	older.OutsideLinksHash = archive.Hash{}
+	links, missing, err := p.Links(ctx, archive.NewBlob(string(text)), &older)
+	if err != nil || len(links) != 1 || !links[0].InMain || missing == nil || missing.Code != fault.NoStructure || missing.Context["missing"] != "outside" {
+		t.Errorf("a page archived before its outside links: %v, %+v, %v", links, missing, err)
+	}
+	// A page whose links are all in its text keeps its (empty) outside
+	// links, so that nothing is said missing.
+	all, err := p.Digest(ctx, pipeline.Request{Source: ingest.Source{HTML: []byte(`<html><body><article><p>A page about rivers, which carry silt to the sea and build deltas where they slow down, as <a href="https://x.example/c">this survey</a> shows in detail for three rivers.</p></article></body></html>`)}, Query: "silt", Links: true})
+	if err != nil || !all.Source.Record.OutsideLinksHash.Valid() || len(*all.Source.Links) != 1 || slices.ContainsFunc(all.Warnings, func(w pipeline.Warning) bool { return w.Code == fault.NoStructure }) {
+		t.Errorf("a page without outside links: %+v, %v, %+v", all.Source.Links, err, all.Warnings)
 	}
 	p.Now = func() time.Time { return time.Now().Add(48 * time.Hour) }
 	if _, err := p.CollectGarbage(ctx, time.Hour, false); err != nil {

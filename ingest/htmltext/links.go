@@ -15,13 +15,13 @@ import (
 // in it), white space collapsed; an href written again is not listed
 // again. The extraction's own links, those of the canonical text, are
 // among them. It reads the page's tree as parsed (Tree): nil for a page
-// read without a tree.
+// read without a tree, an empty list for a page without links.
 func (r *Result) PageLinks() []structure.Anchor {
 	tree := r.Tree()
 	if tree == nil {
 		return nil
 	}
-	var out []structure.Anchor
+	out := []structure.Anchor{}
 	seen := map[string]bool{}
 	var walk func(n *html.Node, depth int)
 	walk = func(n *html.Node, depth int) {
