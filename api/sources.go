@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -15,16 +16,24 @@ import (
 	"github.com/digestd/digestd/wire"
 )
 
+// limitParam reads a listing's ?limit=: 0 (the listing's default) when
+// absent, -1 when not a positive number, which the listing refuses with
+// every other bad limit.
+func limitParam(q url.Values) int {
+	v := q.Get("limit")
+	if v == "" {
+		return 0
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		return -1
+	}
+	return n
+}
+
 func (s *Server) listSources(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	limit := 0 // ListSources' default
-	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			n = -1 // refused by ListSources, with every other bad limit
-		}
-		limit = n
-	}
+	limit := limitParam(q)
 	after := ""
 	if c := q.Get("cursor"); c != "" {
 		var err error
@@ -69,14 +78,7 @@ func (s *Server) listLinks(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	limit := 0 // SourceLinks' default
-	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			n = -1 // refused by SourceLinks, with every other bad limit
-		}
-		limit = n
-	}
+	limit := limitParam(q)
 	st := stateOf(r)
 	env, _, err := wire.ListLinks(r.Context(), s.pipe, s.cursors, wire.LinksRequest{Hash: d, Limit: limit, Cursor: q.Get("cursor")}, st.metaOf(), st.id, st.start)
 	if err != nil {

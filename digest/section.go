@@ -55,23 +55,7 @@ func VerifySections(ctx context.Context, text string, snippets []EvidenceSnippet
 	}
 	slices.Sort(starts)
 	starts = slices.Compact(starts)
-	// byteAt[k] is the byte offset of code point starts[k] (len(text)
-	// past the end).
-	byteAt := make([]int, len(starts))
-	k, i := 0, 0
-	for b := range text {
-		for k < len(starts) && starts[k] == i {
-			byteAt[k] = b
-			k++
-		}
-		if k == len(starts) {
-			break
-		}
-		i++
-	}
-	for ; k < len(starts); k++ {
-		byteAt[k] = len(text)
-	}
+	byteAt := normalize.ByteOffsets(text, starts)
 	for n, s := range snippets {
 		if len(s.Section) == 0 {
 			continue

@@ -5,6 +5,7 @@ import (
 
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/digest"
+	"github.com/digestd/digestd/normalize"
 	"github.com/digestd/digestd/structure"
 )
 
@@ -42,7 +43,7 @@ func addSections(pl *digest.Payload, text string, s *structure.Structure) {
 	}
 	slices.Sort(offs)
 	offs = slices.Compact(offs)
-	bytesAt := byteOffsets(text, offs)
+	bytesAt := normalize.ByteOffsets(text, offs)
 	at := func(cp int) int {
 		k, _ := slices.BinarySearch(offs, cp)
 		return bytesAt[k]
@@ -57,25 +58,4 @@ func addSections(pl *digest.Payload, text string, s *structure.Structure) {
 		}
 		pl.EvidenceSnippets[i].Section = sec
 	}
-}
-
-// byteOffsets returns the byte offset in text of each of offs, sorted code
-// point offsets (len(text) for one at or past its end).
-func byteOffsets(text string, offs []int) []int {
-	out := make([]int, len(offs))
-	k, i := 0, 0
-	for b := range text {
-		for k < len(offs) && offs[k] == i {
-			out[k] = b
-			k++
-		}
-		if k == len(offs) {
-			return out
-		}
-		i++
-	}
-	for ; k < len(offs); k++ {
-		out[k] = len(text)
-	}
-	return out
 }
