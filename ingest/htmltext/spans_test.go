@@ -59,6 +59,39 @@ func TestPageSpans(t *testing.T) {
 // maxSidecarRatio bounds a dev set's sidecars, in bytes of its texts.
 const maxSidecarRatio = 0.23
 
+// checkListedLinks checks a page's listed links: absolute targets, each
+// listed once, the main content's first, each with its text at its span.
+// It returns how many are of the main content, how many outside it, and
+// how many break a rule.
+func checkListedLinks(t *testing.T, page, text string, listed []structure.SourceLink) (main, outside, bad int) {
+	t.Helper()
+	seen := map[string]bool{}
+	runes := []rune(text)
+	outsideSeen := false
+	for i, l := range listed {
+		u, err := url.Parse(l.Href)
+		switch {
+		case err != nil || !u.IsAbs() || u.Host == "" && u.Opaque == "":
+			t.Errorf("%s: link %d: %q is not absolute", page, i, l.Href)
+			bad++
+		case seen[l.Href]:
+			t.Errorf("%s: link %d: %q is listed twice", page, i, l.Href)
+			bad++
+		case l.InMain && (outsideSeen || !strings.HasPrefix(string(runes[l.Start:l.End]), l.Text)):
+			t.Errorf("%s: link %d: %q: a main content link after an outside one, or its text %q not at its span", page, i, l.Href, l.Text)
+			bad++
+		}
+		seen[l.Href] = true
+		outsideSeen = outsideSeen || !l.InMain
+		if l.InMain {
+			main++
+		} else {
+			outside++
+		}
+	}
+	return main, outside, bad
+}
+
 // TestDevStructure measures the structure of every page of the HTML dev
 // sets: each page's spans keep every rule, its Markdown reads back to its
 // canonical text, and the sidecar stays small beside the text. Its links,
@@ -133,30 +166,8 @@ func TestDevStructure(t *testing.T) {
 				}
 				outsideBytes += len(blob)
 			}
-			seen := map[string]bool{}
-			runes := []rune(res.Text)
-			outsideSeen := false
-			for i, l := range structure.Links(res.Text, s, outside) {
-				u, err := url.Parse(l.Href)
-				switch {
-				case err != nil || !u.IsAbs() || u.Host == "" && u.Opaque == "":
-					t.Errorf("%s %s: link %d: %q is not absolute", set, c.ID, i, l.Href)
-					badListed++
-				case seen[l.Href]:
-					t.Errorf("%s %s: link %d: %q is listed twice", set, c.ID, i, l.Href)
-					badListed++
-				case l.InMain && (outsideSeen || !strings.HasPrefix(string(runes[l.Start:l.End]), l.Text)):
-					t.Errorf("%s %s: link %d: %q: a main content link after an outside one, or its text %q not at its span", set, c.ID, i, l.Href, l.Text)
-					badListed++
-				}
-				seen[l.Href] = true
-				outsideSeen = outsideSeen || !l.InMain
-				if l.InMain {
-					listedMain++
-				} else {
-					listedOutside++
-				}
-			}
+			m, o, bad := checkListedLinks(t, set+" "+c.ID, res.Text, structure.Links(res.Text, s, outside))
+			listedMain, listedOutside, badListed = listedMain+m, listedOutside+o, badListed+bad
 		}
 		ratio := float64(sidecar) / float64(max(text, 1))
 		t.Logf("%s: %d pages, %d read back from Markdown, %d headings, %d links (%d not absolute), sidecar %.3f of the text's bytes",
