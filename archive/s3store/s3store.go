@@ -278,12 +278,14 @@ func (s *Store) Put(ctx context.Context, want archive.Hash, r io.Reader) (archiv
 		return s.putMultipart(ctx, key, sp, overwrite)
 	}
 	err = put(false)
-	if errors.Is(err, archive.ErrUnavailable) && s.keyExists(ctx, key) {
+	if errors.Is(err, archive.ErrUnavailable) {
 		// A server may answer a conditional PUT whose key exists before it
 		// has read the body, and close the connection: the client then
 		// sees its write fail, not the answer. The key's presence is the
 		// answer it would have read.
-		err = errStored
+		if _, serr := s.Stat(ctx, sp.digest); serr == nil {
+			err = errStored
+		}
 	}
 	if errors.Is(err, errStored) {
 		// The blob exists: keep it if it is whole, else replace it.
@@ -361,13 +363,6 @@ func (s *Store) spool(ctx context.Context, r io.Reader) (*spooled, error) {
 		return nil, err
 	}
 	return sp, nil
-}
-
-// keyExists reports whether the object key is stored, false when that
-// cannot be told.
-func (s *Store) keyExists(ctx context.Context, key string) bool {
-	_, err := s.core.StatObject(ctx, s.bucket, key, minio.StatObjectOptions{})
-	return err == nil
 }
 
 // errStored is a conditional upload's answer when its key exists.
