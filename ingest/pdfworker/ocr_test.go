@@ -60,7 +60,9 @@ func TestOCRPagedTIFF(t *testing.T) {
 }
 
 // TestOCRScannedPDF: a PDF of a text page and a scanned page keeps the
-// first page's text layer and reads the second by OCR; "always" reads both.
+// first page's text layer and reads the second by OCR, whether the scan
+// has no text layer or one that is not text (drawn invisibly over it, as
+// under many scans); "always" reads both.
 func TestOCRScannedPDF(t *testing.T) {
 	eng := ocrtest.Engine(t)
 	if !eng.ReadsPDF() {
@@ -68,18 +70,23 @@ func TestOCRScannedPDF(t *testing.T) {
 	}
 	p := testPool(t, PoolConfig{OCR: eng})
 	paras, page := scan()
+	garbled := *page
+	garbled.Text, garbled.Invisible = strings.Repeat("#$%& *+<=>@ ^_`{|}~ ", 4), true
+	for name, second := range map[string]ocrtest.ScanPage{"no layer": *page, "a layer not text": garbled} {
+		pdf := ocrtest.ScannedPDF(ocrtest.ScanPage{Text: "A text layer on the first page."}, second)
+		res, rep, err := p.OCR(context.Background(), false, pdf, ocr.Request{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(res.Pages) != 2 || res.Pages[0] != "A text layer on the first page." || res.Pages[1] != strings.Join(paras, "\n") {
+			t.Errorf("%s: pages %q", name, res.Pages)
+		}
+		if rep == nil || !slices.Equal(rep.Pages, []int{2}) || len(res.EmptyPages) != 0 {
+			t.Errorf("%s: report %+v, empty pages %v", name, rep, res.EmptyPages)
+		}
+	}
 	pdf := ocrtest.ScannedPDF(ocrtest.ScanPage{Text: "A text layer on the first page."}, *page)
-	res, rep, err := p.OCR(context.Background(), false, pdf, ocr.Request{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Pages) != 2 || res.Pages[0] != "A text layer on the first page." || res.Pages[1] != strings.Join(paras, "\n") {
-		t.Errorf("pages %q", res.Pages)
-	}
-	if rep == nil || !slices.Equal(rep.Pages, []int{2}) || len(res.EmptyPages) != 0 {
-		t.Errorf("report %+v, empty pages %v", rep, res.EmptyPages)
-	}
-	_, rep, err = p.OCR(context.Background(), false, pdf, ocr.Request{Always: true})
+	_, rep, err := p.OCR(context.Background(), false, pdf, ocr.Request{Always: true})
 	if err != nil || !slices.Equal(rep.Pages, []int{1, 2}) {
 		t.Errorf("always: %+v, %v", rep, err)
 	}
@@ -87,30 +94,6 @@ func TestOCRScannedPDF(t *testing.T) {
 	_, rep, err = p.OCR(context.Background(), false, ocrtest.ScannedPDF(ocrtest.ScanPage{Text: "Text only."}), ocr.Request{})
 	if err != nil || rep != nil {
 		t.Errorf("text PDF: report %+v, %v", rep, err)
-	}
-}
-
-// TestOCRGarbledLayer: a scanned page under a text layer that is not
-// text is read by OCR in auto mode, and its layer replaced; the page with
-// a text layer keeps it.
-func TestOCRGarbledLayer(t *testing.T) {
-	eng := ocrtest.Engine(t)
-	if !eng.ReadsPDF() {
-		t.Skip("poppler-utils is not installed")
-	}
-	p := testPool(t, PoolConfig{OCR: eng})
-	paras, page := scan()
-	page.Text, page.Invisible = strings.Repeat("#$%& *+<=>@ ^_`{|}~ ", 4), true
-	pdf := ocrtest.ScannedPDF(ocrtest.ScanPage{Text: "A text layer on the first page."}, *page)
-	res, rep, err := p.OCR(context.Background(), false, pdf, ocr.Request{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Pages) != 2 || res.Pages[0] != "A text layer on the first page." || res.Pages[1] != strings.Join(paras, "\n") {
-		t.Errorf("pages %q", res.Pages)
-	}
-	if rep == nil || !slices.Equal(rep.Pages, []int{2}) {
-		t.Errorf("report %+v, want page 2 read by OCR", rep)
 	}
 }
 
