@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -130,7 +131,12 @@ func decoderDecodeJSON(body []byte, v any) error {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		if strings.HasPrefix(err.Error(), "json: unknown field ") {
-			field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+			// The Decoder quotes the name with %q; unquote it, so that a
+			// name with a control character compares as the name sent.
+			field, uerr := strconv.Unquote(strings.TrimPrefix(err.Error(), "json: unknown field "))
+			if uerr != nil {
+				return uerr
+			}
 			return fault.E(fault.ValidationError, fmt.Sprintf("unknown field %q", field)).With("field", field)
 		}
 		if errors.Is(err, io.ErrUnexpectedEOF) {
