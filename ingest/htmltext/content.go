@@ -531,15 +531,11 @@ func namesCollapsed(n *html.Node) bool {
 	return strings.Contains(h, "expander") || strings.Contains(h, "collapse")
 }
 
-// panelWrapDepth is how many wrappers deep namesPanel looks for the
-// panel: accordion scripts hide a collapsing wrapper around it.
-const panelWrapDepth = 3
-
 // namesPanel reports whether an aria-controls of the page names n, or an
 // element that n wraps alone (its only element child, within
-// panelWrapDepth levels).
+// hiddenLimits.panelWrapDepth levels).
 func (cl cleaner) namesPanel(n *html.Node) bool {
-	for range panelWrapDepth + 1 {
+	for range hiddenLimits.panelWrapDepth + 1 {
 		if id := attr(n, "id"); id != "" && cl.controlled[id] {
 			return true
 		}
@@ -651,18 +647,13 @@ func (cl cleaner) clean(n *html.Node, depth int, inList bool) {
 	}
 }
 
-// appealLevels is how many containers above a call to action markAppeal
-// marks: the box of an appeal wraps its form in a few layers. 3 and 4 do
-// the same on the dev sets; from 6 on, the box reaches the lead of an
-// article whose paywall asks for an address.
-const appealLevels = 4
-
 // markAppeal marks n, the parent of a call to action (a sign-up form, see
-// holdsEmailField), and its ancestors up to appealLevels of them
+// holdsEmailField), and its ancestors up to appealLevels of them (see
+// appealLimits)
 // below <body>: one of them may be the box of an appeal (see
 // extraction.isAppeal).
 func markAppeal(n *html.Node, appeal map[*html.Node]bool) {
-	for i := 0; i < appealLevels && n != nil && n.Type == html.ElementNode && n.Data != "body"; i++ {
+	for i := 0; i < appealLimits.appealLevels && n != nil && n.Type == html.ElementNode && n.Data != "body"; i++ {
 		appeal[n] = true
 		n = n.Parent
 	}
@@ -747,13 +738,9 @@ func isSectionHead(n *html.Node) bool {
 	return inside && isSectionHeader(n)
 }
 
-// sectionHeaderNodes bounds the nodes isSectionHeader looks at: the
-// header of a section is a heading and a line or two.
-const sectionHeaderNodes = 256
-
 // isSectionHeader reports whether n holds a heading and, beside it, at
 // least proseChars characters of text, none of them in links, within
-// sectionHeaderNodes nodes: the header of one section of the page (its
+// sectionHeaderNodes nodes (see pageHeaderLimits): the header of one section of the page (its
 // title and introduction) that the page names like its own header
 // ("section-header", "pageblock__subheader"). The page's header holds
 // links (the site's name, its menu).
@@ -763,7 +750,7 @@ func isSectionHeader(n *html.Node) bool {
 	var walk func(n *html.Node, inHead bool, depth int) bool
 	walk = func(n *html.Node, inHead bool, depth int) bool {
 		for c := n.FirstChild; c != nil && depth < maxDepth; c = c.NextSibling {
-			if seen++; seen > sectionHeaderNodes {
+			if seen++; seen > pageHeaderLimits.sectionHeaderNodes {
 				return false
 			}
 			switch c.Type {
@@ -1362,11 +1349,12 @@ func boxText(n *html.Node) string {
 }
 
 // afterProse reports whether running text comes before n in the page:
-// an earlier sibling of n or of one of its nearest ancestors holds prose.
+// an earlier sibling of n or of one of its nearest ancestors (up to
+// afterProseLevels, see authorBoxLimits) holds prose.
 // A box before the article's text is its byline and lead, not the note
 // about the author that closes it.
 func afterProse(n *html.Node) bool {
-	for a, up := n, 0; a != nil && up < afterProseLevels; a, up = a.Parent, up+1 {
+	for a, up := n, 0; a != nil && up < authorBoxLimits.afterProseLevels; a, up = a.Parent, up+1 {
 		for s := a.PrevSibling; s != nil; s = s.PrevSibling {
 			if s.Type == html.ElementNode && (s.Data == "p" && isProse(s) || hasProse(s, 0)) {
 				return true
@@ -1375,9 +1363,6 @@ func afterProse(n *html.Node) bool {
 	}
 	return false
 }
-
-// afterProseLevels is how many ancestors afterProse looks past.
-const afterProseLevels = 6
 
 // isAuthorLink reports whether link a leads to an author's page.
 func isAuthorLink(a *html.Node) bool {
@@ -1514,13 +1499,9 @@ func isHeadedSection(n *html.Node) bool {
 	return holdsHeading(n, 0) && hasProse(n, 0)
 }
 
-// panelControlLevels is how far above a button opensPanel looks for the
-// panel it controls among the following siblings.
-const panelControlLevels = 3
-
 // opensPanel reports whether button b controls (aria-controls) a panel
 // that follows it, as the next element after it or after one of its
-// containers up to panelControlLevels above, and that panel holds running
+// containers up to panelControlLevels above (see panelButtonLimits), and that panel holds running
 // text with few links: the button's label is the question an accordion's
 // answer replies to, or the title of a collapsed section.
 func opensPanel(b *html.Node) bool {
@@ -1529,7 +1510,7 @@ func opensPanel(b *html.Node) bool {
 		return false
 	}
 	a := b
-	for range panelControlLevels {
+	for range panelButtonLimits.panelControlLevels {
 		s := a.NextSibling
 		for s != nil && s.Type != html.ElementNode {
 			s = s.NextSibling

@@ -40,9 +40,24 @@ var (
 		headingWeight     float64 `limit:"headingWeight"`
 		hintWeight        float64 `limit:"hintWeight"`
 		articleBodyWeight float64 `limit:"articleBodyWeight"`
+		// lostBestShare: the emission of the chosen roots lost the
+		// best-scoring container when it is shorter than 1/lostBestShare
+		// of that container's text (see holdBest). 1, 2 and 4 gave the
+		// same wcxb and trafilatura results; with 1 the filters' ordinary
+		// trimming of a dateline or a credit line counted as a loss on an
+		// aeb article page, which took its furniture back.
+		lostBestShare int `limit:"lostBestShare"`
+		// bestProseParas is the fewest paragraphs of running text (see
+		// isProse) the best-scoring container holds, at any depth, for
+		// holdBest to keep it: an article's body, not a lone text block
+		// or a list (2 and 3 give the same results on the dev sets; with
+		// 1 a service page's short text block took over its grid of
+		// offerings).
+		bestProseParas int `limit:"bestProseParas"`
 	}{minRunChars: 25, maxAncestorLevels: 5, splitShare: 0.4, splitRanked: 5, splitParts: 3, climbFraction: 3,
 		runBonusChars: 100, runBonusMax: 3, levelDivisor: 3,
-		articleWeight: 8, blockWeight: 5, cellWeight: 3, listWeight: -3, headingWeight: -5, hintWeight: 25, articleBodyWeight: 50}
+		articleWeight: 8, blockWeight: 5, cellWeight: 3, listWeight: -3, headingWeight: -5, hintWeight: 25, articleBodyWeight: 50,
+		lostBestShare: 2, bestProseParas: 2}
 
 	// Content split into parts: the best-scoring container may be one part of
 	// a run of parts that each hold prose, laid out side by side under one
@@ -69,7 +84,12 @@ var (
 		// container may hold for the run to replace it: a container with
 		// more is the content, and the other parts are extras beside it.
 		runTopShare float64 `limit:"runTopSharePct"`
-	}{runLevels: 6, postLevels: 10, runLinkShare: 0.1, runTopShare: 0.5}
+		// postLinkShare is the most share of link text in a post's
+		// running text: on a thread page, a part holding running text
+		// with less is a post whatever its markup (see isPart); the
+		// thread detection counts posts by it too (see hasPostRun).
+		postLinkShare float64 `limit:"postLinkSharePct"`
+	}{runLevels: 6, postLevels: 10, runLinkShare: 0.1, runTopShare: 0.5, postLinkShare: 0.2}
 
 	// mainSiblingLimits are main-sibling's (see withSiblings).
 	mainSiblingLimits = struct {
@@ -98,7 +118,10 @@ var (
 		// proseLinkShare the share of it in links it stays under.
 		proseChars     int     `limit:"proseChars"`
 		proseLinkShare float64 `limit:"proseLinkSharePct"`
-	}{leadScopeLevels: 4, proseChars: 60, proseLinkShare: 0.2}
+		// pictureLevels is how deep below a block between the lead and
+		// the content a picture is looked for (see holdsPicture).
+		pictureLevels int `limit:"pictureLevels"`
+	}{leadScopeLevels: 4, proseChars: 60, proseLinkShare: 0.2, pictureLevels: 4}
 
 	// The <main> landmark (or an element with role="main") is the author's
 	// own statement of where the content is. When the chosen containers hold
@@ -158,7 +181,12 @@ var (
 		// 0.8 change only service pages, all for the better; from 0.9
 		// undeclared articles take in blocks after their text.
 		pageSectionsShare float64 `limit:"pageSectionsSharePct"`
-	}{minSections: 3, sectionChars: 100, sectionsShare: 0.5, pageSectionsShare: 0.75}
+		// maxSectionRoots is the most roots withSections looks at.
+		maxSectionRoots int `limit:"maxSectionRoots"`
+		// betweenLinkShare is the most share of link text of a sibling
+		// taken between sections (see runBetween).
+		betweenLinkShare float64 `limit:"betweenLinkSharePct"`
+	}{minSections: 3, sectionChars: 100, sectionsShare: 0.5, pageSectionsShare: 0.75, maxSectionRoots: 16, betweenLinkShare: 0.5}
 )
 
 // The emission's thresholds.
@@ -182,7 +210,13 @@ var (
 	appealLimits = struct {
 		// appealMaxChars: a longer box is content, whatever it asks.
 		appealMaxChars int `limit:"appealMaxChars"`
-	}{appealMaxChars: 1000}
+		// appealLevels is how many containers above a call to action
+		// are taken for the box of an appeal (see markAppeal): the box
+		// wraps its form in a few layers. 3 and 4 do the same on the dev
+		// sets; from 6 on, the box reaches the lead of an article whose
+		// paywall asks for an address.
+		appealLevels int `limit:"appealLevels"`
+	}{appealMaxChars: 1000, appealLevels: 4}
 
 	// nestedCardsLimits are nested-card-run's (see isNestedCards).
 	nestedCardsLimits = struct {
@@ -296,7 +330,19 @@ var (
 		cardLinks int `limit:"cardLinks"`
 		// groupLevels: how far down groups of cards are looked for.
 		groupLevels int `limit:"groupLevels"`
-	}{minListItems: 3, minListChars: 200, listRatio: 4, longListRatio: 7, manyListItems: 6, sparseChars: 100, cardLinks: 3, groupLevels: 4}
+		// listShare is the least share of a container's text its
+		// repeated items must hold (see listContainer).
+		listShare float64 `limit:"listSharePct"`
+		// hintedTextRatio is how many times longer than a listing of the
+		// strict reading the text that only the reading without class
+		// hints finds must be to replace it (see itemList.keepsOver).
+		hintedTextRatio int `limit:"hintedTextRatio"`
+		// fieldLinkShare is the least share of link text in a run of
+		// product cards (see isFieldCards): the linked name among the
+		// unlinked price, rating and attributes.
+		fieldLinkShare float64 `limit:"fieldLinkSharePct"`
+	}{minListItems: 3, minListChars: 200, listRatio: 4, longListRatio: 7, manyListItems: 6, sparseChars: 100, cardLinks: 3, groupLevels: 4,
+		listShare: 0.5, hintedTextRatio: 4, fieldLinkShare: 0.1}
 
 	// appShellLimits are app-shell's: an extraction of fewer than
 	// minMainChars from a page of at least shellElements elements is
@@ -319,6 +365,21 @@ var (
 
 // The cleaner's thresholds.
 var (
+	// productCardRunLimits are product-card-run's (see isCardRun and
+	// isProductCard).
+	productCardRunLimits = struct {
+		// minCards is the least number of product cards that make a run.
+		minCards int `limit:"minCards"`
+		// cardChars is the most visible text of a card.
+		cardChars int `limit:"cardChars"`
+		// cardLinkChars is the least linked text of a card: a product
+		// name.
+		cardLinkChars int `limit:"cardLinkChars"`
+		// cardNodes is the most nodes a card is read through, which
+		// keeps the test of every block linear in the page.
+		cardNodes int `limit:"cardNodes"`
+	}{minCards: 4, cardChars: 400, cardLinkChars: 10, cardNodes: 200}
+
 	// threadUserPanelLimits are thread-user-panel's (see isShortPairs).
 	threadUserPanelLimits = struct {
 		// shortPairChars: a longer term or value is no panel's.
@@ -366,7 +427,11 @@ var (
 	pageHeaderLimits = struct {
 		// headerParas: a <header> of as many paragraphs is content.
 		headerParas int `limit:"headerParas"`
-	}{headerParas: 3}
+		// sectionHeaderNodes bounds the nodes looked at for the header
+		// of a section (see isSectionHeader): a heading and a line or
+		// two.
+		sectionHeaderNodes int `limit:"sectionHeaderNodes"`
+	}{headerParas: 3, sectionHeaderNodes: 256}
 
 	// controlLabelLimits are control-label's (see labelsControl).
 	controlLabelLimits = struct {
@@ -387,7 +452,10 @@ var (
 		// is the least length of a name.
 		authorBoxChars int `limit:"authorBoxChars"`
 		minAuthorName  int `limit:"minAuthorName"`
-	}{authorBoxChars: 1200, minAuthorName: 5}
+		// afterProseLevels is how many ancestors of a box are looked
+		// past for running text before it (see afterProse).
+		afterProseLevels int `limit:"afterProseLevels"`
+	}{authorBoxChars: 1200, minAuthorName: 5, afterProseLevels: 6}
 
 	// panelButtonLimits are panel-button's (see opensPanel); the
 	// exceptions of hidden read them too.
@@ -395,7 +463,19 @@ var (
 		// panelLinkParts: less than 1/panelLinkParts of a panel's text
 		// is in links.
 		panelLinkParts int `limit:"panelLinkParts"`
-	}{panelLinkParts: 3}
+		// panelControlLevels is how far above a button the panel it
+		// controls is looked for among the following siblings.
+		panelControlLevels int `limit:"panelControlLevels"`
+	}{panelLinkParts: 3, panelControlLevels: 3}
+
+	// hiddenLimits are hidden's (see cleaner.isDisclosure).
+	hiddenLimits = struct {
+		// panelWrapDepth is how many wrappers deep an element named by
+		// an aria-controls is looked for below a hidden panel (see
+		// namesPanel): accordion scripts hide a collapsing wrapper
+		// around it.
+		panelWrapDepth int `limit:"panelWrapDepth"`
+	}{panelWrapDepth: 3}
 
 	// captionCreditHintLimits are caption-credit-hint's.
 	captionCreditHintLimits = struct {

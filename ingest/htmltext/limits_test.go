@@ -163,8 +163,10 @@ var numbersAllowed = map[string][]string{
 // TestNoBareThresholds holds the package's logic to its rules' limits
 // values: no numeric literal in a function of the package (a rule's
 // predicate or step included) but 0, 1, 2 and those numbersAllowed names,
-// so that a threshold written inline, where the docs and the trace do not
-// see it, fails here.
+// and no constant or variable declared with one outside limits.go but
+// those constantsAllowed names, so that a threshold written inline or
+// named beside its rule's limits, where the docs and the trace do not see
+// it, fails here.
 func TestNoBareThresholds(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {
@@ -203,6 +205,9 @@ func TestNoBareThresholds(t *testing.T) {
 					check(d.Name.Name, d.Body)
 				}
 			case *ast.GenDecl:
+				if file != "limits.go" {
+					checkNamedNumbers(t, fset, d)
+				}
 				// A rule table's predicates are functions too.
 				ast.Inspect(d, func(n ast.Node) bool {
 					if fl, ok := n.(*ast.FuncLit); ok {
@@ -214,4 +219,62 @@ func TestNoBareThresholds(t *testing.T) {
 			}
 		}
 	}
+}
+
+// checkNamedNumbers fails on a constant or variable of declaration d
+// whose value writes a number other than 0, 1 and 2 (outside a function
+// literal, which TestNoBareThresholds checks as a predicate), unless
+// constantsAllowed names it.
+func checkNamedNumbers(t *testing.T, fset *token.FileSet, d *ast.GenDecl) {
+	t.Helper()
+	if d.Tok != token.CONST && d.Tok != token.VAR {
+		return
+	}
+	for _, spec := range d.Specs {
+		vs := spec.(*ast.ValueSpec)
+		for i, v := range vs.Values {
+			if i >= len(vs.Names) {
+				break
+			}
+			name := vs.Names[i].Name
+			ast.Inspect(v, func(n ast.Node) bool {
+				if _, ok := n.(*ast.FuncLit); ok {
+					return false
+				}
+				lit, ok := n.(*ast.BasicLit)
+				if !ok || lit.Kind != token.INT && lit.Kind != token.FLOAT || slices.Contains([]string{"0", "1", "2"}, lit.Value) {
+					return true
+				}
+				if _, ok := constantsAllowed[name]; !ok {
+					t.Errorf("%s: %s = %s: a rule's threshold belongs in its limits value (limits.go)", fset.Position(lit.Pos()), name, lit.Value)
+				}
+				return false
+			})
+		}
+	}
+}
+
+// constantsAllowed are the named numbers the package declares outside the
+// rules' limits values, each with why it is not a rule's threshold.
+var constantsAllowed = map[string]string{
+	"maxReopened":        "a bound on the input the tree parser is given",
+	"DefaultMaxNodes":    "a bound on the input (the node budget)",
+	"MaxInputBytes":      "a bound on the input",
+	"MaxElements":        "a bound on the input the search weighs",
+	"maxDepth":           "a bound on the trees walked",
+	"maxControlsLen":     "a bound on an attribute read",
+	"maxNoscriptRepairs": "a bound on the repairs of one page",
+	"maxJSONLD":          "a bound on a script decoded",
+	"maxTypeDepth":       "a bound on a JSON-LD value read",
+	"maxSearch":          "a bound on a search of the tree's text",
+	"maxShapes":          "a bound on the shapes counted under one parent",
+	"uuidDashes":         "a format",
+	"traceTextChars":     "a bound on the text a trace quotes",
+	"maxCartControls":    "page kind detection (isProductPage), not a rule",
+	"postRunMin":         "page kind detection (hasPostRun), not a rule",
+	"postRunDated":       "page kind detection (hasPostRun), not a rule",
+	"postRunShare":       "page kind detection (hasPostRun), not a rule",
+	"postRunParagraphs":  "page kind detection (hasPostRun), not a rule",
+	"commentThreadShare": "page kind detection (isCommentThread), not a rule",
+	"missingShare":       "withDescription's, a step of the page that no rule names",
 }

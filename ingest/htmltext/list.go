@@ -12,11 +12,6 @@ import (
 // few words and mostly links. The article search rejects them for their
 // links, so a page whose article-like content is short is read as a list
 // when one container holds a long run of such items.
-const (
-	// listShare is the least share of a container's text its repeated
-	// items must hold.
-	listShare = 0.5
-)
 
 // itemList is the container of a run of repeated items.
 type itemList struct {
@@ -43,19 +38,15 @@ func (l itemList) isContent(articleChars int) bool {
 		(max(l.items, l.cards) >= listContentLimits.manyListItems || articleChars < listContentLimits.sparseChars)
 }
 
-// hintedTextRatio is how many times longer than a listing of the strict
-// reading the text that only the reading without class hints finds must
-// be to replace it.
-const hintedTextRatio = 4
-
 // keepsOver reports whether l, the list of the strict reading, is the
 // content over the longer text lenientChars of the reading without class
 // hints: it is content beside the strict reading's articleChars, has
-// many items, the lenient text is at most hintedTextRatio times as long
-// as its items, and no block around it is named as furniture (a widget of
-// more posts beside an article the hints removed).
+// many items, the lenient text is at most hintedTextRatio (see
+// listContentLimits) times as long as its items, and no block around it
+// is named as furniture (a widget of more posts beside an article the
+// hints removed).
 func (l itemList) keepsOver(articleChars, lenientChars int) bool {
-	if !l.isContent(articleChars) || l.items < listContentLimits.manyListItems || hintedTextRatio*l.text < lenientChars {
+	if !l.isContent(articleChars) || l.items < listContentLimits.manyListItems || listContentLimits.hintedTextRatio*l.text < lenientChars {
 		return false
 	}
 	for p := l.node; p != nil && p.Type == html.ElementNode; p = p.Parent {
@@ -127,7 +118,7 @@ func (x *measures) listContainer(root *html.Node) itemList {
 				top.items, top.text, top.tag, top.shape = counts[shape], texts[shape], c.Data, shape
 			}
 		}
-		if top.items == 0 || float64(top.text) < listShare*float64(st.text) {
+		if top.items == 0 || float64(top.text) < listContentLimits.listShare*float64(st.text) {
 			continue
 		}
 		if top.text > best.text {
@@ -249,8 +240,3 @@ func isProseBlock(b string) bool {
 	}
 	return false
 }
-
-// fieldLinkShare is the least share of link text in a run of product
-// cards (see isFieldCards): the linked name among the unlinked price,
-// rating and attributes.
-const fieldLinkShare = 0.1

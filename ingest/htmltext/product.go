@@ -309,21 +309,10 @@ func matchLoose(s string, i int, w string) (int, bool) {
 // product (declares in its JSON-LD a Product with a description, or a
 // single Product) a block made of such cards is furniture. A page
 // declaring several Products, none described, is often a listing, whose
-// cards are its content.
-const (
-	// minCards is the least number of product cards that make a run.
-	minCards = 4
-	// cardChars is the most visible text of a card.
-	cardChars = 400
-	// cardLinkChars is the least linked text of a card: a product name.
-	cardLinkChars = 10
-	// cardNodes is the most nodes a card is read through, which keeps
-	// the test of every block linear in the page.
-	cardNodes = 200
-)
+// cards are its content. The thresholds are productCardRunLimits'.
 
 // isCardRun reports whether n's element children are mostly product cards
-// (see minCards): at least minCards of them, and at least half.
+// (see productCardRunLimits): at least minCards of them, and at least half.
 func isCardRun(n *html.Node) bool {
 	if n.Type != html.ElementNode || !containerTags[n.Data] && n.Data != "li" {
 		return false
@@ -338,7 +327,7 @@ func isCardRun(n *html.Node) bool {
 			cards++
 		}
 	}
-	return cards >= minCards && 2*cards >= elems
+	return cards >= productCardRunLimits.minCards && 2*cards >= elems
 }
 
 // isProductCard reports whether n is a short block (cardChars of visible
@@ -354,7 +343,7 @@ func isProductCard(n *html.Node) bool {
 	walk = func(n *html.Node, inLink bool, depth int) bool {
 		for c := n.FirstChild; c != nil && depth < maxDepth; c = c.NextSibling {
 			nodes++
-			if text > cardChars || nodes > cardNodes {
+			if text > productCardRunLimits.cardChars || nodes > productCardRunLimits.cardNodes {
 				return false
 			}
 			switch c.Type {
@@ -388,7 +377,7 @@ func isProductCard(n *html.Node) bool {
 		}
 		return true
 	}
-	return walk(n, false, 0) && text <= cardChars && linked >= cardLinkChars && sign && digit
+	return walk(n, false, 0) && text <= productCardRunLimits.cardChars && linked >= productCardRunLimits.cardLinkChars && sign && digit
 }
 
 // isLink reports whether n is an <a> element with an href.

@@ -229,6 +229,7 @@ var cleanRules = []rule{
 	{
 		name: "product-card-run", on: kindProduct, action: drop,
 		doc: "a run of cards for other products on a page describing one product",
+		lim: &productCardRunLimits,
 		match: func(cl *cleaner, v *visit) bool {
 			return cl.cards && !v.kept && isCardRun(v.n)
 		},
@@ -296,6 +297,7 @@ var cleanRules = []rule{
 	{
 		name: "hidden", action: drop,
 		doc:   "an element hidden by markup (hidden, aria-hidden, inline display:none)",
+		lim:   &hiddenLimits,
 		reads: []string{"panelLinkParts"},
 		match: func(cl *cleaner, v *visit) bool {
 			return !v.kept && !cl.shown && isHidden(v.n)
@@ -416,8 +418,9 @@ var cleanRules = []rule{
 	},
 	{
 		name: "furniture-weak", hints: true, action: drop,
-		doc: "a block of fewer than three paragraphs whose class or id names furniture weakly (see furnitureHint)",
-		lim: &furnitureWeakLimits,
+		doc:   "a block of fewer than three paragraphs whose class or id names furniture weakly (see furnitureHint)",
+		lim:   &furnitureWeakLimits,
+		reads: []string{"sectionHeaderNodes"},
 		match: func(cl *cleaner, v *visit) bool {
 			return furnitureHint(v.n, cl.posts) == 1 && weakParagraphs(v.n, cl.posts) < furnitureWeakLimits.furnitureParas
 		},

@@ -341,22 +341,8 @@ func (x *extraction) withTrail(roots []*html.Node, body *html.Node) []*html.Node
 	return append(roots, trail...)
 }
 
-// lostBestShare: the emission of the chosen roots lost the best-scoring
-// container when it is shorter than 1/lostBestShare of that container's
-// text (1, 2 and 4 gave the same wcxb and trafilatura results; with 1 the
-// filters' ordinary trimming of a dateline or a credit line counted as a
-// loss on an aeb article page, which took its furniture back).
-const lostBestShare = 2
-
-// bestProseParas is the fewest paragraphs of running text (see isProse)
-// the best-scoring container holds, at any depth, for holdBest to keep it:
-// an article's body, not a lone text block or a list (2 and 3 give the
-// same results on the dev sets; with 1 a service page's short text block
-// took over its grid of offerings).
-const bestProseParas = 2
-
 // holdBest handles a chosen root whose emission, of emitted characters,
-// lost the best-scoring container (see lostBestShare): the climb from it
+// lost the best-scoring container (see mainTopLimits): the climb from it
 // to a common ancestor (see topCandidate) passed a wrapper that also
 // holds the page's link lists, and the filters dropped that wrapper with
 // the article inside.
@@ -369,7 +355,7 @@ const bestProseParas = 2
 // wrappers would bring along (an article page's credit lines).
 func (x *extraction) holdBest(emitted int) bool {
 	st := x.stat(x.best)
-	if st == nil || lostBestShare*emitted >= st.text {
+	if st == nil || mainTopLimits.lostBestShare*emitted >= st.text {
 		return false
 	}
 	var root *html.Node
@@ -382,7 +368,7 @@ func (x *extraction) holdBest(emitted int) bool {
 	if root == nil {
 		return false
 	}
-	if x.proseParas(x.best, 0, bestProseParas) < bestProseParas {
+	if x.proseParas(x.best, 0, mainTopLimits.bestProseParas) < mainTopLimits.bestProseParas {
 		return false
 	}
 	if x.holders == nil {
@@ -394,16 +380,13 @@ func (x *extraction) holdBest(emitted int) bool {
 	return true
 }
 
-// pictureLevels is how deep below a block holdsPicture looks.
-const pictureLevels = 4
-
 // holdsPicture reports whether n is or holds, within pictureLevels
-// levels, an image or a picture.
+// levels (see mainLeadLimits), an image or a picture.
 func holdsPicture(n *html.Node, depth int) bool {
 	if n.Data == "img" || n.Data == "picture" || n.Data == "figure" {
 		return true
 	}
-	if depth >= pictureLevels {
+	if depth >= mainLeadLimits.pictureLevels {
 		return false
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -513,7 +496,7 @@ func (x *extraction) withParts(roots []*html.Node, body *html.Node) []*html.Node
 // inside the sections of the page). Each level's children are visited
 // once, and at most maxSectionRoots roots are traced: linear.
 func (x *extraction) withSections(roots []*html.Node, body *html.Node) []*html.Node {
-	if len(roots) > maxSectionRoots || roots[0] == body {
+	if len(roots) > mainSectionsLimits.maxSectionRoots || roots[0] == body {
 		return roots
 	}
 	// held counts, for each ancestor of a root (the root included), the
@@ -586,9 +569,6 @@ func (x *extraction) runShare() float64 {
 	return mainSectionsLimits.pageSectionsShare
 }
 
-// maxSectionRoots is the most roots withSections looks at.
-const maxSectionRoots = 16
-
 // isSection reports whether n is an element with a heading, at least
 // sectionChars characters and few links.
 func (x *extraction) isSection(n *html.Node) bool {
@@ -600,14 +580,14 @@ func (x *extraction) isSection(n *html.Node) bool {
 }
 
 // runBetween returns secs with the siblings between the first and the
-// last of them that hold text with few links (a call to action, a
-// heading of its own).
+// last of them that hold text with few links, betweenLinkShare at most
+// (a call to action, a heading of its own).
 func (x *extraction) runBetween(secs []*html.Node) []*html.Node {
 	last := secs[len(secs)-1]
 	var out []*html.Node
 	for c := secs[0]; c != nil; c = c.NextSibling {
 		if c.Type == html.ElementNode {
-			if st := x.stat(c); st != nil && st.text > 0 && st.linkDensity() <= betweenLinkShare {
+			if st := x.stat(c); st != nil && st.text > 0 && st.linkDensity() <= mainSectionsLimits.betweenLinkShare {
 				out = append(out, c)
 			}
 		}
@@ -617,10 +597,6 @@ func (x *extraction) runBetween(secs []*html.Node) []*html.Node {
 	}
 	return out
 }
-
-// betweenLinkShare is the most share of link text of a sibling taken
-// between sections.
-const betweenLinkShare = 0.5
 
 // isLandmark reports whether n is a <main> element or has role="main".
 func isLandmark(n *html.Node) bool {
@@ -787,7 +763,7 @@ func (x *extraction) withProseRun(top, body *html.Node) *html.Node {
 // least proseChars characters, few of them in links.
 func (x *extraction) isPart(n *html.Node) bool {
 	if x.posts {
-		if st := x.stat(n); st != nil && st.text >= mainLeadLimits.proseChars && st.linkDensity() < postLinkShare {
+		if st := x.stat(n); st != nil && st.text >= mainLeadLimits.proseChars && st.linkDensity() < mainProseRunLimits.postLinkShare {
 			return true
 		}
 	}
@@ -929,7 +905,8 @@ func (x *extraction) markLists(roots []*html.Node) {
 
 // isFieldCards reports whether l is a long run of cards each holding a
 // link, whose text is mostly unlinked fields (a price, a rating, the
-// attributes of a product: at least fieldLinkShare of it in links, less
+// attributes of a product: at least fieldLinkShare (see
+// listContentLimits) of it in links, less
 // than isCardRun asks), on a page that declares neither an article nor a
 // thread: at least manyListItems cards and retryChars characters, fewer
 // than half of them holding a paragraph of running text (posts and
@@ -938,5 +915,5 @@ func (x *extraction) isFieldCards(l itemList) bool {
 	if x.posts || x.article || l.items < listContentLimits.manyListItems || l.text < lenientReadingLimits.retryChars {
 		return false
 	}
-	return x.isLinkedRun(l.node, fieldLinkShare, listContentLimits.manyListItems) && 2*x.proseParas(l.node, 0, l.items) < l.items
+	return x.isLinkedRun(l.node, listContentLimits.fieldLinkShare, listContentLimits.manyListItems) && 2*x.proseParas(l.node, 0, l.items) < l.items
 }

@@ -75,9 +75,6 @@ func hasType(v any, typ string, depth int) bool {
 	return false
 }
 
-// postLinkShare is the most share of link text in a post's running text.
-const postLinkShare = 0.2
-
 // holdsPost reports whether one of n's children is an <article>, on a
 // thread a post: forum software nests the replies to a post in a block
 // under it and names that block as its layout needs ("children-container
@@ -161,7 +158,7 @@ func hasPostRun(doc *html.Node) bool {
 				s.link += cs.link
 				s.paragraphs += cs.paragraphs
 				s.dated = s.dated || cs.dated
-				if c.Data == "p" || cs.text < mainLeadLimits.proseChars || float64(cs.link) >= postLinkShare*float64(cs.text) {
+				if c.Data == "p" || cs.text < mainLeadLimits.proseChars || float64(cs.link) >= mainProseRunLimits.postLinkShare*float64(cs.text) {
 					continue
 				}
 				shape := shapeOf(c)
