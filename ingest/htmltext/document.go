@@ -5,8 +5,6 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
-
-	"github.com/digestd/digestd/normalize"
 )
 
 // A document (a chapter of an EPUB book, see Options.Document) is read by
@@ -230,12 +228,4 @@ func chapterEnds(ch *Result) []block {
 // and neither a heading nor a table row.
 func runningHeadCandidate(b block) bool {
 	return b.level == 0 && !b.data && utf8.RuneCountInString(b.text) <= runningHeadLimits.runningHeadChars
-}
-
-// setBlocks replaces the blocks of a document's result, and its Blocks and
-// Text with them.
-func (r *Result) setBlocks(blocks []block) {
-	r.blocks = blocks
-	r.Blocks = texts(blocks)
-	r.Text = normalize.Blocks(r.Blocks)
 }

@@ -182,6 +182,14 @@ func (r *Result) flat(decoded []byte) {
 	r.Text = normalize.Blocks(r.Blocks)
 }
 
+// setBlocks replaces the blocks of a document's result, and its Blocks and
+// Text with them.
+func (r *Result) setBlocks(blocks []block) {
+	r.blocks = blocks
+	r.Blocks = texts(blocks)
+	r.Text = normalize.Blocks(r.Blocks)
+}
+
 // webPage is a page read as a web page: its tree, the bytes it was
 // parsed from, its count of elements and what it declares of itself.
 type webPage struct {
