@@ -2,8 +2,9 @@
 // ODS), EPUB books, Markdown, CSV, JSON, Jupyter notebooks, RSS and Atom
 // feeds and other XML into text blocks for canonical text:
 // headings, paragraphs, list items and table rows (cells joined by
-// CellSeparator), pictures by their alt text and charts by their titles
-// and data at their place, speaker notes after their slide, footnotes and
+// CellSeparator), pictures by their alt text, charts by their titles
+// and data and SmartArt diagrams by their nodes' texts at their place,
+// speaker notes after their slide, footnotes and
 // endnotes at the end, and comments after CommentsHeading at the end of
 // their page. Slides and sheets are pages.
 //

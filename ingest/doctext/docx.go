@@ -14,7 +14,8 @@ import (
 // docx converts a WordprocessingML document: the body's paragraphs, list
 // items and table rows in order (numbered ones after their numbers, cells
 // in their grid columns, equations in a linear form, pictures by their alt
-// text, charts by their data), then footnotes and endnotes, then the
+// text, charts by their data, SmartArt diagrams by their nodes' texts),
+// then footnotes and endnotes, then the
 // comments.
 func (c *conv) docx(raw []byte) error {
 	z, err := c.openZip(raw)
@@ -208,6 +209,15 @@ func (w *wordWalker) start(e xml.StartElement) error {
 	case "chart":
 		if e.Name.Space == "c" && w.z != nil {
 			lines, err := w.c.chartLines(w.z, w.rels[attrNS(e, "r", "id")], w.cells)
+			if err != nil {
+				return err
+			}
+			return w.blocks(lines)
+		}
+	case "relIds":
+		// A SmartArt diagram reads as its nodes' texts at its place.
+		if w.z != nil {
+			lines, err := w.c.diagramLines(w.z, w.rels[attrNS(e, "r", "dm")])
 			if err != nil {
 				return err
 			}
