@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -279,10 +280,16 @@ func TestContractNamesMarkers(t *testing.T) {
 	}
 }
 
-// OpenDocument pictures read as their title and description at their
-// place, and comments (office:annotation) close their page with their
-// authors, in ODT, ODP and ODS.
-func TestODFPicturesAndComments(t *testing.T) {
+// odfObjectDoc is an OpenDocument file of pictures and comments: its
+// content.xml and the pages it reads as.
+type odfObjectDoc struct {
+	name, mimetype, kind, content string
+	pages                         []string
+}
+
+// odfObjects are an ODT, an ODP and an ODS with a described picture and
+// comments.
+func odfObjects() []odfObjectDoc {
 	annotation := func(author, text string) string {
 		return `<office:annotation><dc:creator>` + author + `</dc:creator><dc:date>2026-01-01T00:00:00</dc:date><text:p>` + text + `</text:p></office:annotation>`
 	}
@@ -291,10 +298,7 @@ func TestODFPicturesAndComments(t *testing.T) {
 	doc := func(body string) string {
 		return `<?xml version="1.0" encoding="UTF-8"?><office:document-content ` + odfNS + `><office:body>` + body + `</office:body></office:document-content>`
 	}
-	tests := []struct {
-		name, mimetype, kind, content string
-		pages                         []string
-	}{
+	return []odfObjectDoc{
 		{"odt", "application/vnd.oasis.opendocument.text", format.ODT, doc(`<office:text><text:p>Before ` + annotation("Ada Lovelace", "Check the count.") + `the figure.</text:p>` +
 			`<text:p>` + frame + `Figure 1: the heron</text:p><text:p>After.</text:p></office:text>`),
 			[]string{"Before the figure.\nHeron A heron standing in reeds\nFigure 1: the heron\nAfter.\n" + doctext.CommentsHeading + "\nAda Lovelace: Check the count."}},
@@ -309,27 +313,40 @@ func TestODFPicturesAndComments(t *testing.T) {
 			`<table:table table:name="Empty"><table:table-row><table:table-cell><text:p>x</text:p></table:table-cell></table:table-row></table:table></office:spreadsheet>`),
 			[]string{"Readings\nLevel | 1.8\n" + doctext.CommentsHeading + "\nAda Lovelace: In metres.", "Empty\nx"}},
 	}
+}
+
+// odfFile writes d as a file and returns its bytes.
+func odfFile(t *testing.T, d odfObjectDoc) []byte {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "doc."+d.kind)
+	if err := writeODF(out, d.mimetype, d.content, ""); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
+}
+
+// OpenDocument pictures read as their title and description at their
+// place, and comments (office:annotation) close their page with their
+// authors, in ODT, ODP and ODS.
+func TestODFPicturesAndComments(t *testing.T) {
+	tests := odfObjects()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out := filepath.Join(t.TempDir(), "doc."+tt.kind)
-			if err := writeODF(out, tt.mimetype, tt.content, ""); err != nil {
-				t.Fatal(err)
-			}
-			raw, err := os.ReadFile(out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			text, _ := canonical(t, tt.kind, raw)
-			if got := strings.Split(text, string(normalize.PageSeparator)); strings.Join(got, "\f") != strings.Join(tt.pages, "\f") {
+			text, _ := canonical(t, tt.kind, odfFile(t, tt))
+			if got := strings.Split(text, string(normalize.PageSeparator)); !slices.Equal(got, tt.pages) {
 				t.Errorf("pages:\n got %q\nwant %q", got, tt.pages)
 			}
 		})
 	}
 }
 
-// An OpenDocument chart object reads as its titles, categories and one
-// line per series at its place.
-func TestODFChart(t *testing.T) {
+// chartODT is an ODT of a chart object between two paragraphs, and an
+// object that is not a chart (a formula).
+func chartODT() []byte {
 	chartNS := `xmlns:chart="urn:oasis:names:tc:opendocument:xmlns:chart:1.0" xmlns:xlink="http://www.w3.org/1999/xlink"`
 	cell := func(v string) string {
 		return `<table:table-cell office:value-type="float" office:value="` + v + `"><text:p>` + v + `</text:p></table:table-cell>`
@@ -353,9 +370,14 @@ func TestODFChart(t *testing.T) {
 	e := func(name, body string) doctexttest.Entry {
 		return doctexttest.Entry{Name: name, Body: doctexttest.S(body)}
 	}
-	raw := doctexttest.Zip(e("mimetype", "application/vnd.oasis.opendocument.text"), e("content.xml", content), e("Object 1/content.xml", chart),
+	return doctexttest.Zip(e("mimetype", "application/vnd.oasis.opendocument.text"), e("content.xml", content), e("Object 1/content.xml", chart),
 		e("Object 2/content.xml", `<math xmlns="http://www.w3.org/1998/Math/MathML"><mi>x</mi></math>`))
-	text, _ := canonical(t, format.ODT, raw)
+}
+
+// An OpenDocument chart object reads as its titles, categories and one
+// line per series at its place.
+func TestODFChart(t *testing.T) {
+	text, _ := canonical(t, format.ODT, chartODT())
 	if want := "Before.\nRainfall\nSeason\nMillimetres\nSpring | Summer\nNorth | 41.5 | 12.3\nSouth | 38 | 9\nAfter."; text != want {
 		t.Errorf("text:\n got %q\nwant %q", text, want)
 	}
