@@ -15,9 +15,10 @@ import (
 	"slices"
 )
 
-// Version names the sidecar's format (its JSON encoding and its rules).
+// Version names the sidecar's format (its encoding and its rules), the
+// one Encode writes; Decode reads Version1 too.
 // A change in either is a new Version.
-const Version = "structure/1"
+const Version = "structure/2"
 
 // Kind is a span's type. Kinds lists them all.
 type Kind string

@@ -1,10 +1,13 @@
 package structure
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/digestd/digestd/archive"
 	"github.com/digestd/digestd/normalize"
@@ -124,12 +127,25 @@ func TestSidecarRoundTrip(t *testing.T) {
 	}
 	for _, bad := range []string{
 		strings.Replace(string(data), Version, "structure/0", 1),
-		strings.Replace(string(data), `["h",0,4,2]`, `["h",0,5,2]`, 1),
-		strings.Replace(string(data), `["h",0,4,2]`, `["h",0]`, 1),
-		strings.Replace(string(data), `["h",0,4,2]`, `["h",-1,4,2]`, 1),
-		strings.Replace(string(data), `["em",5,5,1]`, `["em",5,5,2]`, 1),
+		strings.Replace(string(data), `h0,4,2`, `h0,5,2`, 1),
+		strings.Replace(string(data), `h0,4,2`, `h0`, 1),
+		strings.Replace(string(data), `h0,4,2`, `h-1,4,2`, 1),
+		strings.Replace(string(data), `h0,4,2`, `h00,4,2`, 1),
+		strings.Replace(string(data), `h0,4,2`, `h0,0,2`, 1),
+		strings.Replace(string(data), `h0,4,2`, `h0,12345678901234,2`, 1),
+		strings.Replace(string(data), `E5,5`, `E5,5,1`, 1),
+		strings.Replace(string(data), `E5,5`, `x5,5`, 1),
+		strings.Replace(string(data), `L5,15`, `Q5,15`, 1),
+		strings.Replace(string(data), `a0,4,0`, `a0,4,1`, 1),
+		strings.Replace(string(data), `"shared":[0]`, `"shared":[1]`, 1),
+		strings.Replace(string(data), `"shared":[0]`, `"shared":[]`, 1),
+		strings.Replace(string(data), `"shared":[0]`, `"shared":[0,0]`, 1),
+		strings.Replace(strings.Replace(string(data), `"shared":[0]`, `"shared":[0,0]`, 1), `q\""]`, `q\"","z"]`, 1),
 		`{"version":`,
 	} {
+		if bad == string(data) {
+			t.Errorf("a case that does not change %s", data)
+		}
 		if _, err := Read([]byte(bad), text, h); err == nil {
 			t.Errorf("read %s", bad)
 		}
@@ -139,27 +155,110 @@ func TestSidecarRoundTrip(t *testing.T) {
 	}
 }
 
-// FuzzRead: no sidecar bytes crash Read.
-func FuzzRead(f *testing.F) {
-	f.Add([]byte(`{"version":"structure/1","text_hash":"sha256:0000000000000000000000000000000000000000000000000000000000000000","spans":[["h",0,4,1]]}`), "Head\nx")
-	f.Fuzz(func(t *testing.T, data []byte, text string) {
-		_, _ = Read(data, text, archive.SumString(text))
-	})
-}
-
-// TestContractDocumentsTheFormat: docs/contract.md names the version and
-// every kind.
-func TestContractDocumentsTheFormat(t *testing.T) {
-	doc, err := os.ReadFile("../docs/contract.md")
+// TestSidecarLinkTargets: a sidecar lists each link target once, in byte
+// order, each written after what it shares with the one before it, cut
+// at code points, and its links read back to their own targets.
+func TestSidecarLinkTargets(t *testing.T) {
+	text := "one two three four five"
+	h := archive.SumString(text)
+	hrefs := []string{"https://e.org/été", "https://e.org/a?x=1&y=<2>", "https://e.org/ère", "https://e.org/a?x=1&y=<2>", "https://f.org/"}
+	s := &Structure{}
+	for i, w := range strings.Fields(text) {
+		start := strings.Index(text, w)
+		s.Spans = append(s.Spans, Span{Kind: Link, Start: start, End: start + len(w), Href: hrefs[i]})
+	}
+	data, err := Write(s, text, h)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(doc), "`"+Version+"`") {
-		t.Errorf("docs/contract.md does not name %s", Version)
+	var j sidecarJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		t.Fatal(err)
+	}
+	want := `"targets":["https://e.org/a?x=1&y=<2>","ère","été","f.org/"],"shared":[0,14,14,8]`
+	if !strings.Contains(string(data), want) || strings.ContainsRune(string(data), utf8.RuneError) {
+		t.Errorf("sidecar %s\nwant its targets %s", data, want)
+	}
+	got, err := Read(data, text, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Spans, s.Spans) {
+		t.Errorf("read %+v\nwant %+v", got.Spans, s.Spans)
+	}
+}
+
+// FuzzRead: no sidecar bytes crash Read, and a sidecar it reads (taking
+// its text's hash as given), written again, reads back to the same spans.
+func FuzzRead(f *testing.F) {
+	v1, err := os.ReadFile("testdata/structure1.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(v1, v1Text)
+	f.Add([]byte(`{"version":"structure/1","text_hash":"sha256:0000000000000000000000000000000000000000000000000000000000000000","spans":[["h",0,4,1]]}`), "Head\nx")
+	f.Add([]byte(`{"version":"structure/2","text_hash":"sha256:0000000000000000000000000000000000000000000000000000000000000000","targets":["https://e.org/a","b"],"shared":[0,14],"spans":"h0,4,1p5,7a0,1,1E2,1a2,3,0"}`), "Head\nx y zzz")
+	f.Fuzz(func(t *testing.T, data []byte, text string) {
+		d, err := Decode(data)
+		if err != nil {
+			return
+		}
+		h := d.TextHash // the sidecar's own, that the fuzzer cannot make
+		s, err := Read(data, text, h)
+		if err != nil {
+			return
+		}
+		again, err := Write(s, text, h)
+		if err != nil {
+			t.Fatalf("read %s, cannot write it: %v", data, err)
+		}
+		back, err := Read(again, text, h)
+		if err != nil || !slices.Equal(back.Spans, s.Spans) {
+			t.Fatalf("read %s, wrote %s, read back %v (%v)", data, again, back, err)
+		}
+	})
+}
+
+// TestContractDocumentsTheFormat: docs/contract.md names both versions
+// and every kind with its letter, and its example decodes, to the link
+// targets it spells out.
+func TestContractDocumentsTheFormat(t *testing.T) {
+	data, err := os.ReadFile("../docs/contract.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	for _, v := range []string{Version, Version1} {
+		if !strings.Contains(doc, "`"+v+"`") {
+			t.Errorf("docs/contract.md does not name %s", v)
+		}
 	}
 	for _, k := range Kinds {
-		if !strings.Contains(string(doc), "| `"+string(k)+"` |") {
-			t.Errorf("docs/contract.md does not list the kind %q", k)
+		if !strings.Contains(doc, "| `"+string(k)+"` | `"+string(codes[k])+"` |") {
+			t.Errorf("docs/contract.md does not list the kind %q with its letter %q", k, codes[k])
 		}
+	}
+	prefix := `{"version":"` + Version + `"`
+	start := strings.Index(doc, "\n"+prefix)
+	if start < 0 {
+		t.Fatalf("docs/contract.md has no example of %s", Version)
+	}
+	example, _, _ := strings.Cut(doc[start+1:], "\n")
+	example = strings.Replace(example, "sha256:…", archive.SumString("").String(), 1)
+	s, err := Decode([]byte(example))
+	if err != nil {
+		t.Fatalf("the example %s: %v", example, err)
+	}
+	links := 0
+	for _, sp := range s.Spans {
+		if sp.Kind == Link {
+			links++
+			if !strings.Contains(doc, "`"+sp.Href+"`") {
+				t.Errorf("the example's target %q is not spelled out", sp.Href)
+			}
+		}
+	}
+	if links == 0 {
+		t.Error("the example has no link")
 	}
 }
