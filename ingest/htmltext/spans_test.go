@@ -56,8 +56,11 @@ func TestPageSpans(t *testing.T) {
 	}
 }
 
-// maxSidecarRatio bounds a dev set's sidecars, in bytes of its texts.
-const maxSidecarRatio = 0.23
+// maxSidecarRatio bounds a dev set's sidecars, in bytes of its texts. In
+// structure/2 the sidecar is 0.119 of the text on the WCXB dev set and
+// 0.103 on trafilatura's (structure/1: 0.217 and 0.165), under the 0.15
+// the sidecar is held to.
+const maxSidecarRatio = 0.125
 
 // checkListedLinks checks a page's listed links: absolute targets, each
 // listed once, the main content's first, each with its text at its span.
@@ -183,9 +186,6 @@ func TestDevStructure(t *testing.T) {
 		if relative > 0 {
 			t.Errorf("%s: %d links are not absolute", set, relative)
 		}
-		// The sidecar is 0.217 of the text on the WCXB dev set and 0.165 on
-		// trafilatura's (structure/1, 2026-12-07): over the 0.15 aimed at.
-		// This bound keeps it from growing.
 		if ratio > maxSidecarRatio {
 			t.Errorf("%s: the sidecar is %.3f of the text, want ≤ %.2f", set, ratio, maxSidecarRatio)
 		}
