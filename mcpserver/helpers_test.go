@@ -109,9 +109,9 @@ type errorData struct {
 }
 
 type digestData struct {
-	Digest     wire.Payload        `json:"digest"`
-	Source     pipeline.SourceInfo `json:"source"`
-	DigestHash string              `json:"digest_hash"`
+	Digest     wire.Payload `json:"digest"`
+	Source     wire.Source  `json:"source"`
+	DigestHash string       `json:"digest_hash"`
 }
 
 type archivedText struct {

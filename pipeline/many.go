@@ -111,8 +111,8 @@ func everyFailed(failed []Failure) error {
 
 // ArchiveRef names where a source's text and full digest can be fetched.
 type ArchiveRef struct {
-	TextHash   archive.Hash `json:"text_hash"`
-	DigestHash archive.Hash `json:"digest_hash"`
+	TextHash   archive.Hash
+	DigestHash archive.Hash
 }
 
 // ManyResult is the packed outcome of a multi-source request; wire renders

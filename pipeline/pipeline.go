@@ -116,22 +116,25 @@ type Request struct {
 	Links bool
 }
 
-// SourceInfo describes the digested source (data.source in the API).
+// SourceInfo describes the digested source; wire renders it (data.source
+// in the API, see wire.Source).
 type SourceInfo struct {
-	ID            string         `json:"id"`
-	ArchiveHash   archive.Hash   `json:"archive_hash"`
-	RecordHash    archive.Hash   `json:"record_hash,omitzero"`
-	Kind          string         `json:"kind"`
-	Title         string         `json:"title,omitempty"`
-	Canonicalizer string         `json:"canonicalizer"`
-	Record        *ingest.Record `json:"record,omitempty"`
+	ID string
+	// ArchiveHash names the source's canonical text, RecordHash its
+	// record (zero when none is archived).
+	ArchiveHash   archive.Hash
+	RecordHash    archive.Hash
+	Kind          string
+	Title         string
+	Canonicalizer string
+	Record        *ingest.Record
 	// Decisions are the HTML extractor's decisions on the page, when the
 	// source asked for them (ingest.Source.Explain).
-	Decisions []htmltext.Decision `json:"decisions,omitempty"`
+	Decisions []htmltext.Decision
 	// Links are the source's first MaxSourceLinks links, when the request
 	// asked for them (Request.Links); empty when it has none or they are
 	// not known.
-	Links *[]Link `json:"links,omitempty"`
+	Links *[]Link
 }
 
 // Result is a digest with what is known of its source.

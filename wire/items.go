@@ -47,7 +47,7 @@ func RenderItem(it pipeline.Item, fields []string) map[string]any {
 		m["digest"] = it.Digest
 	}
 	if it.Source != nil {
-		m["source"] = it.Source
+		m["source"] = RenderSource(*it.Source)
 	}
 	if it.Links != nil {
 		m["links"] = *it.Links

@@ -15,6 +15,7 @@ import (
 	"github.com/digestd/digestd/digest"
 	"github.com/digestd/digestd/fault"
 	"github.com/digestd/digestd/ingest"
+	"github.com/digestd/digestd/ingest/htmltext"
 	"github.com/digestd/digestd/ingest/ocr"
 	"github.com/digestd/digestd/pipeline"
 )
@@ -55,10 +56,29 @@ type DigestRequest struct {
 
 // DigestData is data of a successful POST /v1/digest.
 type DigestData struct {
-	Digest     *Payload            `json:"digest"`
-	Source     pipeline.SourceInfo `json:"source"`
-	DigestHash archive.Hash        `json:"digest_hash"`
+	Digest     *Payload     `json:"digest"`
+	Source     Source       `json:"source"`
+	DigestHash archive.Hash `json:"digest_hash"`
 }
+
+// Source is what is known of a digested source as it is sent: data.source
+// of a digest and the source of a full item (see RenderItem).
+type Source struct {
+	ID            string         `json:"id"`
+	ArchiveHash   archive.Hash   `json:"archive_hash"`
+	RecordHash    archive.Hash   `json:"record_hash,omitzero"`
+	Kind          string         `json:"kind"`
+	Title         string         `json:"title,omitempty"`
+	Canonicalizer string         `json:"canonicalizer"`
+	Record        *ingest.Record `json:"record,omitempty"`
+	// Decisions are the HTML extractor's decisions on the page, when the
+	// source asked for them.
+	Decisions []htmltext.Decision `json:"decisions,omitempty"`
+	Links     *[]pipeline.Link    `json:"links,omitempty"`
+}
+
+// RenderSource returns info as it is sent.
+func RenderSource(info pipeline.SourceInfo) Source { return Source(info) }
 
 // Request converts a source spec into a pipeline request.
 func (spec *SourceSpec) Request(query string, opts digest.Options) (pipeline.Request, error) {
@@ -510,7 +530,7 @@ func DigestEnvelope(res *pipeline.Result, meta Meta, requestID string, start tim
 	tokens := EstimateTokens(res.Payload)
 	meta.Telemetry.TokensEstimated = &tokens
 	meta.AddWarnings(res.Warnings)
-	data := DigestData{Digest: PayloadOf(res.Payload), Source: res.Source, DigestHash: res.DigestHash}
+	data := DigestData{Digest: PayloadOf(res.Payload), Source: RenderSource(res.Source), DigestHash: res.DigestHash}
 	return Success(data, meta, requestID, start)
 }
 
