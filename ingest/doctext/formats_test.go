@@ -99,6 +99,7 @@ var formatFixtures = map[string]func(t *testing.T) []byte{
 	"objects.xlsx": objectsXLSX,
 	"diagram.docx": func(*testing.T) []byte { return diagramDOCX(diagramXML) },
 	"diagram.pptx": func(*testing.T) []byte { return diagramPPTX(diagramXML) },
+	"diagram.xlsx": diagramXLSX,
 	"numbering.docx": func(*testing.T) []byte {
 		numbering := `<w:abstractNum w:abstractNumId="0">` + level("0", "1", "decimal", "%1", "") + level("1", "1", "decimal", "%1.%2", "") + `</w:abstractNum>` +
 			`<w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num>`
