@@ -142,7 +142,7 @@ func TestPagesAndNotes(t *testing.T) {
 		{"sheets.xlsx", []string{"Stations", "Readings", "Notes"}, 2, []string{"Readings", "Station | Month | Level | Flow"}},
 		{"sheets.ods", []string{"Stations", "Readings", "Notes"}, 3, []string{"Notes", "Topic | Remark"}},
 		{"report.docx", nil, 1, []string{"3. Publish the monthly readings as open data.", "[1] The 1974 baseline comes from the regional water authority’s archive.", "[2] The earlier model was calibrated on data from 1998 to 2005."}},
-		{"report.odt", nil, 1, []string{"Publish the monthly readings as open data.", "[1] The 1974 baseline comes from the regional water authority’s archive.", "[2] The earlier model was calibrated on data from 1998 to 2005."}},
+		{"report.odt", nil, 1, []string{"3. Publish the monthly readings as open data.", "[1] The 1974 baseline comes from the regional water authority’s archive.", "[2] The earlier model was calibrated on data from 1998 to 2005."}},
 		{"report.md", nil, 1, []string{"Publish the monthly readings as open data.", "[1] The 1974 baseline comes from the regional water authority's archive.", "[2] The earlier model was calibrated on data from 1998 to 2005."}},
 	}
 	for _, tt := range tests {

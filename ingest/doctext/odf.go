@@ -17,7 +17,8 @@ const maxRepeat = 256
 // odf converts an OpenDocument text, presentation or spreadsheet from its
 // content.xml: an ODT's headings, paragraphs, list items and table rows,
 // then its notes; an ODP's slides (draw:page) as pages named by their
-// title frame, each followed by its speaker notes; an ODS's sheets as
+// title frame, each followed by its speaker notes (numbered list items and
+// headings open with their numbers, odfnumbering.go); an ODS's sheets as
 // pages that open with the sheet's name, one block per row. A picture's
 // or shape's title and description (svg:title, svg:desc) read at its
 // place, and comments (office:annotation) close their page.
@@ -38,7 +39,20 @@ func (c *conv) odf(kind string, raw []byte) error {
 	if err := c.coreProperties(z, "meta.xml"); err != nil {
 		return err
 	}
-	w := &odfWalker{c: c, z: z, kind: kind}
+	w := &odfWalker{c: c, z: z, kind: kind, num: newODFNumbering()}
+	if z.has("styles.xml") {
+		// The list styles and the outline style that number paragraphs.
+		err := c.walkPart(z, "styles.xml", xmlHandler{start: func(e xml.StartElement) error {
+			w.num.style(e)
+			return nil
+		}, end: func(e xml.EndElement) error {
+			w.num.endStyle(e)
+			return nil
+		}})
+		if err != nil {
+			return err
+		}
+	}
 	if err := c.walkPart(z, "content.xml", w.handler()); err != nil {
 		return err
 	}
@@ -80,6 +94,12 @@ type odfWalker struct {
 	// the span of the open top-level table.
 	lists int
 	table int
+	// num numbers list items and headings; depth is the depth of the
+	// open element, and labelled is true inside a paragraph that opens
+	// with its number.
+	num      *odfNumbering
+	depth    int
+	labelled bool
 }
 
 type odfTable struct {
@@ -123,6 +143,7 @@ func repeatOf(e xml.StartElement, name string) int {
 }
 
 func (w *odfWalker) start(e xml.StartElement) error {
+	w.depth++
 	if w.skip > 0 {
 		w.skip++
 		return nil
@@ -141,6 +162,14 @@ func (w *odfWalker) start(e xml.StartElement) error {
 		return nil
 	}
 	switch e.Name.Space + ":" + e.Name.Local {
+	case "text:list-style", "text:outline-style", "text:list-level-style-number", "text:outline-level-style", "text:list-level-style-bullet", "text:list-level-style-image":
+		w.num.style(e)
+	case "text:number":
+		// The number a file states: the one counted from the styles
+		// stands instead.
+		if w.para == 0 || w.labelled {
+			w.skip = 1
+		}
 	case "office:annotation", "officeooo:annotation":
 		w.annot = 1
 		w.author.Reset()
@@ -183,13 +212,23 @@ func (w *odfWalker) start(e xml.StartElement) error {
 			w.c.flush()
 			w.c.blockKind(structure.Span{Kind: structure.Heading, Level: level})
 		}
+		outline := 0
+		if e.Name.Local == "h" {
+			outline = max(positive(e, "text", "outline-level"), 1)
+		}
+		if label := w.num.paragraph(e, w.depth, outline); label != "" {
+			w.labelled = true
+			return w.write(label + " ")
+		}
 	case "text:list":
+		w.num.openList(e)
 		if w.note == 0 && len(w.tables) == 0 {
 			w.lists++
 		}
 	case "text:list-item", "text:list-header":
+		ordered := w.num.openItem(e, w.depth)
 		if w.note == 0 && len(w.tables) == 0 && w.lists > 0 {
-			w.c.listItem(w.lists, false)
+			w.c.listItem(w.lists, ordered)
 		}
 	case "text:s":
 		n := min(repeatOf(e, "c"), 64)
@@ -245,6 +284,7 @@ func (w *odfWalker) top() *odfTable {
 }
 
 func (w *odfWalker) end(e xml.EndElement) error {
+	w.depth--
 	if w.skip > 0 {
 		w.skip--
 		return nil
@@ -293,6 +333,12 @@ func (w *odfWalker) end(e xml.EndElement) error {
 		}
 	}
 	switch e.Name.Space + ":" + e.Name.Local {
+	case "text:list-style", "text:outline-style":
+		w.num.endStyle(e)
+	case "text:number":
+		return w.write(" ")
+	case "text:list-item", "text:list-header":
+		w.num.closeItem()
 	case "text:note-citation":
 		w.citation--
 		mark := "[" + strings.TrimSpace(w.citeB.String()) + "]"
@@ -302,6 +348,7 @@ func (w *odfWalker) end(e xml.EndElement) error {
 		w.note++
 		return err
 	case "text:list":
+		w.num.closeList()
 		if w.note == 0 && len(w.tables) == 0 && w.lists > 0 {
 			w.lists--
 			if w.lists == 0 {
@@ -315,6 +362,9 @@ func (w *odfWalker) end(e xml.EndElement) error {
 		}
 	case "text:p", "text:h":
 		w.para--
+		if w.para == 0 {
+			w.labelled = false
+		}
 		if w.note > 0 || len(w.tables) > 0 {
 			return w.write(" ")
 		}
