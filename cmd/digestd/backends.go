@@ -45,17 +45,19 @@ var storeBackends = []storeBackend{
 // embedded index is one process's at a time: open takes its lock for
 // command and returns it (nil for an index every process shares). size
 // returns the index's bytes on disk (nil when the backend cannot tell).
+// shared: the index is a server's, which every process shares.
 type indexBackend struct {
 	scheme string
 	open   func(ctx context.Context, loc, command string) (search.Index, *indexLock, error)
 	size   func(loc string) (int64, error)
+	shared bool
 }
 
 // indexBackends are the search index's backends.
 var indexBackends = []indexBackend{
-	{"bleve", openBleve, func(loc string) (int64, error) { return bleveindex.Size(strings.TrimPrefix(loc, "bleve://")) }},
-	{"postgres", openPostgres, nil},
-	{"postgresql", openPostgres, nil},
+	{"bleve", openBleve, func(loc string) (int64, error) { return bleveindex.Size(strings.TrimPrefix(loc, "bleve://")) }, false},
+	{"postgres", openPostgres, nil, true},
+	{"postgresql", openPostgres, nil, true},
 }
 
 // schemeOf returns loc's URL scheme, or dir when loc has none.

@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"errors"
+	"io"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/digestd/digestd/archive"
@@ -47,20 +49,38 @@ func TestBackendsByScheme(t *testing.T) {
 		t.Errorf("bleve://%s while the directory is open: %v, want it held", at, err)
 	}
 	b, err := indexBackendOf(at)
-	if err != nil || b.scheme != "bleve" {
-		t.Fatalf("%s: backend %q, %v", at, b.scheme, err)
+	if err != nil || b.scheme != "bleve" || b.shared {
+		t.Fatalf("%s: backend %q (shared %v), %v", at, b.scheme, b.shared, err)
 	}
 	if n, err := b.size(at); err != nil || n <= 0 {
 		t.Errorf("size %d, %v", n, err)
 	}
 	idx.Close()
 	for loc, scheme := range map[string]string{"postgres://u@h/db": "postgres", "postgresql://u@h/db": "postgresql"} {
-		if b, err := indexBackendOf(loc); err != nil || b.scheme != scheme || b.size != nil {
-			t.Errorf("%s: backend %q, %v", loc, b.scheme, err)
+		if b, err := indexBackendOf(loc); err != nil || b.scheme != scheme || b.size != nil || !b.shared {
+			t.Errorf("%s: backend %q (shared %v), %v", loc, b.scheme, b.shared, err)
 		}
 	}
 	if _, err := indexBackendOf("s3://bucket/index"); err == nil {
 		t.Error("s3:// has an index backend")
+	}
+}
+
+// TestEvalIndexIsShared holds eval's --index to the registry's shared
+// (server) engines: eval search empties the index per set, so an embedded
+// one, a backend no scheme names or another kind of eval is refused.
+func TestEvalIndexIsShared(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"search", "--index", "bleve://" + filepath.Join(dir, "index"), dir},
+		{"search", "--index", filepath.Join(dir, "index"), dir},
+		{"search", "--index", "s3://bucket/index", dir},
+		{"extract", "--index", "postgres://u@h/db", dir},
+	} {
+		var exit *exitError
+		if err := runEval(context.Background(), args, io.Discard, io.Discard); !errors.As(err, &exit) || exit.code != 2 || !strings.Contains(err.Error(), "--index is for eval search") {
+			t.Errorf("eval %v: %v, want exit 2 for --index", args, err)
+		}
 	}
 }
 

@@ -119,10 +119,12 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	defer os.RemoveAll(scratch)
 	c.archive = scratch
 	// Only eval search uses an index, a fresh embedded one per set of its
-	// own, or the PostgreSQL database --index names, emptied per set.
+	// own, or the shared (server) index --index names, emptied per set.
 	searchIndex := c.index
-	if searchIndex != "" && kind != "search" || searchIndex != "" && schemeOf(searchIndex, "") != "postgres" && schemeOf(searchIndex, "") != "postgresql" {
-		return &exitError{code: 2, err: errors.New("eval: --index is for eval search, and names a PostgreSQL database (postgres://…)")}
+	if searchIndex != "" {
+		if b, err := indexBackendOf(searchIndex); kind != "search" || err != nil || !b.shared {
+			return &exitError{code: 2, err: errors.New("eval: --index is for eval search, and names a PostgreSQL database (postgres://…)")}
+		}
 	}
 	c.index = "off"
 	a, err := openApp(ctx, &c, slog.New(slog.NewJSONHandler(io.Discard, nil)))
