@@ -132,9 +132,11 @@ func (x *measures) measure(n *html.Node, inLink bool, depth int) (text, link, co
 }
 
 // score turns the recorded runs into container scores: a run of c
-// characters with k commas is worth 1 + k + min(3, c/100), given in full to
-// its first voter, half to the next ancestor and a third of that per level
-// beyond. A candidate's final score is scaled by its share of non-link text.
+// characters with k commas is worth 1 + k + min(runBonusMax,
+// c/runBonusChars) (see mainTopLimits), given in full to its first voter,
+// half to the next ancestor and 1/(levelDivisor×level) to the ancestor
+// level levels up beyond that. A candidate's final score is scaled by its
+// share of non-link text.
 func (x *measures) score(root *html.Node, _ int) {
 	for _, r := range x.runs {
 		value := 1 + float64(r.commas) + min(mainTopLimits.runBonusMax, float64(r.chars/mainTopLimits.runBonusChars))
