@@ -104,3 +104,40 @@ func TestReadsVersion1(t *testing.T) {
 		t.Errorf("wrote %s", Version1)
 	}
 }
+
+// v1Outside are the links of testdata/outside-links1.json, outside links
+// written in outside-links/1 before outside-links/2 replaced it: in the
+// page's order (not the targets'), targets that share a prefix, one with
+// characters JSON escapes, a text cut, an empty text and one not ASCII.
+var v1Outside = []OutsideLink{
+	{Href: "https://example.org/harbour/", Text: "Harbour"},
+	{Href: "https://example.org/", Text: "Home"},
+	{Href: "https://example.org/harbour/ferry?day=1&x=<2>", Text: "The \"ferry\" timetable"},
+	{Href: "mailto:port@example.org", Text: ""},
+	{Href: "https://example.org/caf%C3%A9", Text: "Café de la Gare"},
+	{Href: "https://example.net/", Text: "A partner's page"},
+	{Href: "https://example.org/harbour/walls", Text: "Walls"},
+}
+
+// TestReadsOutsideVersion1: outside links written in outside-links/1 read
+// back to the links they were written from, in the page's order.
+func TestReadsOutsideVersion1(t *testing.T) {
+	data, err := os.ReadFile("testdata/outside-links1.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"version":"outside-links/1"`) {
+		t.Fatal("testdata/outside-links1.json is not of outside-links/1")
+	}
+	h := archive.SumString(v1Text)
+	got, err := ReadOutside(data, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, v1Outside) {
+		t.Errorf("read %q\nwant %q", got, v1Outside)
+	}
+	if _, err := ReadOutside(data, archive.SumString("another text")); err == nil {
+		t.Error("another text's links were read")
+	}
+}
