@@ -89,30 +89,8 @@ func Encode(s *Sidecar) ([]byte, error) {
 	targets = slices.Compact(targets)
 	var b bytes.Buffer
 	b.WriteString(`{"version":"` + Version + `","text_hash":"` + s.TextHash.String() + `"`)
-	if len(targets) > 0 {
-		rest := make([]string, len(targets))
-		shared := make([]byte, 0, 4*len(targets))
-		prev := ""
-		for i, t := range targets {
-			n := sharedPrefix(prev, t)
-			rest[i] = t[n:]
-			if i > 0 {
-				shared = append(shared, ',')
-			}
-			shared = strconv.AppendInt(shared, int64(n), 10)
-			prev = t
-		}
-		var list bytes.Buffer
-		enc := json.NewEncoder(&list)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(rest); err != nil {
-			return nil, err
-		}
-		b.WriteString(`,"targets":`)
-		b.Write(bytes.TrimSuffix(list.Bytes(), []byte("\n")))
-		b.WriteString(`,"shared":[`)
-		b.Write(shared)
-		b.WriteByte(']')
+	if err := writeTargets(&b, targets); err != nil {
+		return nil, err
 	}
 	b.WriteString(`,"spans":"`)
 	prev := 0
@@ -134,6 +112,50 @@ func Encode(s *Sidecar) ([]byte, error) {
 	}
 	b.WriteString(`"}`)
 	return b.Bytes(), nil
+}
+
+// writeTargets writes the table of targets, distinct and in byte order,
+// as the members "targets" and "shared" of a JSON object (each after a
+// comma), nothing when there are none: each target as the rest of it
+// after the bytes it shares with the one before it, which "shared"
+// counts. Sidecars (structure/2) and outside links (outside-links/2)
+// write their targets so; decodeTargets reads them back.
+func writeTargets(b *bytes.Buffer, targets []string) error {
+	if len(targets) == 0 {
+		return nil
+	}
+	rest := make([]string, len(targets))
+	shared := make([]byte, 0, 4*len(targets))
+	prev := ""
+	for i, t := range targets {
+		n := sharedPrefix(prev, t)
+		rest[i] = t[n:]
+		if i > 0 {
+			shared = append(shared, ',')
+		}
+		shared = strconv.AppendInt(shared, int64(n), 10)
+		prev = t
+	}
+	b.WriteString(`,"targets":`)
+	if err := writeJSON(b, rest); err != nil {
+		return err
+	}
+	b.WriteString(`,"shared":[`)
+	b.Write(shared)
+	b.WriteByte(']')
+	return nil
+}
+
+// writeJSON writes v as compact JSON, without escaping <, > and &.
+func writeJSON(b *bytes.Buffer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	b.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	return nil
 }
 
 // sharedPrefix is the length in bytes of the longest prefix of b that a
@@ -179,22 +201,22 @@ func Decode(data []byte) (*Sidecar, error) {
 	return s, nil
 }
 
-// decodeTargets rebuilds a structure/2 sidecar's link targets: each
+// decodeTargets rebuilds a table of targets writeTargets wrote: each
 // after the one before it in byte order, none past MaxHrefBytes.
 func decodeTargets(rest []string, shared []int) ([]string, error) {
 	if len(rest) != len(shared) {
-		return nil, fmt.Errorf("structure: %d link targets and %d shared lengths", len(rest), len(shared))
+		return nil, fmt.Errorf("%d link targets and %d shared lengths", len(rest), len(shared))
 	}
 	targets := make([]string, len(rest))
 	prev := ""
 	for i, r := range rest {
 		n := shared[i]
 		if n < 0 || n > len(prev) || n+len(r) > MaxHrefBytes {
-			return nil, fmt.Errorf("structure: link target %d: a shared length out of range, or too long", i)
+			return nil, fmt.Errorf("link target %d: a shared length out of range, or too long", i)
 		}
 		t := prev[:n] + r
 		if i > 0 && t <= prev {
-			return nil, fmt.Errorf("structure: link target %d: not after the one before it", i)
+			return nil, fmt.Errorf("link target %d: not after the one before it", i)
 		}
 		targets[i], prev = t, t
 	}
@@ -220,7 +242,7 @@ func kindOf(c byte) (Kind, bool, bool) {
 func decodeSpans(j sidecarJSON) ([]Span, error) {
 	targets, err := decodeTargets(j.Targets, j.Shared)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("structure: %w", err)
 	}
 	var str string
 	if err := json.Unmarshal(j.Spans, &str); err != nil {
