@@ -22,6 +22,7 @@ import (
 func TestReadmeBounds(t *testing.T) {
 	readme := regexp.MustCompile(`\s+`).ReplaceAllString(string(userDocs(t)), " ")
 	recount := fmt.Sprintf("at most every %d minutes", int(pipeline.ArchiveRecount.Minutes()))
+	share := map[int]string{2: "a half", 3: "a third", 4: "a quarter", 5: "a fifth"}[structure.OutsideTextShare]
 	for _, phrase := range []string{
 		fmt.Sprintf("summary ≤ %d characters; ≤ %d key points of ≤ %d; ≤ %d evidence snippets of ≤ %d",
 			digest.MaxSummaryChars, digest.MaxKeyPoints, digest.MaxKeyPointChars, digest.MaxEvidence, digest.MaxSnippetChars),
@@ -44,7 +45,8 @@ func TestReadmeBounds(t *testing.T) {
 		fmt.Sprintf("`data.source.links` lists at most %d links", pipeline.MaxSourceLinks),
 		fmt.Sprintf("(`limit` 1–%d, default %d,", pipeline.MaxLinksLimit, pipeline.DefaultLinksLimit),
 		fmt.Sprintf("its anchor text (at most %d code points, cut there)", structure.MaxLinkTextChars),
-		fmt.Sprintf("(the first %d of them are kept)", structure.MaxOutsideLinks),
+		fmt.Sprintf("(the first %d of them are kept, as many as fit in %s of the text's bytes, or %d bytes when that is more)", structure.MaxOutsideLinks, share, structure.MinOutsideBytes),
+		fmt.Sprintf("at most %d, as many as fit in its budget: the blob is at most %s of the canonical text's bytes, or %d bytes when that is more, so it is never larger than its text by more than %d bytes", structure.MaxOutsideLinks, share, structure.MinOutsideBytes, structure.MinOutsideBytes),
 		fmt.Sprintf("(at most %d, each 1–%d characters)", pipeline.MaxLabels, pipeline.MaxLabelChars),
 		fmt.Sprintf("A JSON-RPC batch holds at most %d messages", wire.MaxBatchEntries),
 		recount,

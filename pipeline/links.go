@@ -71,7 +71,7 @@ func (p *Pipeline) Links(ctx context.Context, text archive.Blob, rec *ingest.Rec
 		if err != nil {
 			return nil, nil, archiveFault("read the page's links", err)
 		}
-		if outside, err = structure.ReadOutside(data, text.Hash()); err != nil {
+		if outside, err = structure.ReadOutside(data, text.Hash(), text.Len()); err != nil {
 			p.noteCorrupt(rec.OutsideLinksHash)
 			return nil, nil, fault.Wrap(fault.ArchiveCorrupt, "the page's links break their format's rules and are not served", err)
 		}

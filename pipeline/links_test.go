@@ -296,6 +296,17 @@ func TestLinksOfSourcesWithoutStructure(t *testing.T) {
 	if err != nil || len(links) != 1 || !links[0].InMain || missing == nil || missing.Code != fault.NoStructure || missing.Context["missing"] != "outside" {
 		t.Errorf("a page archived before its outside links: %v, %+v, %v", links, missing, err)
 	}
+	// The same page's outside links as outside-links/1 wrote them: listed
+	// as those of outside-links/2 are.
+	v1 := archive.NewBlob(`{"version":"outside-links/1","text_hash":"` + res.Source.ArchiveHash.String() + `","links":[["https://x.example/a/b","Next page"]]}`)
+	if _, err := store.Put(ctx, v1.Hash(), v1.Reader()); err != nil {
+		t.Fatal(err)
+	}
+	older.OutsideLinksHash = v1.Hash()
+	links, missing, err = p.Links(ctx, archive.NewBlob(string(text)), &older)
+	if err != nil || missing != nil || fmt.Sprint(links) != fmt.Sprint(*res.Source.Links) {
+		t.Errorf("outside links of outside-links/1: %v, %+v, %v; want %v", links, missing, err, *res.Source.Links)
+	}
 	// A page whose links are all in its text keeps its (empty) outside
 	// links, so that nothing is said missing.
 	all, err := p.Digest(ctx, pipeline.Request{Source: ingest.Source{HTML: []byte(`<html><body><article><p>A page about rivers, which carry silt to the sea and build deltas where they slow down, as <a href="https://x.example/c">this survey</a> shows in detail for three rivers.</p></article></body></html>`)}, Query: "silt", Links: true})
@@ -313,7 +324,7 @@ func TestLinksOfSourcesWithoutStructure(t *testing.T) {
 	if _, _, err := p.Links(ctx, other, rec); fault.CodeOf(err) != fault.ArchiveCorrupt {
 		t.Errorf("another text's links: %v, want ARCHIVE_CORRUPT", err)
 	}
-	if _, err := structure.ReadOutside([]byte(`{"version":"outside-links/1","text_hash":"`+other.Hash().String()+`","links":[["/relative","x"]]}`), other.Hash()); err == nil {
+	if _, err := structure.ReadOutside([]byte(`{"version":"outside-links/1","text_hash":"`+other.Hash().String()+`","links":[["/relative","x"]]}`), other.Hash(), other.Len()); err == nil {
 		t.Error("a relative target was read")
 	}
 }

@@ -5,25 +5,47 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/digestd/digestd/archive"
 )
 
-// OutsideVersion names the format of a page's outside links (its JSON
+// OutsideVersion names the format outside links are written in (its
 // encoding and its rules). A change in either is a new OutsideVersion.
-const OutsideVersion = "outside-links/1"
+const OutsideVersion = "outside-links/2"
+
+// OutsideVersion1 is the first format of outside links, still read: each
+// link an array [target, anchor text].
+const OutsideVersion1 = "outside-links/1"
 
 // Bounds of a source's links.
 const (
 	// MaxOutsideLinks bounds the links kept of a page outside its
-	// canonical text: the first in document order.
-	MaxOutsideLinks = 1000
+	// canonical text: the first in document order, no more than an
+	// answer lists of a source's links.
+	MaxOutsideLinks = 500
+	// maxOutsideLinks1 bounded them in outside-links/1.
+	maxOutsideLinks1 = 1000
+	// OutsideTextShare and MinOutsideBytes bound the encoded outside
+	// links of a text of n bytes: at most n/OutsideTextShare bytes, or
+	// MinOutsideBytes when that is more (see OutsideBudget).
+	OutsideTextShare = 4
+	MinOutsideBytes  = 2048
 	// MaxLinkTextChars bounds a link's anchor text, in code points; a
 	// longer one is cut there.
 	MaxLinkTextChars = 200
 )
+
+// OutsideBudget is the most bytes the outside links of a canonical text
+// of textBytes bytes are written in: a quarter of the text, or
+// MinOutsideBytes for a shorter text, so that they are never larger than
+// the text by more than MinOutsideBytes.
+func OutsideBudget(textBytes int) int {
+	return max(textBytes/OutsideTextShare, MinOutsideBytes)
+}
 
 // OutsideLink is a link a page holds outside its canonical text (its
 // navigation, footers, sidebars, or a link whose anchor the text does not
@@ -105,64 +127,158 @@ func cutText(s string) string {
 	return s
 }
 
-// outsideJSON is the encoding of a page's outside links: each an array
-// [target, anchor text].
+// outsideJSON is the encoding of a page's outside links, in either
+// version. In outside-links/2, Targets and Shared are the table of their
+// targets (see writeTargets), Order the index in it of each link's target
+// in the page's order, and Texts their anchor texts in that order. In
+// outside-links/1, Links holds each link as [target, anchor text].
 type outsideJSON struct {
 	Version  string       `json:"version"`
 	TextHash archive.Hash `json:"text_hash"`
+	Targets  []string     `json:"targets"`
+	Shared   []int        `json:"shared"`
+	Order    []int        `json:"order"`
+	Texts    []string     `json:"texts"`
 	Links    [][2]string  `json:"links"`
 }
 
-// WriteOutside checks links, the outside links of the canonical text whose
-// hash is textHash, and returns their encoding: compact JSON, the same
-// links always the same bytes.
-func WriteOutside(links []OutsideLink, textHash archive.Hash) ([]byte, error) {
-	if err := checkOutside(links); err != nil {
-		return nil, err
+// WriteOutside checks links, the outside links of the canonical text
+// whose hash is textHash and which is textBytes long, and returns the
+// encoding in OutsideVersion of the first of them that fit in
+// OutsideBudget(textBytes), with how many those are. The same links
+// always encode to the same bytes.
+//
+// The encoding is a JSON object: the version, the text's hash, then, when
+// there are links, the table of their targets (distinct, in byte order,
+// each written after what it shares with the one before it, as a
+// structure/2 sidecar writes its links' targets), "order", the index in
+// the table of each link's target in the page's order, and "texts", their
+// anchor texts in that order.
+func WriteOutside(links []OutsideLink, textHash archive.Hash, textBytes int) ([]byte, int, error) {
+	if err := checkOutside(links, MaxOutsideLinks); err != nil {
+		return nil, 0, err
 	}
-	j := outsideJSON{Version: OutsideVersion, TextHash: textHash, Links: make([][2]string, len(links))}
-	for i, l := range links {
-		j.Links[i] = [2]string{l.Href, l.Text}
+	budget := OutsideBudget(textBytes)
+	data, err := encodeOutside(links, textHash)
+	if err != nil || len(data) <= budget {
+		return data, len(links), err
 	}
+	// The largest number of links that fit: what an encoding holds grows
+	// with its links, so a search by halves finds it.
+	lo, hi := 0, len(links)-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		d, err := encodeOutside(links[:mid], textHash)
+		if err != nil {
+			return nil, 0, err
+		}
+		if len(d) <= budget {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	data, err = encodeOutside(links[:lo], textHash)
+	if err == nil && len(data) > budget {
+		err = fmt.Errorf("outside links: %d bytes without links, over the budget of %d", len(data), budget)
+	}
+	return data, lo, err
+}
+
+// encodeOutside writes links in OutsideVersion (see WriteOutside).
+func encodeOutside(links []OutsideLink, textHash archive.Hash) ([]byte, error) {
 	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(j); err != nil {
-		return nil, err
+	b.WriteString(`{"version":"` + OutsideVersion + `","text_hash":"` + textHash.String() + `"`)
+	if len(links) > 0 {
+		targets := make([]string, len(links))
+		texts := make([]string, len(links))
+		for i, l := range links {
+			targets[i], texts[i] = l.Href, l.Text
+		}
+		slices.Sort(targets)
+		if err := writeTargets(&b, targets); err != nil {
+			return nil, err
+		}
+		b.WriteString(`,"order":[`)
+		for i, l := range links {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			n, _ := slices.BinarySearch(targets, l.Href)
+			b.WriteString(strconv.Itoa(n))
+		}
+		b.WriteString(`],"texts":`)
+		if err := writeJSON(&b, texts); err != nil {
+			return nil, err
+		}
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
 
 // ReadOutside decodes data, the outside links of the canonical text whose
-// hash is textHash, and checks them: their version, that they belong to
-// this text, and every rule WriteOutside keeps.
-func ReadOutside(data []byte, textHash archive.Hash) ([]OutsideLink, error) {
+// hash is textHash and which is textBytes long, in OutsideVersion or
+// OutsideVersion1, and checks them: their version, that they belong to
+// this text, and every rule WriteOutside keeps (the budget from
+// outside-links/2 on).
+func ReadOutside(data []byte, textHash archive.Hash, textBytes int) ([]OutsideLink, error) {
 	var j outsideJSON
 	if err := json.Unmarshal(data, &j); err != nil {
 		return nil, fmt.Errorf("outside links: %w", err)
 	}
-	if j.Version != OutsideVersion {
-		return nil, fmt.Errorf("outside links: version %q, want %q", j.Version, OutsideVersion)
-	}
 	if j.TextHash != textHash {
 		return nil, fmt.Errorf("outside links: they belong to %s, not %s", j.TextHash, textHash)
 	}
-	links := make([]OutsideLink, len(j.Links))
-	for i, l := range j.Links {
-		links[i] = OutsideLink{Href: l[0], Text: l[1]}
+	var links []OutsideLink
+	bound := MaxOutsideLinks
+	switch j.Version {
+	case OutsideVersion:
+		if j.Links != nil {
+			return nil, fmt.Errorf("outside links: %s has no links' pairs", OutsideVersion)
+		}
+		if budget := OutsideBudget(textBytes); len(data) > budget {
+			return nil, fmt.Errorf("outside links: %d bytes, over the budget of %d", len(data), budget)
+		}
+		targets, err := decodeTargets(j.Targets, j.Shared)
+		if err != nil {
+			return nil, fmt.Errorf("outside links: %w", err)
+		}
+		if len(j.Order) != len(targets) || len(j.Texts) != len(targets) {
+			return nil, fmt.Errorf("outside links: %d targets, %d in order and %d texts", len(targets), len(j.Order), len(j.Texts))
+		}
+		used := make([]bool, len(targets))
+		links = make([]OutsideLink, len(targets))
+		for i, n := range j.Order {
+			if n < 0 || n >= len(targets) || used[n] {
+				return nil, fmt.Errorf("outside links: link %d: target %d of %d, or one listed before", i, n, len(targets))
+			}
+			used[n] = true
+			links[i] = OutsideLink{Href: targets[n], Text: j.Texts[i]}
+		}
+	case OutsideVersion1:
+		if j.Targets != nil || j.Shared != nil || j.Order != nil || j.Texts != nil {
+			return nil, fmt.Errorf("outside links: %s has no targets' table", OutsideVersion1)
+		}
+		links = make([]OutsideLink, len(j.Links))
+		for i, l := range j.Links {
+			links[i] = OutsideLink{Href: l[0], Text: l[1]}
+		}
+		bound = maxOutsideLinks1
+	default:
+		return nil, fmt.Errorf("outside links: version %q, want %q or %q", j.Version, OutsideVersion, OutsideVersion1)
 	}
-	if err := checkOutside(links); err != nil {
+	if err := checkOutside(links, bound); err != nil {
 		return nil, err
 	}
 	return links, nil
 }
 
-// checkOutside says which rule links break: at most MaxOutsideLinks, each
+// checkOutside says which rule links break: at most bound of them, each
 // target an absolute URL of at most MaxHrefBytes listed once, each text
 // valid UTF-8 of at most MaxLinkTextChars code points.
-func checkOutside(links []OutsideLink) error {
-	if len(links) > MaxOutsideLinks {
-		return fmt.Errorf("outside links: %d, at most %d", len(links), MaxOutsideLinks)
+func checkOutside(links []OutsideLink, bound int) error {
+	if len(links) > bound {
+		return fmt.Errorf("outside links: %d, at most %d", len(links), bound)
 	}
 	seen := make(map[string]bool, len(links))
 	for i, l := range links {

@@ -1,7 +1,10 @@
 package structure
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -56,15 +59,15 @@ func TestOutside(t *testing.T) {
 	}
 
 	text := archive.SumString("the text")
-	data, err := WriteOutside(got[:2], text)
-	if err != nil {
-		t.Fatal(err)
+	data, n, err := WriteOutside(got[:2], text, 0)
+	if err != nil || n != 2 {
+		t.Fatal(n, err)
 	}
-	back, err := ReadOutside(data, text)
+	back, err := ReadOutside(data, text, 0)
 	if err != nil || fmt.Sprint(back) != fmt.Sprint(got[:2]) {
 		t.Errorf("read back %v, %v", back, err)
 	}
-	if _, err := ReadOutside(data, archive.SumString("another text")); err == nil {
+	if _, err := ReadOutside(data, archive.SumString("another text"), 0); err == nil {
 		t.Error("another text's links were read")
 	}
 	for _, bad := range [][]OutsideLink{
@@ -73,7 +76,7 @@ func TestOutside(t *testing.T) {
 		{{"https://e.org/", long + long}},
 		{{"https://e.org/\xff", "x"}},
 	} {
-		if _, err := WriteOutside(bad, text); err == nil {
+		if _, _, err := WriteOutside(bad, text, 0); err == nil {
 			t.Errorf("%q was written", bad)
 		}
 	}
@@ -93,5 +96,133 @@ func TestOutside(t *testing.T) {
 	wantListed := `https://e.org/news "news" true 4-8|https://e.org/more "news" true 18-22|https://e.org/ "Home" false 0-0`
 	if strings.Join(listed, "|") != wantListed {
 		t.Errorf("listed\n%s\nwant\n%s", strings.Join(listed, "|"), wantListed)
+	}
+}
+
+// TestOutsideBudget: outside links are written to at most OutsideBudget
+// of their text's bytes, the first of them in the page's order, as many
+// as fit; a longer text holds more of them, and links read over their
+// text's budget are not served.
+func TestOutsideBudget(t *testing.T) {
+	var links []OutsideLink
+	for i := range MaxOutsideLinks {
+		links = append(links, OutsideLink{Href: fmt.Sprintf("https://e.org/section/%d/page", (i*7919)%1000), Text: fmt.Sprintf("Page %d", i)})
+	}
+	h := archive.SumString("the text")
+	prev := -1
+	for _, textBytes := range []int{0, 8 * MinOutsideBytes, 40000, 400000} {
+		budget := OutsideBudget(textBytes)
+		if budget != max(textBytes/OutsideTextShare, MinOutsideBytes) {
+			t.Errorf("a text of %d bytes: a budget of %d", textBytes, budget)
+		}
+		data, n, err := WriteOutside(links, h, textBytes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(data) > budget || n < prev || n < len(links) && n == prev {
+			t.Errorf("a text of %d bytes: %d links in %d bytes, budget %d (%d for a shorter text)", textBytes, n, len(data), budget, prev)
+		}
+		if n < len(links) {
+			// One more would not fit.
+			more, _, err := WriteOutside(links[:n+1], h, 1<<30)
+			if err != nil || len(more) <= budget {
+				t.Errorf("a text of %d bytes: %d links kept, %d fit in %d bytes", textBytes, n, n+1, len(more))
+			}
+		}
+		back, err := ReadOutside(data, h, textBytes)
+		if err != nil || !slices.Equal(back, links[:n]) {
+			t.Errorf("a text of %d bytes: read back %d links, want the first %d (%v)", textBytes, len(back), n, err)
+		}
+		prev = n
+	}
+	if prev != len(links) {
+		t.Errorf("%d links of %d kept for a long text", prev, len(links))
+	}
+	data, _, err := WriteOutside(links, h, 400000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if short := OutsideTextShare * (len(data) - 1); len(data) <= MinOutsideBytes {
+		t.Errorf("%d bytes of links", len(data))
+	} else if _, err := ReadOutside(data, h, short); err == nil {
+		t.Errorf("%d bytes of links read over the budget of a text of %d bytes", len(data), short)
+	}
+}
+
+// FuzzReadOutside: no bytes crash ReadOutside, and links it reads
+// (taking their text's hash as given), written again, read back to the
+// same links.
+func FuzzReadOutside(f *testing.F) {
+	v1, err := os.ReadFile("testdata/outside-links1.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(v1, len(v1Text))
+	v2, _, err := WriteOutside(v1Outside, archive.SumString(v1Text), len(v1Text))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(v2, len(v1Text))
+	f.Add([]byte(`{"version":"outside-links/2","text_hash":"sha256:0000000000000000000000000000000000000000000000000000000000000000","targets":["https://e.org/","a"],"shared":[0,14],"order":[1,0],"texts":["A","Home"]}`), 0)
+	f.Add([]byte(`{"version":"outside-links/2","text_hash":"sha256:0000000000000000000000000000000000000000000000000000000000000000"}`), 10)
+	f.Fuzz(func(t *testing.T, data []byte, textBytes int) {
+		var j outsideJSON
+		if json.Unmarshal(data, &j) != nil {
+			return
+		}
+		h := j.TextHash // the links' own, that the fuzzer cannot make
+		links, err := ReadOutside(data, h, textBytes)
+		if err != nil {
+			return
+		}
+		// Links of outside-links/1 may be more than are written now.
+		links = links[:min(len(links), MaxOutsideLinks)]
+		again, n, err := WriteOutside(links, h, 1<<30)
+		if err != nil || n != len(links) {
+			t.Fatalf("read %s, cannot write it: %d links of %d, %v", data, n, len(links), err)
+		}
+		back, err := ReadOutside(again, h, 1<<30)
+		if err != nil || !slices.Equal(back, links) {
+			t.Fatalf("read %s, wrote %s, read back %v (%v)", data, again, back, err)
+		}
+	})
+}
+
+// TestContractDocumentsOutsideLinks: docs/contract.md names both versions
+// of outside links, and its example reads back to the links it spells out
+// in the page's order.
+func TestContractDocumentsOutsideLinks(t *testing.T) {
+	data, err := os.ReadFile("../docs/contract.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := strings.Join(strings.Fields(string(data)), " ")
+	for _, v := range []string{OutsideVersion, OutsideVersion1} {
+		if !strings.Contains(doc, "`"+v+"`") {
+			t.Errorf("docs/contract.md does not name %s", v)
+		}
+	}
+	prefix := `{"version":"` + OutsideVersion + `"`
+	start := strings.Index(string(data), "\n"+prefix)
+	if start < 0 {
+		t.Fatalf("docs/contract.md has no example of %s", OutsideVersion)
+	}
+	example, _, _ := strings.Cut(string(data)[start+1:], "\n")
+	h := archive.SumString("")
+	example = strings.Replace(example, "sha256:…", h.String(), 1)
+	links, err := ReadOutside([]byte(example), h, 0)
+	if err != nil || len(links) < 2 {
+		t.Fatalf("the example %s: %v, %v", example, links, err)
+	}
+	var spelled []string
+	for _, l := range links {
+		spelled = append(spelled, "`"+l.Href+"` \""+l.Text+"\"")
+	}
+	if !strings.Contains(doc, strings.Join(spelled, ", ")) {
+		t.Errorf("the example's links, %s, are not spelled out in order", strings.Join(spelled, ", "))
+	}
+	again, _, err := WriteOutside(links, h, 0)
+	if err != nil || string(again) != example {
+		t.Errorf("the example written again: %s (%v)", again, err)
 	}
 }

@@ -120,7 +120,9 @@ var v1Outside = []OutsideLink{
 }
 
 // TestReadsOutsideVersion1: outside links written in outside-links/1 read
-// back to the links they were written from, in the page's order.
+// back to the links they were written from, in the page's order, and
+// written again in OutsideVersion they read back to the same links,
+// smaller.
 func TestReadsOutsideVersion1(t *testing.T) {
 	data, err := os.ReadFile("testdata/outside-links1.json")
 	if err != nil {
@@ -130,14 +132,28 @@ func TestReadsOutsideVersion1(t *testing.T) {
 		t.Fatal("testdata/outside-links1.json is not of outside-links/1")
 	}
 	h := archive.SumString(v1Text)
-	got, err := ReadOutside(data, h)
+	got, err := ReadOutside(data, h, len(v1Text))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(got, v1Outside) {
 		t.Errorf("read %q\nwant %q", got, v1Outside)
 	}
-	if _, err := ReadOutside(data, archive.SumString("another text")); err == nil {
+	if _, err := ReadOutside(data, archive.SumString("another text"), len(v1Text)); err == nil {
 		t.Error("another text's links were read")
+	}
+	again, n, err := WriteOutside(got, h, len(v1Text))
+	if err != nil || n != len(got) {
+		t.Fatal(n, err)
+	}
+	if !strings.Contains(string(again), `"version":"`+OutsideVersion+`"`) {
+		t.Errorf("written as %s", again)
+	}
+	back, err := ReadOutside(again, h, len(v1Text))
+	if err != nil || !slices.Equal(back, v1Outside) {
+		t.Errorf("written in %s, read %q (%v)\nwant %q", OutsideVersion, back, err, v1Outside)
+	}
+	if len(again) >= len(data) {
+		t.Errorf("%s is %d bytes, %s %d", OutsideVersion, len(again), OutsideVersion1, len(data))
 	}
 }
