@@ -163,26 +163,101 @@ func WriteOutside(links []OutsideLink, textHash archive.Hash, textBytes int) ([]
 	if err != nil || len(data) <= budget {
 		return data, len(links), err
 	}
-	// The largest number of links that fit: what an encoding holds grows
-	// with its links, so a search by halves finds it.
-	lo, hi := 0, len(links)-1
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		d, err := encodeOutside(links[:mid], textHash)
-		if err != nil {
+	n := fitOutside(links, textHash, budget)
+	for {
+		data, err := encodeOutside(links[:n], textHash)
+		switch {
+		case err != nil:
 			return nil, 0, err
+		case len(data) <= budget:
+			return data, n, nil
+		case n == 0:
+			return nil, 0, fmt.Errorf("outside links: %d bytes without links, over the budget of %d", len(data), budget)
 		}
-		if len(d) <= budget {
-			lo = mid
-		} else {
-			hi = mid - 1
+		// fitOutside counts as encodeOutside writes: this is not reached.
+		n--
+	}
+}
+
+// fitOutside is how many of links, the first in the page's order, fit in
+// budget bytes as encodeOutside writes them. Each link lengthens the
+// encoding: its target enters the table between two others, and the one
+// after it shares with it at least what it shared with the one before,
+// so it is written no longer (its shared count gains no more digits than
+// its rest loses bytes). The size of each first n is counted as the table
+// grows, without writing it.
+func fitOutside(links []OutsideLink, textHash archive.Hash, budget int) int {
+	// Without links: the version and hash. With some, the four members'
+	// names and brackets, and a comma between two of each.
+	size := len(`{"version":"` + OutsideVersion + `","text_hash":"` + textHash.String() + `"}`)
+	size += len(`,"targets":[],"shared":[],"order":[],"texts":[]`) - 4
+	entry := func(t, prev string) int {
+		n := sharedPrefix(prev, t)
+		return jsonLen(t[n:]) + digits(n)
+	}
+	table := make([]string, 0, len(links))
+	for n, l := range links {
+		k, _ := slices.BinarySearch(table, l.Href)
+		prev := ""
+		if k > 0 {
+			prev = table[k-1]
 		}
+		size += 4 + entry(l.Href, prev) + digits(n) + jsonLen(l.Text)
+		if k < len(table) {
+			size += entry(table[k], l.Href) - entry(table[k], prev)
+		}
+		if size > budget {
+			return n
+		}
+		table = slices.Insert(table, k, l.Href)
 	}
-	data, err = encodeOutside(links[:lo], textHash)
-	if err == nil && len(data) > budget {
-		err = fmt.Errorf("outside links: %d bytes without links, over the budget of %d", len(data), budget)
+	return len(links)
+}
+
+// digits is the number of decimal digits of n ≥ 0.
+func digits(n int) int {
+	d := 1
+	for ; n >= 10; n /= 10 {
+		d++
 	}
-	return data, lo, err
+	return d
+}
+
+// asciiJSONLen is the length of each ASCII byte in a JSON string as
+// encoding/json writes it without escaping HTML (1, 2 for an escape such
+// as \n, 6 for \u0001).
+var asciiJSONLen = func() (lens [utf8.RuneSelf]uint8) {
+	for c := range lens {
+		var b bytes.Buffer
+		if err := writeJSON(&b, string(rune(c))); err != nil {
+			panic(err)
+		}
+		lens[c] = uint8(b.Len() - 2)
+	}
+	return lens
+}()
+
+// jsonLen is the length of s as a JSON string, with its quotes, as
+// encoding/json writes it without escaping HTML.
+func jsonLen(s string) int {
+	n := 2
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			n += int(asciiJSONLen[c])
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1, r == '\u2028', r == '\u2029':
+			n += 6
+		default:
+			n += size
+		}
+		i += size
+	}
+	return n
 }
 
 // encodeOutside writes links in OutsideVersion (see WriteOutside).

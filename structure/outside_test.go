@@ -1,6 +1,7 @@
 package structure
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -224,5 +225,45 @@ func TestContractDocumentsOutsideLinks(t *testing.T) {
 	again, _, err := WriteOutside(links, h, 0)
 	if err != nil || string(again) != example {
 		t.Errorf("the example written again: %s (%v)", again, err)
+	}
+}
+
+// TestFitOutside: the links counted to fit a budget are exactly as many as
+// fit written, for targets and texts JSON escapes, not ASCII, and sharing
+// prefixes, in any order.
+func TestFitOutside(t *testing.T) {
+	for _, s := range []string{"", "plain", `a "quoted" \ path`, "tab\tnew\nline\rback\x08feed\x0cbell\x07", "café ☕ \u2028\u2029 \xff"} {
+		var b bytes.Buffer
+		if err := writeJSON(&b, s); err != nil || jsonLen(s) != b.Len() {
+			t.Errorf("%q: %d, written %s (%d)", s, jsonLen(s), b.String(), b.Len())
+		}
+	}
+	var links []OutsideLink
+	for i := range 120 {
+		links = append(links, OutsideLink{
+			Href: fmt.Sprintf("https://e.org/%s/%d?q=\"%d\"", []string{"a", "ab", "café", "a/b/c", "z"}[i%5], (i*37)%100, i%3),
+			Text: fmt.Sprintf("Link %d ☕ \"%d\"", i, i*i),
+		})
+	}
+	h := archive.SumString("x")
+	full, err := encodeOutside(links, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for budget := 0; budget <= len(full)+10; budget += 7 {
+		n := fitOutside(links, h, budget)
+		fits, err := encodeOutside(links[:n], h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n > 0 && len(fits) > budget {
+			t.Fatalf("budget %d: %d links counted to fit, written in %d bytes", budget, n, len(fits))
+		}
+		if n < len(links) {
+			more, _ := encodeOutside(links[:n+1], h)
+			if len(more) <= budget {
+				t.Fatalf("budget %d: %d links counted to fit, %d fit in %d bytes", budget, n, n+1, len(more))
+			}
+		}
 	}
 }
