@@ -33,14 +33,16 @@ func (d *Document) structured(raw string, spans []structure.Span, base string) *
 // canonical text's links (main, nil for none) do not: anchors, the page's
 // links in document order (nil for a page read without its tree),
 // resolved against base (see structure.Outside), the first of them that
-// fit the text's budget (structure.WriteOutside). A page read from its
+// fit the text's budget (structure.WriteOutside), with how many the page
+// had, so that a listing says when some are not kept. A page read from its
 // tree keeps them even when there are none, so that a record without
 // them is one archived before they were kept.
 func (d *Document) outsideLinks(anchors []structure.Anchor, base string, main *structure.Structure) {
 	if anchors == nil {
 		return
 	}
-	data, _, err := structure.WriteOutside(structure.Outside(anchors, base, main), d.Text.Hash(), d.Text.Len())
+	links, total := structure.Outside(anchors, base, main)
+	data, _, err := structure.WriteOutside(links, total, d.Text.Hash(), d.Text.Len())
 	if err != nil {
 		return
 	}

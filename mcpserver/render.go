@@ -162,8 +162,8 @@ func renderLinks(page *pipeline.LinksPage) string {
 	if page.More {
 		b.WriteString("More follow: call list_links with the cursor of meta.pagination.\n")
 	}
-	if page.Missing != nil {
-		b.WriteString(page.Missing.Message + ".\n")
+	for _, w := range page.Warnings {
+		b.WriteString(w.Message + ".\n")
 	}
 	return b.String()
 }

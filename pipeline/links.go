@@ -24,6 +24,20 @@ const (
 	MaxLinksLimit     = MaxSourceLinks
 )
 
+// ReasonOutsideLinks is the context.reason of the CONTENT_TRUNCATED
+// warning that says a page had more links outside its canonical text than
+// its archive keeps (see OutsideCount).
+const ReasonOutsideLinks = "outside_links"
+
+// OutsideCount counts a web page's links outside its canonical text:
+// Total, those the page had, and Listed, the first of them in the page's
+// order that its archive keeps (at most structure.MaxOutsideLinks, within
+// structure.OutsideBudget of its text's bytes), the only ones listed.
+type OutsideCount struct {
+	Total  int `json:"total"`
+	Listed int `json:"listed"`
+}
+
 // SourceFields are the optional parts of data.source a digest request
 // names in its fields: links, the source's links.
 var SourceFields = []string{"links"}
@@ -42,41 +56,52 @@ type Link struct {
 // Links lists the links of text, an archived canonical text whose record
 // is rec (nil when it has none): those of its structure's sidecar, in the
 // text's order, then those its page holds outside the text, each target
-// once (structure.Links). missing is the NO_STRUCTURE warning that says
-// which of them are not known, nil when none is missing: all of them when
-// the record names neither a sidecar nor outside links (a source archived
-// before either was kept, or whose extractor records no structure), the
-// outside ones for a web page archived before they were kept. A blob that
-// fails its hash or breaks its format's rules is ARCHIVE_CORRUPT.
-func (p *Pipeline) Links(ctx context.Context, text archive.Blob, rec *ingest.Record) (links []Link, missing *Warning, err error) {
+// once (structure.Links). outside counts the page's links outside its
+// text, nil when its record keeps none. warns say what the list leaves
+// out: a NO_STRUCTURE warning when some links are not known, all of them
+// when the record names neither a sidecar nor outside links (a source
+// archived before either was kept, or whose extractor records no
+// structure), the outside ones for a web page archived before they were
+// kept; a CONTENT_TRUNCATED warning (context.reason ReasonOutsideLinks)
+// when the page had more outside links than its archive keeps. A blob
+// that fails its hash or breaks its format's rules is ARCHIVE_CORRUPT.
+func (p *Pipeline) Links(ctx context.Context, text archive.Blob, rec *ingest.Record) (links []Link, outside *OutsideCount, warns []Warning, err error) {
 	if rec == nil || !rec.StructureHash.Valid() && !rec.OutsideLinksHash.Valid() {
-		return []Link{}, &Warning{Code: fault.NoStructure,
+		return []Link{}, nil, []Warning{{Code: fault.NoStructure,
 			Message: "the source was archived without a record of its structure (before structure was kept, or its extractor records none): its links are not known",
-			Context: map[string]any{"field": "links", "missing": "all"}}, nil
+			Context: map[string]any{"field": "links", "missing": "all"}}}, nil
 	}
 	if rec.Kind == ingest.KindHTML && !rec.OutsideLinksHash.Valid() {
 		// Every web page read from its tree keeps its outside links,
 		// none as well: this one was archived before they were kept.
-		missing = &Warning{Code: fault.NoStructure,
+		warns = append(warns, Warning{Code: fault.NoStructure,
 			Message: "the page was archived before its links outside its text were kept: only the links of its text are listed",
-			Context: map[string]any{"field": "links", "missing": "outside"}}
+			Context: map[string]any{"field": "links", "missing": "outside"}})
 	}
 	s, err := p.Structure(ctx, text, rec)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	var outside []structure.OutsideLink
+	var kept []structure.OutsideLink
 	if rec.OutsideLinksHash.Valid() {
 		data, err := p.readBlob(ctx, rec.OutsideLinksHash, maxSidecarBytes)
 		if err != nil {
-			return nil, nil, archiveFault("read the page's links", err)
+			return nil, nil, nil, archiveFault("read the page's links", err)
 		}
-		if outside, err = structure.ReadOutside(data, text.Hash(), text.Len()); err != nil {
+		var total int
+		if kept, total, err = structure.ReadOutside(data, text.Hash(), text.Len()); err != nil {
 			p.noteCorrupt(rec.OutsideLinksHash)
-			return nil, nil, fault.Wrap(fault.ArchiveCorrupt, "the page's links break their format's rules and are not served", err)
+			return nil, nil, nil, fault.Wrap(fault.ArchiveCorrupt, "the page's links break their format's rules and are not served", err)
+		}
+		outside = &OutsideCount{Total: total, Listed: len(kept)}
+		if total > len(kept) {
+			warns = append(warns, Warning{Code: fault.ContentTruncated,
+				Message: fmt.Sprintf("the page has %d links outside its main content; its archive keeps the first %d (at most %d, in at most a quarter of its text's bytes or %d bytes): the other %d are not listed",
+					total, len(kept), structure.MaxOutsideLinks, structure.MinOutsideBytes, total-len(kept)),
+				Context: map[string]any{"field": "links", "reason": ReasonOutsideLinks, "outside_total": total, "outside_listed": len(kept)}})
 		}
 	}
-	all := structure.Links(text.String(), s, outside)
+	all := structure.Links(text.String(), s, kept)
 	var pages normalize.PageIndex
 	paged := format.Paginated(rec.Kind)
 	if paged {
@@ -94,7 +119,7 @@ func (p *Pipeline) Links(ctx context.Context, text archive.Blob, rec *ingest.Rec
 			links[i].Locator = &loc
 		}
 	}
-	return links, missing, nil
+	return links, outside, warns, nil
 }
 
 // LinksPage is a page of a source's links (GET /v1/sources/{hash}/links).
@@ -109,9 +134,11 @@ type LinksPage struct {
 	Total  int    `json:"total"`
 	Offset int    `json:"offset"`
 	Links  []Link `json:"links"`
-	// Missing is the warning that says which of the source's links are
-	// not known (see Links); nil when none is missing.
-	Missing *Warning `json:"-"`
+	// Outside counts the page's links outside its canonical text, of
+	// which Links lists those kept; absent when the record keeps none.
+	Outside *OutsideCount `json:"outside,omitempty"`
+	// Warnings say what the source's links leave out (see Links).
+	Warnings []Warning `json:"-"`
 	// More says links follow this page.
 	More bool `json:"-"`
 }
@@ -138,27 +165,23 @@ func (p *Pipeline) SourceLinks(ctx context.Context, d, record archive.Hash, offs
 		}
 		recHash = record
 	}
-	all, missing, err := p.Links(ctx, text, rec)
+	all, outside, warns, err := p.Links(ctx, text, rec)
 	if err != nil {
 		return nil, err
 	}
 	offset = min(max(offset, 0), len(all))
 	end := min(offset+limit, len(all))
-	return &LinksPage{ArchiveHash: d, RecordHash: recHash, Total: len(all), Offset: offset, Links: all[offset:end], Missing: missing, More: end < len(all)}, nil
+	return &LinksPage{ArchiveHash: d, RecordHash: recHash, Total: len(all), Offset: offset, Links: all[offset:end], Outside: outside, Warnings: warns, More: end < len(all)}, nil
 }
 
 // sourceLinks gives info, the source of text, its first MaxSourceLinks
 // links, and returns the warnings that say what the list leaves out: a
-// CONTENT_TRUNCATED warning when the source has more, a NO_STRUCTURE one
-// when some are not known.
+// CONTENT_TRUNCATED warning when the source has more, and those of Links
+// (some not known, outside links not kept).
 func (p *Pipeline) sourceLinks(ctx context.Context, text archive.Blob, info *SourceInfo) ([]Warning, error) {
-	links, missing, err := p.Links(ctx, text, info.Record)
+	links, _, warns, err := p.Links(ctx, text, info.Record)
 	if err != nil {
 		return nil, err
-	}
-	var warns []Warning
-	if missing != nil {
-		warns = append(warns, *missing)
 	}
 	if len(links) > MaxSourceLinks {
 		warns = append(warns, Warning{Code: fault.ContentTruncated,

@@ -144,7 +144,7 @@ func TestLinksAgainstHandLists(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if pg.Missing != nil || pg.Total != len(got) || pg.RecordHash != res.Source.RecordHash {
+			if len(pg.Warnings) != 0 || pg.Total != len(got) || pg.RecordHash != res.Source.RecordHash {
 				t.Fatalf("%s: page at %d: %+v", c.name, offset, pg)
 			}
 			paged = append(paged, pg.Links...)
@@ -257,7 +257,7 @@ func TestLinksOfSourcesWithoutStructure(t *testing.T) {
 			t.Errorf("%s (%s): no NO_STRUCTURE warning: %+v", d, res.Source.Kind, res.Warnings)
 		}
 		pg, err := p.SourceLinks(ctx, d, archive.Hash{}, 0, 0)
-		if err != nil || pg.Missing == nil || pg.Total != 0 || len(pg.Links) != 0 || pg.More {
+		if err != nil || len(pg.Warnings) != 1 || pg.Warnings[0].Code != fault.NoStructure || pg.Outside != nil || pg.Total != 0 || len(pg.Links) != 0 || pg.More {
 			t.Errorf("%s: page %+v, %v", d, pg, err)
 		}
 		// Without links asked for, the answer is what it was.
@@ -292,9 +292,9 @@ func TestLinksOfSourcesWithoutStructure(t *testing.T) {
 	}
 	older := *rec
 	older.OutsideLinksHash = archive.Hash{}
-	links, missing, err := p.Links(ctx, archive.NewBlob(string(text)), &older)
-	if err != nil || len(links) != 1 || !links[0].InMain || missing == nil || missing.Code != fault.NoStructure || missing.Context["missing"] != "outside" {
-		t.Errorf("a page archived before its outside links: %v, %+v, %v", links, missing, err)
+	links, outside, missing, err := p.Links(ctx, archive.NewBlob(string(text)), &older)
+	if err != nil || len(links) != 1 || !links[0].InMain || outside != nil || len(missing) != 1 || missing[0].Code != fault.NoStructure || missing[0].Context["missing"] != "outside" {
+		t.Errorf("a page archived before its outside links: %v, %+v, %+v, %v", links, outside, missing, err)
 	}
 	// The same page's outside links as outside-links/1 wrote them: listed
 	// as those of outside-links/2 are.
@@ -303,9 +303,9 @@ func TestLinksOfSourcesWithoutStructure(t *testing.T) {
 		t.Fatal(err)
 	}
 	older.OutsideLinksHash = v1.Hash()
-	links, missing, err = p.Links(ctx, archive.NewBlob(string(text)), &older)
-	if err != nil || missing != nil || fmt.Sprint(links) != fmt.Sprint(*res.Source.Links) {
-		t.Errorf("outside links of outside-links/1: %v, %+v, %v; want %v", links, missing, err, *res.Source.Links)
+	links, outside, missing, err = p.Links(ctx, archive.NewBlob(string(text)), &older)
+	if err != nil || missing != nil || outside == nil || *outside != (pipeline.OutsideCount{Total: 1, Listed: 1}) || fmt.Sprint(links) != fmt.Sprint(*res.Source.Links) {
+		t.Errorf("outside links of outside-links/1: %v, %+v, %+v, %v; want %v", links, outside, missing, err, *res.Source.Links)
 	}
 	// A page whose links are all in its text keeps its (empty) outside
 	// links, so that nothing is said missing.
@@ -321,10 +321,84 @@ func TestLinksOfSourcesWithoutStructure(t *testing.T) {
 		t.Errorf("the outside links were collected: %v", err)
 	}
 	other := archive.NewBlob("Another text entirely.")
-	if _, _, err := p.Links(ctx, other, rec); fault.CodeOf(err) != fault.ArchiveCorrupt {
+	if _, _, _, err := p.Links(ctx, other, rec); fault.CodeOf(err) != fault.ArchiveCorrupt {
 		t.Errorf("another text's links: %v, want ARCHIVE_CORRUPT", err)
 	}
-	if _, err := structure.ReadOutside([]byte(`{"version":"outside-links/1","text_hash":"`+other.Hash().String()+`","links":[["/relative","x"]]}`), other.Hash(), other.Len()); err == nil {
+	if _, _, err := structure.ReadOutside([]byte(`{"version":"outside-links/1","text_hash":"`+other.Hash().String()+`","links":[["/relative","x"]]}`), other.Hash(), other.Len()); err == nil {
 		t.Error("a relative target was read")
+	}
+}
+
+// TestOutsideLinksCut: a page with more links outside its text than its
+// archive keeps lists the first of them, in the page's order, and says how
+// many it had, in the route's page (outside) and in a CONTENT_TRUNCATED
+// warning (context.reason outside_links) of both the route and an answer's
+// links; a page whose outside links are all kept says nothing is cut.
+func TestOutsideLinksCut(t *testing.T) {
+	ctx := context.Background()
+	store, err := fsstore.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &pipeline.Pipeline{Ingester: &ingest.Ingester{}, Store: store}
+	article := `<article><p>A page about rivers, which carry silt to the sea and build deltas where they slow down, as <a href="https://x.example/survey">this survey</a> shows in detail for three rivers.</p></article>`
+	page := func(navLinks int) []byte {
+		var nav strings.Builder
+		for i := range navLinks {
+			fmt.Fprintf(&nav, `<li><a href="https://x.example/menu/section-%d/page">Menu entry number %d</a></li>`, i, i)
+		}
+		return []byte(`<html><body><nav><ul>` + nav.String() + `</ul></nav>` + article + `</body></html>`)
+	}
+	cut := func(ws []pipeline.Warning) *pipeline.Warning {
+		for i, w := range ws {
+			if w.Code == fault.ContentTruncated && w.Context["reason"] == pipeline.ReasonOutsideLinks {
+				return &ws[i]
+			}
+		}
+		return nil
+	}
+
+	const n = 300 // far over the 2048 bytes a short text's links have
+	res, err := p.Digest(ctx, pipeline.Request{Source: ingest.Source{HTML: page(n)}, Query: "silt", Links: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var outside []pipeline.Link
+	for _, l := range *res.Source.Links {
+		if !l.InMain {
+			outside = append(outside, l)
+		}
+	}
+	if len(outside) == 0 || len(outside) >= n {
+		t.Fatalf("%d outside links listed of %d", len(outside), n)
+	}
+	for i, l := range outside {
+		if want := fmt.Sprintf("https://x.example/menu/section-%d/page", i); l.URL != want {
+			t.Fatalf("outside link %d: %s, want %s (the page's first)", i, l.URL, want)
+		}
+	}
+	w := cut(res.Warnings)
+	if w == nil || w.Context["outside_total"] != n || w.Context["outside_listed"] != len(outside) {
+		t.Errorf("the answer's warnings: %+v, want one counting %d outside links, %d listed", res.Warnings, n, len(outside))
+	}
+	pg, err := p.SourceLinks(ctx, res.Source.ArchiveHash, archive.Hash{}, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pg.Outside == nil || *pg.Outside != (pipeline.OutsideCount{Total: n, Listed: len(outside)}) || cut(pg.Warnings) == nil {
+		t.Errorf("the route's page: outside %+v, warnings %+v; want %d of %d", pg.Outside, pg.Warnings, len(outside), n)
+	}
+
+	// Within its budget: all listed, nothing said cut.
+	res, err = p.Digest(ctx, pipeline.Request{Source: ingest.Source{HTML: page(3)}, Query: "silt", Links: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(*res.Source.Links) != 4 || cut(res.Warnings) != nil {
+		t.Errorf("a page within its budget: links %v, warnings %+v", *res.Source.Links, res.Warnings)
+	}
+	pg, err = p.SourceLinks(ctx, res.Source.ArchiveHash, archive.Hash{}, 0, 0)
+	if err != nil || pg.Outside == nil || *pg.Outside != (pipeline.OutsideCount{Total: 3, Listed: 3}) || len(pg.Warnings) != 0 {
+		t.Errorf("a page within its budget: %+v, %v", pg, err)
 	}
 }

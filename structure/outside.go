@@ -68,8 +68,9 @@ type Anchor struct {
 // dropped as it drops one, listed once (its first anchor's text), its text
 // white space collapsed, bytes that are not UTF-8 replaced by U+FFFD, and
 // cut at MaxLinkTextChars, and at most
-// MaxOutsideLinks of them.
-func Outside(anchors []Anchor, base string, main *Structure) []OutsideLink {
+// MaxOutsideLinks of them; total counts all of them, those past the bound
+// too.
+func Outside(anchors []Anchor, base string, main *Structure) (links []OutsideLink, total int) {
 	b := parseBase(base)
 	seen := make(map[string]bool, len(anchors))
 	if main != nil {
@@ -79,19 +80,18 @@ func Outside(anchors []Anchor, base string, main *Structure) []OutsideLink {
 			}
 		}
 	}
-	var out []OutsideLink
 	for _, a := range anchors {
-		if len(out) == MaxOutsideLinks {
-			break
-		}
 		href, ok := resolve(a.Href, b)
 		if !ok || seen[href] || !utf8.ValidString(href) {
 			continue
 		}
 		seen[href] = true
-		out = append(out, OutsideLink{Href: href, Text: cutText(collapse(strings.ToValidUTF8(a.Text, "\uFFFD")))})
+		total++
+		if len(links) < MaxOutsideLinks {
+			links = append(links, OutsideLink{Href: href, Text: cutText(collapse(strings.ToValidUTF8(a.Text, "\uFFFD")))})
+		}
 	}
-	return out
+	return links, total
 }
 
 // collapse returns s with its white space runs one space and none at its
@@ -128,13 +128,16 @@ func cutText(s string) string {
 }
 
 // outsideJSON is the encoding of a page's outside links, in either
-// version. In outside-links/2, Targets and Shared are the table of their
-// targets (see writeTargets), Order the index in it of each link's target
-// in the page's order, and Texts their anchor texts in that order. In
-// outside-links/1, Links holds each link as [target, anchor text].
+// version. In outside-links/2, Total counts the page's outside links when
+// it had more than are kept (nil when all are), Targets and Shared are the
+// table of the kept links' targets (see writeTargets), Order the index in
+// it of each link's target in the page's order, and Texts their anchor
+// texts in that order. In outside-links/1, Links holds each link as
+// [target, anchor text].
 type outsideJSON struct {
 	Version  string       `json:"version"`
 	TextHash archive.Hash `json:"text_hash"`
+	Total    *int         `json:"total"`
 	Targets  []string     `json:"targets"`
 	Shared   []int        `json:"shared"`
 	Order    []int        `json:"order"`
@@ -142,30 +145,35 @@ type outsideJSON struct {
 	Links    [][2]string  `json:"links"`
 }
 
-// WriteOutside checks links, the outside links of the canonical text
-// whose hash is textHash and which is textBytes long, and returns the
+// WriteOutside checks links, the first outside links of the canonical
+// text whose hash is textHash and which is textBytes long, of total the
+// page has (total ≥ len(links), as Outside returns them), and returns the
 // encoding in OutsideVersion of the first of them that fit in
 // OutsideBudget(textBytes), with how many those are. The same links
-// always encode to the same bytes.
+// and total always encode to the same bytes.
 //
-// The encoding is a JSON object: the version, the text's hash, then, when
-// there are links, the table of their targets (distinct, in byte order,
+// The encoding is a JSON object: the version, the text's hash, "total",
+// the page's outside links, when fewer are kept, then, when there are
+// links, the table of their targets (distinct, in byte order,
 // each written after what it shares with the one before it, as a
 // structure/2 sidecar writes its links' targets), "order", the index in
 // the table of each link's target in the page's order, and "texts", their
 // anchor texts in that order.
-func WriteOutside(links []OutsideLink, textHash archive.Hash, textBytes int) ([]byte, int, error) {
+func WriteOutside(links []OutsideLink, total int, textHash archive.Hash, textBytes int) ([]byte, int, error) {
 	if err := checkOutside(links, MaxOutsideLinks); err != nil {
 		return nil, 0, err
 	}
+	if total < len(links) {
+		return nil, 0, fmt.Errorf("outside links: %d of a page's %d", len(links), total)
+	}
 	budget := OutsideBudget(textBytes)
-	data, err := encodeOutside(links, textHash)
+	data, err := encodeOutside(links, total, textHash)
 	if err != nil || len(data) <= budget {
 		return data, len(links), err
 	}
-	n := fitOutside(links, textHash, budget)
+	n := fitOutside(links, total, textHash, budget)
 	for {
-		data, err := encodeOutside(links[:n], textHash)
+		data, err := encodeOutside(links[:n], total, textHash)
 		switch {
 		case err != nil:
 			return nil, 0, err
@@ -185,11 +193,13 @@ func WriteOutside(links []OutsideLink, textHash archive.Hash, textBytes int) ([]
 // after it shares with it at least what it shared with the one before,
 // so it is written no longer (its shared count gains no more digits than
 // its rest loses bytes). The size of each first n is counted as the table
-// grows, without writing it.
-func fitOutside(links []OutsideLink, textHash archive.Hash, budget int) int {
-	// Without links: the version and hash. With some, the four members'
-	// names and brackets, and a comma between two of each.
-	size := len(`{"version":"` + OutsideVersion + `","text_hash":"` + textHash.String() + `"}`)
+// grows, without writing it. The page's total, more than fit, is written
+// with them.
+func fitOutside(links []OutsideLink, total int, textHash archive.Hash, budget int) int {
+	// Without links: the version, hash and total. With some, the four
+	// members' names and brackets, and a comma between two of each.
+	size := len(`{"version":"` + OutsideVersion + `","text_hash":"` + textHash.String() + `","total":}`)
+	size += digits(total)
 	size += len(`,"targets":[],"shared":[],"order":[],"texts":[]`) - 4
 	entry := func(t, prev string) int {
 		n := sharedPrefix(prev, t)
@@ -260,10 +270,14 @@ func jsonLen(s string) int {
 	return n
 }
 
-// encodeOutside writes links in OutsideVersion (see WriteOutside).
-func encodeOutside(links []OutsideLink, textHash archive.Hash) ([]byte, error) {
+// encodeOutside writes links, the first of the page's total, in
+// OutsideVersion (see WriteOutside).
+func encodeOutside(links []OutsideLink, total int, textHash archive.Hash) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(`{"version":"` + OutsideVersion + `","text_hash":"` + textHash.String() + `"`)
+	if total > len(links) {
+		b.WriteString(`,"total":` + strconv.Itoa(total))
+	}
 	if len(links) > 0 {
 		targets := make([]string, len(links))
 		texts := make([]string, len(links))
@@ -295,44 +309,46 @@ func encodeOutside(links []OutsideLink, textHash archive.Hash) ([]byte, error) {
 // hash is textHash and which is textBytes long, in OutsideVersion or
 // OutsideVersion1, and checks them: their version, that they belong to
 // this text, and every rule WriteOutside keeps (the budget from
-// outside-links/2 on).
-func ReadOutside(data []byte, textHash archive.Hash, textBytes int) ([]OutsideLink, error) {
+// outside-links/2 on). total is how many outside links the page had: more
+// than it returns when some were not kept, else as many (always so in
+// outside-links/1, which does not count them, and in outside-links/2
+// written before the total was).
+func ReadOutside(data []byte, textHash archive.Hash, textBytes int) (links []OutsideLink, total int, err error) {
 	var j outsideJSON
 	if err := json.Unmarshal(data, &j); err != nil {
-		return nil, fmt.Errorf("outside links: %w", err)
+		return nil, 0, fmt.Errorf("outside links: %w", err)
 	}
 	if j.TextHash != textHash {
-		return nil, fmt.Errorf("outside links: they belong to %s, not %s", j.TextHash, textHash)
+		return nil, 0, fmt.Errorf("outside links: they belong to %s, not %s", j.TextHash, textHash)
 	}
-	var links []OutsideLink
 	bound := MaxOutsideLinks
 	switch j.Version {
 	case OutsideVersion:
 		if j.Links != nil {
-			return nil, fmt.Errorf("outside links: %s has no links' pairs", OutsideVersion)
+			return nil, 0, fmt.Errorf("outside links: %s has no links' pairs", OutsideVersion)
 		}
 		if budget := OutsideBudget(textBytes); len(data) > budget {
-			return nil, fmt.Errorf("outside links: %d bytes, over the budget of %d", len(data), budget)
+			return nil, 0, fmt.Errorf("outside links: %d bytes, over the budget of %d", len(data), budget)
 		}
 		targets, err := decodeTargets(j.Targets, j.Shared)
 		if err != nil {
-			return nil, fmt.Errorf("outside links: %w", err)
+			return nil, 0, fmt.Errorf("outside links: %w", err)
 		}
 		if len(j.Order) != len(targets) || len(j.Texts) != len(targets) {
-			return nil, fmt.Errorf("outside links: %d targets, %d in order and %d texts", len(targets), len(j.Order), len(j.Texts))
+			return nil, 0, fmt.Errorf("outside links: %d targets, %d in order and %d texts", len(targets), len(j.Order), len(j.Texts))
 		}
 		used := make([]bool, len(targets))
 		links = make([]OutsideLink, len(targets))
 		for i, n := range j.Order {
 			if n < 0 || n >= len(targets) || used[n] {
-				return nil, fmt.Errorf("outside links: link %d: target %d of %d, or one listed before", i, n, len(targets))
+				return nil, 0, fmt.Errorf("outside links: link %d: target %d of %d, or one listed before", i, n, len(targets))
 			}
 			used[n] = true
 			links[i] = OutsideLink{Href: targets[n], Text: j.Texts[i]}
 		}
 	case OutsideVersion1:
-		if j.Targets != nil || j.Shared != nil || j.Order != nil || j.Texts != nil {
-			return nil, fmt.Errorf("outside links: %s has no targets' table", OutsideVersion1)
+		if j.Total != nil || j.Targets != nil || j.Shared != nil || j.Order != nil || j.Texts != nil {
+			return nil, 0, fmt.Errorf("outside links: %s has no total nor targets' table", OutsideVersion1)
 		}
 		links = make([]OutsideLink, len(j.Links))
 		for i, l := range j.Links {
@@ -340,12 +356,21 @@ func ReadOutside(data []byte, textHash archive.Hash, textBytes int) ([]OutsideLi
 		}
 		bound = maxOutsideLinks1
 	default:
-		return nil, fmt.Errorf("outside links: version %q, want %q or %q", j.Version, OutsideVersion, OutsideVersion1)
+		return nil, 0, fmt.Errorf("outside links: version %q, want %q or %q", j.Version, OutsideVersion, OutsideVersion1)
 	}
 	if err := checkOutside(links, bound); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return links, nil
+	total = len(links)
+	if j.Total != nil {
+		// Written only when more than the links kept, so that the same
+		// links have one encoding.
+		if *j.Total <= len(links) {
+			return nil, 0, fmt.Errorf("outside links: a total of %d for %d links kept", *j.Total, len(links))
+		}
+		total = *j.Total
+	}
+	return links, total, nil
 }
 
 // checkOutside says which rule links break: at most bound of them, each

@@ -32,7 +32,10 @@ func TestOutside(t *testing.T) {
 		{"mailto:a@e.org", "Write"},
 		{"http://[::1", "Broken"},
 	}
-	got := Outside(anchors, "https://e.org/a/page", main)
+	got, total := Outside(anchors, "https://e.org/a/page", main)
+	if total != len(got) {
+		t.Errorf("%d outside links counted, %d kept", total, len(got))
+	}
 	var lines []string
 	for _, l := range got {
 		lines = append(lines, l.Href+" "+l.Text)
@@ -48,27 +51,45 @@ func TestOutside(t *testing.T) {
 	if n := len([]rune(got[1].Text)); n > MaxLinkTextChars {
 		t.Errorf("a text of %d code points", n)
 	}
-	if got := Outside(anchors, "", nil); len(got) != 3 || got[0].Href != "https://e.org/a/page#x" {
+	if got, _ := Outside(anchors, "", nil); len(got) != 3 || got[0].Href != "https://e.org/a/page#x" {
 		t.Errorf("without a base, the absolute targets (a fragment of the page, which is not known, among them): %v", got)
 	}
 	var many []Anchor
 	for i := range MaxOutsideLinks + 5 {
 		many = append(many, Anchor{fmt.Sprintf("/p/%d", i), "p"})
 	}
-	if got := Outside(many, "https://e.org/", nil); len(got) != MaxOutsideLinks || got[MaxOutsideLinks-1].Href != fmt.Sprintf("https://e.org/p/%d", MaxOutsideLinks-1) {
-		t.Errorf("%d links kept of %d, want the first %d", len(got), len(many), MaxOutsideLinks)
+	many = append(many, many[0]) // listed once, counted once
+	if got, total := Outside(many, "https://e.org/", nil); len(got) != MaxOutsideLinks || got[MaxOutsideLinks-1].Href != fmt.Sprintf("https://e.org/p/%d", MaxOutsideLinks-1) || total != MaxOutsideLinks+5 {
+		t.Errorf("%d links kept of %d counted, want the first %d of %d", len(got), total, MaxOutsideLinks, MaxOutsideLinks+5)
 	}
 
 	text := archive.SumString("the text")
-	data, n, err := WriteOutside(got[:2], text, 0)
-	if err != nil || n != 2 {
-		t.Fatal(n, err)
+	data, n, err := WriteOutside(got[:2], 2, text, 0)
+	if err != nil || n != 2 || strings.Contains(string(data), `"total"`) {
+		t.Fatal(n, err, string(data))
 	}
-	back, err := ReadOutside(data, text, 0)
-	if err != nil || fmt.Sprint(back) != fmt.Sprint(got[:2]) {
-		t.Errorf("read back %v, %v", back, err)
+	back, total, err := ReadOutside(data, text, 0)
+	if err != nil || fmt.Sprint(back) != fmt.Sprint(got[:2]) || total != 2 {
+		t.Errorf("read back %v of %d, %v", back, total, err)
 	}
-	if _, err := ReadOutside(data, archive.SumString("another text"), 0); err == nil {
+	// The first two of a page's five: the blob counts them all.
+	data, n, err = WriteOutside(got[:2], 5, text, 0)
+	if err != nil || n != 2 || !strings.Contains(string(data), `"total":5,`) {
+		t.Fatal(n, err, string(data))
+	}
+	if back, total, err := ReadOutside(data, text, 0); err != nil || fmt.Sprint(back) != fmt.Sprint(got[:2]) || total != 5 {
+		t.Errorf("read back %v of %d, %v", back, total, err)
+	}
+	// A total no more than the links kept is not written, so not read.
+	for _, bad := range []string{`"total":2,`, `"total":-1,`} {
+		if _, _, err := ReadOutside([]byte(strings.Replace(string(data), `"total":5,`, bad, 1)), text, 0); err == nil {
+			t.Errorf("read with %s", bad)
+		}
+	}
+	if _, _, err := WriteOutside(got[:2], 1, text, 0); err == nil {
+		t.Error("2 links of a page's 1 were written")
+	}
+	if _, _, err := ReadOutside(data, archive.SumString("another text"), 0); err == nil {
 		t.Error("another text's links were read")
 	}
 	for _, bad := range [][]OutsideLink{
@@ -77,7 +98,7 @@ func TestOutside(t *testing.T) {
 		{{"https://e.org/", long + long}},
 		{{"https://e.org/\xff", "x"}},
 	} {
-		if _, _, err := WriteOutside(bad, text, 0); err == nil {
+		if _, _, err := WriteOutside(bad, len(bad), text, 0); err == nil {
 			t.Errorf("%q was written", bad)
 		}
 	}
@@ -116,7 +137,7 @@ func TestOutsideBudget(t *testing.T) {
 		if budget != max(textBytes/OutsideTextShare, MinOutsideBytes) {
 			t.Errorf("a text of %d bytes: a budget of %d", textBytes, budget)
 		}
-		data, n, err := WriteOutside(links, h, textBytes)
+		data, n, err := WriteOutside(links, len(links), h, textBytes)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,27 +146,27 @@ func TestOutsideBudget(t *testing.T) {
 		}
 		if n < len(links) {
 			// One more would not fit.
-			more, _, err := WriteOutside(links[:n+1], h, 1<<30)
+			more, _, err := WriteOutside(links[:n+1], len(links), h, 1<<30)
 			if err != nil || len(more) <= budget {
 				t.Errorf("a text of %d bytes: %d links kept, %d fit in %d bytes", textBytes, n, n+1, len(more))
 			}
 		}
-		back, err := ReadOutside(data, h, textBytes)
-		if err != nil || !slices.Equal(back, links[:n]) {
-			t.Errorf("a text of %d bytes: read back %d links, want the first %d (%v)", textBytes, len(back), n, err)
+		back, total, err := ReadOutside(data, h, textBytes)
+		if err != nil || !slices.Equal(back, links[:n]) || total != len(links) {
+			t.Errorf("a text of %d bytes: read back %d links of %d, want the first %d of %d (%v)", textBytes, len(back), total, n, len(links), err)
 		}
 		prev = n
 	}
 	if prev != len(links) {
 		t.Errorf("%d links of %d kept for a long text", prev, len(links))
 	}
-	data, _, err := WriteOutside(links, h, 400000)
+	data, _, err := WriteOutside(links, len(links), h, 400000)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if short := OutsideTextShare * (len(data) - 1); len(data) <= MinOutsideBytes {
 		t.Errorf("%d bytes of links", len(data))
-	} else if _, err := ReadOutside(data, h, short); err == nil {
+	} else if _, _, err := ReadOutside(data, h, short); err == nil {
 		t.Errorf("%d bytes of links read over the budget of a text of %d bytes", len(data), short)
 	}
 }
@@ -159,31 +180,35 @@ func FuzzReadOutside(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(v1, len(v1Text))
-	v2, _, err := WriteOutside(v1Outside, archive.SumString(v1Text), len(v1Text))
+	v2, _, err := WriteOutside(v1Outside, len(v1Outside), archive.SumString(v1Text), len(v1Text))
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Add(v2, len(v1Text))
 	f.Add([]byte(`{"version":"outside-links/2","text_hash":"sha256:0000000000000000000000000000000000000000000000000000000000000000","targets":["https://e.org/","a"],"shared":[0,14],"order":[1,0],"texts":["A","Home"]}`), 0)
 	f.Add([]byte(`{"version":"outside-links/2","text_hash":"sha256:0000000000000000000000000000000000000000000000000000000000000000"}`), 10)
+	f.Add([]byte(`{"version":"outside-links/2","text_hash":"sha256:0000000000000000000000000000000000000000000000000000000000000000","total":7,"targets":["https://e.org/"],"shared":[0],"order":[0],"texts":["Home"]}`), 0)
 	f.Fuzz(func(t *testing.T, data []byte, textBytes int) {
 		var j outsideJSON
 		if json.Unmarshal(data, &j) != nil {
 			return
 		}
 		h := j.TextHash // the links' own, that the fuzzer cannot make
-		links, err := ReadOutside(data, h, textBytes)
+		links, total, err := ReadOutside(data, h, textBytes)
 		if err != nil {
 			return
 		}
+		if total < len(links) {
+			t.Fatalf("read %s: %d links of %d", data, len(links), total)
+		}
 		// Links of outside-links/1 may be more than are written now.
 		links = links[:min(len(links), MaxOutsideLinks)]
-		again, n, err := WriteOutside(links, h, 1<<30)
+		again, n, err := WriteOutside(links, total, h, 1<<30)
 		if err != nil || n != len(links) {
 			t.Fatalf("read %s, cannot write it: %d links of %d, %v", data, n, len(links), err)
 		}
-		back, err := ReadOutside(again, h, 1<<30)
-		if err != nil || !slices.Equal(back, links) {
+		back, backTotal, err := ReadOutside(again, h, 1<<30)
+		if err != nil || !slices.Equal(back, links) || backTotal != total {
 			t.Fatalf("read %s, wrote %s, read back %v (%v)", data, again, back, err)
 		}
 	})
@@ -211,7 +236,7 @@ func TestContractDocumentsOutsideLinks(t *testing.T) {
 	example, _, _ := strings.Cut(string(data)[start+1:], "\n")
 	h := archive.SumString("")
 	example = strings.Replace(example, "sha256:…", h.String(), 1)
-	links, err := ReadOutside([]byte(example), h, 0)
+	links, _, err := ReadOutside([]byte(example), h, 0)
 	if err != nil || len(links) < 2 {
 		t.Fatalf("the example %s: %v, %v", example, links, err)
 	}
@@ -222,7 +247,7 @@ func TestContractDocumentsOutsideLinks(t *testing.T) {
 	if !strings.Contains(doc, strings.Join(spelled, ", ")) {
 		t.Errorf("the example's links, %s, are not spelled out in order", strings.Join(spelled, ", "))
 	}
-	again, _, err := WriteOutside(links, h, 0)
+	again, _, err := WriteOutside(links, len(links), h, 0)
 	if err != nil || string(again) != example {
 		t.Errorf("the example written again: %s (%v)", again, err)
 	}
@@ -246,13 +271,14 @@ func TestFitOutside(t *testing.T) {
 		})
 	}
 	h := archive.SumString("x")
-	full, err := encodeOutside(links, h)
+	total := len(links) + 1000
+	full, err := encodeOutside(links, total, h)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for budget := 0; budget <= len(full)+10; budget += 7 {
-		n := fitOutside(links, h, budget)
-		fits, err := encodeOutside(links[:n], h)
+		n := fitOutside(links, total, h, budget)
+		fits, err := encodeOutside(links[:n], total, h)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -260,7 +286,7 @@ func TestFitOutside(t *testing.T) {
 			t.Fatalf("budget %d: %d links counted to fit, written in %d bytes", budget, n, len(fits))
 		}
 		if n < len(links) {
-			more, _ := encodeOutside(links[:n+1], h)
+			more, _ := encodeOutside(links[:n+1], total, h)
 			if len(more) <= budget {
 				t.Fatalf("budget %d: %d links counted to fit, %d fit in %d bytes", budget, n, n+1, len(more))
 			}

@@ -132,24 +132,24 @@ func TestReadsOutsideVersion1(t *testing.T) {
 		t.Fatal("testdata/outside-links1.json is not of outside-links/1")
 	}
 	h := archive.SumString(v1Text)
-	got, err := ReadOutside(data, h, len(v1Text))
-	if err != nil {
-		t.Fatal(err)
+	got, total, err := ReadOutside(data, h, len(v1Text))
+	if err != nil || total != len(got) {
+		t.Fatal(total, err)
 	}
 	if !slices.Equal(got, v1Outside) {
 		t.Errorf("read %q\nwant %q", got, v1Outside)
 	}
-	if _, err := ReadOutside(data, archive.SumString("another text"), len(v1Text)); err == nil {
+	if _, _, err := ReadOutside(data, archive.SumString("another text"), len(v1Text)); err == nil {
 		t.Error("another text's links were read")
 	}
-	again, n, err := WriteOutside(got, h, len(v1Text))
+	again, n, err := WriteOutside(got, total, h, len(v1Text))
 	if err != nil || n != len(got) {
 		t.Fatal(n, err)
 	}
 	if !strings.Contains(string(again), `"version":"`+OutsideVersion+`"`) {
 		t.Errorf("written as %s", again)
 	}
-	back, err := ReadOutside(again, h, len(v1Text))
+	back, _, err := ReadOutside(again, h, len(v1Text))
 	if err != nil || !slices.Equal(back, v1Outside) {
 		t.Errorf("written in %s, read %q (%v)\nwant %q", OutsideVersion, back, err, v1Outside)
 	}

@@ -60,8 +60,9 @@ type LinksRequest struct {
 
 // ListLinks answers a LinksRequest through p: the envelope's data is the page
 // (pipeline.LinksPage), meta.pagination has the cursor of the next page,
-// and a NO_STRUCTURE warning says when some of the source's links are not
-// known.
+// a NO_STRUCTURE warning says when some of the source's links are not
+// known, and a CONTENT_TRUNCATED one when a page's outside links were not
+// all kept (pipeline.Links).
 // A cursor names the record of the first page and the position after the
 // page before, so that paging reads one record's links to the end.
 func ListLinks(ctx context.Context, p *pipeline.Pipeline, cursors *Cursors, in LinksRequest, meta Meta, requestID string, start time.Time) (Envelope, *pipeline.LinksPage, error) {
@@ -82,7 +83,7 @@ func ListLinks(ctx context.Context, p *pipeline.Pipeline, cursors *Cursors, in L
 		c := cursors.Encode(ListingLinks, in.Hash.String()+" "+page.RecordHash.String()+" "+strconv.Itoa(page.Offset+len(page.Links)))
 		meta.Pagination.Cursor = &c
 	}
-	if w := page.Missing; w != nil {
+	for _, w := range page.Warnings {
 		meta.AddWarning(w.Code, w.Message, w.Context)
 	}
 	return Success(page, meta, requestID, start), page, nil

@@ -168,11 +168,11 @@ func TestDevStructure(t *testing.T) {
 			sidecar += len(data)
 			text += len(res.Text)
 			anchors := res.PageLinks()
-			outside := structure.Outside(anchors, base, s)
+			outside, total := structure.Outside(anchors, base, s)
 			if anchors != nil {
 				// Archived as ingest archives it: for every page read
 				// from its tree.
-				blob, n, err := structure.WriteOutside(outside, archive.SumString(res.Text), len(res.Text))
+				blob, n, err := structure.WriteOutside(outside, total, archive.SumString(res.Text), len(res.Text))
 				if err != nil {
 					t.Fatalf("%s: %v", c.ID, err)
 				}
