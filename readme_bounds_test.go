@@ -47,6 +47,8 @@ func TestReadmeBounds(t *testing.T) {
 		fmt.Sprintf("its anchor text (at most %d code points, cut there)", structure.MaxLinkTextChars),
 		fmt.Sprintf("(the first %d of them are kept, as many as fit in %s of the text's bytes, or %d bytes when that is more)", structure.MaxOutsideLinks, share, structure.MinOutsideBytes),
 		fmt.Sprintf("at most %d, as many as fit in its budget: the blob is at most %s of the canonical text's bytes, or %d bytes when that is more, so it is never larger than its text by more than %d bytes", structure.MaxOutsideLinks, share, structure.MinOutsideBytes, structure.MinOutsideBytes),
+		fmt.Sprintf("(`context.reason` `%s`, `context.outside_total` the links it had outside its text", pipeline.ReasonOutsideLinks),
+		fmt.Sprintf("(`context.reason`: `%s`, `context.outside_total`: the page's outside links, `context.outside_listed`: those listed)", pipeline.ReasonOutsideLinks),
 		fmt.Sprintf("(at most %d, each 1–%d characters)", pipeline.MaxLabels, pipeline.MaxLabelChars),
 		fmt.Sprintf("A JSON-RPC batch holds at most %d messages", wire.MaxBatchEntries),
 		recount,

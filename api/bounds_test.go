@@ -2,6 +2,8 @@ package api_test
 
 import (
 	"fmt"
+	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -74,6 +76,30 @@ func TestOpenAPIBoundsAgreeWithDigest(t *testing.T) {
 	eq("DigestItem.links maxItems", prop("DigestItem", "links").MaxItems, pipeline.MaxSourceLinks)
 	eq("LinksEnvelope.data.links maxItems", prop("LinksEnvelope", "data", "links").MaxItems, pipeline.MaxLinksLimit)
 	eq("Link.text maxLength", prop("Link", "text").MaxLength, structure.MaxLinkTextChars)
+	// The count of a page's outside links: the members of
+	// pipeline.OutsideCount, listed no more than a page keeps, and the
+	// warning's reason where links are listed.
+	outside := prop("LinksEnvelope", "data", "outside")
+	ct := reflect.TypeFor[pipeline.OutsideCount]()
+	var members []string
+	for i := range ct.NumField() {
+		members = append(members, strings.Split(ct.Field(i).Tag.Get("json"), ",")[0])
+	}
+	slices.Sort(members)
+	if got := slices.Sorted(maps.Keys(outside.Properties)); !slices.Equal(got, members) || !slices.Equal(slices.Sorted(slices.Values(outside.Required)), members) {
+		t.Errorf("openapi.yaml LinksEnvelope.data.outside: properties %v, required %v; pipeline.OutsideCount has %v", got, outside.Required, members)
+	}
+	eqF("LinksEnvelope.data.outside.listed maximum", prop("LinksEnvelope", "data", "outside", "listed").Max, structure.MaxOutsideLinks)
+	reason := "context.reason " + pipeline.ReasonOutsideLinks
+	for what, d := range map[string]string{
+		"GET /v1/sources/{hash}/links": doc.Paths.Find("/v1/sources/{hash}/links").Get.Description,
+		"SourceInfo.links":             prop("SourceInfo", "links").Description,
+		"LinksEnvelope.data.outside":   outside.Description,
+	} {
+		if !strings.Contains(d, reason) {
+			t.Errorf("openapi.yaml %s does not say %q", what, reason)
+		}
+	}
 	var levels []string
 	for _, f := range wire.SearchDetailFields[pipeline.DetailFull] {
 		levels = append(levels, f)

@@ -78,3 +78,41 @@ func TestListLinks(t *testing.T) {
 		t.Errorf("a plain text's links: %v, warnings %v", l.Links, env.Meta.Warnings)
 	}
 }
+
+// TestListLinksSaysOutsideCut: list_links of a page with more links outside
+// its main content than its archive keeps counts them (outside) and says
+// so with a CONTENT_TRUNCATED warning; digest_source's links say so too.
+func TestListLinksSaysOutsideCut(t *testing.T) {
+	cs := connectInMemory(t, newPipeline(t))
+	const n = 300
+	var page strings.Builder
+	page.WriteString("<html><body><nav><ul>")
+	for i := range n {
+		fmt.Fprintf(&page, `<li><a href="https://x.example/menu/section-%d/page">Menu entry number %d</a></li>`, i, i)
+	}
+	page.WriteString(`</ul></nav><article><p>A page about rivers, which carry silt to the sea and build deltas where they slow down, as <a href="https://x.example/survey">this survey</a> shows in detail for three rivers.</p></article></body></html>`)
+	var d struct {
+		Source struct {
+			ArchiveHash string `json:"archive_hash"`
+		} `json:"source"`
+	}
+	_, env := mustSucceed(t, cs, "digest_source", map[string]any{"query": "silt", "fields": []string{"links"},
+		"source": map[string]any{"file_base64": base64.StdEncoding.EncodeToString([]byte(page.String())), "file_name": "rivers.html"}}, &d)
+	if !hasWarning(env, "CONTENT_TRUNCATED") {
+		t.Errorf("digest_source: warnings %v", env.Meta.Warnings)
+	}
+	var l struct {
+		Total   int `json:"total"`
+		Outside *struct {
+			Total  int `json:"total"`
+			Listed int `json:"listed"`
+		} `json:"outside"`
+	}
+	res, env := mustSucceed(t, cs, "list_links", map[string]any{"hash": d.Source.ArchiveHash}, &l)
+	if l.Outside == nil || l.Outside.Total != n || l.Outside.Listed == 0 || l.Outside.Listed >= n || l.Total != l.Outside.Listed+1 {
+		t.Fatalf("outside %+v, total %d", l.Outside, l.Total)
+	}
+	if !hasWarning(env, "CONTENT_TRUNCATED") || !strings.Contains(textOf(res), fmt.Sprintf("the page has %d links outside its main content", n)) {
+		t.Errorf("list_links: warnings %v, text %q", env.Meta.Warnings, textOf(res))
+	}
+}

@@ -172,7 +172,7 @@ func digestSourceBounds(s *jsonschema.Schema) {
 	}
 	fields.Items.Enum = names
 	describe(fields, "Optional parts of data.source to add (others give INVALID_FIELDS): links, the source's first %d links, each {url, text, in_main, locator}; "+
-		"a CONTENT_TRUNCATED warning says when it has more (list them all with list_links).", pipeline.MaxSourceLinks)
+		"a CONTENT_TRUNCATED warning says when it has more (list them all with list_links), and one with context.reason %s when a page had more links outside its main content than its archive keeps (context.outside_total, context.outside_listed).", pipeline.MaxSourceLinks, pipeline.ReasonOutsideLinks)
 }
 
 func digestSourcesBounds(s *jsonschema.Schema) {

@@ -212,9 +212,10 @@ func (t *tools) register(srv *mcp.Server) {
 		Title: "List a source's links",
 		Description: fmt.Sprintf("List the links of an archived source, a page at a time: each with its absolute url, its anchor text, in_main (the link is in the canonical text, the main content) and "+
 			"its locator there (null for a link the page holds outside it: navigation, footers), the main content's links in text order first, then the page's others, each target once. "+
-			"At most %d a page; page with the cursor from meta.pagination. Links that are not known (a source archived without its structure, or a page archived before its outside links were kept) are said by a NO_STRUCTURE warning.", pipeline.MaxLinksLimit),
+			"At most %d a page; page with the cursor from meta.pagination. Links that are not known (a source archived without its structure, or a page archived before its outside links were kept) are said by a NO_STRUCTURE warning; "+
+			"outside counts a page's links outside its main content, total and listed (the first, which its archive keeps), and a CONTENT_TRUNCATED warning with context.reason %s says when some were not kept.", pipeline.MaxLinksLimit, pipeline.ReasonOutsideLinks),
 		InputSchema:  mustInputSchema[ListLinksInput](linksBounds),
-		OutputSchema: envelopeSchema("{archive_hash, record_hash, total, offset, links: [{url, text, in_main, locator}]}; meta.pagination has the cursor of the next page"),
+		OutputSchema: envelopeSchema("{archive_hash, record_hash, total, offset, links: [{url, text, in_main, locator}], outside?: {total, listed}}; meta.pagination has the cursor of the next page"),
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no},
 	}, t.listLinks)
 	mcp.AddTool(srv, &mcp.Tool{
