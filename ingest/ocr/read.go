@@ -71,25 +71,67 @@ func (e *Engine) ReadImage(ctx context.Context, raw []byte, langs []string, lim 
 	return pages, nil
 }
 
-// recognize runs Tesseract on an image file of dir and reads its words.
+// recognize reads the words of the grey map file name of dir: its skew
+// undone first (the file rewritten), then read by Tesseract; when ink is
+// left outside every word it read (a line of small type under a large
+// title, which Tesseract's layout analysis drops), the page with its
+// words painted out is read again and the lines found there join the
+// page at their height.
 func (e *Engine) recognize(ctx context.Context, dir, name string, dpi int, langs []string, lim Limits) (*Page, error) {
+	path := filepath.Join(dir, name)
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	g, err := parsePGM(raw)
+	if err != nil {
+		return nil, err
+	}
+	if straight := g.straighten(); straight != nil {
+		g = straight
+		if err := os.WriteFile(path, g.encode(), 0o600); err != nil {
+			return nil, err
+		}
+	}
+	words, err := e.tesseract(ctx, dir, name, dpi, langs, lim)
+	if err != nil {
+		return nil, err
+	}
+	if rest := g.residue(words, dpi); rest != nil {
+		if err := os.WriteFile(path, rest.encode(), 0o600); err != nil {
+			return nil, err
+		}
+		more, err := e.tesseract(ctx, dir, name, dpi, langs, lim)
+		if err != nil {
+			return nil, err
+		}
+		words = merge(words, sureLines(more))
+	}
+	return layout(words), nil
+}
+
+// tesseract runs Tesseract on an image file of dir and returns the words
+// of its TSV output.
+func (e *Engine) tesseract(ctx context.Context, dir, name string, dpi int, langs []string, lim Limits) ([]word, error) {
 	out, err := e.run(ctx, lim, dir, e.Tesseract, name, "stdout", "--dpi", strconv.Itoa(dpi), "-l", strings.Join(langs, "+"), "--psm", "3", "tsv")
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUnreadable, err)
 	}
-	return parseTSV(out), nil
+	return tsvWords(out), nil
 }
 
-// word is one word of Tesseract's TSV output and where it stands.
+// word is one word of Tesseract's TSV output and where it stands: its
+// block, paragraph and line numbers and its box in pixels.
 type word struct {
-	block, par, line int
-	conf             float64
-	text             string
+	block, par, line         int
+	left, top, width, height int
+	conf                     float64
+	text                     string
 }
 
-// parseTSV reads Tesseract's TSV output (level, page, block, paragraph,
-// line and word numbers, box, confidence, text) into a page.
-func parseTSV(out []byte) *Page {
+// tsvWords reads the words of Tesseract's TSV output (level, page, block,
+// paragraph, line and word numbers, box, confidence, text), in its order.
+func tsvWords(out []byte) []word {
 	var words []word
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
@@ -106,11 +148,22 @@ func parseTSV(out []byte) *Page {
 		if err != nil || conf < 0 {
 			continue
 		}
-		b, _ := strconv.Atoi(f[2])
-		p, _ := strconv.Atoi(f[3])
-		l, _ := strconv.Atoi(f[4])
-		words = append(words, word{block: b, par: p, line: l, conf: conf, text: text})
+		var n [8]int // block, paragraph, line, word; left, top, width, height
+		for i := range n {
+			n[i], _ = strconv.Atoi(f[2+i])
+		}
+		words = append(words, word{block: n[0], par: n[1], line: n[2], left: n[4], top: n[5], width: n[6], height: n[7], conf: conf, text: text})
 	}
+	return words
+}
+
+// parseTSV reads Tesseract's TSV output into a page.
+func parseTSV(out []byte) *Page { return layout(tsvWords(out)) }
+
+// layout writes words, in their order, as a page: its paragraphs joined by
+// "\n", the lines of a paragraph by a space, a hyphen that broke a word
+// at a line's end undone.
+func layout(words []word) *Page {
 	page := &Page{Words: len(words)}
 	if len(words) == 0 {
 		return page
