@@ -1,5 +1,7 @@
 package ocr
 
+import "image"
+
 // Internals for the external tests (ocr_test imports ocrtest, which
 // imports this package).
 var (
@@ -43,17 +45,18 @@ func Deskew(pgm []byte) ([]byte, error) {
 // Word is a word of a TSV reading, for the tests of a second reading.
 type Word = word
 
-// Residue paints the words of a grey map white and returns it, or nil
-// when too little ink is left for a second reading.
-func Residue(pgm []byte, words []Word, dpi int) []byte {
+// Residue paints the words of a grey map white and returns the part of
+// it left for a second reading and where that lies, or nil when there is
+// none.
+func Residue(pgm []byte, words []Word, dpi int) ([]byte, image.Point) {
 	g, err := parsePGM(pgm)
 	if err != nil {
 		panic(err)
 	}
-	if r := g.residue(words, dpi); r != nil {
-		return r.encode()
+	if r, at := g.residue(words, dpi); r != nil {
+		return r.encode(), at
 	}
-	return nil
+	return nil, image.Point{}
 }
 
 // MergeText is the text of a page whose second reading, its sure lines,

@@ -72,11 +72,11 @@ func (e *Engine) ReadImage(ctx context.Context, raw []byte, langs []string, lim 
 }
 
 // recognize reads the words of the grey map file name of dir: its skew
-// undone first (the file rewritten), then read by Tesseract; when ink is
-// left outside every word it read (a line of small type under a large
-// title, which Tesseract's layout analysis drops), the page with its
-// words painted out is read again and the lines found there join the
-// page at their height.
+// undone first (the file rewritten), then read by Tesseract; when marks of
+// letters' size are left outside every word it read (a line of small type
+// under a large title, which Tesseract's layout analysis drops), the part
+// of the page that holds them, its words painted out, is read again and
+// the sure lines found there join the page at their height.
 func (e *Engine) recognize(ctx context.Context, dir, name string, dpi int, langs []string, lim Limits) (*Page, error) {
 	path := filepath.Join(dir, name)
 	raw, err := os.ReadFile(path)
@@ -97,13 +97,17 @@ func (e *Engine) recognize(ctx context.Context, dir, name string, dpi int, langs
 	if err != nil {
 		return nil, err
 	}
-	if rest := g.residue(words, dpi); rest != nil {
+	if rest, at := g.residue(words, dpi); rest != nil {
 		if err := os.WriteFile(path, rest.encode(), 0o600); err != nil {
 			return nil, err
 		}
 		more, err := e.tesseract(ctx, dir, name, dpi, langs, lim)
 		if err != nil {
 			return nil, err
+		}
+		for i := range more {
+			more[i].left += at.X
+			more[i].top += at.Y
 		}
 		words = merge(words, sureLines(more))
 	}

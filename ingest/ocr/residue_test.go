@@ -10,8 +10,9 @@ import (
 	"github.com/digestd/digestd/ingest/ocr"
 )
 
-// TestResidue: ink outside every word read is worth a second reading, with
-// the words painted out; ink inside the words read is not.
+// TestResidue: marks of letters' size left outside every word read are
+// worth a second reading of the part of the page that holds them, the
+// words painted out; a rule and a speck are not.
 func TestResidue(t *testing.T) {
 	img := image.NewGray(image.Rect(0, 0, 600, 400))
 	for i := range img.Pix {
@@ -24,27 +25,37 @@ func TestResidue(t *testing.T) {
 			}
 		}
 	}
-	ink(50, 50, 350, 120)  // a title
-	ink(50, 200, 150, 230) // a line of small type
+	for i := range 5 {
+		ink(50+i*60, 50, 90+i*60, 110) // the letters of a title
+	}
+	for i := range 4 {
+		ink(50+i*16, 200, 62+i*16, 220) // a line of small type
+	}
+	ink(20, 300, 580, 303)  // a rule
+	ink(500, 100, 503, 103) // a speck
 	pgm := ocr.GreyMap(img)
-	title := ocr.W(1, 1, 1, 50, 50, 300, 70, 95, "Title")
-	small := ocr.W(2, 1, 1, 50, 200, 100, 30, 95, "small")
-	rest := ocr.Residue(pgm, []ocr.Word{title}, 300)
+	title := ocr.W(1, 1, 1, 50, 50, 280, 60, 95, "Title")
+	small := ocr.W(2, 1, 1, 50, 200, 60, 20, 95, "small")
+	rest, at := ocr.Residue(pgm, []ocr.Word{title}, 300)
 	if rest == nil {
 		t.Fatal("a line left unread: no second reading")
 	}
-	head := fmt.Appendf(nil, "P5\n%d %d\n255\n", 600, 400)
-	if !bytes.HasPrefix(rest, head) {
-		t.Fatalf("residue header %q", rest[:20])
+	// The small line's box, 50-110 × 200-220, with a margin of its
+	// height.
+	if want := image.Pt(30, 180); at != want {
+		t.Errorf("second reading at %v, want %v", at, want)
 	}
-	px := rest[len(head):]
-	if px[80*600+100] != 255 || px[210*600+100] != 0 {
-		t.Errorf("the title is not painted out (%d) or the small line is (%d)", px[80*600+100], px[210*600+100])
+	head := fmt.Appendf(nil, "P5\n%d %d\n255\n", 100, 60)
+	if !bytes.HasPrefix(rest, head) || len(rest) != len(head)+100*60 {
+		t.Fatalf("residue header %q, %d bytes", rest[:min(len(rest), 16)], len(rest))
 	}
-	if r := ocr.Residue(pgm, []ocr.Word{title, small}, 300); r != nil {
+	if px := rest[len(head):]; px[25*100+25] != 0 || px[5*100+5] != 255 {
+		t.Errorf("the small line's pixel %d, the margin's %d", px[25*100+25], px[5*100+5])
+	}
+	if r, _ := ocr.Residue(pgm, []ocr.Word{title, small}, 300); r != nil {
 		t.Error("every line read: a second reading")
 	}
-	if r := ocr.Residue(pgm, nil, 300); r != nil {
+	if r, _ := ocr.Residue(pgm, nil, 300); r != nil {
 		t.Error("nothing read: a second reading of the same page")
 	}
 }
