@@ -54,7 +54,7 @@ func TestReadmeBounds(t *testing.T) {
 		recount,
 		fmt.Sprintf("an image of more than %d pixels or %d on a side is `TOO_LARGE`", ocr.MaxPixels, ocr.MaxSide),
 		fmt.Sprintf("rendered at %d dpi, or lower down to %d dpi", ocr.RenderDPI, ocr.MinRenderDPI),
-		fmt.Sprintf("a page a scanner turned by up to %g° is straightened", ocr.MaxSkew),
+		fmt.Sprintf("a page a scanner turned by %g° to %g° is straightened", ocr.MinSkew, ocr.MaxSkew),
 		fmt.Sprintf("a mean word confidence of %g is named in an `OCR_LOW_CONFIDENCE` warning", ocr.ConfidenceFloor),
 		fmt.Sprintf("names up to %d languages", ocr.MaxLanguages),
 		fmt.Sprintf("| `--ocr-max-pages` | %d |", ocr.DefaultMaxPages),

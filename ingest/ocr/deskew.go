@@ -15,9 +15,10 @@ const (
 	MaxSkew = 3.0
 	// skewStep is the resolution of the search, in degrees.
 	skewStep = 0.1
-	// minSkew is the smallest turn undone: under it, lines already lie
-	// within a pixel or two across a column.
-	minSkew = 0.25
+	// MinSkew is the smallest turn undone: Tesseract's own layout
+	// analysis follows lines turned by less, and the resampling of a turn
+	// softens the letters of a blurred page more than such a skew costs.
+	MinSkew = 1.0
 	// skewSample takes every skewSample-th pixel of every skewSample-th
 	// row into the estimate.
 	skewSample = 2
@@ -141,10 +142,10 @@ func (g *grey) rotate(deg float64) *grey {
 }
 
 // straighten returns g with its skew undone, or nil when it lies
-// straight (within minSkew).
+// straight (within MinSkew).
 func (g *grey) straighten() *grey {
 	a := g.skew()
-	if math.Abs(a) < minSkew {
+	if math.Abs(a) < MinSkew {
 		return nil
 	}
 	return g.rotate(a)

@@ -9,8 +9,8 @@ import (
 )
 
 // TestDeskew: the skew of a page of text turned by up to 2° either way is
-// found within a step of the search, and undone; a straight page, and a
-// page without ink, are left as they are.
+// found within a step of the search, and undone from a degree up; a
+// straight page, and a page without ink, are left as they are.
 func TestDeskew(t *testing.T) {
 	page := ocr.GreyMap(ocrtest.Page(1200, 24,
 		"The first paragraph of a scanned page speaks of rivers and the bridges across them, and of the towns beside them.",
@@ -21,7 +21,7 @@ func TestDeskew(t *testing.T) {
 	if out, err := ocr.Deskew(page); err != nil || out != nil {
 		t.Errorf("a straight page: deskew gave %d bytes, %v; want none", len(out), err)
 	}
-	for _, deg := range []float64{-2, -1.2, 0.7, 1.5, 2} {
+	for _, deg := range []float64{-2, -1.2, 1.1, 1.5, 2} {
 		turned := ocr.Turn(page, -deg)
 		if a := ocr.SkewOf(turned); math.Abs(a-deg) > 0.15 {
 			t.Errorf("turned by %v°: skew %v", -deg, a)
@@ -33,6 +33,10 @@ func TestDeskew(t *testing.T) {
 		if a := ocr.SkewOf(out); math.Abs(a) > 0.15 {
 			t.Errorf("turned by %v° and straightened: skew %v", -deg, a)
 		}
+	}
+	// A turn under a degree is left to Tesseract.
+	if out, err := ocr.Deskew(ocr.Turn(page, -0.6)); err != nil || out != nil {
+		t.Errorf("turned by 0.6°: deskew gave %d bytes, %v; want none", len(out), err)
 	}
 	blank := ocr.GreyMap(ocrtest.Page(600, 24))
 	if a := ocr.SkewOf(blank); a != 0 {
