@@ -257,6 +257,18 @@ func tokenize(s string, buf []byte, emit func(tok []byte, stop bool, end int)) [
 		case 0xFB00 <= r && r <= 0xFB06:
 			// Latin ligatures, common in text from PDFs, are their letters.
 			buf = append(buf, ligature(r)...)
+		case unicode.Is(unicode.Thai, r):
+			// A run of Thai, written without spaces between words and
+			// whose letters alone say little: its clusters (a letter and
+			// the vowel and tone marks over and under it) read two at a
+			// time, overlapping, as a word of two syllables' worth would.
+			flush(i)
+			i = thaiPairs(s, i, func(from, to int) {
+				buf = append(buf[:0], s[from:to]...)
+				emit(buf, false, to)
+			})
+			buf = buf[:0]
+			continue
 		case isIdeographic(r):
 			flush(i)
 			buf = utf8.AppendRune(buf, r)
@@ -273,6 +285,70 @@ func tokenize(s string, buf []byte, emit func(tok []byte, stop bool, end int)) [
 	}
 	flush(len(s))
 	return buf
+}
+
+// thaiPairs calls yield with the byte span of each overlapping pair of
+// clusters of the run of Thai that starts at byte i of s (the span of its
+// one cluster when it has only one), and returns the byte offset after the
+// run. A cluster is a letter with the combining marks that follow it.
+func thaiPairs(s string, i int, yield func(start, end int)) int {
+	prev, cur := -1, i // the starts of the previous and the current cluster
+	j := i
+	for j < len(s) {
+		r, n := utf8.DecodeRuneInString(s[j:])
+		if !unicode.Is(unicode.Thai, r) {
+			break
+		}
+		if j > i && !unicode.Is(unicode.Mn, r) {
+			// A cluster ends at j: the pair that ends with it.
+			if prev >= 0 {
+				yield(prev, j)
+			}
+			prev, cur = cur, j
+		}
+		j += n
+	}
+	switch {
+	case prev >= 0:
+		yield(prev, j)
+	case j > cur:
+		yield(cur, j)
+	}
+	return j
+}
+
+// UnspacedRun returns the byte offset after the run of characters written
+// without spaces (Unspaced, with the marks that follow them) that starts
+// at byte i of s; i when none starts there.
+func UnspacedRun(s string, i int) int {
+	j := i
+	for j < len(s) {
+		r, n := utf8.DecodeRuneInString(s[j:])
+		if !Unspaced(r) && (j == i || !unicode.Is(unicode.Mn, r)) {
+			break
+		}
+		j += n
+	}
+	return j
+}
+
+// UnspacedTerms calls yield with the byte span [start, end) of each term
+// the digester reads in the text of s written without spaces: a Chinese
+// or Japanese character alone, and the overlapping pairs of clusters of a
+// run of Thai (see tokenize). The rest of s is skipped. The search
+// engines read such text through it, as the digester does.
+func UnspacedTerms(s string, yield func(start, end int)) {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case unicode.Is(unicode.Thai, r):
+			i = thaiPairs(s, i, yield)
+			continue
+		case isIdeographic(r):
+			yield(i, i+n)
+		}
+		i += n
+	}
 }
 
 // lowerAlnum marks the bytes a-z and 0-9.
@@ -301,12 +377,13 @@ func ligature(r rune) string {
 }
 
 // Unspaced reports whether r belongs to a script written without spaces
-// (Chinese, Japanese kana, Thai), whose text the digester reads one
-// character at a time: the search index splits such words as it does.
+// (Chinese, Japanese kana, Thai), whose text the digester reads by
+// UnspacedTerms: the search engines split such words as it does.
 func Unspaced(r rune) bool { return isIdeographic(r) }
 
-// isIdeographic reports scripts written without spaces, indexed one
-// character at a time.
+// isIdeographic reports scripts written without spaces: Chinese and
+// Japanese, read one character at a time, and Thai, read by pairs of
+// clusters (see UnspacedTerms).
 func isIdeographic(r rune) bool {
 	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
 		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Thai, r)

@@ -116,3 +116,24 @@ func TestAskedDropsCategoryWords(t *testing.T) {
 		t.Errorf("query terms %v hold the category word", got)
 	}
 }
+
+// TestTokenizeThai: a run of Thai reads as the overlapping pairs of its
+// clusters (a letter with its vowel and tone marks), a run of one cluster
+// as itself; the words around it are read as before.
+func TestTokenizeThai(t *testing.T) {
+	tests := []struct {
+		text string
+		want []string
+	}{
+		// เ, มื่, อ: the marks stay with their letter.
+		{"เมื่อ", []string{"เมื่", "มื่อ"}},
+		{"ที่", []string{"ที่"}},
+		{"ok ก DNA", []string{"ok", "ก", "dna"}},
+		{"ปีก่อน.", []string{"ปีก่", "ก่อ", "อน"}},
+	}
+	for _, tt := range tests {
+		if got := Words(tt.text); !slices.Equal(got, tt.want) {
+			t.Errorf("%q: words %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}

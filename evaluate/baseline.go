@@ -18,8 +18,8 @@ const (
 )
 
 // bm25Tokens are the baselines' terms: the words of text as the digester
-// reads them (digest.Words: every script, ideographs and Thai a letter at
-// a time), ASCII words of more than three letters Porter-stemmed as
+// reads them (digest.Words: every script, ideographs a character at a
+// time, Thai by overlapping pairs of clusters), ASCII words of more than three letters Porter-stemmed as
 // RougeTokens does, without English function words.
 func bm25Tokens(text string) []string {
 	toks := digest.Words(text)

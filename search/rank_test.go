@@ -68,12 +68,13 @@ func TestExcerpt(t *testing.T) {
 	}
 }
 
-// SplitUnspaced leaves text of spaced scripts as it is and sets each
-// character of an unspaced one apart.
+// SplitUnspaced leaves text of spaced scripts as it is, sets each Chinese
+// character apart and writes a run of Thai as the overlapping pairs of its
+// clusters (เ, ซ, ล, ล์: the mark stays with its letter).
 func TestSplitUnspaced(t *testing.T) {
 	for in, want := range map[string]string{
 		"Tides rise twice a day.": "Tides rise twice a day.",
-		"เซลล์ 2 ชนิด":            " เ  ซ  ล  ล  ์  2  ช  น  ิ  ด ",
+		"เซลล์ 2 ชนิด":            " เซ  ซล  ลล์  2  ชนิ  นิด ",
 		"the 细胞 wall":             "the  细  胞  wall",
 	} {
 		if got := SplitUnspaced(in); got != want {

@@ -83,10 +83,11 @@ func PassagesOf(text string) []Passage {
 	return out
 }
 
-// SplitUnspaced returns s with a space on each side of every character of
-// a script written without spaces (digest.Unspaced), so that an engine
-// that finds words between spaces reads such text one character at a
-// time, as the digester does; s itself when it holds none.
+// SplitUnspaced returns s with each run of a script written without
+// spaces (digest.Unspaced) replaced by the terms the digester reads in it
+// (digest.UnspacedTerms), each with a space on either side, so that an
+// engine that finds words between spaces reads such text as the digester
+// does; s itself when it holds none.
 func SplitUnspaced(s string) string {
 	i := strings.IndexFunc(s, digest.Unspaced)
 	if i < 0 {
@@ -94,16 +95,24 @@ func SplitUnspaced(s string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s) + len(s)/2)
-	b.WriteString(s[:i])
-	for _, r := range s[i:] {
-		if digest.Unspaced(r) {
-			b.WriteByte(' ')
-			b.WriteRune(r)
-			b.WriteByte(' ')
+	from := 0 // the start of the text not yet written
+	for i < len(s) {
+		j := digest.UnspacedRun(s, i)
+		if j == i {
+			_, n := utf8.DecodeRuneInString(s[i:])
+			i += n
 			continue
 		}
-		b.WriteRune(r)
+		b.WriteString(s[from:i])
+		run := s[i:j]
+		digest.UnspacedTerms(run, func(start, end int) {
+			b.WriteByte(' ')
+			b.WriteString(run[start:end])
+			b.WriteByte(' ')
+		})
+		from, i = j, j
 	}
+	b.WriteString(s[from:])
 	return b.String()
 }
 

@@ -16,12 +16,14 @@ import (
 
 // bodyAnalyzer names the analysis of a passage's body: bleve's English
 // analysis (Unicode words, possessives, lower case, English stop words,
-// Porter stems) with the scripts written without spaces read one character
-// at a time, as the digester reads them (digest.Unspaced). Word
+// Porter stems) with the scripts written without spaces read as the
+// digester reads them (digest.UnspacedTerms: Chinese and Japanese a
+// character at a time, Thai by overlapping pairs of clusters). Word
 // segmentation by UAX #29 leaves Thai out altogether (it has no
-// dictionary to find its words), so no Thai question found anything. An index made with another analysis is
-// rebuilt when it is opened (see Open).
-const bodyAnalyzer = "digestd_body/1"
+// dictionary to find its words), so no Thai question found anything.
+// Version 1 read Thai a letter at a time. An index made with another
+// analysis is rebuilt when it is opened (see Open).
+const bodyAnalyzer = "digestd_body/2"
 
 // Names of the tokenizer that keeps the characters of scripts written
 // without spaces, and of the token filter that splits words of them.
@@ -64,9 +66,9 @@ func init() {
 	}
 }
 
-// keepUnspaced is bleve's Unicode tokenizer (UAX #29 words), with each
-// character of a script written without spaces that it leaves out (it
-// drops Thai, which it cannot segment) a token of its own, in place.
+// keepUnspaced is bleve's Unicode tokenizer (UAX #29 words), with the
+// text of a script written without spaces that it leaves out (it drops
+// Thai, which it cannot segment) read as the digester reads it, in place.
 type keepUnspaced struct{ words analysis.Tokenizer }
 
 func (t keepUnspaced) Tokenize(input []byte) analysis.TokenStream {
@@ -87,10 +89,19 @@ func (t keepUnspaced) Tokenize(input []byte) analysis.TokenStream {
 			continue
 		}
 		r, n := utf8.DecodeRune(input[i:])
-		if digest.Unspaced(r) {
-			out = append(out, &analysis.Token{Start: i, End: i + n, Term: append([]byte(nil), input[i:i+n]...), Type: analysis.Ideographic})
+		if !digest.Unspaced(r) {
+			i += n
+			continue
 		}
-		i += n
+		// The run, up to the next word, read as the digester reads it.
+		limit := len(input)
+		if k < len(words) {
+			limit = words[k].Start
+		}
+		run := string(input[i:limit])
+		j := i + digest.UnspacedRun(run, 0)
+		out = unspacedTokens(out, input[i:j], i, analysis.Ideographic)
+		i = j
 	}
 	for i, tok := range out {
 		tok.Position = i + 1
@@ -98,9 +109,19 @@ func (t keepUnspaced) Tokenize(input []byte) analysis.TokenStream {
 	return out
 }
 
-// splitUnspaced makes each character of a script written without spaces a
-// token of its own, the rest of its word staying whole around it; tokens
-// are numbered again in order.
+// unspacedTokens appends to out a token for each term the digester reads
+// in run (digest.UnspacedTerms), a run of a script written without spaces
+// that starts at byte offset at.
+func unspacedTokens(out analysis.TokenStream, run []byte, at int, typ analysis.TokenType) analysis.TokenStream {
+	digest.UnspacedTerms(string(run), func(start, end int) {
+		out = append(out, &analysis.Token{Start: at + start, End: at + end, Term: append([]byte(nil), run[start:end]...), Type: typ})
+	})
+	return out
+}
+
+// splitUnspaced splits the runs of a script written without spaces out of
+// a word into the terms the digester reads in them, the rest of the word
+// staying whole around them; tokens are numbered again in order.
 type splitUnspaced struct{}
 
 func (splitUnspaced) Filter(in analysis.TokenStream) analysis.TokenStream {
@@ -128,12 +149,14 @@ func (splitUnspaced) Filter(in analysis.TokenStream) analysis.TokenStream {
 		}
 		for i := 0; i < len(t.Term); {
 			r, n := utf8.DecodeRune(t.Term[i:])
-			if digest.Unspaced(r) {
-				emit(from, i)
-				emit(i, i+n)
-				from = i + n
+			if !digest.Unspaced(r) {
+				i += n
+				continue
 			}
-			i += n
+			emit(from, i)
+			j := i + digest.UnspacedRun(string(t.Term[i:]), 0)
+			out = unspacedTokens(out, t.Term[i:j], t.Start+i, t.Type)
+			from, i = j, j
 		}
 		emit(from, len(t.Term))
 	}

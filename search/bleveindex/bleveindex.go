@@ -88,7 +88,7 @@ func Open(dir string) (*Index, error) {
 
 // indexMapping declares the two document types: a passage's body is
 // analysed by bodyAnalyzer (English stop words dropped, Porter stems,
-// scripts without spaces read a character at a time) and stored nowhere; its source, kind, labels and time are indexed for filters; a
+// scripts without spaces read as the digester reads them: digest.UnspacedTerms) and stored nowhere; its source, kind, labels and time are indexed for filters; a
 // source stores its fields so that Source and Sources can read them.
 func indexMapping() mapping.IndexMapping {
 	keywordField := func(store bool) *mapping.FieldMapping {

@@ -1,11 +1,11 @@
 // Package pgindex is the server search engine: PostgreSQL full-text search,
 // one database that every replica over a shared archive uses. A passage is
 // a row of its locator and its body as a tsvector (English stems, no stop
-// words, scripts written without spaces a character to a word as the
-// digester reads them: search.SplitUnspaced; the text itself is not
-// stored); a source is a row of its kind, time and labels. Passages indexed
-// before scripts without spaces were split hold no such words until
-// `digestd reindex --all` indexes them again.
+// words, scripts written without spaces split into the terms the digester
+// reads in them: search.SplitUnspaced; the text itself is not stored); a
+// source is a row of its kind, time and labels. Passages indexed before
+// such scripts were split so (before Thai was read by pairs of clusters)
+// hold other words until `digestd reindex --all` indexes them again.
 package pgindex
 
 import (
@@ -257,13 +257,13 @@ const MatchBound = 500
 // when no word is common; otherwise it is PostgreSQL's estimate from the
 // column's statistics (the bounded set's count with a filter).
 func (x *Index) Candidates(ctx context.Context, text string, f search.Filter, n int) ([]search.Candidate, int, error) {
-	words := strings.FieldsFunc(search.SplitUnspaced(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	words := strings.FieldsFunc(search.SplitUnspaced(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.Is(unicode.Mn, r) })
 	if len(words) == 0 {
 		return []search.Candidate{}, 0, nil
 	}
 	bound := max(n, MatchBound)
 	// The query's lexemes (quoted as tsquery operands; the words are
-	// letters and digits only), each with how many passages hold it,
+	// letters, digits and marks only), each with how many passages hold it,
 	// counted up to bound+1.
 	rows, err := x.pool.Query(ctx, `
 		SELECT quote_literal(t.lexeme), (SELECT count(*) FROM (
