@@ -76,6 +76,7 @@ func (t keepUnspaced) Tokenize(input []byte) analysis.TokenStream {
 	if !hasUnspaced(input) {
 		return words
 	}
+	text := string(input) // read once, for the runs' ends
 	out := make(analysis.TokenStream, 0, len(words))
 	k := 0
 	for i := 0; i < len(input); {
@@ -98,9 +99,8 @@ func (t keepUnspaced) Tokenize(input []byte) analysis.TokenStream {
 		if k < len(words) {
 			limit = words[k].Start
 		}
-		run := string(input[i:limit])
-		j := i + digest.UnspacedRun(run, 0)
-		out = unspacedTokens(out, input[i:j], i, analysis.Ideographic)
+		j := digest.UnspacedRun(text[:limit], i)
+		out = unspacedTokens(out, text[i:j], i, analysis.Ideographic)
 		i = j
 	}
 	for i, tok := range out {
@@ -112,8 +112,8 @@ func (t keepUnspaced) Tokenize(input []byte) analysis.TokenStream {
 // unspacedTokens appends to out a token for each term the digester reads
 // in run (digest.UnspacedTerms), a run of a script written without spaces
 // that starts at byte offset at.
-func unspacedTokens(out analysis.TokenStream, run []byte, at int, typ analysis.TokenType) analysis.TokenStream {
-	digest.UnspacedTerms(string(run), func(start, end int) {
+func unspacedTokens(out analysis.TokenStream, run string, at int, typ analysis.TokenType) analysis.TokenStream {
+	digest.UnspacedTerms(run, func(start, end int) {
 		out = append(out, &analysis.Token{Start: at + start, End: at + end, Term: append([]byte(nil), run[start:end]...), Type: typ})
 	})
 	return out
@@ -141,7 +141,8 @@ func (splitUnspaced) Filter(in analysis.TokenStream) analysis.TokenStream {
 			out = append(out, t)
 			continue
 		}
-		from := 0 // where the run of other characters began
+		term := string(t.Term) // read once, for the runs' ends
+		from := 0              // where the run of other characters began
 		emit := func(i, j int) {
 			if i < j {
 				out = append(out, &analysis.Token{Start: t.Start + i, End: t.Start + j, Term: t.Term[i:j], Type: t.Type})
@@ -154,8 +155,8 @@ func (splitUnspaced) Filter(in analysis.TokenStream) analysis.TokenStream {
 				continue
 			}
 			emit(from, i)
-			j := i + digest.UnspacedRun(string(t.Term[i:]), 0)
-			out = unspacedTokens(out, t.Term[i:j], t.Start+i, t.Type)
+			j := digest.UnspacedRun(term, i)
+			out = unspacedTokens(out, term[i:j], t.Start+i, t.Type)
 			from, i = j, j
 		}
 		emit(from, len(t.Term))
